@@ -1,0 +1,179 @@
+/**
+ * givekit's public API (v1), the one the widget and the card frame speak to the proxy.
+ * Both ends validate with these same schemas.
+ */
+import * as z from "zod/mini";
+import { CardSchema } from "./card";
+import { PositiveAmountSchema, RateSchema, AmountSchema } from "./money";
+import { normalizeMobile } from "./phone";
+
+const Text = (max: number) => z.string().check(z.maxLength(max));
+const Required = (max: number, message: string) =>
+  z.string().check(z.trim(), z.minLength(1, message), z.maxLength(max));
+const PeerId = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, "Choose a fundraiser or team from the list."));
+const Keyword = z.string().check(z.regex(/^[A-Za-z0-9]{3,15}$/, "A keyword is 3 to 15 letters and digits."));
+const Shortcode = z.string().check(z.regex(/^\d{4,6}$/, "A shortcode is 4 to 6 digits."));
+
+export const RecurringFrequencySchema = z.enum(["monthly", "quarterly", "annually"]);
+export type RecurringFrequency = z.infer<typeof RecurringFrequencySchema>;
+
+/** Which campaign a request is for: shortcode+keyword, or event_id+event_type. */
+const Target = {
+  shortcode: z.optional(Shortcode),
+  keyword: z.optional(Keyword),
+  event_id: z.optional(Text(64)),
+  event_type: z.optional(Text(64)),
+};
+
+function hasTarget(value: { shortcode?: string; keyword?: string; event_id?: string; event_type?: string }) {
+  return Boolean((value.shortcode && value.keyword) || (value.event_id && value.event_type));
+}
+
+// ── campaigns ────────────────────────────────────────────────────────────────────────────
+
+/** A campaign the proxy serves, as in GIVEKIT_CAMPAIGNS and GET /v1/campaigns/{shortcode}/{keyword}. */
+export const CampaignSchema = z.strictObject({
+  shortcode: Shortcode,
+  keyword: Keyword,
+  event_id: z.optional(Text(64)),
+  event_type: z.optional(Text(64)),
+  fee_rate: RateSchema,
+  min_amount: z._default(PositiveAmountSchema, "5.00"),
+  max_amount: PositiveAmountSchema,
+  currency: z.string().check(z.regex(/^[A-Z]{3}$/, "A currency is an ISO 4217 code such as USD.")),
+  recurring_frequencies: z.array(RecurringFrequencySchema),
+  peer_fundraising: z.boolean(),
+  opt_in_lists: z.array(Text(100)),
+});
+export type Campaign = z.infer<typeof CampaignSchema>;
+
+export const PeerSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(["fundraiser", "team"]),
+  team_id: z.nullable(z.string()),
+  team_name: z.nullable(z.string()),
+});
+export type Peer = z.infer<typeof PeerSchema>;
+
+export const PeersResponseSchema = z.object({ peers: z.array(PeerSchema) });
+export type PeersResponse = z.infer<typeof PeersResponseSchema>;
+
+// ── payment tokens ───────────────────────────────────────────────────────────────────────
+
+export const PaymentTokenRequestSchema = CardSchema;
+export type PaymentTokenRequest = z.infer<typeof PaymentTokenRequestSchema>;
+
+export const PaymentTokenResponseSchema = z.object({
+  token: z.string(),
+  brand: z.string(),
+  last4: z.string().check(z.regex(/^\d{4}$/)),
+});
+export type PaymentTokenResponse = z.infer<typeof PaymentTokenResponseSchema>;
+
+// ── donations ────────────────────────────────────────────────────────────────────────────
+
+export const DonorSchema = z
+  .strictObject({
+    full_name: z.optional(Required(200, "Enter your name.")),
+    first_name: z.optional(Required(100, "Enter your first name.")),
+    last_name: z.optional(Required(100, "Enter your last name.")),
+    email: z.email("Enter an e-mail address such as name@example.org."),
+    phone: z.optional(
+      z
+        .string()
+        .check(
+          z.refine((v) => v === "" || normalizeMobile(v) !== null, "Enter a US or Canadian phone number."),
+        ),
+    ),
+    street_address: z.optional(Text(200)),
+    city: z.optional(Text(100)),
+    state: z.optional(Text(100)),
+    zip: z.optional(z.string().check(z.regex(/^\d{5}(-\d{4})?$/, "Enter a ZIP code such as 12345."))),
+    postal_code: z.optional(Text(20)),
+    country: z.optional(z.string().check(z.regex(/^[A-Z]{2}$/, "Choose a country."))),
+  })
+  .check(
+    z.refine((d) => Boolean(d.full_name || (d.first_name && d.last_name)), {
+      message: "Enter your first and last name.",
+      path: ["first_name"],
+    }),
+  );
+export type Donor = z.infer<typeof DonorSchema>;
+
+export const DonationRequestSchema = z
+  .strictObject({
+    ...Target,
+    form_id: z.optional(Text(64)),
+    amount: PositiveAmountSchema,
+    cover_fee: z.optional(z.boolean()),
+    recurring_frequency: z.optional(RecurringFrequencySchema),
+    anonymous: z.optional(z.boolean()),
+    memo: z.optional(Text(500)),
+    sms_opt_in_accepted: z.optional(z.boolean()),
+    pledge_wall: z.optional(z.boolean()),
+    peer_fundraiser_id: z.optional(PeerId),
+    peer_fundraiser_team_id: z.optional(PeerId),
+    donor: DonorSchema,
+    credit_card_token: z.string().check(z.minLength(1, "Enter your card details."), z.maxLength(128)),
+  })
+  .check(
+    z.refine(hasTarget, {
+      message: "Name the campaign: shortcode and keyword, or event_id and event_type.",
+      path: ["keyword"],
+    }),
+  );
+export type DonationRequest = z.infer<typeof DonationRequestSchema>;
+
+export const DonationSuccessSchema = z.object({
+  donation: z.object({
+    status: z.literal("Success"),
+    message: z.string(),
+    transaction_id: z.string(),
+    amount: AmountSchema,
+    fee_amount: AmountSchema,
+    recurring_frequency: z.nullable(RecurringFrequencySchema),
+  }),
+});
+
+/** The outcome is unknown: the upstream may have charged. The donor must not try again. */
+export const DonationPendingSchema = z.object({
+  donation: z.object({ status: z.literal("Pending"), reference: z.string() }),
+});
+
+export const DonationResponseSchema = z.union([DonationSuccessSchema, DonationPendingSchema]);
+export type DonationResponse = z.infer<typeof DonationResponseSchema>;
+
+// ── SMS subscriptions ────────────────────────────────────────────────────────────────────
+
+export const SubscriptionRequestSchema = z
+  .strictObject({
+    mobilenumber: z
+      .string()
+      .check(z.refine((v) => normalizeMobile(v) !== null, "Enter a 10-digit US or Canadian mobile number.")),
+    list: z.optional(Text(100)),
+    keyword: z.optional(Keyword),
+    shortcode: z.optional(Shortcode),
+    firstname: z.optional(Text(100)),
+    lastname: z.optional(Text(100)),
+    consent: z.boolean(),
+    consent_text: z
+      .string()
+      .check(z.minLength(20, "The disclosure shown to the person is required."), z.maxLength(2000)),
+  })
+  .check(
+    z.refine((v) => Boolean(v.list || (v.keyword && v.shortcode)), {
+      message: "Name a list, or a keyword and shortcode.",
+      path: ["list"],
+    }),
+  );
+export type SubscriptionRequest = z.infer<typeof SubscriptionRequestSchema>;
+
+export const SubscriptionResponseSchema = z.object({
+  subscription: z.object({ status: z.literal("subscribed"), mobilenumber: z.string() }),
+});
+export type SubscriptionResponse = z.infer<typeof SubscriptionResponseSchema>;
+
+export const IDEMPOTENCY_KEY_MAX = 255;

@@ -1,0 +1,7 @@
+export * from "./api";
+export * from "./card";
+export * from "./errors";
+export * from "./frame";
+export * from "./money";
+export * from "./phone";
+export * from "./upstream";
