@@ -1,0 +1,62 @@
+import { render, type ComponentType } from "preact";
+import { Fallback } from "./Fallback";
+import { adoptStyles } from "./styles";
+
+/** What an element's attributes parse into: its props, or the problem with one of them. */
+export type AttributeResult<P> = { ok: true; props: P } | { ok: false; problem: string };
+
+export interface ElementSpec<P> {
+  tag: string;
+  attributes: readonly string[];
+  css: string;
+  /** Validates the attributes at mount; a bad one is named in `problem`. */
+  readAttributes: (get: (name: string) => string | null, host: HTMLElement) => AttributeResult<P>;
+  Component: ComponentType<P & { host: HTMLElement }>;
+}
+
+/**
+ * Defines a givekit custom element once: it renders its Preact component into an open
+ * shadow root, re-renders when an observed attribute changes, and shows a polite fallback
+ * (after logging `[givekit] …`) when an attribute is invalid.
+ */
+export function defineGivekitElement<P>(spec: ElementSpec<P>): void {
+  if (typeof customElements === "undefined" || customElements.get(spec.tag)) return;
+
+  class GivekitElement extends HTMLElement {
+    static observedAttributes = spec.attributes;
+    #root: HTMLDivElement | null = null;
+
+    connectedCallback() {
+      if (!this.#root) {
+        const shadow = this.shadowRoot ?? this.attachShadow({ mode: "open" });
+        adoptStyles(shadow, spec.css);
+        this.#root = document.createElement("div");
+        this.#root.setAttribute("part", "root");
+        this.#root.className = "gk-root";
+        shadow.append(this.#root);
+      }
+      this.#render();
+    }
+
+    attributeChangedCallback() {
+      if (this.#root && this.isConnected) this.#render();
+    }
+
+    disconnectedCallback() {
+      if (this.#root) render(null, this.#root);
+    }
+
+    #render() {
+      const result = spec.readAttributes((name) => this.getAttribute(name), this);
+      if (!result.ok) {
+        console.error(`[givekit] <${spec.tag}>: ${result.problem}`);
+        render(<Fallback lang={this.getAttribute("locale")} />, this.#root!);
+        return;
+      }
+      const { Component } = spec;
+      render(<Component {...result.props} host={this} />, this.#root!);
+    }
+  }
+
+  customElements.define(spec.tag, GivekitElement);
+}

@@ -1,0 +1,21 @@
+/** The events a host page can listen for; never any card data or phone number. */
+export interface GivekitEventMap {
+  "givekit:ready": { widget: "donate" | "optin" };
+  "givekit:donation": {
+    status: "Success" | "Pending";
+    amount: string;
+    frequency: string;
+    transaction_id: string | null;
+  };
+  "givekit:subscribe": { status: "subscribed" };
+  "givekit:error": { code: string };
+}
+
+/** Fires a bubbling, composed event on the element, so it crosses the shadow boundary. */
+export function emit<K extends keyof GivekitEventMap>(
+  host: HTMLElement,
+  type: K,
+  detail: GivekitEventMap[K],
+): void {
+  host.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+}
