@@ -211,3 +211,19 @@ export const ReportResponseSchema = z.looseObject({
   }),
 });
 export type ReportResponse = z.infer<typeof ReportResponseSchema>;
+
+// ── failures (a shape the contract leaves open; see sandbox/README.md) ───────────────────
+
+/**
+ * Any non-2xx answer: `{"error": {code, message, fields?}}`. donate failures also carry
+ * `donation: {status: "Error", message}` and subscribe failures `subscription: {status, error}`.
+ * Codes include invalid_peer (4.3 rule 5), session_expired, invalid_token, wrong_token_type.
+ */
+export const UpstreamErrorSchema = z.looseObject({
+  error: z.looseObject({
+    code: z.string(),
+    message: z.string(),
+    fields: z.optional(z.record(z.string(), z.array(z.string()))),
+  }),
+});
+export type UpstreamError = z.infer<typeof UpstreamErrorSchema>;

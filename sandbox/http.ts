@@ -1,0 +1,138 @@
+/** Shared HTTP pieces of the sandbox: the Hono env type, errors and the JSON body reader. */
+import type { HttpBindings } from "@hono/node-server";
+import type { Context } from "hono";
+import type * as z from "zod/mini";
+import { fieldErrors } from "../contract/errors";
+import type { Account, Store } from "./store";
+
+/** Request bodies above this many bytes are refused with 413. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** The envelope a failure is wrapped in, so callers of donate and subscribe find their object. */
+export type Envelope = "donation" | "subscription" | "none";
+
+export interface SandboxEnv {
+  Bindings: Partial<HttpBindings>;
+  Variables: { account: Account; envelope: Envelope };
+}
+export type SandboxContext = Context<SandboxEnv>;
+
+export interface SandboxRuntime {
+  store: Store;
+  now: () => Date;
+  sessionTtlS: number;
+}
+
+/** A refused request: HTTP status, a snake_case code and a message naming the problem. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 405 | 413 | 415 | 500,
+    readonly code: string,
+    message: string,
+    readonly fields?: Record<string, string[]>,
+    /** When false, no donation/subscription envelope: the answer carries no outcome at all. */
+    readonly envelope = true,
+  ) {
+    super(message);
+  }
+}
+
+/** The JSON body of a failure: always `error`, plus the operation's own object where it has one. */
+export function errorBody(error: ApiError, envelope: Envelope): Record<string, unknown> {
+  const detail = {
+    code: error.code,
+    message: error.message,
+    ...(error.fields ? { fields: error.fields } : {}),
+  };
+  const body: Record<string, unknown> = { error: detail };
+  if (error.envelope && envelope === "donation") body.donation = { status: "Error", message: error.message };
+  if (error.envelope && envelope === "subscription")
+    body.subscription = { status: error.status, error: detail };
+  return body;
+}
+
+/** Parses with a strict schema; unknown fields and wrong types become a 400 naming each field. */
+export function validate<T extends z.ZodMiniType>(schema: T, value: unknown): z.infer<T> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data as z.infer<T>;
+  const fields = fieldErrors(parsed.error.issues);
+  const problems = Object.entries(fields).map(
+    ([name, messages]) => `${name || "(body)"}: ${messages.join(" ")}`,
+  );
+  throw new ApiError(400, "validation_failed", `Invalid request. ${problems.join("; ")}`, fields);
+}
+
+/**
+ * Reads the request body as a JSON object (read straight from the socket, so GET bodies work
+ * too). An empty body gives undefined. Too big → 413, not JSON → 415/400, not an object → 400.
+ */
+export async function readJsonBody(c: SandboxContext): Promise<Record<string, unknown> | undefined> {
+  const declared = c.req.header("content-length");
+  if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
+  const bytes = await readBytes(c);
+  if (bytes.length === 0) return undefined;
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/json\b/i.test(type)) {
+    throw new ApiError(
+      415,
+      "unsupported_media_type",
+      "The body must be JSON, sent as Content-Type: application/json.",
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch (error) {
+    throw new ApiError(400, "malformed_json", `The body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ApiError(400, "malformed_json", "The body must be a JSON object.");
+  }
+  return value as Record<string, unknown>;
+}
+
+function tooLarge(): ApiError {
+  return new ApiError(413, "payload_too_large", `The body is larger than ${MAX_BODY_BYTES} bytes.`);
+}
+
+async function readBytes(c: SandboxContext): Promise<Uint8Array> {
+  const incoming = c.env?.incoming;
+  if (!incoming) {
+    // Not behind node:http (e.g. app.request() in a test): read the Request itself.
+    const buffer = new Uint8Array(await c.req.raw.arrayBuffer());
+    if (buffer.length > MAX_BODY_BYTES) throw tooLarge();
+    return buffer;
+  }
+  if (incoming.readableEnded) return new Uint8Array();
+  // Events rather than an async iterator: leaving an iterator early would destroy the socket
+  // before the 413 could be sent.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      incoming.off("data", onData);
+      incoming.off("end", onEnd);
+      incoming.off("error", onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        cleanup();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    incoming.on("data", onData);
+    incoming.on("end", onEnd);
+    incoming.on("error", onError);
+  });
+}

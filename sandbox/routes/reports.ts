@@ -1,0 +1,122 @@
+/**
+ * GET /api/v2/reports/transactions.json and GET /api/v2/reports/results.json, both with a JSON
+ * body. A report is a snapshot of the account's transactions when it was requested; the
+ * sandbox has it ready at once (status "complete").
+ */
+import { Hono } from "hono";
+import { fromCents, toCents } from "../../contract/money";
+import {
+  type ReportRequest,
+  ReportRequestSchema,
+  ReportResultsRequestSchema,
+  type TransactionRow,
+  TransactionStatusSchema,
+} from "../../contract/upstream";
+import { requireToken } from "../auth";
+import { ApiError, type SandboxEnv, type SandboxRuntime, readJsonBody, validate } from "../http";
+import type { TransactionRecord } from "../store";
+
+export const TRANSACTION_TYPES = ["donation", "recurring_donation"] as const;
+const REPORT_READY = "complete";
+
+const commaList = (value: string | undefined) =>
+  value === undefined
+    ? undefined
+    : value
+        .split(",")
+        .map((item) => item.trim().toLowerCase())
+        .filter(Boolean);
+
+function checkFilter(filter: ReportRequest): void {
+  const statuses = commaList(filter.status) ?? [];
+  const unknownStatus = statuses.filter(
+    (status) => !TransactionStatusSchema.options.includes(status as never),
+  );
+  if (unknownStatus.length > 0) {
+    const message = `Unknown status ${unknownStatus.join(", ")}; one of ${TransactionStatusSchema.options.join(", ")}.`;
+    throw new ApiError(400, "validation_failed", `status: ${message}`, { status: [message] });
+  }
+  const types = commaList(filter.transaction_type) ?? [];
+  const unknownType = types.filter((type) => !(TRANSACTION_TYPES as readonly string[]).includes(type));
+  if (unknownType.length > 0) {
+    const message = `Unknown type ${unknownType.join(", ")}; one of ${TRANSACTION_TYPES.join(", ")}.`;
+    throw new ApiError(400, "validation_failed", `transaction_type: ${message}`, {
+      transaction_type: [message],
+    });
+  }
+}
+
+function matches(row: TransactionRecord, filter: ReportRequest): boolean {
+  const statuses = commaList(filter.status);
+  const types = commaList(filter.transaction_type);
+  if (statuses && statuses.length > 0 && !statuses.includes(row.status)) return false;
+  if (types && types.length > 0 && !types.includes(row.transaction_type)) return false;
+  if (filter.amount_min !== undefined && row.amount_cents < toCents(filter.amount_min)) return false;
+  if (filter.amount_max !== undefined && row.amount_cents > toCents(filter.amount_max)) return false;
+  if (filter.keyword !== undefined && row.keyword.toUpperCase() !== filter.keyword.toUpperCase())
+    return false;
+  if (filter.shortcode !== undefined && row.shortcode !== filter.shortcode) return false;
+  if (filter.last_4 !== undefined && row.last_4 !== filter.last_4) return false;
+  return true;
+}
+
+function toRow(row: TransactionRecord): TransactionRow & Record<string, unknown> {
+  return {
+    transaction_id: row.transaction_id,
+    amount: fromCents(row.amount_cents),
+    donation_amount: fromCents(row.donation_cents),
+    fee_amount: fromCents(row.fee_cents),
+    fee_rate: row.fee_rate,
+    status: row.status as TransactionRow["status"],
+    transaction_type: row.transaction_type,
+    recurring_frequency: row.recurring_frequency,
+    shortcode: row.shortcode,
+    keyword: row.keyword,
+    keyword_id: row.keyword_id,
+    form_id: row.form_id,
+    peer_fundraiser_id: row.peer_fundraiser_id,
+    peer_fundraiser_team_id: row.peer_fundraiser_team_id,
+    source: row.source,
+    brand: row.brand,
+    last_4: row.last_4,
+    authorization_code: row.authorization_code,
+    anonymous: row.anonymous === 1,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    email: row.email,
+    phone: row.phone,
+    memo: row.memo,
+    sms_opt_in_accepted: row.sms_opt_in_accepted === 1,
+    pledge_wall: row.pledge_wall === 1,
+    created_at: row.created_at,
+  };
+}
+
+export function reportRoutes(runtime: SandboxRuntime): Hono<SandboxEnv> {
+  const app = new Hono<SandboxEnv>();
+  const auth = requireToken(runtime, "report");
+
+  app.get("/api/v2/reports/transactions.json", auth, async (c) => {
+    const filter = validate(ReportRequestSchema, (await readJsonBody(c)) ?? {});
+    checkFilter(filter);
+    const id = runtime.store.createReport(c.get("account").id, filter, runtime.now().toISOString());
+    return c.json({ report: { id, status: REPORT_READY } });
+  });
+
+  app.get("/api/v2/reports/results.json", auth, async (c) => {
+    const raw = await readJsonBody(c);
+    if (raw === undefined) throw new ApiError(400, "validation_failed", 'Send the report\'s id: {"id": …}.');
+    const { id } = validate(ReportResultsRequestSchema, raw);
+    const report = /^\d+$/.test(String(id))
+      ? runtime.store.report(Number(id), c.get("account").id)
+      : undefined;
+    if (!report) throw new ApiError(404, "report_not_found", `No report ${String(id)} for this account.`);
+    const filter = JSON.parse(report.filter) as ReportRequest;
+    const transactions = runtime.store
+      .transactionsUpTo(report.accountId, report.lastSeq)
+      .filter((row) => matches(row, filter))
+      .map(toRow);
+    return c.json({ report: { id: report.id, status: REPORT_READY, filters: filter, transactions } });
+  });
+  return app;
+}

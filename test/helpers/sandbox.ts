@@ -1,0 +1,167 @@
+/**
+ * Starts the upstream sandbox in-process for a test: in-memory SQLite, 127.0.0.1 on an
+ * ephemeral port, the demo fixture unless another is given. Every test that starts one closes it.
+ *
+ * @example
+ * const sandbox = await startSandbox();
+ * afterAll(() => sandbox.close());
+ * const charged = await sandbox.transactions({ status: "collected", keyword: "HOPE" });
+ */
+import { readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { fileURLToPath } from "node:url";
+import { ReportResponseSchema, type TransactionRow, formatAuthorization } from "../../contract/upstream";
+import { loadFixtureFile, parseFixture } from "../../sandbox/fixture";
+import { startSandboxServer } from "../../sandbox/listen";
+
+export type { TransactionRow };
+
+/** The demo fixture's path, for tests that want to spawn the sandbox as a program. */
+export const DEMO_FIXTURE_PATH = fileURLToPath(new URL("../../sandbox/fixtures/demo.json", import.meta.url));
+
+export type DemoAccount = "hope" | "river";
+
+interface DemoTokens {
+  privateToken: string;
+  publicToken: string;
+}
+
+function demoTokens(name: string): DemoTokens {
+  const fixture = JSON.parse(readFileSync(DEMO_FIXTURE_PATH, "utf8")) as {
+    accounts: { name: string; private_token: string; public_token: string }[];
+  };
+  const account = fixture.accounts.find((candidate) => candidate.name === name);
+  if (!account) throw new Error(`The demo fixture has no account named "${name}".`);
+  return { privateToken: account.private_token, publicToken: account.public_token };
+}
+
+/** The demo fixture's tokens: Hope Shelter and River Trust. */
+export const DEMO: Record<DemoAccount, DemoTokens> = {
+  hope: demoTokens("Hope Shelter"),
+  river: demoTokens("River Trust"),
+};
+
+/** One row of GET /_sandbox/subscriptions. */
+export interface SandboxSubscription {
+  account: string;
+  mobilenumber: string;
+  list: string | null;
+  keyword: string | null;
+  shortcode: string | null;
+  firstname: string | null;
+  lastname: string | null;
+  created_at: string;
+}
+
+/** One row of GET /_sandbox/requests: an API call the sandbox received (never its body). */
+export interface SandboxRequest {
+  method: string;
+  path: string;
+  at: string;
+}
+
+export interface SandboxHandle {
+  /** e.g. "http://127.0.0.1:43121" */
+  url: string;
+  close(): Promise<void>;
+  /** Rows of the sandbox's own transactions report (via the reports API), for an account (default hope). */
+  transactions(
+    filter?: { status?: string; keyword?: string },
+    account?: DemoAccount,
+  ): Promise<TransactionRow[]>;
+  /** Every API call the sandbox has received so far. */
+  requests(): Promise<SandboxRequest[]>;
+  subscriptions(): Promise<SandboxSubscription[]>;
+}
+
+export interface StartSandboxOptions {
+  /** A fixture file path or a fixture object; the demo fixture by default. */
+  fixture?: string | object;
+  /** Session token lifetime in seconds (default 3600). */
+  sessionTtlS?: number;
+  /** Delay added to every answer, in milliseconds (default 0). */
+  latencyMs?: number;
+}
+
+const DEFAULT_SESSION_TTL_S = 3600;
+
+export async function startSandbox(options: StartSandboxOptions = {}): Promise<SandboxHandle> {
+  const fixture =
+    options.fixture === undefined
+      ? loadFixtureFile(DEMO_FIXTURE_PATH)
+      : typeof options.fixture === "string"
+        ? loadFixtureFile(options.fixture)
+        : parseFixture(options.fixture);
+  const running = await startSandboxServer({
+    fixture,
+    dbPath: ":memory:",
+    host: "127.0.0.1",
+    port: 0,
+    sessionTtlS: options.sessionTtlS ?? DEFAULT_SESSION_TTL_S,
+    latencyMs: options.latencyMs ?? 0,
+  });
+  const url = running.url;
+
+  return {
+    url,
+    close: () => running.close(),
+    async transactions(filter = {}, account = "hope") {
+      const token = formatAuthorization(DEMO[account].privateToken);
+      const created = ReportResponseSchema.parse(
+        await getWithBody(`${url}/api/v2/reports/transactions.json`, token, filter),
+      );
+      const result = ReportResponseSchema.parse(
+        await getWithBody(`${url}/api/v2/reports/results.json`, token, { id: created.report.id }),
+      );
+      return result.report.transactions ?? [];
+    },
+    async requests() {
+      const body = (await (await fetch(`${url}/_sandbox/requests`)).json()) as { requests: SandboxRequest[] };
+      return body.requests;
+    },
+    async subscriptions() {
+      const body = (await (await fetch(`${url}/_sandbox/subscriptions`)).json()) as {
+        subscriptions: SandboxSubscription[];
+      };
+      return body.subscriptions;
+    },
+  };
+}
+
+/** A GET with a JSON body, as the reports API takes it (Node's fetch refuses bodies on GET). */
+export function getWithBody(url: string, authorization: string, body: unknown): Promise<unknown> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      {
+        method: "GET",
+        headers: {
+          Accept: "application/json",
+          "Content-Type": "application/json",
+          "Content-Length": Buffer.byteLength(payload),
+          Authorization: authorization,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          if ((res.statusCode ?? 0) >= 400) {
+            reject(new Error(`GET ${url} answered ${res.statusCode}: ${text}`));
+            return;
+          }
+          try {
+            resolve(JSON.parse(text));
+          } catch (error) {
+            reject(error);
+          }
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
