@@ -1,0 +1,315 @@
+/**
+ * `npm run bench`: the proxy's own cost, on loopback, bounded in time.
+ *
+ * 1. The subscribe path (POST /v1/subscriptions) through a bare node:http forwarder and
+ *    through the proxy, both in front of an instant upstream stub: throughput ratio and p99.
+ * 2. The same path through the proxy in front of the sandbox.
+ * 3. Donations per second through the full path (POST /v1/payment-tokens, then
+ *    POST /v1/donations with a fresh Idempotency-Key), in front of the stub and the sandbox.
+ * The proxy's peak RSS is read from /proc. Every server runs as its own process; the proxy, the
+ * forwarder and the stub are compiled first (Vite's SSR build) and run by plain node, as a
+ * deployment would run them (under tsx, its TypeScript loader thread alone adds ~35 MB).
+ *
+ * Environment: BENCH_DURATION_S (10 per measured run), BENCH_WARMUP_S (3), BENCH_CONNECTIONS (16).
+ * Targets: ratio ≥ 0.75, proxy p99 ≤ forwarder p99 + 5 ms, peak RSS ≤ 150 MB. Exit code 1 if one is missed.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { build } from "vite";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const DURATION_S = Number(process.env.BENCH_DURATION_S || 10);
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S || 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 16);
+const START_TIMEOUT_MS = 30_000;
+/** Where the compiled servers go (inside the repository, so their imports find node_modules). */
+const BUILD_DIR = join(ROOT, "node_modules/.cache/givekit-bench");
+
+const TARGET_RATIO = 0.75;
+const TARGET_P99_EXTRA_MS = 5;
+const TARGET_RSS_MB = 150;
+
+/** Limits high enough that a benchmark never meets them; raised through configuration only. */
+const BENCH_LIMITS = {
+  GIVEKIT_RATE_WINDOW_S: "600",
+  GIVEKIT_RATE_PAYMENT_TOKENS: "1000000",
+  GIVEKIT_RATE_DONATIONS: "1000000",
+  GIVEKIT_RATE_SUBSCRIPTIONS: "1000000",
+};
+
+const DEMO_FIXTURE = JSON.parse(readFileSync(join(ROOT, "sandbox/fixtures/demo.json"), "utf8")) as {
+  accounts: { private_token: string; public_token: string }[];
+};
+const HOPE = DEMO_FIXTURE.accounts[0]!;
+
+const SUBSCRIBE_BODY = JSON.stringify({
+  // A real area code (555-01xx is reserved for fiction): what real traffic looks like.
+  mobilenumber: "(415) 555-0132",
+  list: "Hope Alerts",
+  firstname: "Ana",
+  lastname: "Doe",
+  consent: true,
+  consent_text:
+    "I agree to receive recurring automated text messages from Hope Shelter. Msg & data rates may apply.",
+});
+const CARD_BODY = JSON.stringify({ card_number: "4242424242424242", cvv: "123", expiration_date: "12/2031" });
+const JSON_HEADERS = { "content-type": "application/json" };
+
+const children: ChildProcess[] = [];
+const dataDirs: string[] = [];
+
+function say(text = ""): void {
+  process.stdout.write(`${text}\n`);
+}
+
+/** Compiles the proxy, the forwarder and the stub to plain JavaScript. */
+async function compile(): Promise<void> {
+  await build({
+    configFile: false,
+    logLevel: "warn",
+    root: ROOT,
+    build: {
+      ssr: true,
+      outDir: BUILD_DIR,
+      emptyOutDir: true,
+      target: "node20",
+      minify: false,
+      copyPublicDir: false,
+      rollupOptions: {
+        input: {
+          proxy: join(ROOT, "proxy/server.ts"),
+          forwarder: join(ROOT, "bench/forwarder.ts"),
+          "upstream-stub": join(ROOT, "bench/upstream-stub.ts"),
+        },
+      },
+    },
+  });
+}
+
+/** Starts a program as a process; resolves with its URL once it prints "listening on". */
+function start(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  const name = args.join(" ");
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    const timer = setTimeout(() => reject(new Error(`${name} did not start: ${seen}`)), START_TIMEOUT_MS);
+    const look = (chunk: Buffer) => {
+      if (seen.length < 10_000) seen += chunk.toString("utf8");
+      const match = /listening on (http:\/\/\S+)/.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1]! });
+      }
+    };
+    // Keep reading (and dropping) the output, so a chatty child never blocks on a full pipe.
+    child.stdout?.on("data", look);
+    child.stderr?.on("data", look);
+    child.once("exit", (code) => reject(new Error(`${name} exited (${code}): ${seen}`)));
+  });
+}
+
+function startProxy(upstreamUrl: string, privateToken: string, publicToken: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), "givekit-bench-"));
+  dataDirs.push(dataDir);
+  return start([join(BUILD_DIR, "proxy.js")], {
+    ...BENCH_LIMITS,
+    // The compiled file lives elsewhere: name the repository's files explicitly.
+    GIVEKIT_CAMPAIGNS: join(ROOT, "proxy/campaigns.demo.json"),
+    GIVEKIT_WIDGET_DIR: join(ROOT, "dist/widget"),
+    PORT: "0",
+    HOST: "127.0.0.1",
+    UPSTREAM_BASE_URL: upstreamUrl,
+    UPSTREAM_PRIVATE_TOKEN: privateToken,
+    UPSTREAM_PUBLIC_TOKEN: publicToken,
+    GIVEKIT_DATA_DIR: dataDir,
+  });
+}
+
+/** Peak resident set size of a process, in MB (Linux: VmHWM). */
+function peakRssMb(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const match = /VmHWM:\s+(\d+) kB/.exec(status);
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}
+
+interface Figures {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  total: number;
+  bad: number;
+}
+
+async function measure(
+  name: string,
+  url: string,
+  path: string,
+  body: string,
+  warmup: boolean,
+): Promise<Figures> {
+  const options = {
+    url: url + path,
+    method: "POST" as const,
+    headers: JSON_HEADERS,
+    body,
+    connections: CONNECTIONS,
+  };
+  if (warmup) await autocannon({ ...options, duration: WARMUP_S });
+  const result = await autocannon({ ...options, duration: DURATION_S });
+  return {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    bad: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/** Payment token then donation, over and over on every connection; counts successful donations. */
+async function donations(name: string, url: string): Promise<{ name: string; perS: number; failed: number }> {
+  let succeeded = 0;
+  let failed = 0;
+  type Context = { token?: string };
+  const run = (duration: number) =>
+    autocannon({
+      url,
+      connections: CONNECTIONS,
+      duration,
+      requests: [
+        {
+          method: "POST",
+          path: "/v1/payment-tokens",
+          headers: JSON_HEADERS,
+          body: CARD_BODY,
+          onResponse: (status, responseBody, context) => {
+            (context as Context).token =
+              status === 201 ? (JSON.parse(responseBody) as { token: string }).token : "";
+          },
+        },
+        {
+          method: "POST",
+          path: "/v1/donations",
+          setupRequest: (request, context) => ({
+            ...request,
+            headers: { ...JSON_HEADERS, "idempotency-key": randomUUID() },
+            body: JSON.stringify({
+              shortcode: "71777",
+              keyword: "HOPE",
+              amount: "25.00",
+              cover_fee: true,
+              donor: { first_name: "Ana", last_name: "Doe", email: "ana@example.org" },
+              credit_card_token: (context as Context).token || "tok_missing",
+            }),
+          }),
+          onResponse: (status) => {
+            if (status === 200) succeeded++;
+            else failed++;
+          },
+        },
+      ],
+    });
+  await run(WARMUP_S);
+  succeeded = 0;
+  failed = 0;
+  await run(DURATION_S);
+  return { name, perS: succeeded / DURATION_S, failed };
+}
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+async function main(): Promise<void> {
+  const cpu = cpus();
+  say(
+    `givekit proxy benchmark: ${cpu.length} × ${cpu[0]?.model.trim() ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(1)} GB, Node ${process.version}`,
+  );
+  say(`${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per run, loopback only`);
+  say();
+
+  await compile();
+  const stub = await start([join(BUILD_DIR, "upstream-stub.js")], {});
+  const forwarder = await start([join(BUILD_DIR, "forwarder.js"), stub.url], {});
+  const proxy = await startProxy(stub.url, "bench-private", "bench-public");
+  const sandbox = await start(["--import", "tsx", "sandbox/server.ts"], {
+    SANDBOX_PORT: "0",
+    SANDBOX_DB: ":memory:",
+  });
+  const proxyToSandbox = await startProxy(sandbox.url, HOPE.private_token, HOPE.public_token);
+
+  const floor = await measure("forwarder → stub", forwarder.url, "/v1/subscriptions", SUBSCRIBE_BODY, true);
+  const own = await measure("proxy → stub", proxy.url, "/v1/subscriptions", SUBSCRIBE_BODY, true);
+  const real = await measure(
+    "proxy → sandbox",
+    proxyToSandbox.url,
+    "/v1/subscriptions",
+    SUBSCRIBE_BODY,
+    true,
+  );
+  const donateStub = await donations("proxy → stub", proxy.url);
+  const donateSandbox = await donations("proxy → sandbox", proxyToSandbox.url);
+  const rss = Math.max(peakRssMb(proxy.child.pid), peakRssMb(proxyToSandbox.child.pid));
+
+  say("subscribe path (POST /v1/subscriptions)");
+  say(
+    `  ${"".padEnd(18)} ${"req/s".padStart(9)} ${"p50".padStart(9)} ${"p99".padStart(9)} ${"requests".padStart(9)} ${"non-2xx".padStart(8)}`,
+  );
+  for (const row of [floor, own, real]) {
+    say(
+      `  ${row.name.padEnd(18)} ${row.rps.toFixed(0).padStart(9)} ${ms(row.p50).padStart(9)} ${ms(row.p99).padStart(9)} ${String(row.total).padStart(9)} ${String(row.bad).padStart(8)}`,
+    );
+  }
+  say();
+  say("donations (POST /v1/payment-tokens + POST /v1/donations)");
+  for (const row of [donateStub, donateSandbox]) {
+    say(`  ${row.name.padEnd(18)} ${row.perS.toFixed(0).padStart(9)} donations/s   (${row.failed} not 200)`);
+  }
+  say();
+
+  const ratio = own.rps / floor.rps;
+  const checks = [
+    [`throughput ratio proxy/forwarder ${ratio.toFixed(2)} ≥ ${TARGET_RATIO}`, ratio >= TARGET_RATIO],
+    [
+      `proxy p99 ${ms(own.p99)} ≤ forwarder p99 ${ms(floor.p99)} + ${TARGET_P99_EXTRA_MS} ms`,
+      own.p99 <= floor.p99 + TARGET_P99_EXTRA_MS,
+    ],
+    [`proxy peak RSS ${rss.toFixed(0)} MB ≤ ${TARGET_RSS_MB} MB`, rss <= TARGET_RSS_MB],
+    [
+      `every measured request answered 2xx`,
+      [floor, own, real].every((row) => row.bad === 0) &&
+        donateStub.failed === 0 &&
+        donateSandbox.failed === 0,
+    ],
+  ] as const;
+  for (const [text, ok] of checks) say(`  ${ok ? "PASS" : "FAIL"}  ${text}`);
+  process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;
+}
+
+function cleanUp(): void {
+  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+}
+
+process.once("SIGINT", () => {
+  cleanUp();
+  process.exit(130);
+});
+
+try {
+  await main();
+} catch (error) {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+} finally {
+  cleanUp();
+}

@@ -1,0 +1,30 @@
+/** The campaigns this proxy serves (GIVEKIT_CAMPAIGNS), looked up by keyword or by event. */
+import type { Campaign } from "../contract/api";
+
+export interface CampaignDirectory {
+  all: readonly Campaign[];
+  /** Keywords are matched without regard to case, as the SMS keywords they are. */
+  byKeyword(shortcode: string, keyword: string): Campaign | undefined;
+  byEvent(eventId: string, eventType: string): Campaign | undefined;
+  /** Whether some campaign offers SMS opt-in to this list. */
+  offersList(list: string): boolean;
+}
+
+/**
+ * @example
+ * const directory = createCampaignDirectory(config.campaigns);
+ * directory.byKeyword("71777", "hope")?.fee_rate; // "0.03"
+ */
+export function createCampaignDirectory(campaigns: readonly Campaign[]): CampaignDirectory {
+  const byKeyword = new Map(campaigns.map((c) => [`${c.shortcode}/${c.keyword.toUpperCase()}`, c]));
+  const byEvent = new Map(
+    campaigns.filter((c) => c.event_id && c.event_type).map((c) => [`${c.event_type}/${c.event_id}`, c]),
+  );
+  const lists = new Set(campaigns.flatMap((c) => c.opt_in_lists));
+  return {
+    all: campaigns,
+    byKeyword: (shortcode, keyword) => byKeyword.get(`${shortcode}/${keyword.toUpperCase()}`),
+    byEvent: (eventId, eventType) => byEvent.get(`${eventType}/${eventId}`),
+    offersList: (list) => lists.has(list),
+  };
+}

@@ -1,0 +1,322 @@
+/**
+ * The proxy's configuration: read once from the environment at start, checked with zod.
+ * A bad value throws a ConfigError naming the variable; server.ts prints it and exits 1.
+ */
+import { readFileSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as z from "zod/mini";
+import { CampaignSchema, type Campaign } from "../contract/api";
+import { toCents } from "../contract/money";
+
+/** Where the repository's own files are, so defaults work from any working directory. */
+const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+export const DEFAULT_CAMPAIGNS_PATH = resolve(REPO_ROOT, "proxy/campaigns.demo.json");
+export const DEFAULT_WIDGET_DIR = resolve(REPO_ROOT, "dist/widget");
+
+/** The idempotency window may be longer than this, never shorter (Stripe and the IETF draft keep ≥ 24 h). */
+export const MIN_IDEMPOTENCY_RETENTION_H = 24;
+
+export interface RateLimitConfig {
+  /** Window of the per-IP request limits, in seconds. */
+  windowS: number;
+  paymentTokens: number;
+  donations: number;
+  subscriptions: number;
+  /** Declined donations per IP within declineWindowS that trigger the block. */
+  declineLimit: number;
+  declineWindowS: number;
+  /** How long a blocked IP may not tokenize cards or donate, in seconds. */
+  declineBlockS: number;
+}
+
+export interface UpstreamConfig {
+  baseUrl: string;
+  privateToken: string;
+  publicToken: string;
+  connectTimeoutMs: number;
+  timeoutMs: number;
+}
+
+export interface ProxyConfig {
+  port: number;
+  host: string;
+  upstream: UpstreamConfig;
+  /** Origins (scheme://host[:port]) whose pages may call the API and frame the card form. */
+  allowedOrigins: string[];
+  dataDir: string;
+  campaignsPath: string;
+  campaigns: Campaign[];
+  /** How many reverse proxies in front of this one append to X-Forwarded-For; 0 ignores the header. */
+  trustProxyHops: number;
+  widgetDir: string;
+  /** Key of the body fingerprint HMAC; null means "generate one and keep it in the data dir". */
+  journalSecret: string | null;
+  idempotencyRetentionH: number;
+  rateLimits: RateLimitConfig;
+  peersCacheS: number;
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+}
+
+/** A configuration value that cannot be used; the message names the variable. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Every variable the proxy reads, with its default ("" = required or optional without one). */
+export const CONFIG_DEFAULTS = {
+  PORT: "8787",
+  HOST: "127.0.0.1",
+  UPSTREAM_BASE_URL: "",
+  UPSTREAM_PRIVATE_TOKEN: "",
+  UPSTREAM_PUBLIC_TOKEN: "",
+  UPSTREAM_CONNECT_TIMEOUT_MS: "3000",
+  UPSTREAM_TIMEOUT_MS: "15000",
+  ALLOWED_ORIGINS: "",
+  GIVEKIT_DATA_DIR: "./data",
+  GIVEKIT_CAMPAIGNS: DEFAULT_CAMPAIGNS_PATH,
+  GIVEKIT_TRUST_PROXY: "false",
+  GIVEKIT_WIDGET_DIR: DEFAULT_WIDGET_DIR,
+  GIVEKIT_JOURNAL_SECRET: "",
+  GIVEKIT_IDEMPOTENCY_RETENTION_H: "24",
+  GIVEKIT_RATE_WINDOW_S: "600",
+  GIVEKIT_RATE_PAYMENT_TOKENS: "10",
+  GIVEKIT_RATE_DONATIONS: "10",
+  GIVEKIT_RATE_SUBSCRIPTIONS: "5",
+  GIVEKIT_DECLINE_LIMIT: "5",
+  GIVEKIT_DECLINE_WINDOW_S: "600",
+  GIVEKIT_DECLINE_BLOCK_S: "3600",
+  GIVEKIT_PEERS_CACHE_S: "60",
+  LOG_LEVEL: "info",
+} as const;
+
+export type ConfigVariable = keyof typeof CONFIG_DEFAULTS;
+
+/** Variables whose values are secret: never echoed in an error message. */
+const SECRET_VARIABLES = new Set<ConfigVariable>([
+  "UPSTREAM_PRIVATE_TOKEN",
+  "UPSTREAM_PUBLIC_TOKEN",
+  "GIVEKIT_JOURNAL_SECRET",
+]);
+
+const MAX_COUNT = 1_000_000;
+const MAX_SECONDS = 30 * 24 * 3600;
+const MAX_TIMEOUT_MS = 600_000;
+
+function whole(min: number, max: number) {
+  return z.pipe(
+    z.string().check(z.regex(/^\d{1,9}$/, "must be a whole number")),
+    z.pipe(
+      z.transform((value: string) => Number(value)),
+      z.number().check(z.gte(min, `must be at least ${min}`), z.lte(max, `must be at most ${max}`)),
+    ),
+  );
+}
+
+// A token goes inside `Token token="…"`: no quotes, spaces or control characters.
+const Token = z
+  .string()
+  .check(
+    z.minLength(1, "is required"),
+    z.maxLength(512, "is too long"),
+    z.regex(/^[\x21\x23-\x7e]+$/, "may hold only visible ASCII characters other than a double quote"),
+  );
+
+const HttpUrl = z.string().check(
+  z.minLength(1, "is required (the upstream API's base URL, such as http://127.0.0.1:4010)"),
+  z.refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === "http:" || url.protocol === "https:") && !url.username && !url.password;
+    } catch {
+      return false;
+    }
+  }, "must be an http:// or https:// URL without credentials"),
+);
+
+const Origins = z.pipe(
+  z.string(),
+  z.transform((value: string, ctx) => {
+    const origins: string[] = [];
+    for (const item of value.split(",")) {
+      const text = item.trim();
+      if (text === "") continue;
+      const origin = parseOrigin(text);
+      if (origin === null) {
+        ctx.issues.push({
+          code: "custom",
+          input: text,
+          message: `"${text}" is not an origin such as https://www.example.org`,
+        });
+        continue;
+      }
+      origins.push(origin);
+    }
+    return [...new Set(origins)];
+  }),
+);
+
+const TrustProxy = z.pipe(
+  z.string().check(z.regex(/^(true|false|\d{1,2})$/, 'must be "true", "false" or a number of hops')),
+  z.transform((value: string) => (value === "true" ? 1 : value === "false" ? 0 : Number(value))),
+);
+
+const EnvSchema = z.object({
+  PORT: whole(0, 65535),
+  HOST: z.string().check(z.minLength(1, "is required")),
+  UPSTREAM_BASE_URL: HttpUrl,
+  UPSTREAM_PRIVATE_TOKEN: Token,
+  UPSTREAM_PUBLIC_TOKEN: Token,
+  UPSTREAM_CONNECT_TIMEOUT_MS: whole(1, MAX_TIMEOUT_MS),
+  UPSTREAM_TIMEOUT_MS: whole(1, MAX_TIMEOUT_MS),
+  ALLOWED_ORIGINS: Origins,
+  GIVEKIT_DATA_DIR: z.string().check(z.minLength(1, "is required")),
+  GIVEKIT_CAMPAIGNS: z.string().check(z.minLength(1, "is required")),
+  GIVEKIT_TRUST_PROXY: TrustProxy,
+  GIVEKIT_WIDGET_DIR: z.string().check(z.minLength(1, "is required")),
+  GIVEKIT_JOURNAL_SECRET: z
+    .string()
+    .check(
+      z.refine((value) => value === "" || value.length >= 32, "must be at least 32 characters when set"),
+    ),
+  GIVEKIT_IDEMPOTENCY_RETENTION_H: whole(MIN_IDEMPOTENCY_RETENTION_H, 24 * 365),
+  GIVEKIT_RATE_WINDOW_S: whole(1, MAX_SECONDS),
+  GIVEKIT_RATE_PAYMENT_TOKENS: whole(1, MAX_COUNT),
+  GIVEKIT_RATE_DONATIONS: whole(1, MAX_COUNT),
+  GIVEKIT_RATE_SUBSCRIPTIONS: whole(1, MAX_COUNT),
+  GIVEKIT_DECLINE_LIMIT: whole(1, MAX_COUNT),
+  GIVEKIT_DECLINE_WINDOW_S: whole(1, MAX_SECONDS),
+  GIVEKIT_DECLINE_BLOCK_S: whole(1, MAX_SECONDS),
+  GIVEKIT_PEERS_CACHE_S: whole(0, 24 * 3600),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+    error: "must be one of fatal, error, warn, info, debug, trace, silent",
+  }),
+});
+
+const CampaignsFileSchema = z.strictObject({
+  campaigns: z.array(CampaignSchema).check(z.minLength(1, "must list at least one campaign")),
+});
+
+/** "https://Example.org:443/x" → "https://example.org"; null when it is not an http(s) origin. */
+export function parseOrigin(text: string): string | null {
+  try {
+    const url = new URL(text);
+    if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+    if (url.username || url.password || url.search || url.hash) return null;
+    if (url.pathname !== "/" && url.pathname !== "") return null;
+    return url.origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads and checks the campaigns file (GIVEKIT_CAMPAIGNS).
+ *
+ * @example
+ * const campaigns = loadCampaigns("proxy/campaigns.demo.json"); // [{shortcode: "71777", keyword: "HOPE", …}, …]
+ */
+export function loadCampaigns(path: string): Campaign[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : "not readable JSON";
+    throw new ConfigError("GIVEKIT_CAMPAIGNS", `${path}: ${reason}`);
+  }
+  const parsed = CampaignsFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.length > 0 ? issue.path.join(".") : "(file)";
+    const message =
+      issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")}` : issue.message;
+    throw new ConfigError("GIVEKIT_CAMPAIGNS", `${path}: ${where}: ${message}`);
+  }
+  const seen = new Set<string>();
+  parsed.data.campaigns.forEach((campaign, index) => {
+    const id = `${campaign.shortcode}/${campaign.keyword.toUpperCase()}`;
+    if (seen.has(id))
+      throw new ConfigError("GIVEKIT_CAMPAIGNS", `${path}: campaigns.${index}: ${id} is listed twice`);
+    seen.add(id);
+    if (toCents(campaign.min_amount) > toCents(campaign.max_amount)) {
+      throw new ConfigError(
+        "GIVEKIT_CAMPAIGNS",
+        `${path}: campaigns.${index}.min_amount: must not exceed max_amount`,
+      );
+    }
+    if (Boolean(campaign.event_id) !== Boolean(campaign.event_type)) {
+      throw new ConfigError(
+        "GIVEKIT_CAMPAIGNS",
+        `${path}: campaigns.${index}: event_id and event_type go together`,
+      );
+    }
+  });
+  return parsed.data.campaigns;
+}
+
+/**
+ * Parses the proxy's configuration from an environment (process.env in production).
+ * Unset or empty variables take their defaults; the first bad value throws a ConfigError.
+ *
+ * @example
+ * const config = loadConfig({ UPSTREAM_BASE_URL: "http://127.0.0.1:4010", UPSTREAM_PRIVATE_TOKEN: "…", UPSTREAM_PUBLIC_TOKEN: "…" });
+ * config.port; // 8787
+ */
+export function loadConfig(env: Record<string, string | undefined>): ProxyConfig {
+  const input: Record<string, string> = {};
+  for (const name of Object.keys(CONFIG_DEFAULTS) as ConfigVariable[]) {
+    const value = env[name];
+    input[name] = value === undefined || value.trim() === "" ? CONFIG_DEFAULTS[name] : value.trim();
+  }
+  const parsed = EnvSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const variable = String(issue.path[0]) as ConfigVariable;
+    const shown =
+      SECRET_VARIABLES.has(variable) || input[variable] === "" ? "" : ` (got "${input[variable]}")`;
+    throw new ConfigError(variable, `${issue.message}${shown}`);
+  }
+  const e = parsed.data;
+  const campaignsPath = absolute(e.GIVEKIT_CAMPAIGNS);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    upstream: {
+      baseUrl: e.UPSTREAM_BASE_URL.replace(/\/+$/, ""),
+      privateToken: e.UPSTREAM_PRIVATE_TOKEN,
+      publicToken: e.UPSTREAM_PUBLIC_TOKEN,
+      connectTimeoutMs: e.UPSTREAM_CONNECT_TIMEOUT_MS,
+      timeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    },
+    allowedOrigins: e.ALLOWED_ORIGINS,
+    dataDir: absolute(e.GIVEKIT_DATA_DIR),
+    campaignsPath,
+    campaigns: loadCampaigns(campaignsPath),
+    trustProxyHops: e.GIVEKIT_TRUST_PROXY,
+    widgetDir: absolute(e.GIVEKIT_WIDGET_DIR),
+    journalSecret: e.GIVEKIT_JOURNAL_SECRET === "" ? null : e.GIVEKIT_JOURNAL_SECRET,
+    idempotencyRetentionH: e.GIVEKIT_IDEMPOTENCY_RETENTION_H,
+    rateLimits: {
+      windowS: e.GIVEKIT_RATE_WINDOW_S,
+      paymentTokens: e.GIVEKIT_RATE_PAYMENT_TOKENS,
+      donations: e.GIVEKIT_RATE_DONATIONS,
+      subscriptions: e.GIVEKIT_RATE_SUBSCRIPTIONS,
+      declineLimit: e.GIVEKIT_DECLINE_LIMIT,
+      declineWindowS: e.GIVEKIT_DECLINE_WINDOW_S,
+      declineBlockS: e.GIVEKIT_DECLINE_BLOCK_S,
+    },
+    peersCacheS: e.GIVEKIT_PEERS_CACHE_S,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+function absolute(path: string): string {
+  return isAbsolute(path) ? path : resolve(process.cwd(), path);
+}

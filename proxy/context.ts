@@ -1,0 +1,19 @@
+/** What middleware hands to routes through the Hono context. */
+import type { HttpBindings } from "@hono/node-server";
+
+export interface RequestVariables {
+  requestId: string;
+  /** The client's address, from the socket (or X-Forwarded-For when configured). */
+  clientIp: string;
+  /** The parsed JSON body of a POST, set by the json-body middleware. */
+  body: unknown;
+  /** Extra fields for this request's log line (never secrets). */
+  logFields: Record<string, string | number | boolean | null>;
+  /** Set by a route whose page may be framed (its CSP frame-ancestors decides by whom). */
+  framable: boolean;
+}
+
+export interface AppEnv {
+  Bindings: Partial<HttpBindings>;
+  Variables: RequestVariables;
+}

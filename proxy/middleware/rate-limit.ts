@@ -1,0 +1,84 @@
+/**
+ * Per-client limits (rate-limiter-flexible, in memory): so many payment tokens, donations and
+ * subscriptions per window, and the decline block: after too many declined donations, a
+ * client may not tokenize cards or donate for a while (the usual defence against card testing).
+ */
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { rateLimitKey } from "../client-ip";
+import type { RateLimitConfig } from "../config";
+import { ProblemError } from "../problem";
+
+export type LimitedAction = "paymentTokens" | "donations" | "subscriptions";
+
+function retryAfterS(ms: number): string {
+  return String(Math.max(1, Math.ceil(ms / 1000)));
+}
+
+/**
+ * @example
+ * const limits = createRateLimits(config.rateLimits);
+ * await limits.consume("donations", ip); // throws ProblemError rate_limited (429, Retry-After) when over
+ */
+export function createRateLimits(config: RateLimitConfig) {
+  const limiters: Record<LimitedAction, RateLimiterMemory> = {
+    paymentTokens: new RateLimiterMemory({
+      keyPrefix: "tokens",
+      points: config.paymentTokens,
+      duration: config.windowS,
+    }),
+    donations: new RateLimiterMemory({
+      keyPrefix: "donations",
+      points: config.donations,
+      duration: config.windowS,
+    }),
+    subscriptions: new RateLimiterMemory({
+      keyPrefix: "subscriptions",
+      points: config.subscriptions,
+      duration: config.windowS,
+    }),
+  };
+  const declines = new RateLimiterMemory({
+    keyPrefix: "declines",
+    points: config.declineLimit,
+    duration: config.declineWindowS,
+  });
+
+  return {
+    /** Counts one request; over the limit, throws 429 rate_limited with Retry-After. */
+    async consume(action: LimitedAction, ip: string): Promise<void> {
+      try {
+        await limiters[action].consume(rateLimitKey(ip));
+      } catch (error) {
+        if (!(error instanceof RateLimiterRes)) throw error;
+        throw new ProblemError(
+          "rate_limited",
+          "Too many requests from this address. Try again later.",
+          undefined,
+          {
+            "Retry-After": retryAfterS(error.msBeforeNext),
+          },
+        );
+      }
+    },
+    /** Throws 429 too_many_declines while the client is blocked for declines. */
+    async assertNotBlocked(ip: string): Promise<void> {
+      const state = await declines.get(rateLimitKey(ip));
+      if (state && state.consumedPoints > config.declineLimit && state.msBeforeNext > 0) {
+        throw new ProblemError(
+          "too_many_declines",
+          "Too many declined payments from this address. Try again later.",
+          undefined,
+          { "Retry-After": retryAfterS(state.msBeforeNext) },
+        );
+      }
+    },
+    /** Counts a declined donation; the one that reaches the limit starts the block. */
+    async recordDecline(ip: string): Promise<void> {
+      const key = rateLimitKey(ip);
+      const state = await declines.penalty(key, 1);
+      if (state.consumedPoints >= config.declineLimit) await declines.block(key, config.declineBlockS);
+    },
+  };
+}
+
+export type RateLimits = ReturnType<typeof createRateLimits>;

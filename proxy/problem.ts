@@ -1,0 +1,72 @@
+/**
+ * RFC 9457 problem details with givekit's `code`. Every error answer of the proxy is built here,
+ * so the status, title and code of a problem never drift apart.
+ */
+import type { ErrorCode, Problem } from "../contract/errors";
+
+interface ProblemKind {
+  status: number;
+  title: string;
+}
+
+/** One line per code: when it happens is in proxy/README.md. */
+export const PROBLEM_KINDS: Record<ErrorCode, ProblemKind> = {
+  validation_failed: { status: 400, title: "Some fields are not valid." },
+  malformed_json: { status: 400, title: "The body is not valid JSON." },
+  unsupported_media_type: { status: 415, title: "Send the body as application/json." },
+  payload_too_large: { status: 413, title: "The body is too large." },
+  not_found: { status: 404, title: "Not found." },
+  method_not_allowed: { status: 405, title: "Method not allowed." },
+  campaign_not_served: { status: 404, title: "This campaign is not served here." },
+  origin_not_allowed: { status: 403, title: "This site may not use this proxy." },
+  rate_limited: { status: 429, title: "Too many requests. Try again later." },
+  too_many_declines: { status: 429, title: "Too many declined payments. Try again later." },
+  idempotency_key_required: { status: 400, title: "An Idempotency-Key header is required." },
+  idempotency_key_invalid: { status: 400, title: "The Idempotency-Key header is not valid." },
+  idempotency_key_reused: { status: 422, title: "This Idempotency-Key was used for a different request." },
+  request_in_progress: { status: 409, title: "A request with this Idempotency-Key is in progress." },
+  consent_required: { status: 400, title: "Explicit consent is required." },
+  card_declined: { status: 402, title: "The card was declined." },
+  payment_failed: { status: 502, title: "The payment could not be processed." },
+  invalid_peer: { status: 400, title: "That fundraiser or team cannot receive this donation." },
+  subscription_rejected: { status: 422, title: "The subscription was not accepted." },
+  upstream_auth_failed: { status: 502, title: "The proxy could not sign in to the fundraising service." },
+  upstream_unavailable: { status: 503, title: "The fundraising service cannot be reached. Try again." },
+  upstream_error: { status: 502, title: "The fundraising service answered with an error." },
+  network_error: { status: 503, title: "The proxy could not be reached." },
+  internal_error: { status: 500, title: "Something went wrong in the proxy." },
+};
+
+export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+
+/** A problem to answer with; thrown or returned by routes and middleware. */
+export class ProblemError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail?: string,
+    readonly errors?: Record<string, string[]>,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail ?? PROBLEM_KINDS[code].title);
+    this.name = "ProblemError";
+    this.status = PROBLEM_KINDS[code].status;
+  }
+}
+
+/** The JSON body of a problem. */
+export function problemBody(code: ErrorCode, detail?: string, errors?: Record<string, string[]>): Problem {
+  const kind = PROBLEM_KINDS[code];
+  const body: Problem = { type: `urn:givekit:problem:${code}`, title: kind.title, status: kind.status, code };
+  if (detail !== undefined) body.detail = detail;
+  if (errors !== undefined) body.errors = errors;
+  return body;
+}
+
+/** A complete problem+json response. */
+export function problemResponse(problem: ProblemError, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(problemBody(problem.code, problem.detail, problem.errors)), {
+    status: problem.status,
+    headers: { "Content-Type": PROBLEM_CONTENT_TYPE, ...problem.headers, ...headers },
+  });
+}

@@ -1,0 +1,45 @@
+/**
+ * GET /v1/campaigns/{shortcode}/{keyword}: a served campaign's public settings.
+ * GET /v1/campaigns/{shortcode}/{keyword}/peers?q=: its fundraisers and teams for the picker.
+ */
+import { Hono } from "hono";
+import type { Campaign, PeersResponse } from "../../contract/api";
+import type { CampaignDirectory } from "../campaigns";
+import type { AppEnv } from "../context";
+import { filterPeers, PEER_QUERY_MAX, type createPeersCache } from "../peers";
+import { ProblemError } from "../problem";
+
+/** Browsers and CDNs may keep campaign settings and peer lists this long, in seconds. */
+const PUBLIC_MAX_AGE_S = 60;
+
+function served(directory: CampaignDirectory, shortcode: string, keyword: string): Campaign {
+  const campaign = directory.byKeyword(shortcode, keyword);
+  // The path's text is not echoed back: it is whatever the caller typed.
+  if (!campaign) throw new ProblemError("campaign_not_served", "This campaign is not served here.");
+  return campaign;
+}
+
+export function campaignRoutes(deps: {
+  campaigns: CampaignDirectory;
+  peers: ReturnType<typeof createPeersCache>;
+}) {
+  const cacheControl = `public, max-age=${PUBLIC_MAX_AGE_S}`;
+  return new Hono<AppEnv>()
+    .get("/v1/campaigns/:shortcode/:keyword", (c) => {
+      const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
+      return c.json(campaign, 200, { "Cache-Control": cacheControl });
+    })
+    .get("/v1/campaigns/:shortcode/:keyword/peers", async (c) => {
+      const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
+      const query = c.req.query("q") ?? "";
+      if (query.length > PEER_QUERY_MAX) {
+        throw new ProblemError("validation_failed", "The search text is too long.", {
+          q: [`At most ${PEER_QUERY_MAX} characters.`],
+        });
+      }
+      const body: PeersResponse = {
+        peers: campaign.peer_fundraising ? filterPeers(await deps.peers.get(campaign), query) : [],
+      };
+      return c.json(body, 200, { "Cache-Control": cacheControl });
+    });
+}

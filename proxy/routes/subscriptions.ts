@@ -1,0 +1,119 @@
+/**
+ * POST /v1/subscriptions: an SMS opt-in, sent upstream with the PUBLIC token. Explicit consent
+ * is required, and each one is kept as a consent record (number, target, hash of the text the
+ * person was shown, time, IP, user agent, page URL).
+ */
+import { createHash } from "node:crypto";
+import { Hono } from "hono";
+import { SubscriptionRequestSchema, type SubscriptionResponse } from "../../contract/api";
+import { fieldErrors } from "../../contract/errors";
+import { normalizeMobile } from "../../contract/phone";
+import type { UpstreamSubscriptionRequest } from "../../contract/upstream";
+import type { CampaignDirectory } from "../campaigns";
+import type { AppEnv } from "../context";
+import type { Journal } from "../journal";
+import { jsonBody } from "../middleware/json-body";
+import type { RateLimits } from "../middleware/rate-limit";
+import { ProblemError } from "../problem";
+import type { UpstreamClient } from "../upstream/client";
+import { isRecord } from "../validate";
+
+/** Numbers already normalized once (by the schema's check), so the work is not done twice. */
+const NORMALIZED_CACHE_SIZE = 1000;
+const normalizedCache = new Map<string, string>();
+
+function normalized(input: string): string {
+  let digits = normalizedCache.get(input);
+  if (digits === undefined) {
+    // The schema accepted the number, so it normalizes.
+    digits = normalizeMobile(input)!;
+    if (normalizedCache.size >= NORMALIZED_CACHE_SIZE) normalizedCache.clear();
+    normalizedCache.set(input, digits);
+  }
+  return digits;
+}
+
+/** Longest user agent and page URL kept in a consent record. */
+const CONSENT_FIELD_MAX = 1000;
+
+export function subscriptionRoutes(deps: {
+  campaigns: CampaignDirectory;
+  upstream: UpstreamClient;
+  journal: Journal;
+  rateLimits: RateLimits;
+}) {
+  return new Hono<AppEnv>().post("/v1/subscriptions", jsonBody(), async (c) => {
+    const raw = c.get("body");
+    const parsed = SubscriptionRequestSchema.safeParse(raw);
+    const errors = parsed.success ? {} : fieldErrors(parsed.error.issues);
+    if (!isRecord(raw) || raw.consent !== true) {
+      throw new ProblemError(
+        "consent_required",
+        "The person must tick the consent box to receive messages.",
+        {
+          ...errors,
+          consent: ["Consent is required."],
+        },
+      );
+    }
+    if (!parsed.success) {
+      throw new ProblemError("validation_failed", "Some fields are missing or not valid.", errors);
+    }
+    const request = parsed.data;
+
+    // As the upstream does, a list wins over keyword+shortcode.
+    if (request.list) {
+      if (!deps.campaigns.offersList(request.list)) {
+        throw new ProblemError("campaign_not_served", "This list is not offered here.");
+      }
+    } else if (!deps.campaigns.byKeyword(request.shortcode!, request.keyword!)) {
+      throw new ProblemError(
+        "campaign_not_served",
+        `${request.shortcode}/${request.keyword} is not served here.`,
+      );
+    }
+    const mobilenumber = normalized(request.mobilenumber);
+
+    const ip = c.get("clientIp");
+    await deps.rateLimits.consume("subscriptions", ip);
+
+    const target: Pick<UpstreamSubscriptionRequest, "list" | "keyword" | "shortcode"> = request.list
+      ? { list: request.list }
+      : { keyword: request.keyword!, shortcode: request.shortcode! };
+    const consentId = deps.journal.recordConsent({
+      mobilenumber,
+      list: target.list ?? null,
+      keyword: target.keyword ?? null,
+      shortcode: target.shortcode ?? null,
+      consent_text_sha256: createHash("sha256").update(request.consent_text).digest("hex"),
+      ip,
+      user_agent: c.req.header("user-agent")?.slice(0, CONSENT_FIELD_MAX) ?? null,
+      page_url: c.req.header("referer")?.slice(0, CONSENT_FIELD_MAX) ?? null,
+    });
+    // The consent is on record before the number is sent anywhere.
+    await deps.journal.durable();
+
+    const upstreamBody: UpstreamSubscriptionRequest = { mobilenumber, ...target };
+    if (request.firstname) upstreamBody.firstname = request.firstname;
+    if (request.lastname) upstreamBody.lastname = request.lastname;
+
+    let outcome;
+    try {
+      outcome = await deps.upstream.subscribe(upstreamBody);
+    } catch (error) {
+      deps.journal.finishConsent(consentId, error instanceof ProblemError ? error.code : "error");
+      throw error;
+    }
+    if (outcome.kind === "rejected") {
+      deps.journal.finishConsent(consentId, "rejected");
+      c.set("logFields", { ...c.get("logFields"), upstreamStatus: outcome.httpStatus });
+      throw new ProblemError(
+        "subscription_rejected",
+        "The fundraising service did not accept this subscription.",
+      );
+    }
+    deps.journal.finishConsent(consentId, "subscribed");
+    const body: SubscriptionResponse = { subscription: { status: "subscribed", mobilenumber } };
+    return c.json(body, 201);
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * The built widget, served by the proxy so its script's origin is the proxy:
+ * GET /widget.js (script tag), /givekit.js (ES module), /frame/card (the card frame page,
+ * which only ALLOWED_ORIGINS may frame) and /assets/* (hashed, cached for a year).
+ * A missing build is a clear 404 problem, never a crash.
+ */
+import { readFile, stat } from "node:fs/promises";
+import { extname, join } from "node:path";
+import { Hono, type Context } from "hono";
+import type { AppEnv } from "../context";
+import { ProblemError } from "../problem";
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".html": "text/html; charset=utf-8",
+  ".json": "application/json",
+  ".map": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".woff2": "font/woff2",
+  ".woff": "font/woff",
+};
+
+/** Entry scripts keep their names across releases: cached briefly, then revalidated. */
+const ENTRY_CACHE = "public, max-age=300, must-revalidate";
+/** Hashed asset names change with their content. */
+const ASSET_CACHE = "public, max-age=31536000, immutable";
+const FRAME_CACHE = "no-cache";
+const ASSET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** The card frame's policy: its own scripts only, framed only by the allowed origins. */
+export function frameContentSecurityPolicy(allowedOrigins: readonly string[]): string {
+  const ancestors = allowedOrigins.length > 0 ? allowedOrigins.join(" ") : "'none'";
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "form-action 'none'",
+    "base-uri 'none'",
+    "object-src 'none'",
+    `frame-ancestors ${ancestors}`,
+  ].join("; ");
+}
+
+export function widgetRoutes(options: { widgetDir: string; allowedOrigins: readonly string[] }) {
+  const frameCsp = frameContentSecurityPolicy(options.allowedOrigins);
+
+  async function serve(
+    c: Context<AppEnv>,
+    relativePath: string,
+    headers: Record<string, string>,
+  ): Promise<Response> {
+    const path = join(options.widgetDir, relativePath);
+    let info;
+    try {
+      info = await stat(path);
+    } catch {
+      info = null;
+    }
+    if (!info?.isFile()) {
+      const built = await stat(options.widgetDir).then(
+        (dir) => dir.isDirectory(),
+        () => false,
+      );
+      throw new ProblemError(
+        "not_found",
+        built ? "No such widget file." : "The widget is not built yet: run `npm run build`.",
+      );
+    }
+    const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+    const common = {
+      "Content-Type": CONTENT_TYPES[extname(path)] ?? "application/octet-stream",
+      ETag: etag,
+      ...headers,
+    };
+    if (c.req.header("if-none-match") === etag) return c.body(null, 304, common);
+    return c.body(new Uint8Array(await readFile(path)), 200, common);
+  }
+
+  // Scripts are loaded by other sites' pages (a module script cross-origin needs CORS).
+  const script = {
+    "Cache-Control": ENTRY_CACHE,
+    "Access-Control-Allow-Origin": "*",
+    "Cross-Origin-Resource-Policy": "cross-origin",
+  };
+  const asset = {
+    "Cache-Control": ASSET_CACHE,
+    "Access-Control-Allow-Origin": "*",
+    "Cross-Origin-Resource-Policy": "cross-origin",
+  };
+
+  return new Hono<AppEnv>()
+    .get("/widget.js", (c) => serve(c, "widget.js", script))
+    .get("/givekit.js", (c) => serve(c, "givekit.js", script))
+    .get("/frame/card", (c) => {
+      c.set("framable", true);
+      return serve(c, "frame/card.html", {
+        "Cache-Control": FRAME_CACHE,
+        "Content-Security-Policy": frameCsp,
+      });
+    })
+    .get("/assets/:name{.+}", (c) => {
+      const name = c.req.param("name");
+      const parts = name.split("/");
+      if (!parts.every((part) => ASSET_NAME.test(part)))
+        throw new ProblemError("not_found", "No such widget file.");
+      return serve(c, join("assets", ...parts), asset);
+    });
+}

@@ -1,0 +1,92 @@
+// GET /v1/health, /v1/campaigns/{shortcode}/{keyword} and …/peers, and the answers to wrong paths.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { PeersResponseSchema } from "../../contract/api";
+import { DEFAULT_CAMPAIGNS_PATH } from "../../proxy/config";
+import { upstreamCalls, useStack } from "./support";
+
+const demo = JSON.parse(readFileSync(DEFAULT_CAMPAIGNS_PATH, "utf8")) as {
+  campaigns: Record<string, unknown>[];
+};
+
+describe("the read-only API", () => {
+  const ctx = useStack();
+
+  it("GET /v1/health → 200 {status: ok}", async () => {
+    const reply = await ctx.api.get("/v1/health");
+    expect(reply.status).toBe(200);
+    expect(reply.json).toEqual({ status: "ok" });
+  });
+
+  it("GET /v1/campaigns/71777/HOPE → the campaign's public settings, cacheable", async () => {
+    const reply = await ctx.api.get("/v1/campaigns/71777/HOPE");
+    expect(reply.status).toBe(200);
+    expect(reply.json).toEqual(demo.campaigns[0]);
+    expect(reply.headers.get("cache-control")).toMatch(/^public, max-age=\d+$/);
+  });
+
+  it("a campaign not served → 404 campaign_not_served", async () => {
+    const reply = await ctx.api.get("/v1/campaigns/71777/RUN");
+    expect(reply.status).toBe(404);
+    expect(reply.headers.get("content-type")).toBe("application/problem+json");
+    expect(reply.json).toMatchObject({ code: "campaign_not_served", status: 404 });
+  });
+
+  it("peers: fundraisers and teams, public fields only, without the root NPO page", async () => {
+    const reply = await ctx.api.get("/v1/campaigns/71777/HOPE/peers");
+    expect(reply.status).toBe(200);
+    expect(PeersResponseSchema.safeParse(reply.json).success).toBe(true);
+    const peers = reply.json.peers as { id: string; kind: string }[];
+    expect(peers.map((peer) => `${peer.kind}:${peer.id}`).toSorted()).toEqual(
+      [
+        "fundraiser:101",
+        "fundraiser:102",
+        "fundraiser:103",
+        "fundraiser:104",
+        "team:11",
+        "team:12",
+        "team:13",
+      ].toSorted(),
+    );
+    for (const peer of peers)
+      expect(Object.keys(peer).toSorted()).toEqual(["id", "kind", "name", "team_id", "team_name"]);
+    expect(peers.find((peer) => peer.id === "101")).toEqual({
+      id: "101",
+      name: "Ana Ruiz",
+      kind: "fundraiser",
+      team_id: "11",
+      team_name: "Team Sunrise",
+    });
+  });
+
+  it("peers: ?q= filters by name without regard to case; the list is cached", async () => {
+    const reply = await ctx.api.get("/v1/campaigns/71777/HOPE/peers?q=OWL");
+    expect(reply.json.peers.map((peer: { name: string }) => peer.name)).toEqual(["Night Owls"]);
+    await ctx.api.get("/v1/campaigns/71777/HOPE/peers?q=ana");
+    expect(await upstreamCalls(ctx.sandbox, "/api/v2/fundraisers")).toBe(1);
+  });
+
+  it("peers of a campaign without peer fundraising → an empty list, upstream not asked", async () => {
+    const reply = await ctx.api.get("/v1/campaigns/41444/MEALS/peers");
+    expect(reply.json).toEqual({ peers: [] });
+    expect(await upstreamCalls(ctx.sandbox, "/api/v2/fundraisers")).toBe(0);
+  });
+
+  it("a search text over 100 characters → 400", async () => {
+    const reply = await ctx.api.get(`/v1/campaigns/71777/HOPE/peers?q=${"a".repeat(101)}`);
+    expect(reply.status).toBe(400);
+    expect(reply.json.errors).toHaveProperty("q");
+  });
+
+  it("a wrong method → 405 method_not_allowed with Allow; an unknown path → 404 not_found", async () => {
+    const wrong = await fetch(`${ctx.proxy.url}/v1/donations`, { method: "DELETE" });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get("allow")).toBe("POST");
+    expect((await wrong.json()).code).toBe("method_not_allowed");
+    const get = await ctx.api.get("/v1/payment-tokens");
+    expect(get.status).toBe(405);
+    const missing = await ctx.api.get("/v1/nothing-here");
+    expect(missing.status).toBe(404);
+    expect(missing.json.code).toBe("not_found");
+  });
+});

@@ -1,0 +1,172 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, DEFAULT_CAMPAIGNS_PATH, loadConfig } from "../../proxy/config";
+
+const REQUIRED = {
+  UPSTREAM_BASE_URL: "http://127.0.0.1:4010",
+  UPSTREAM_PRIVATE_TOKEN: "private-token-for-config-tests",
+  UPSTREAM_PUBLIC_TOKEN: "public-token-for-config-tests",
+};
+
+function errorOf(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig({ ...REQUIRED, ...env });
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error("loadConfig accepted the configuration");
+}
+
+function campaignsFile(content: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), "givekit-config-"));
+  const path = join(dir, "campaigns.json");
+  writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
+  return path;
+}
+
+const CAMPAIGN = {
+  shortcode: "71777",
+  keyword: "HOPE",
+  fee_rate: "0.03",
+  max_amount: "100.00",
+  currency: "USD",
+  recurring_frequencies: ["monthly"],
+  peer_fundraising: true,
+  opt_in_lists: ["Hope Alerts"],
+};
+
+describe("loadConfig", () => {
+  it("takes the documented defaults", () => {
+    const config = loadConfig(REQUIRED);
+    expect(config.port).toBe(8787);
+    expect(config.host).toBe("127.0.0.1");
+    expect(config.allowedOrigins).toEqual([]);
+    expect(config.dataDir).toBe(join(process.cwd(), "data"));
+    expect(config.campaignsPath).toBe(DEFAULT_CAMPAIGNS_PATH);
+    expect(config.campaigns.map((c) => c.keyword)).toEqual(["HOPE", "MEALS"]);
+    expect(config.trustProxyHops).toBe(0);
+    expect(config.journalSecret).toBeNull();
+    expect(config.idempotencyRetentionH).toBe(24);
+    expect(config.rateLimits).toEqual({
+      windowS: 600,
+      paymentTokens: 10,
+      donations: 10,
+      subscriptions: 5,
+      declineLimit: 5,
+      declineWindowS: 600,
+      declineBlockS: 3600,
+    });
+  });
+
+  it("reads every variable it documents", () => {
+    const config = loadConfig({
+      ...REQUIRED,
+      PORT: "9000",
+      HOST: "0.0.0.0",
+      UPSTREAM_BASE_URL: "https://api.example.org/",
+      UPSTREAM_CONNECT_TIMEOUT_MS: "500",
+      UPSTREAM_TIMEOUT_MS: "2500",
+      ALLOWED_ORIGINS: "https://Shelter.example, http://localhost:8080/",
+      GIVEKIT_TRUST_PROXY: "2",
+      GIVEKIT_JOURNAL_SECRET: "x".repeat(40),
+      GIVEKIT_IDEMPOTENCY_RETENTION_H: "48",
+      GIVEKIT_RATE_DONATIONS: "3",
+      GIVEKIT_DECLINE_BLOCK_S: "60",
+      GIVEKIT_PEERS_CACHE_S: "0",
+      LOG_LEVEL: "warn",
+    });
+    expect(config.port).toBe(9000);
+    expect(config.host).toBe("0.0.0.0");
+    expect(config.upstream).toMatchObject({
+      baseUrl: "https://api.example.org",
+      connectTimeoutMs: 500,
+      timeoutMs: 2500,
+    });
+    expect(config.allowedOrigins).toEqual(["https://shelter.example", "http://localhost:8080"]);
+    expect(config.trustProxyHops).toBe(2);
+    expect(config.journalSecret).toBe("x".repeat(40));
+    expect(config.idempotencyRetentionH).toBe(48);
+    expect(config.rateLimits.donations).toBe(3);
+    expect(config.rateLimits.declineBlockS).toBe(60);
+    expect(config.peersCacheS).toBe(0);
+    expect(config.logLevel).toBe("warn");
+  });
+
+  it("treats an empty variable as unset", () => {
+    expect(loadConfig({ ...REQUIRED, PORT: "", GIVEKIT_TRUST_PROXY: " " }).port).toBe(8787);
+  });
+
+  it.each([
+    ["PORT", "abc"],
+    ["PORT", "70000"],
+    ["UPSTREAM_BASE_URL", "ftp://example.org"],
+    ["UPSTREAM_BASE_URL", "http://user:pw@example.org"],
+    ["UPSTREAM_TIMEOUT_MS", "0"],
+    ["ALLOWED_ORIGINS", "https://ok.example,not an origin"],
+    ["ALLOWED_ORIGINS", "https://shelter.example/donate"],
+    ["GIVEKIT_TRUST_PROXY", "yes"],
+    ["GIVEKIT_IDEMPOTENCY_RETENTION_H", "12"],
+    ["GIVEKIT_RATE_PAYMENT_TOKENS", "-1"],
+    ["GIVEKIT_DECLINE_LIMIT", "0"],
+    ["LOG_LEVEL", "loud"],
+    ["GIVEKIT_JOURNAL_SECRET", "short"],
+  ])("a bad %s (%j) throws an error naming it", (variable, value) => {
+    const error = errorOf({ [variable]: value });
+    expect(error.variable).toBe(variable);
+    expect(error.message.startsWith(`${variable}: `)).toBe(true);
+  });
+
+  it.each(["UPSTREAM_BASE_URL", "UPSTREAM_PRIVATE_TOKEN", "UPSTREAM_PUBLIC_TOKEN"])(
+    "%s is required",
+    (variable) => {
+      const { [variable as keyof typeof REQUIRED]: _left, ...rest } = REQUIRED;
+      let thrown: unknown;
+      try {
+        loadConfig(rest);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(ConfigError);
+      expect((thrown as ConfigError).variable).toBe(variable);
+    },
+  );
+
+  it("never echoes a secret in its message", () => {
+    const secret = 'has"a-quote-secret-value';
+    const error = errorOf({ UPSTREAM_PRIVATE_TOKEN: secret });
+    expect(error.variable).toBe("UPSTREAM_PRIVATE_TOKEN");
+    expect(error.message).not.toContain(secret);
+    const short = errorOf({ GIVEKIT_JOURNAL_SECRET: "tiny-secret" });
+    expect(short.message).not.toContain("tiny-secret");
+  });
+
+  describe("GIVEKIT_CAMPAIGNS", () => {
+    it("reads a campaigns file, defaulting min_amount to 5.00", () => {
+      const config = loadConfig({ ...REQUIRED, GIVEKIT_CAMPAIGNS: campaignsFile({ campaigns: [CAMPAIGN] }) });
+      expect(config.campaigns).toEqual([{ ...CAMPAIGN, min_amount: "5.00" }]);
+    });
+
+    it.each([
+      ["a missing file", "/nonexistent/campaigns.json", "no such file"],
+      ["a file that is not JSON", "{nope", "not readable JSON"],
+      ["no campaigns", { campaigns: [] }, "at least one"],
+      ["a bad fee rate", { campaigns: [{ ...CAMPAIGN, fee_rate: "3%" }] }, "campaigns.0.fee_rate"],
+      ["an unknown field", { campaigns: [{ ...CAMPAIGN, colour: "red" }] }, "colour"],
+      ["min above max", { campaigns: [{ ...CAMPAIGN, min_amount: "500.00" }] }, "min_amount"],
+      [
+        "a campaign listed twice",
+        { campaigns: [CAMPAIGN, { ...CAMPAIGN, keyword: "hope" }] },
+        "listed twice",
+      ],
+      ["an event_id without event_type", { campaigns: [{ ...CAMPAIGN, event_id: "e1" }] }, "event_type"],
+    ])("refuses %s, naming the variable and the problem", (_name, content, fragment) => {
+      const path = typeof content === "string" && content.startsWith("/") ? content : campaignsFile(content);
+      const error = errorOf({ GIVEKIT_CAMPAIGNS: path });
+      expect(error.variable).toBe("GIVEKIT_CAMPAIGNS");
+      expect(error.message).toContain(fragment);
+    });
+  });
+});

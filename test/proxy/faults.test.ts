@@ -1,0 +1,136 @@
+// The sandbox's fault triggers and a refused connection: honest answers, the right journal state,
+// and never a second charge.
+import { randomUUID } from "node:crypto";
+import { afterEach, describe, expect, it } from "vitest";
+import { startProxy, type ProxyHandle } from "../helpers/proxy";
+import { startSandbox, type SandboxHandle } from "../helpers/sandbox";
+import { startRelay, type Relay } from "./relay";
+import {
+  client,
+  collected,
+  donate,
+  donationBody,
+  readJournal,
+  tokenize,
+  upstreamCalls,
+  useStack,
+} from "./support";
+
+const DONATE_PATH = "/api/v2/donations/donate";
+/** Short, so the never-answering fault ends quickly. */
+const TIMEOUT_MS = "800";
+
+describe("unknown outcomes", () => {
+  const ctx = useStack({ proxy: { env: { UPSTREAM_TIMEOUT_MS: TIMEOUT_MS } } });
+
+  it("666.66 (HTTP 500, no donation object) → 202 Pending, journaled unknown; the proxy cannot know nothing was charged", async () => {
+    const token = await tokenize(ctx.api);
+    const key = randomUUID();
+    const reply = await donate(ctx.api, donationBody(token, { amount: "666.66" }), key);
+    expect(reply.status).toBe(202);
+    expect(reply.json).toEqual({
+      donation: { status: "Pending", reference: expect.stringMatching(/^gk_[0-9a-f]{20}$/) },
+    });
+    const [attempt] = readJournal(ctx.proxy.dataDir).attempts;
+    expect(attempt).toMatchObject({
+      reference: reply.json.donation.reference,
+      state: "unknown",
+      upstream_status: 500,
+    });
+    expect(await ctx.sandbox.transactions()).toEqual([]);
+
+    const replay = await donate(ctx.api, donationBody(token, { amount: "666.66" }), key);
+    expect(replay.status).toBe(202);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.json.donation.reference).toBe(reply.json.donation.reference);
+    expect(await upstreamCalls(ctx.sandbox, DONATE_PATH)).toBe(1);
+  });
+
+  it("777.77 (charged, never answered) → 202 Pending after the timeout, journaled unknown; a replay charges nothing more", async () => {
+    const token = await tokenize(ctx.api);
+    const key = randomUUID();
+    const started = Date.now();
+    const reply = await donate(ctx.api, donationBody(token, { amount: "777.77" }), key);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(Number(TIMEOUT_MS) - 50);
+    expect(reply.status).toBe(202);
+    expect(reply.json.donation.status).toBe("Pending");
+    const [attempt] = readJournal(ctx.proxy.dataDir).attempts;
+    expect(attempt).toMatchObject({ state: "unknown", upstream_status: null, amount: "777.77" });
+    // The sandbox did charge: exactly why the proxy must never send it again.
+    expect(await collected(ctx.sandbox)).toHaveLength(1);
+
+    for (let i = 0; i < 3; i++) {
+      const replay = await donate(ctx.api, donationBody(token, { amount: "777.77" }), key);
+      expect(replay.status).toBe(202);
+      expect(replay.headers.get("idempotent-replayed")).toBe("true");
+      expect(replay.json.donation.reference).toBe(reply.json.donation.reference);
+    }
+    expect(await upstreamCalls(ctx.sandbox, DONATE_PATH)).toBe(1);
+    expect(await collected(ctx.sandbox)).toHaveLength(1);
+  });
+
+  it("888.88 (connection destroyed) → 202 Pending, journaled unknown; nothing charged, but the proxy cannot know that", async () => {
+    const token = await tokenize(ctx.api);
+    const key = randomUUID();
+    const reply = await donate(ctx.api, donationBody(token, { amount: "888.88" }), key);
+    expect(reply.status).toBe(202);
+    expect(reply.json.donation.status).toBe("Pending");
+    expect(readJournal(ctx.proxy.dataDir).attempts[0]).toMatchObject({ state: "unknown" });
+    expect(await ctx.sandbox.transactions()).toEqual([]);
+    expect((await donate(ctx.api, donationBody(token, { amount: "888.88" }), key)).status).toBe(202);
+    expect(await upstreamCalls(ctx.sandbox, DONATE_PATH)).toBe(1);
+  });
+});
+
+describe("a refused connection (nothing sent)", () => {
+  let sandbox: SandboxHandle;
+  let relay: Relay;
+  let proxy: ProxyHandle;
+  afterEach(async () => {
+    await proxy.close();
+    await relay.close().catch(() => undefined);
+    await sandbox.close();
+  });
+
+  it("→ 503 upstream_unavailable, journaled not_sent; the same key then works and charges once", async () => {
+    sandbox = await startSandbox();
+    relay = await startRelay(sandbox.url);
+    proxy = await startProxy({ upstreamUrl: relay.url });
+    const api = client(proxy.url);
+    const token = await tokenize(api);
+
+    await relay.close();
+    const key = randomUUID();
+    const body = donationBody(token, { amount: "42.00" });
+    const refused = await donate(api, body, key);
+    expect(refused.status).toBe(503);
+    expect(refused.json.code).toBe("upstream_unavailable");
+    expect(readJournal(proxy.dataDir).attempts).toMatchObject([{ state: "not_sent" }]);
+    expect(await upstreamCalls(sandbox, DONATE_PATH)).toBe(0);
+
+    await relay.reopen();
+    const retried = await donate(api, body, key);
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get("idempotent-replayed")).toBeNull();
+    expect((await collected(sandbox)).map((row) => row.amount)).toEqual(["42.00"]);
+    expect(readJournal(proxy.dataDir).attempts.map((a) => a.state)).toEqual(["not_sent", "succeeded"]);
+  });
+
+  it("an upstream that was never there → 503 for every POST, and the process lives", async () => {
+    sandbox = await startSandbox();
+    relay = await startRelay(sandbox.url);
+    await relay.close();
+    proxy = await startProxy({ upstreamUrl: relay.url });
+    const api = client(proxy.url);
+    const tokenReply = await api.post("/v1/payment-tokens", {
+      card_number: "4242424242424242",
+      cvv: "317",
+      expiration_date: "12/2031",
+    });
+    expect(tokenReply.status).toBe(503);
+    expect(tokenReply.json.code).toBe("upstream_unavailable");
+    const donation = await donate(api, donationBody("tok_x"));
+    expect(donation.status).toBe(503);
+    expect((await api.get("/v1/health")).status).toBe(200);
+  });
+});

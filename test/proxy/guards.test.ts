@@ -1,0 +1,221 @@
+// The guards over real HTTP: origins, media type, size, rate limits, the decline block, and logs.
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import {
+  CARDS,
+  CVV,
+  EXPIRY,
+  collected,
+  donate,
+  donationBody,
+  logLines,
+  tokenize,
+  upstreamCalls,
+  useStack,
+} from "./support";
+
+const HOST_PAGE = "https://shelter.example";
+const card = (number: string = CARDS.ok) => ({ card_number: number, cvv: CVV, expiration_date: EXPIRY });
+
+describe("origins (CORS)", () => {
+  const ctx = useStack({ proxy: { allowedOrigins: [HOST_PAGE] } });
+
+  it("an allowed origin donates and may read the answer", async () => {
+    const token = await tokenize(ctx.api);
+    const reply = await donate(ctx.api, donationBody(token), randomUUID(), { Origin: HOST_PAGE });
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get("access-control-allow-origin")).toBe(HOST_PAGE);
+    expect(await collected(ctx.sandbox)).toHaveLength(1);
+  });
+
+  it("a POST from another origin → 403 origin_not_allowed; nothing reaches the upstream", async () => {
+    for (const path of ["/v1/payment-tokens", "/v1/donations", "/v1/subscriptions"]) {
+      const reply = await ctx.api.post(path, card(), {
+        headers: { Origin: "https://evil.example", "Idempotency-Key": randomUUID() },
+      });
+      expect(reply.status).toBe(403);
+      expect(reply.json.code).toBe("origin_not_allowed");
+      expect(reply.headers.get("access-control-allow-origin")).toBeNull();
+    }
+    expect(await ctx.sandbox.requests()).toEqual([]);
+  });
+
+  const preflight = (origin: string) =>
+    fetch(`${ctx.proxy.url}/v1/donations`, {
+      method: "OPTIONS",
+      headers: {
+        Origin: origin,
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type,idempotency-key",
+      },
+    });
+
+  it("a preflight from the allowed origin → 204; from another → 403", async () => {
+    const allowed = await preflight(HOST_PAGE);
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get("access-control-allow-headers")).toContain("Idempotency-Key");
+    expect((await preflight("https://evil.example")).status).toBe(403);
+  });
+});
+
+describe("bodies and headers", () => {
+  const ctx = useStack();
+
+  it("every answer carries the security headers and a request id", async () => {
+    for (const reply of [await ctx.api.get("/v1/health"), await ctx.api.get("/v1/nope")]) {
+      expect(reply.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(reply.headers.get("x-frame-options")).toBe("DENY");
+      expect(reply.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+      expect(reply.headers.get("referrer-policy")).toBe("no-referrer");
+      expect(reply.headers.get("cache-control")).toBe("no-store");
+      expect(reply.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it("a body that is not JSON → 415; over 16 KB → 413; neither reaches the upstream", async () => {
+    const form = await fetch(`${ctx.proxy.url}/v1/payment-tokens`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "card_number=4242424242424242",
+    });
+    expect(form.status).toBe(415);
+    expect((await form.json()).code).toBe("unsupported_media_type");
+    const big = await ctx.api.post("/v1/subscriptions", { consent_text: "x".repeat(17 * 1024) });
+    expect(big.status).toBe(413);
+    expect(big.json.code).toBe("payload_too_large");
+    expect(await ctx.sandbox.requests()).toEqual([]);
+  });
+
+  it("logs one JSON line per request: id, method, path, status, duration", async () => {
+    const reply = await ctx.api.get("/v1/campaigns/71777/HOPE");
+    const requestLines = logLines(ctx.proxy).filter((line) => line.msg === "request");
+    expect(requestLines).toHaveLength(1);
+    expect(requestLines[0]).toMatchObject({
+      reqId: reply.headers.get("x-request-id"),
+      method: "GET",
+      path: "/v1/campaigns/71777/HOPE",
+      status: 200,
+      ip: "127.0.0.1",
+    });
+    expect(typeof requestLines[0]!.ms).toBe("number");
+  });
+});
+
+describe("rate limits", () => {
+  const ctx = useStack({
+    proxy: {
+      env: {
+        GIVEKIT_RATE_WINDOW_S: "2",
+        GIVEKIT_RATE_PAYMENT_TOKENS: "3",
+        GIVEKIT_RATE_DONATIONS: "2",
+        GIVEKIT_RATE_SUBSCRIPTIONS: "1",
+      },
+    },
+  });
+
+  it("payment tokens over the limit → 429 rate_limited with Retry-After; the upstream sees only those allowed", async () => {
+    const replies = [];
+    for (let i = 0; i < 5; i++) replies.push(await ctx.api.post("/v1/payment-tokens", card()));
+    expect(replies.map((reply) => reply.status)).toEqual([201, 201, 201, 429, 429]);
+    expect(replies[3]!.json.code).toBe("rate_limited");
+    expect(Number(replies[3]!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await upstreamCalls(ctx.sandbox, "/api/v2/donations/create_payment_token")).toBe(3);
+  });
+
+  it("donations over the limit → 429; the refused key is free to use once the window has passed", async () => {
+    const token = await tokenize(ctx.api);
+    expect((await donate(ctx.api, donationBody(token, { amount: "10.00" }))).status).toBe(200);
+    expect((await donate(ctx.api, donationBody(token, { amount: "11.00" }))).status).toBe(200);
+    const key = randomUUID();
+    const limited = await donate(ctx.api, donationBody(token, { amount: "12.00" }), key);
+    expect(limited.status).toBe(429);
+    expect(limited.json.code).toBe("rate_limited");
+    expect((await collected(ctx.sandbox)).map((row) => row.amount).toSorted()).toEqual(["10.00", "11.00"]);
+    await new Promise((resolve) =>
+      setTimeout(resolve, Number(limited.headers.get("retry-after")) * 1000 + 100),
+    );
+    const later = await donate(ctx.api, donationBody(token, { amount: "12.00" }), key);
+    expect(later.status).toBe(200);
+    expect(later.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  it("subscriptions over the limit → 429", async () => {
+    const body = {
+      mobilenumber: "5550101234",
+      list: "Hope Alerts",
+      consent: true,
+      consent_text: "I agree to receive recurring automated messages.",
+    };
+    expect((await ctx.api.post("/v1/subscriptions", body)).status).toBe(201);
+    const limited = await ctx.api.post("/v1/subscriptions", body);
+    expect(limited.status).toBe(429);
+    expect(limited.json.code).toBe("rate_limited");
+  });
+});
+
+describe("the decline block", () => {
+  const ctx = useStack({
+    proxy: {
+      env: { GIVEKIT_DECLINE_LIMIT: "3", GIVEKIT_DECLINE_BLOCK_S: "3600", GIVEKIT_RATE_PAYMENT_TOKENS: "50" },
+    },
+  });
+
+  it("after 3 declines an IP may neither tokenize nor donate: 429 too_many_declines with Retry-After", async () => {
+    for (let i = 0; i < 3; i++) {
+      const declined = await donate(ctx.api, donationBody(await tokenize(ctx.api, CARDS.declined)));
+      expect(declined.status).toBe(402);
+    }
+    const callsBefore = (await ctx.sandbox.requests()).length;
+    const tokens = await ctx.api.post("/v1/payment-tokens", card());
+    expect(tokens.status).toBe(429);
+    expect(tokens.json.code).toBe("too_many_declines");
+    expect(Number(tokens.headers.get("retry-after"))).toBeGreaterThan(3500);
+    const donation = await donate(ctx.api, donationBody("tok_whatever"));
+    expect(donation.status).toBe(429);
+    expect(donation.json.code).toBe("too_many_declines");
+    expect((await ctx.sandbox.requests()).length).toBe(callsBefore);
+    // Opt-ins are not blocked: they move no money.
+    const optIn = await ctx.api.post("/v1/subscriptions", {
+      mobilenumber: "5550101234",
+      list: "Hope Alerts",
+      consent: true,
+      consent_text: "I agree to receive recurring automated messages.",
+    });
+    expect(optIn.status).toBe(201);
+  });
+});
+
+describe("the client address behind a reverse proxy", () => {
+  const limits = { GIVEKIT_RATE_SUBSCRIPTIONS: "1" };
+  const optIn = {
+    mobilenumber: "5550101234",
+    list: "Hope Alerts",
+    consent: true,
+    consent_text: "I agree to receive recurring automated messages.",
+  };
+
+  describe("with GIVEKIT_TRUST_PROXY=true", () => {
+    const ctx = useStack({ proxy: { env: { ...limits, GIVEKIT_TRUST_PROXY: "true" } } });
+    const from = (ip: string) =>
+      ctx.api.post("/v1/subscriptions", optIn, { headers: { "X-Forwarded-For": ip } });
+
+    it("counts each forwarded client on its own, and logs its address", async () => {
+      expect((await from("198.51.100.1")).status).toBe(201);
+      expect((await from("198.51.100.2")).status).toBe(201);
+      expect((await from("198.51.100.1")).status).toBe(429);
+      const requests = logLines(ctx.proxy).filter((line) => line.msg === "request");
+      expect(requests.map((line) => line.ip)).toEqual(["198.51.100.1", "198.51.100.2", "198.51.100.1"]);
+    });
+  });
+
+  describe("without it", () => {
+    const ctx = useStack({ proxy: { env: limits } });
+    const from = (ip: string) =>
+      ctx.api.post("/v1/subscriptions", optIn, { headers: { "X-Forwarded-For": ip } });
+
+    it("ignores X-Forwarded-For: a forged header does not buy a fresh limit", async () => {
+      expect((await from("198.51.100.1")).status).toBe(201);
+      expect((await from("198.51.100.2")).status).toBe(429);
+    });
+  });
+});

@@ -1,0 +1,75 @@
+// proxy/server.ts as a program: a bad configuration stops it with the variable's name; a good one listens.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { DEMO } from "../helpers/sandbox";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const dataDir = mkdtempSync(join(tmpdir(), "givekit-server-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const GOOD_ENV = {
+  UPSTREAM_BASE_URL: "http://127.0.0.1:9",
+  UPSTREAM_PRIVATE_TOKEN: DEMO.hope.privateToken,
+  UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
+  GIVEKIT_DATA_DIR: dataDir,
+  PORT: "0",
+  HOST: "127.0.0.1",
+};
+
+function run(env: Record<string, string>) {
+  const child = spawn(process.execPath, ["--import", "tsx", "proxy/server.ts"], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+describe("proxy/server.ts", () => {
+  it.each([
+    ["PORT", { PORT: "eighty" }],
+    ["UPSTREAM_BASE_URL", { UPSTREAM_BASE_URL: "" }],
+    ["ALLOWED_ORIGINS", { ALLOWED_ORIGINS: "shelter.example" }],
+  ])("a bad %s → exit 1 with a message naming it", { timeout: 20_000 }, async (variable, env) => {
+    const program = run({ ...GOOD_ENV, ...env });
+    expect(await program.exited).toBe(1);
+    expect(program.output().stderr).toContain(`bad configuration: ${variable}:`);
+  });
+
+  it("a good configuration listens, logs JSON lines and stops on SIGTERM", { timeout: 20_000 }, async () => {
+    const program = run(GOOD_ENV);
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no URL: ${JSON.stringify(program.output())}`)),
+        15_000,
+      );
+      program.child.stderr.on("data", () => {
+        const match = /listening on (http:\/\/\S+)/.exec(program.output().stderr);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]!);
+        }
+      });
+    });
+    const res = await fetch(`${url}/v1/health`);
+    expect(await res.json()).toEqual({ status: "ok" });
+    program.child.kill("SIGTERM");
+    expect(await program.exited).toBe(0);
+    const lines = program
+      .output()
+      .stdout.trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.some((line) => line.path === "/v1/health" && line.status === 200)).toBe(true);
+    expect(program.output().stdout).not.toContain(DEMO.hope.privateToken);
+  });
+});
