@@ -1,5 +1,6 @@
 /**
  * GET /v1/campaigns/{shortcode}/{keyword}: a served campaign's public settings.
+ * GET /v1/campaigns?event_id=&event_type=: the same, for a campaign named by its event.
  * GET /v1/campaigns/{shortcode}/{keyword}/peers?q=: its fundraisers and teams for the picker.
  */
 import { Hono } from "hono";
@@ -25,6 +26,19 @@ export function campaignRoutes(deps: {
 }) {
   const cacheControl = `public, max-age=${PUBLIC_MAX_AGE_S}`;
   return new Hono<AppEnv>()
+    .get("/v1/campaigns", (c) => {
+      const eventId = c.req.query("event_id");
+      const eventType = c.req.query("event_type");
+      if (!eventId || !eventType) {
+        throw new ProblemError("validation_failed", "Name the campaign by event_id and event_type.", {
+          ...(eventId ? {} : { event_id: ["Required."] }),
+          ...(eventType ? {} : { event_type: ["Required."] }),
+        });
+      }
+      const campaign = deps.campaigns.byEvent(eventId, eventType);
+      if (!campaign) throw new ProblemError("campaign_not_served", "This campaign is not served here.");
+      return c.json(campaign, 200, { "Cache-Control": cacheControl });
+    })
     .get("/v1/campaigns/:shortcode/:keyword", (c) => {
       const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
       return c.json(campaign, 200, { "Cache-Control": cacheControl });

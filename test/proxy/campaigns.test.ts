@@ -25,6 +25,21 @@ describe("the read-only API", () => {
     expect(reply.headers.get("cache-control")).toMatch(/^public, max-age=\d+$/);
   });
 
+  it("GET /v1/campaigns?event_id=&event_type= → the campaign named by its event", async () => {
+    const reply = await ctx.api.get("/v1/campaigns?event_id=2026-hope-walk&event_type=peer_campaign");
+    expect(reply.status).toBe(200);
+    expect(reply.json).toEqual(demo.campaigns[0]);
+  });
+
+  it("an event lookup without event_type → 400 naming it; an unknown event → 404", async () => {
+    const missing = await ctx.api.get("/v1/campaigns?event_id=2026-hope-walk");
+    expect(missing.status).toBe(400);
+    expect(missing.json).toMatchObject({ code: "validation_failed", errors: { event_type: ["Required."] } });
+    const unknown = await ctx.api.get("/v1/campaigns?event_id=2026-hope-walk&event_type=campaign");
+    expect(unknown.status).toBe(404);
+    expect(unknown.json).toMatchObject({ code: "campaign_not_served" });
+  });
+
   it("a campaign not served → 404 campaign_not_served", async () => {
     const reply = await ctx.api.get("/v1/campaigns/71777/RUN");
     expect(reply.status).toBe(404);
