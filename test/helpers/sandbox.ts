@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { ReportResponseSchema, type TransactionRow, formatAuthorization } from "../../contract/upstream";
 import { loadFixtureFile, parseFixture } from "../../sandbox/fixture";
 import { startSandboxServer } from "../../sandbox/listen";
+import type { SubscriptionRecord } from "../../sandbox/store";
 
 export type { TransactionRow };
 
@@ -42,16 +43,7 @@ export const DEMO: Record<DemoAccount, DemoTokens> = {
 };
 
 /** One row of GET /_sandbox/subscriptions. */
-export interface SandboxSubscription {
-  account: string;
-  mobilenumber: string;
-  list: string | null;
-  keyword: string | null;
-  shortcode: string | null;
-  firstname: string | null;
-  lastname: string | null;
-  created_at: string;
-}
+export type SandboxSubscription = SubscriptionRecord;
 
 /** One row of GET /_sandbox/requests: an API call the sandbox received (never its body). */
 export interface SandboxRequest {
