@@ -7,14 +7,20 @@ import { CardSchema } from "./card";
 import { PositiveAmountSchema, RateSchema, AmountSchema } from "./money";
 import { normalizeMobile } from "./phone";
 
+// Building a schema has no side effect, but a bundler cannot tell that of a method call such as
+// `.check(…)`: these annotations let each bundle drop the schemas it does not use.
+/* @__NO_SIDE_EFFECTS__ */
 const Text = (max: number) => z.string().check(z.maxLength(max));
+/* @__NO_SIDE_EFFECTS__ */
 const Required = (max: number, message: string) =>
   z.string().check(z.trim(), z.minLength(1, message), z.maxLength(max));
-const PeerId = z
+const PeerId = /* @__PURE__ */ z
   .string()
   .check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, "Choose a fundraiser or team from the list."));
-const Keyword = z.string().check(z.regex(/^[A-Za-z0-9]{3,15}$/, "A keyword is 3 to 15 letters and digits."));
-const Shortcode = z.string().check(z.regex(/^\d{4,6}$/, "A shortcode is 4 to 6 digits."));
+const Keyword = /* @__PURE__ */ z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9]{3,15}$/, "A keyword is 3 to 15 letters and digits."));
+const Shortcode = /* @__PURE__ */ z.string().check(z.regex(/^\d{4,6}$/, "A shortcode is 4 to 6 digits."));
 
 export const RecurringFrequencySchema = z.enum(["monthly", "quarterly", "annually"]);
 export type RecurringFrequency = z.infer<typeof RecurringFrequencySchema>;
@@ -42,7 +48,9 @@ export const CampaignSchema = z.strictObject({
   fee_rate: RateSchema,
   min_amount: z._default(PositiveAmountSchema, "5.00"),
   max_amount: PositiveAmountSchema,
-  currency: z.string().check(z.regex(/^[A-Z]{3}$/, "A currency is an ISO 4217 code such as USD.")),
+  currency: /* @__PURE__ */ z
+    .string()
+    .check(z.regex(/^[A-Z]{3}$/, "A currency is an ISO 4217 code such as USD.")),
   recurring_frequencies: z.array(RecurringFrequencySchema),
   peer_fundraising: z.boolean(),
   opt_in_lists: z.array(Text(100)),
@@ -69,20 +77,20 @@ export type PaymentTokenRequest = z.infer<typeof PaymentTokenRequestSchema>;
 export const PaymentTokenResponseSchema = z.object({
   token: z.string(),
   brand: z.string(),
-  last4: z.string().check(z.regex(/^\d{4}$/)),
+  last4: /* @__PURE__ */ z.string().check(z.regex(/^\d{4}$/)),
 });
 export type PaymentTokenResponse = z.infer<typeof PaymentTokenResponseSchema>;
 
 // ── donations ────────────────────────────────────────────────────────────────────────────
 
-export const DonorSchema = z
+export const DonorSchema = /* @__PURE__ */ z
   .strictObject({
     full_name: z.optional(Required(200, "Enter your name.")),
     first_name: z.optional(Required(100, "Enter your first name.")),
     last_name: z.optional(Required(100, "Enter your last name.")),
     email: z.email("Enter an e-mail address such as name@example.org."),
     phone: z.optional(
-      z
+      /* @__PURE__ */ z
         .string()
         .check(
           z.refine((v) => v === "" || normalizeMobile(v) !== null, "Enter a US or Canadian phone number."),
@@ -91,9 +99,11 @@ export const DonorSchema = z
     street_address: z.optional(Text(200)),
     city: z.optional(Text(100)),
     state: z.optional(Text(100)),
-    zip: z.optional(z.string().check(z.regex(/^\d{5}(-\d{4})?$/, "Enter a ZIP code such as 12345."))),
+    zip: z.optional(
+      /* @__PURE__ */ z.string().check(z.regex(/^\d{5}(-\d{4})?$/, "Enter a ZIP code such as 12345.")),
+    ),
     postal_code: z.optional(Text(20)),
-    country: z.optional(z.string().check(z.regex(/^[A-Z]{2}$/, "Choose a country."))),
+    country: z.optional(/* @__PURE__ */ z.string().check(z.regex(/^[A-Z]{2}$/, "Choose a country."))),
   })
   .check(
     z.refine((d) => Boolean(d.full_name || (d.first_name && d.last_name)), {
@@ -103,7 +113,7 @@ export const DonorSchema = z
   );
 export type Donor = z.infer<typeof DonorSchema>;
 
-export const DonationRequestSchema = z
+export const DonationRequestSchema = /* @__PURE__ */ z
   .strictObject({
     ...Target,
     form_id: z.optional(Text(64)),
@@ -117,7 +127,9 @@ export const DonationRequestSchema = z
     peer_fundraiser_id: z.optional(PeerId),
     peer_fundraiser_team_id: z.optional(PeerId),
     donor: DonorSchema,
-    credit_card_token: z.string().check(z.minLength(1, "Enter your card details."), z.maxLength(128)),
+    credit_card_token: /* @__PURE__ */ z
+      .string()
+      .check(z.minLength(1, "Enter your card details."), z.maxLength(128)),
   })
   .check(
     z.refine(hasTarget, {
@@ -148,9 +160,9 @@ export type DonationResponse = z.infer<typeof DonationResponseSchema>;
 
 // ── SMS subscriptions ────────────────────────────────────────────────────────────────────
 
-export const SubscriptionRequestSchema = z
+export const SubscriptionRequestSchema = /* @__PURE__ */ z
   .strictObject({
-    mobilenumber: z
+    mobilenumber: /* @__PURE__ */ z
       .string()
       .check(z.refine((v) => normalizeMobile(v) !== null, "Enter a 10-digit US or Canadian mobile number.")),
     list: z.optional(Text(100)),
@@ -159,7 +171,7 @@ export const SubscriptionRequestSchema = z
     firstname: z.optional(Text(100)),
     lastname: z.optional(Text(100)),
     consent: z.boolean(),
-    consent_text: z
+    consent_text: /* @__PURE__ */ z
       .string()
       .check(z.minLength(20, "The disclosure shown to the person is required."), z.maxLength(2000)),
   })

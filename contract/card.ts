@@ -51,12 +51,15 @@ export function isExpired(expiry: { month: number; year: number }, now: Date = n
   return expiry.year < y || (expiry.year === y && expiry.month < m);
 }
 
-/** Card details as the donor types them; checked for Luhn, expiry and CVV length. */
-export const CardSchema = z
+/**
+ * Card details as the donor types them; checked for Luhn, expiry and CVV length. Marked pure
+ * (building it has no side effect) so that the card frame, which never parses it, drops it.
+ */
+export const CardSchema = /* @__PURE__ */ z
   .strictObject({
-    card_number: z.string().check(z.maxLength(32)),
-    cvv: z.string().check(z.regex(/^\d{3,4}$/, "The security code is 3 or 4 digits.")),
-    expiration_date: z.string().check(z.maxLength(16)),
+    card_number: /* @__PURE__ */ z.string().check(z.maxLength(32)),
+    cvv: /* @__PURE__ */ z.string().check(z.regex(/^\d{3,4}$/, "The security code is 3 or 4 digits.")),
+    expiration_date: /* @__PURE__ */ z.string().check(z.maxLength(16)),
   })
   .check((ctx) => {
     const digits = cardDigits(ctx.value.card_number);

@@ -1,19 +1,50 @@
+import { donateEs } from "./donate-es";
 import type { en } from "./en";
 
 export const es: typeof en = {
   common: {
     unavailable:
       "Este formulario no está disponible en este momento. Comuníquese con la organización para donar o suscribirse.",
-    required: "Obligatorio",
     optional: "opcional",
-    sending: "Enviando…",
-    tryAgain: "Intentar de nuevo",
     networkError: "No pudimos conectar con el servidor. Revise su conexión e inténtelo de nuevo.",
     upstreamDown:
       "El servicio no responde en este momento. No se hizo ningún cargo; inténtelo de nuevo en unos minutos.",
     rateLimited: "Demasiados intentos desde esta conexión. Espere unos minutos y vuelva a intentarlo.",
     fixErrors: (count: number) => (count === 1 ? "Corrija 1 campo." : `Corrija ${count} campos.`),
+    firstName: "Nombre",
+    lastName: "Apellido",
+    firstNameRequired: "Escriba su nombre.",
+    lastNameRequired: "Escriba su apellido.",
+    terms: "Términos",
+    privacy: "Política de privacidad",
   },
-  donate: {},
-  optin: {},
+  donate: donateEs,
+  optin: {
+    heading: "Reciba mensajes de texto",
+    intro: (program: string) => `Suscríbase a los mensajes de texto de ${program}.`,
+    allRequired: "Todos los campos son obligatorios.",
+    mobileLabel: "Número de celular",
+    mobileHint: "Un celular de EE. UU. o Canadá, como (555) 010-1234.",
+    consentLabel: (program: string) => `Acepto recibir mensajes de texto de ${program}.`,
+    disclosure: (program: string) =>
+      `Al suscribirse, acepta recibir mensajes de texto automatizados y recurrentes de ${program} en el número de celular indicado. El consentimiento no es condición para ninguna compra o donación. La frecuencia de los mensajes varía. Pueden aplicarse tarifas de mensajes y datos. Responda HELP para obtener ayuda o STOP para cancelar. Consulte los`,
+    and: "y la",
+    submit: "Suscribirme",
+    submitting: "Suscribiendo…",
+    textInstead: (keyword: string, shortcode: string) => `o envíe ${keyword} al ${shortcode}`,
+    mobileRequired: "Ingrese su número de celular.",
+    mobileInvalid: "Ingrese un número de celular de EE. UU. o Canadá de 10 dígitos, como (555) 010-1234.",
+    nameTooLong: "Use 100 caracteres o menos.",
+    consentRequired: "Marque la casilla para aceptar recibir mensajes de texto.",
+    successHeading: "Ya está suscrito",
+    successBody: (program: string, number: string) =>
+      `${program} enviará mensajes al ${number}. Responda HELP para obtener ayuda o STOP para cancelar en cualquier momento.`,
+    rejected:
+      "No pudimos suscribir este número. Puede que ya esté suscrito o que no pueda recibir estos mensajes.",
+    rejoin: (keyword: string, shortcode: string) =>
+      `Si alguna vez respondió STOP, envíe ${keyword} al ${shortcode} para volver a suscribirse.`,
+    upstreamDown:
+      "El servicio de suscripción no responde en este momento. No quedó suscrito; inténtelo de nuevo en unos minutos.",
+    failed: "Algo salió mal y no quedó suscrito. Inténtelo de nuevo.",
+  },
 };

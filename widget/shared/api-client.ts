@@ -1,12 +1,24 @@
-import { ProblemSchema, type ErrorCode, type Problem } from "../../contract/errors";
+import type { ErrorCode, Problem } from "../../contract/errors";
+import { isCode, isObject, readErrors } from "./frame-messages";
 
-export type ApiResult<T> =
-  | { ok: true; status: number; data: T; replayed: boolean }
-  | { ok: false; status: number; problem: Problem };
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; problem: Problem };
 
-/** The widget's own problem when the proxy could not be reached at all. */
-function localProblem(code: ErrorCode, status = 0): Problem {
-  return { type: "about:blank", title: code, status, code };
+/**
+ * A problem+json body as contract/errors.ts's Problem. Read by hand (not with ProblemSchema)
+ * to keep zod's record and number parsers out of widget.js; the widget only needs `code`
+ * and the per-field `errors`, and an answer without a code is an upstream problem.
+ */
+export function readProblem(body: unknown, status: number): Problem {
+  const fields = isObject(body) ? body : {};
+  const code: ErrorCode = isCode(fields.code) ? fields.code : status ? "upstream_error" : "network_error";
+  const errors = readErrors(fields.errors);
+  return {
+    type: typeof fields.type === "string" ? fields.type : "about:blank",
+    title: typeof fields.title === "string" ? fields.title : code,
+    status,
+    code,
+    ...(errors && { errors }),
+  };
 }
 
 /** A small JSON client for the proxy's public API; answers are never thrown, always returned. */
@@ -18,7 +30,8 @@ export function createApiClient(proxyUrl: string) {
     try {
       response = await fetch(base + path, { ...init, credentials: "omit" });
     } catch {
-      return { ok: false, status: 0, problem: localProblem("network_error") };
+      // Status 0: the proxy could not be reached at all.
+      return { ok: false, problem: readProblem(null, 0) };
     }
     let body: unknown = null;
     try {
@@ -26,20 +39,9 @@ export function createApiClient(proxyUrl: string) {
     } catch {
       // A body that is not JSON is handled below as an upstream problem.
     }
-    if (response.ok) {
-      return {
-        ok: true,
-        status: response.status,
-        data: body as T,
-        replayed: response.headers.get("Idempotent-Replayed") === "true",
-      };
-    }
-    const problem = ProblemSchema.safeParse(body);
-    return {
-      ok: false,
-      status: response.status,
-      problem: problem.success ? problem.data : localProblem("upstream_error", response.status),
-    };
+    return response.ok
+      ? { ok: true, data: body as T }
+      : { ok: false, problem: readProblem(body, response.status) };
   }
 
   return {

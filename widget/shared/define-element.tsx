@@ -1,9 +1,7 @@
 import { render, type ComponentType } from "preact";
+import type { AttributeResult } from "./attributes";
 import { Fallback } from "./Fallback";
 import { adoptStyles } from "./styles";
-
-/** What an element's attributes parse into: its props, or the problem with one of them. */
-export type AttributeResult<P> = { ok: true; props: P } | { ok: false; problem: string };
 
 export interface ElementSpec<P> {
   tag: string;

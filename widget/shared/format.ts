@@ -1,8 +1,25 @@
 import type { Locale } from "../i18n";
 
-/** Cents as money in the campaign's currency and the donor's language: 2605 → "$26.05". */
-export function formatMoney(cents: number, currency: string, locale: Locale): string {
-  return new Intl.NumberFormat(locale === "es" ? "es-US" : "en-US", { style: "currency", currency }).format(
-    cents / 100,
-  );
+const formatters = new Map<string, Intl.NumberFormat>();
+
+function formatter(currency: string, locale: Locale, whole: boolean): Intl.NumberFormat {
+  const key = `${currency}|${locale}|${whole}`;
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale === "es" ? "es-US" : "en-US", {
+      style: "currency",
+      currency,
+      ...(whole ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {}),
+    });
+    formatters.set(key, format);
+  }
+  return format;
+}
+
+/**
+ * Cents as money in the campaign's currency and the donor's language: 2605 → "$26.05".
+ * With `short`, whole amounts drop their cents (2500 → "$25"), as preset buttons show them.
+ */
+export function formatMoney(cents: number, currency: string, locale: Locale, short = false): string {
+  return formatter(currency, locale, short && cents % 100 === 0).format(cents / 100);
 }

@@ -1,0 +1,106 @@
+/**
+ * `npm run size`: the built widget's gzip sizes against their budgets, and a scan proving
+ * that no demo token made it into dist/widget. Exits 1 when a budget is exceeded, a token is
+ * found, or the build is missing (run `npm run build` first).
+ *
+ *   widget.js          everything the script tag loads (one IIFE file, both elements)  ≤ 30 KB
+ *   the card frame     the script(s) /frame/card loads                                   ≤ 12 KB
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const WIDGET_DIR = join(ROOT, "dist/widget");
+const DEMO_FIXTURE = join(ROOT, "sandbox/fixtures/demo.json");
+const KB = 1024;
+const GZIP_LEVEL = 9;
+
+export const BUDGETS = { widget: 30 * KB, frame: 12 * KB } as const;
+
+export function gzipSize(path: string): number {
+  return gzipSync(readFileSync(path), { level: GZIP_LEVEL }).length;
+}
+
+/** The files a page loads, from its <script src> (and, for the report, stylesheet) tags. */
+export function pageAssets(html: string): { scripts: string[]; styles: string[] } {
+  const scripts = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((match) => match[1]!);
+  const styles = [...html.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/g)].map(
+    (match) => match[1]!,
+  );
+  return { scripts, styles };
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/** Every token value in the demo fixture (private and public, every account). */
+export function demoTokens(fixturePath = DEMO_FIXTURE): string[] {
+  const fixture = JSON.parse(readFileSync(fixturePath, "utf8")) as {
+    accounts: { private_token: string; public_token: string }[];
+  };
+  return fixture.accounts.flatMap((account) => [account.private_token, account.public_token]);
+}
+
+/** The report goes to stdout; problems go to stderr (console.error). */
+const print = (line: string) => process.stdout.write(`${line}\n`);
+const kb = (bytes: number) => `${(bytes / KB).toFixed(2)} KB`;
+
+function main(): number {
+  if (!existsSync(join(WIDGET_DIR, "widget.js"))) {
+    console.error("dist/widget/widget.js is missing: run `npm run build` first.");
+    return 1;
+  }
+  let failed = false;
+  const line = (name: string, bytes: number, budget?: number) => {
+    const over = budget !== undefined && bytes > budget;
+    failed ||= over;
+    const limit = budget === undefined ? "(no budget)" : `of ${kb(budget)}${over ? "  OVER BUDGET" : "  ok"}`;
+    print(`  ${name.padEnd(44)} ${kb(bytes).padStart(10)}  ${limit}`);
+  };
+
+  print(`gzip -${GZIP_LEVEL} sizes of dist/widget`);
+  line("widget.js (script tag, both elements)", gzipSize(join(WIDGET_DIR, "widget.js")), BUDGETS.widget);
+
+  const framePage = join(WIDGET_DIR, "frame/card.html");
+  if (!existsSync(framePage)) {
+    console.error("dist/widget/frame/card.html is missing: run `npm run build` first.");
+    return 1;
+  }
+  const { scripts, styles } = pageAssets(readFileSync(framePage, "utf8"));
+  const local = (src: string) => join(WIDGET_DIR, src.replace(/^\//, ""));
+  if (scripts.length === 0 || !scripts.every((src) => existsSync(local(src)))) {
+    console.error(`The card frame's scripts are missing: ${scripts.join(", ") || "none named"}.`);
+    return 1;
+  }
+  const frameScripts = scripts.reduce((sum, src) => sum + gzipSize(local(src)), 0);
+  line(
+    `card frame script (${scripts.map((src) => src.split("/").pop()).join(", ")})`,
+    frameScripts,
+    BUDGETS.frame,
+  );
+  for (const href of styles) line(`card frame stylesheet (${href.split("/").pop()})`, gzipSize(local(href)));
+  if (existsSync(join(WIDGET_DIR, "givekit.js")))
+    line("givekit.js (ES module)", gzipSize(join(WIDGET_DIR, "givekit.js")));
+
+  const tokens = demoTokens();
+  const files = filesUnder(WIDGET_DIR);
+  const leaks = files.flatMap((path) => {
+    const text = readFileSync(path, "utf8");
+    return tokens.filter((token) => text.includes(token)).map(() => relative(ROOT, path));
+  });
+  if (leaks.length > 0) {
+    failed = true;
+    console.error(`A demo token value appears in: ${[...new Set(leaks)].join(", ")}`);
+  } else {
+    print(`No demo token value (${tokens.length} checked) appears in dist/widget (${files.length} files).`);
+  }
+  return failed ? 1 : 0;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = main();

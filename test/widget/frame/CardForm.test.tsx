@@ -1,0 +1,175 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { FromFrameMessage, ToFrameMessage } from "../../../contract/frame";
+import { frameEn } from "../../../widget/i18n/frame-en";
+import { frameEs } from "../../../widget/i18n/frame-es";
+import { CardForm } from "../../../widget/frame/CardForm";
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function setup(t = frameEn) {
+  const sent: FromFrameMessage[] = [];
+  let deliver: ((message: ToFrameMessage) => void) | null = null;
+  const channel = {
+    send: (message: FromFrameMessage) => sent.push(message),
+    listen: (handler: (message: ToFrameMessage) => void) => {
+      deliver = handler;
+      return () => {};
+    },
+  };
+  render(<CardForm channel={channel} t={t} />);
+  return { sent, deliver: (message: ToFrameMessage) => act(() => deliver?.(message)) };
+}
+
+const type = (label: string, value: string) =>
+  fireEvent.input(screen.getByLabelText(label), { target: { value } });
+
+function fillGoodCard() {
+  type("Card number", "4242424242424242");
+  type("Expiry date", "12/2034");
+  type("Security code", "123");
+}
+
+function answer(status: number, body: unknown) {
+  const fetchStub = vi.fn<(url: string, init: RequestInit) => Promise<Response>>(
+    async () =>
+      new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } }),
+  );
+  vi.stubGlobal("fetch", fetchStub);
+  return fetchStub;
+}
+
+describe("the card frame's form", () => {
+  it("spaces the number as typed and shows the brand", () => {
+    const { sent } = setup();
+    type("Card number", "4242424242424242");
+    expect(screen.getByLabelText("Card number")).toHaveProperty("value", "4242 4242 4242 4242");
+    expect(screen.getByText("Visa")).toBeTruthy();
+    expect(sent).toContainEqual({ type: "givekit:card-state", complete: false, brand: "visa" });
+    expect(sent[0]).toEqual({ type: "givekit:frame-ready" });
+    expect(sent.some((message) => message.type === "givekit:resize")).toBe(true);
+  });
+
+  it("sizes the security code by brand", () => {
+    setup();
+    type("Card number", "378282246310005");
+    expect(screen.getByLabelText("Card number")).toHaveProperty("value", "3782 822463 10005");
+    expect(screen.getByText("American Express")).toBeTruthy();
+    expect(screen.getByText("4 digits")).toBeTruthy();
+  });
+
+  it("checks Luhn as soon as the number is complete, and the other fields when left", () => {
+    setup();
+    type("Card number", "4242424242424241");
+    const number = screen.getByLabelText("Card number");
+    expect(number.getAttribute("aria-invalid")).toBe("true");
+    expect(document.getElementById(number.getAttribute("aria-describedby")!)?.textContent).toBe(
+      "The card number is not valid.",
+    );
+    type("Expiry date", "01/2020");
+    expect(screen.getByText("The card has expired.")).toBeTruthy();
+    type("Security code", "12");
+    fireEvent.blur(screen.getByLabelText("Security code"));
+    expect(screen.getByText("Enter the 3-digit security code.")).toBeTruthy();
+  });
+
+  it("takes MM/YY and shows it as MM/YYYY", () => {
+    setup();
+    type("Expiry date", "0430");
+    const expiry = screen.getByLabelText("Expiry date");
+    expect(expiry).toHaveProperty("value", "04/30");
+    fireEvent.blur(expiry);
+    expect(expiry).toHaveProperty("value", "04/2030");
+  });
+
+  it("reports the card complete only when every check passes", () => {
+    const { sent } = setup();
+    fillGoodCard();
+    expect(sent.at(-1)).toEqual({ type: "givekit:card-state", complete: true, brand: "visa" });
+  });
+
+  it("on request posts the card to /v1/payment-tokens and hands back only token, brand and last 4", async () => {
+    const fetchStub = answer(201, { token: "tok_9", brand: "visa", last4: "4242", extra: "ignored" });
+    const { sent, deliver } = setup();
+    fillGoodCard();
+    deliver({ type: "givekit:tokenize", id: "t-1" });
+    await waitFor(() => expect(sent.at(-1)?.type).toBe("givekit:token"));
+    expect(sent.at(-1)).toEqual({
+      type: "givekit:token",
+      id: "t-1",
+      token: "tok_9",
+      brand: "visa",
+      last4: "4242",
+    });
+    const [url, init] = fetchStub.mock.calls[0]!;
+    expect(url).toBe("/v1/payment-tokens");
+    expect(JSON.parse(String(init.body))).toEqual({
+      card_number: "4242424242424242",
+      cvv: "123",
+      expiration_date: "12/2034",
+    });
+    for (const message of sent) {
+      expect(JSON.stringify(message)).not.toContain("4242424242424242");
+    }
+  });
+
+  it("refuses an incomplete card without a request, and shows why", () => {
+    const fetchStub = answer(201, {});
+    const { sent, deliver } = setup();
+    type("Card number", "4242");
+    deliver({ type: "givekit:tokenize", id: "t-2" });
+    expect(sent.at(-1)).toEqual({ type: "givekit:token-error", id: "t-2", code: "validation_failed" });
+    expect(screen.getByText("The card number is not valid.")).toBeTruthy();
+    expect(screen.getByText("Enter the expiry date as MM/YYYY.")).toBeTruthy();
+    expect(fetchStub).not.toHaveBeenCalled();
+  });
+
+  it("passes on the proxy's refusal and marks the fields it names", async () => {
+    answer(400, {
+      type: "about:blank",
+      title: "Invalid",
+      status: 400,
+      code: "validation_failed",
+      errors: { card_number: ["The card number is not valid."] },
+    });
+    const { sent, deliver } = setup();
+    fillGoodCard();
+    deliver({ type: "givekit:tokenize", id: "t-3" });
+    await waitFor(() => expect(sent.at(-1)?.type).toBe("givekit:token-error"));
+    expect(sent.at(-1)).toMatchObject({ id: "t-3", code: "validation_failed" });
+    expect(screen.getByLabelText("Card number").getAttribute("aria-invalid")).toBe("true");
+  });
+
+  it("says the proxy could not be reached", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn<typeof fetch>(async () => Promise.reject(new TypeError("Failed to fetch"))),
+    );
+    const { sent, deliver } = setup();
+    fillGoodCard();
+    deliver({ type: "givekit:tokenize", id: "t-4" });
+    await waitFor(() =>
+      expect(sent.at(-1)).toEqual({ type: "givekit:token-error", id: "t-4", code: "network_error" }),
+    );
+  });
+
+  it("clears the card when asked, and moves focus to what is missing", () => {
+    const { deliver } = setup();
+    fillGoodCard();
+    deliver({ type: "givekit:reset" });
+    expect(screen.getByLabelText("Card number")).toHaveProperty("value", "");
+    type("Card number", "4242424242424242");
+    deliver({ type: "givekit:focus" });
+    expect(document.activeElement).toBe(screen.getByLabelText("Expiry date"));
+  });
+
+  it("speaks Spanish", () => {
+    setup(frameEs);
+    expect(screen.getByLabelText("Número de tarjeta").getAttribute("autocomplete")).toBe("cc-number");
+    expect(screen.getByLabelText("Fecha de vencimiento").getAttribute("autocomplete")).toBe("cc-exp");
+    expect(screen.getByLabelText("Código de seguridad").getAttribute("autocomplete")).toBe("cc-csc");
+  });
+});

@@ -1,0 +1,125 @@
+import { rateToMicros, toCents } from "../../contract/money";
+import type { Locale, Messages } from "../i18n";
+import { formatMoney } from "../shared/format";
+import { OTHER_AMOUNT_MAX, type DonationModel } from "./DonationModel";
+import { Checkbox, describedBy, FieldError, fieldId, hintId } from "../shared/Field";
+import { reactive } from "../shared/reactive";
+
+interface PickerProps {
+  model: DonationModel;
+  t: Messages;
+  locale: Locale;
+  error: string | null;
+}
+
+/** One-time or recurring, as a named radio group; hidden when only one is offered. */
+export const FrequencyPicker = reactive(({ model, t }: Omit<PickerProps, "locale" | "error">) => {
+  const frequencies = model.frequencies.value;
+  if (frequencies.length < 2) return null;
+  return (
+    <fieldset data-field="frequency">
+      <legend part="legend">{t.donate.frequencyLegend}</legend>
+      <div class="gk-chips">
+        {frequencies.map((frequency) => (
+          <label class="gk-chip" key={frequency} part="choice">
+            <input
+              type="radio"
+              name="frequency"
+              value={frequency}
+              checked={model.frequency.value === frequency}
+              onChange={() => model.set(model.frequency, frequency)}
+            />
+            <span>{t.donate.frequency[frequency]}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+});
+
+/** Preset amounts as a radio group, an "other" amount, and the fee the donor may cover. */
+export const AmountPicker = reactive(({ model, t, locale, error }: PickerProps) => {
+  const d = t.donate;
+  const campaign = model.campaign.value;
+  const currency = campaign?.currency ?? "USD";
+  const choice = model.amountChoice.value;
+  const range = campaign
+    ? d.amountRange(
+        formatMoney(toCents(campaign.min_amount), currency, locale),
+        formatMoney(toCents(campaign.max_amount), currency, locale),
+      )
+    : null;
+  const fee = model.feeAmountCents.value;
+  const hasFee = campaign !== null && rateToMicros(campaign.fee_rate) > 0;
+  return (
+    <>
+      <fieldset
+        data-field="amount"
+        aria-describedby={describedBy("amount", choice === "other" ? null : error, range)}
+      >
+        <legend part="legend">{d.amountLegend}</legend>
+        {range ? (
+          <p id={hintId("amount")} class="gk-hint">
+            {range}
+          </p>
+        ) : null}
+        <div class="gk-chips">
+          {model.props.amounts.map((cents) => (
+            <label class="gk-chip" key={cents} part="amount">
+              <input
+                type="radio"
+                name="amount"
+                value={String(cents)}
+                checked={choice === cents}
+                onChange={() => model.chooseAmount(cents)}
+              />
+              <span>{formatMoney(cents, currency, locale, true)}</span>
+            </label>
+          ))}
+          <label class="gk-chip" part="amount">
+            <input
+              type="radio"
+              name="amount"
+              value="other"
+              checked={choice === "other"}
+              onChange={() => model.chooseAmount("other")}
+            />
+            <span>{d.otherAmount}</span>
+          </label>
+        </div>
+        {choice === "other" ? (
+          <div class="gk-field">
+            <label for={fieldId("amount")} part="label">
+              {d.otherAmountLabel}
+            </label>
+            <input
+              id={fieldId("amount")}
+              name="other-amount"
+              type="text"
+              inputMode="decimal"
+              autocomplete="off"
+              maxLength={OTHER_AMOUNT_MAX}
+              value={model.otherAmount.value}
+              required
+              aria-invalid={error ? "true" : undefined}
+              aria-describedby={describedBy("amount", error, range)}
+              part="input"
+              onInput={(event) => model.set(model.otherAmount, event.currentTarget.value, "amount")}
+            />
+          </div>
+        ) : null}
+        <FieldError field="amount" error={error} />
+      </fieldset>
+      {hasFee ? (
+        <Checkbox
+          field="cover-fee"
+          label={
+            model.amountCents.value === null ? d.coverFeeAny : d.coverFee(formatMoney(fee, currency, locale))
+          }
+          checked={model.coverFee.value}
+          onChange={(checked) => model.set(model.coverFee, checked)}
+        />
+      ) : null}
+    </>
+  );
+});

@@ -1,0 +1,80 @@
+import { emit } from "../shared/events";
+import { Reactive } from "../shared/reactive";
+import { createApiClient } from "../shared/api-client";
+import type { DonateProps } from "./attributes";
+import { createCardPort, type CardPort } from "./card-port";
+import { DonationForm, HEADING_ID } from "./DonationForm";
+import { createDonationModel, type DonationModel } from "./DonationModel";
+import { Outcome } from "./Outcome";
+// Last: widget.js lays modules out in import order, and gzip does best with the message
+// catalogs after the code that reads them rather than ahead of zod (about 0.4 KB).
+import { Fallback } from "../shared/Fallback";
+import { messagesFor } from "../i18n";
+
+type WidgetProps = DonateProps & { host: HTMLElement };
+
+/** <givekit-donate>'s content: loads the campaign, then shows the form or the outcome. */
+export function DonateWidget(props: WidgetProps) {
+  const { host: _host, ...given } = props;
+  // A new model (and a fresh form) only when the attributes change what is being given to.
+  return <Donation key={JSON.stringify(given)} {...props} />;
+}
+
+class Donation extends Reactive<WidgetProps> {
+  card: CardPort;
+  model: DonationModel;
+  live = true;
+
+  constructor(props: WidgetProps) {
+    super(props);
+    this.card = createCardPort(props.proxyUrl);
+    this.model = createDonationModel({
+      api: createApiClient(props.proxyUrl),
+      props,
+      card: this.card,
+      search: location.search,
+    });
+  }
+
+  override componentDidMount() {
+    const { host } = this.props;
+    void this.model.load().then((state) => {
+      if (!this.live) return;
+      if (state === "ready") emit(host, "givekit:ready", { widget: "donate" });
+      else emit(host, "givekit:error", { code: "campaign_not_served" });
+    });
+  }
+
+  override componentWillUnmount() {
+    this.live = false;
+    super.componentWillUnmount();
+  }
+
+  view({ host, locale, heading }: WidgetProps) {
+    const { model, card } = this;
+    const t = messagesFor(locale);
+    const state = model.loadState.value;
+    const status = model.status.value;
+    if (state === "unavailable") return <Fallback lang={locale} />;
+    return (
+      <div>
+        <h2 id={HEADING_ID} part="heading">
+          {heading ?? t.donate.heading}
+        </h2>
+        {state === "loading" ? (
+          <output class="gk-muted">{t.donate.loading}</output>
+        ) : status.kind === "success" || status.kind === "pending" ? (
+          <Outcome
+            status={status}
+            currency={model.campaign.value?.currency ?? "USD"}
+            locale={locale}
+            t={t}
+            onAgain={() => model.reset()}
+          />
+        ) : (
+          <DonationForm model={model} card={card} host={host} t={t} locale={locale} />
+        )}
+      </div>
+    );
+  }
+}

@@ -1,0 +1,465 @@
+import { batch, computed, signal, type ReadonlySignal, type Signal } from "@preact/signals-core";
+import { DonationRequestSchema, type Campaign, type DonationRequest, type Peer } from "../../contract/api";
+import type { ErrorCode } from "../../contract/errors";
+import { feeCents, fromCents, toCents } from "../../contract/money";
+import type { ApiClient } from "../shared/api-client";
+import { createFormState, type FormStatus, type SubmitResult as FormResult } from "../shared/form-state";
+import type { DonateProps, Frequency } from "./attributes";
+import type { TokenResult } from "./card-port";
+import { readCampaign, readDonation, readPeers } from "./responses";
+
+/** The form's fields in the order they appear: the first with an error gets focus. */
+export const DONATE_FIELDS = [
+  "frequency",
+  "amount",
+  "peer",
+  "firstName",
+  "lastName",
+  "email",
+  "phone",
+  "street",
+  "city",
+  "state",
+  "country",
+  "zip",
+  "card",
+  "memo",
+] as const;
+export type DonateField = (typeof DONATE_FIELDS)[number];
+
+/** Why a field was refused; the form puts it into words in the donor's language. */
+export type FieldProblem = "required" | "invalid" | "range" | "smsPhone";
+export type FieldProblems = Partial<Record<DonateField, FieldProblem>>;
+
+/** A refused attempt, by what the donor can do about it (the key of its words in the catalog). */
+export type DonateFailure =
+  | "declined"
+  | "paymentFailed"
+  | "rateLimited"
+  | "upstreamDown"
+  | "networkError"
+  | "inProgress"
+  | "invalidPeer"
+  | "failed";
+
+/** How a donation ended: charged, or unknown (the upstream may have charged). */
+export type DonateEnd =
+  | { kind: "success"; totalCents: number; frequency: Frequency; transactionId: string }
+  | { kind: "pending"; totalCents: number; frequency: Frequency; reference: string };
+
+export type DonateStatus = FormStatus<DonateFailure, DonateEnd>;
+
+export type SubmitResult = FormResult<DonateField, DonateEnd["kind"]>;
+
+export type LoadState = "loading" | "ready" | "unavailable";
+
+export const MEMO_MAX = 500;
+/** Wait this long after the last keystroke before searching fundraisers and teams. */
+export const PEER_SEARCH_DEBOUNCE_MS = 200;
+/** How many characters a donor can type into the amount box ("10,000.00" and then some). */
+export const OTHER_AMOUNT_MAX = 12;
+
+/** The card frame as the model needs it (createCardPort gives one). */
+export interface CardGateway {
+  complete: ReadonlySignal<boolean>;
+  revision: ReadonlySignal<number>;
+  tokenize(): Promise<TokenResult>;
+  reset(): void;
+}
+
+export interface DonationModelDeps {
+  api: ApiClient;
+  props: DonateProps;
+  card: CardGateway;
+  /** The host page's query string, for ?fundraiser= and ?team=. */
+  search?: string;
+}
+
+const FAILURES: Partial<Record<ErrorCode, DonateFailure>> = {
+  card_declined: "declined",
+  payment_failed: "paymentFailed",
+  rate_limited: "rateLimited",
+  too_many_declines: "rateLimited",
+  upstream_unavailable: "upstreamDown",
+  upstream_auth_failed: "upstreamDown",
+  network_error: "networkError",
+  request_in_progress: "inProgress",
+  invalid_peer: "invalidPeer",
+};
+
+/** After these the same Idempotency-Key (and card token) is sent again: nothing was decided. */
+const RETRY_SAME_KEY = new Set<ErrorCode>(["network_error", "upstream_unavailable", "request_in_progress"]);
+
+/** The request's field paths (those under `donor.` without it) named otherwise in the form. */
+const RENAMED: Record<string, DonateField> = {
+  recurring_frequency: "frequency",
+  peer_fundraiser_id: "peer",
+  peer_fundraiser_team_id: "peer",
+  credit_card_token: "card",
+  donor: "firstName",
+  full_name: "firstName",
+  first_name: "firstName",
+  last_name: "lastName",
+  street_address: "street",
+  postal_code: "zip",
+};
+/** The form's field for a path of the request ("donor.email" → "email"), if it has one. */
+function fieldAt(path: string): DonateField | undefined {
+  const name = path.replace(/^donor\./, "");
+  return RENAMED[name] ?? DONATE_FIELDS.find((field) => field === name);
+}
+
+/** "$1,250.5 " → "1250.5"; what people type around an amount is not part of it. */
+export function parseAmountInput(input: string): number | null {
+  const cleaned = input.replace(/[\s$,]/g, "");
+  if (!/^(0|[1-9]\d{0,8})(\.\d{1,2})?$/.test(cleaned)) return null;
+  const cents = toCents(cleaned);
+  return cents > 0 ? cents : null;
+}
+
+/** A trimmed optional field: empty is left out. */
+const optional = (value: string) => (value.trim() === "" ? undefined : value.trim());
+
+/** A peer id from the host page's URL, if it is a well-formed one. */
+function urlPeer(search: string, name: "fundraiser" | "team"): string | null {
+  const value = new URLSearchParams(search).get(name);
+  return value && /^[A-Za-z0-9_-]{1,64}$/.test(value) ? value : null;
+}
+
+function campaignPath(target: DonateProps["target"]): string {
+  if (target.shortcode && target.keyword) {
+    return `/v1/campaigns/${encodeURIComponent(target.shortcode)}/${encodeURIComponent(target.keyword)}`;
+  }
+  const params = new URLSearchParams({
+    event_id: target.event_id ?? "",
+    event_type: target.event_type ?? "",
+  });
+  return `/v1/campaigns?${params}`;
+}
+
+/**
+ * The donation form's state and actions, as signals. Created once per element.
+ *
+ * @example
+ * const model = createDonationModel({ api, props, card });
+ * await model.load();
+ * model.chooseAmount(5000);
+ * model.coverFee.value = true;   // model.totalCents.value === 5150 at a 3 % fee rate
+ * await model.submit();
+ */
+export function createDonationModel({ api, props, card, search = "" }: DonationModelDeps) {
+  const loadState = signal<LoadState>("loading");
+  const campaign = signal<Campaign | null>(null);
+
+  const frequency = signal<Frequency>(props.defaultFrequency);
+  const presetAmount = props.amounts.includes(props.defaultAmount);
+  const amountChoice = signal<number | "other">(presetAmount ? props.defaultAmount : "other");
+  const otherAmount = signal(presetAmount ? "" : fromCents(props.defaultAmount));
+  const coverFee = signal(false);
+  const peer = signal<Peer | null>(null);
+  const peerResults = signal<Peer[] | null>(null);
+  const peerSearching = signal(false);
+  /** The picker's search box, and the option its arrow keys are on (-1: none). */
+  const peerQuery = signal("");
+  const peerActive = signal(-1);
+
+  const firstName = signal("");
+  const lastName = signal("");
+  const email = signal("");
+  const phone = signal("");
+  const street = signal("");
+  const city = signal("");
+  const state = signal("");
+  const country = signal("US");
+  const zip = signal("");
+  const anonymous = signal(false);
+  const pledgeWall = signal(false);
+  const smsOptIn = signal(false);
+  const memo = signal("");
+
+  const form = createFormState<DonateField, FieldProblem, DonateFailure, DonateEnd>(
+    DONATE_FIELDS,
+    FAILURES,
+    "failed",
+  );
+  const { status } = form;
+
+  const frequencies = computed<Frequency[]>(() => {
+    const offered = campaign.value?.recurring_frequencies ?? [];
+    const available = props.frequencies.filter((f) => f === "once" || offered.includes(f));
+    return available.length > 0 ? available : ["once"];
+  });
+  const amountCents = computed(() => {
+    const choice = amountChoice.value;
+    const other = parseAmountInput(otherAmount.value);
+    return choice === "other" ? other : choice;
+  });
+  const feeAmountCents = computed(() => {
+    const c = campaign.value;
+    const amount = amountCents.value;
+    return c && amount !== null ? feeCents(amount, c.fee_rate) : 0;
+  });
+  const totalCents = computed(() => {
+    const amount = amountCents.value;
+    const fee = coverFee.value ? feeAmountCents.value : 0;
+    return amount === null ? null : amount + fee;
+  });
+  const usesZip = computed(() => country.value === "US");
+
+  /** The attempt a retry must repeat: same key, same token, same body. */
+  let retained: { key: string; token: string; fingerprint: string } | null = null;
+  let searchSeq = 0;
+  let searchTimer: ReturnType<typeof setTimeout> | undefined;
+
+  function body(): Omit<DonationRequest, "credit_card_token"> {
+    const amount = amountCents.value;
+    const selected = peer.value;
+    const request: Omit<DonationRequest, "credit_card_token"> = {
+      ...props.target,
+      amount: amount === null ? otherAmount.value : fromCents(amount),
+      cover_fee: coverFee.value,
+      anonymous: anonymous.value,
+      pledge_wall: pledgeWall.value,
+      sms_opt_in_accepted: smsOptIn.value,
+      donor: {
+        first_name: firstName.value,
+        last_name: lastName.value,
+        email: email.value.trim(),
+        phone: optional(phone.value),
+        street_address: optional(street.value),
+        city: optional(city.value),
+        state: optional(state.value),
+        country: country.value,
+        ...(usesZip.value ? { zip: optional(zip.value) } : { postal_code: optional(zip.value) }),
+      },
+    };
+    if (props.formId) request.form_id = props.formId;
+    if (frequency.value !== "once") request.recurring_frequency = frequency.value;
+    const note = optional(memo.value);
+    if (note) request.memo = note;
+    if (selected?.kind === "fundraiser") request.peer_fundraiser_id = selected.id;
+    if (selected?.kind === "team") request.peer_fundraiser_team_id = selected.id;
+    return request;
+  }
+
+  /** Every problem the donor can fix before anything leaves the browser. */
+  function validate(request: Omit<DonationRequest, "credit_card_token">): FieldProblems {
+    const problems: FieldProblems = {};
+    const checked = DonationRequestSchema.safeParse({ ...request, credit_card_token: "unchecked" });
+    if (!checked.success) {
+      for (const issue of checked.error.issues) {
+        const field = fieldAt(issue.path.join("."));
+        if (field) problems[field] = "invalid";
+      }
+    }
+    const amount = amountCents.value;
+    const c = campaign.value;
+    if (amount === null) problems.amount = "required";
+    else if (c && (amount < toCents(c.min_amount) || amount > toCents(c.max_amount)))
+      problems.amount = "range";
+    if (smsOptIn.value && phone.value.trim() === "") problems.phone = "smsPhone";
+    if (memo.value.length > MEMO_MAX) problems.memo = "invalid";
+    if (!card.complete.value) problems.card = "required";
+    return problems;
+  }
+
+  /** Forgets a field's problem once the donor changes it. */
+  const clearError = (field: DonateField) => form.recheck(field);
+
+  /** Searches the campaign's fundraisers and teams; only the latest answer is kept. */
+  async function searchPeers(query: string) {
+    const c = campaign.value;
+    if (!c) return;
+    const seq = ++searchSeq;
+    peerSearching.value = true;
+    const found = await fetchPeers(c, query.trim());
+    if (seq !== searchSeq) return;
+    batch(() => {
+      peerResults.value = found ?? [];
+      peerSearching.value = false;
+    });
+  }
+
+  async function preselect(c: Campaign) {
+    const fundraiser = props.fundraiser ?? (props.team ? null : urlPeer(search, "fundraiser"));
+    const team = fundraiser ? null : (props.team ?? urlPeer(search, "team"));
+    const id = fundraiser ?? team;
+    if (!id || !c.peer_fundraising) return;
+    const kind = fundraiser ? "fundraiser" : "team";
+    const found = await fetchPeers(c, "");
+    const match = found?.find((p) => p.id === id && p.kind === kind);
+    if (match) peer.value = match;
+    else console.warn(`[givekit] <givekit-donate>: ${kind} "${id}" is not part of this campaign.`);
+  }
+
+  async function fetchPeers(c: Campaign, query: string): Promise<Peer[] | null> {
+    const path = `/v1/campaigns/${encodeURIComponent(c.shortcode)}/${encodeURIComponent(c.keyword)}/peers`;
+    const result = await api.get<unknown>(`${path}?${new URLSearchParams({ q: query })}`);
+    return result.ok ? readPeers(result.data) : null;
+  }
+
+  return {
+    ...form,
+    props,
+    loadState,
+    campaign,
+    frequency,
+    frequencies,
+    amountChoice,
+    otherAmount,
+    amountCents,
+    coverFee,
+    feeAmountCents,
+    totalCents,
+    peer,
+    peerResults,
+    peerSearching,
+    peerQuery,
+    peerActive,
+    firstName,
+    lastName,
+    email,
+    phone,
+    street,
+    city,
+    state,
+    country,
+    zip,
+    usesZip,
+    anonymous,
+    pledgeWall,
+    smsOptIn,
+    memo,
+
+    /** Fetches the campaign's public settings; the form shows once they are known. */
+    async load(): Promise<LoadState> {
+      const result = await api.get<unknown>(campaignPath(props.target));
+      const loaded = result.ok ? readCampaign(result.data) : null;
+      if (!loaded) {
+        const why = result.ok ? "an unexpected answer" : result.problem.code;
+        console.error(`[givekit] <givekit-donate>: the campaign could not be loaded (${why}).`);
+        loadState.value = "unavailable";
+        return "unavailable";
+      }
+      batch(() => {
+        campaign.value = loaded;
+        if (!frequencies.peek().includes(frequency.peek())) frequency.value = frequencies.peek()[0]!;
+        loadState.value = "ready";
+      });
+      await preselect(loaded);
+      return "ready";
+    },
+
+    chooseAmount(choice: number | "other") {
+      amountChoice.value = choice;
+      clearError("amount");
+    },
+
+    clearError,
+
+    /** Sets one of the form's values; `field` names the problem it may clear. */
+    set<T>(target: Signal<T>, value: T, field?: DonateField) {
+      target.value = value;
+      if (field) clearError(field);
+    },
+
+    /** Searches once the donor pauses typing, so each keystroke does not become a request. */
+    queuePeerSearch(query: string) {
+      clearTimeout(searchTimer);
+      searchTimer = setTimeout(() => void searchPeers(query), PEER_SEARCH_DEBOUNCE_MS);
+    },
+
+    closePeerResults() {
+      clearTimeout(searchTimer);
+      searchSeq++;
+      batch(() => {
+        peerResults.value = null;
+        peerSearching.value = false;
+      });
+    },
+    choosePeer(choice: Peer | null) {
+      batch(() => {
+        peer.value = choice;
+        peerResults.value = null;
+      });
+      clearError("peer");
+    },
+
+    /**
+     * Validates, tokenizes the card through the frame, then posts the donation with one
+     * Idempotency-Key per attempt. A retry after a network failure, a 503 or a 409 sends
+     * the very same request again (same key, same token), so it can never charge twice.
+     */
+    async submit(): Promise<SubmitResult> {
+      if (form.busy.peek()) return { kind: "busy" };
+      const request = body();
+      const problems = validate(request);
+      if (Object.keys(problems).length > 0) return form.fail(problems, "validation_failed");
+
+      const fingerprint = JSON.stringify([request, card.revision.value]);
+      const total = totalCents.value ?? 0;
+      const chosenFrequency = frequency.value;
+      form.start();
+
+      let current = retained?.fingerprint === fingerprint ? retained : null;
+      if (!current) {
+        const token = await card.tokenize();
+        if (!token.ok)
+          return form.fail(token.code === "validation_failed" ? { card: "invalid" } : {}, token.code);
+        current = { key: crypto.randomUUID(), token: token.token, fingerprint };
+      }
+      retained = current;
+
+      const result = await api.post<unknown>(
+        "/v1/donations",
+        { ...request, credit_card_token: current.token },
+        { "Idempotency-Key": current.key },
+      );
+      if (result.ok) {
+        retained = null;
+        const parsed = readDonation(result.data);
+        if (!parsed) return form.fail({}, "upstream_error");
+        const donation = parsed.donation;
+        card.reset();
+        const end: DonateEnd =
+          donation.status === "Success"
+            ? {
+                kind: "success",
+                totalCents: toCents(donation.amount),
+                frequency: chosenFrequency,
+                transactionId: donation.transaction_id,
+              }
+            : {
+                kind: "pending",
+                totalCents: total,
+                frequency: chosenFrequency,
+                reference: donation.reference,
+              };
+        status.value = end;
+        return { kind: end.kind };
+      }
+
+      const { code } = result.problem;
+      if (!RETRY_SAME_KEY.has(code)) retained = null;
+      const refused = form.serverProblems(result.problem, fieldAt, (field) =>
+        field === "amount" ? "range" : "invalid",
+      );
+      if (code === "invalid_peer") refused.peer = "invalid";
+      return form.fail(refused, code);
+    },
+
+    /** Back to an empty card and the first amount after a completed donation. */
+    reset() {
+      retained = null;
+      card.reset();
+      batch(() => {
+        status.value = { kind: "editing" };
+        form.errors.value = {};
+        amountChoice.value = presetAmount ? props.defaultAmount : "other";
+        otherAmount.value = presetAmount ? "" : fromCents(props.defaultAmount);
+        memo.value = "";
+      });
+    },
+  };
+}
+export type DonationModel = ReturnType<typeof createDonationModel>;

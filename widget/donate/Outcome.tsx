@@ -1,0 +1,43 @@
+import type { Locale, Messages } from "../i18n";
+import { formatMoney } from "../shared/format";
+import { focusOnMount } from "../shared/reactive";
+import type { DonateStatus } from "./DonationModel";
+
+interface OutcomeProps {
+  status: Extract<DonateStatus, { kind: "success" | "pending" }>;
+  currency: string;
+  locale: Locale;
+  t: Messages;
+  onAgain: () => void;
+}
+
+/** The end of a donation: thanks with the details, or an honest "we do not know yet". */
+export function Outcome({ status, currency, locale, t, onAgain }: OutcomeProps) {
+  const o = t.donate.outcome;
+  const success = status.kind === "success";
+  const amount = formatMoney(status.totalCents, currency, locale);
+  return (
+    <section
+      class={success ? "gk-outcome gk-success" : "gk-outcome"}
+      part="outcome"
+      role={success ? undefined : "alert"}
+      aria-live={success ? "polite" : undefined}
+    >
+      {/* The form the donor was in is gone; focus the news so it is read out at once. */}
+      <h3 ref={focusOnMount} tabIndex={-1}>
+        {success ? o.successTitle : o.pendingTitle}
+      </h3>
+      <p>{success ? o.success(amount, t.donate.per[status.frequency]) : o.pending}</p>
+      <p>
+        {success ? o.transaction : o.reference}:{" "}
+        <strong class="gk-reference">{success ? status.transactionId : status.reference}</strong>
+      </p>
+      {/* Pending offers no second try: the donation may have gone through. */}
+      {success ? (
+        <button type="button" part="button" onClick={onAgain}>
+          {o.again}
+        </button>
+      ) : null}
+    </section>
+  );
+}

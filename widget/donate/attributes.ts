@@ -1,0 +1,131 @@
+import * as z from "zod/mini";
+import { RecurringFrequencySchema } from "../../contract/api";
+import { PositiveAmountSchema, toCents } from "../../contract/money";
+import type { Locale } from "../i18n";
+import {
+  KEYWORD,
+  matching,
+  readAttributes,
+  refuse,
+  SHORTCODE,
+  text,
+  type AttributeResult,
+  type Rule,
+} from "../shared/attributes";
+
+export const FrequencySchema = z.enum(["once", ...RecurringFrequencySchema.options]);
+export type Frequency = z.infer<typeof FrequencySchema>;
+
+/** Which campaign the donation is for: shortcode+keyword, or event_id+event_type. */
+export interface DonateTarget {
+  shortcode?: string;
+  keyword?: string;
+  event_id?: string;
+  event_type?: string;
+}
+
+export interface DonateProps {
+  proxyUrl: string;
+  target: DonateTarget;
+  formId: string | null;
+  /** Preset amounts, in cents. */
+  amounts: number[];
+  /** In cents; a value that is not a preset fills the "other" amount. */
+  defaultAmount: number;
+  frequencies: Frequency[];
+  defaultFrequency: Frequency;
+  fundraiser: string | null;
+  team: string | null;
+  locale: Locale;
+  heading: string | null;
+  programName: string | null;
+  termsUrl: string | null;
+  privacyUrl: string | null;
+}
+
+export const DEFAULT_AMOUNTS = "25,50,100,250";
+export const DEFAULT_FREQUENCIES = "once,monthly";
+const MAX_PRESETS = 8;
+const HEADING_MAX = 120;
+const PROGRAM_NAME_MAX = 100;
+const ID_MAX = 64;
+
+const ID = matching(/^[A-Za-z0-9_-]{1,64}$/, "an id of letters, digits, - and _");
+const AMOUNT: Rule = [PositiveAmountSchema, 'amounts such as "50" or "50.00"'];
+const FREQUENCY: Rule = [FrequencySchema, '"once", "monthly", "quarterly" or "annually"'];
+
+/** The attributes <givekit-donate> observes (README.md documents each). */
+export const DONATE_ATTRIBUTES = [
+  "proxy",
+  "shortcode",
+  "keyword",
+  "event-id",
+  "event-type",
+  "form-id",
+  "amounts",
+  "default-amount",
+  "frequencies",
+  "default-frequency",
+  "fundraiser",
+  "team",
+  "locale",
+  "heading",
+  "program-name",
+  "terms-url",
+  "privacy-url",
+];
+
+/**
+ * Validates <givekit-donate>'s attributes. A bad one is named, so the page author can fix it.
+ *
+ * @example
+ * readDonateAttributes((name) => element.getAttribute(name));
+ * // { ok: true, props: { target: { shortcode: "71777", keyword: "HOPE" }, amounts: [2500, 5000, …], … } }
+ */
+export function readDonateAttributes(get: (name: string) => string | null): AttributeResult<DonateProps> {
+  return readAttributes(get, (attr) => {
+    const shortcode = attr("shortcode", SHORTCODE);
+    const keyword = attr("keyword", KEYWORD);
+    const eventId = attr("event-id", text(ID_MAX));
+    const eventType = attr("event-type", text(ID_MAX));
+    const target: DonateTarget =
+      shortcode && keyword
+        ? { shortcode, keyword: keyword.toUpperCase() }
+        : eventId && eventType
+          ? { event_id: eventId, event_type: eventType }
+          : refuse(
+              keyword
+                ? "shortcode"
+                : shortcode
+                  ? "keyword"
+                  : eventId
+                    ? "event-type"
+                    : eventType
+                      ? "event-id"
+                      : "keyword",
+              'is required: name the campaign with "shortcode" and "keyword", or "event-id" and "event-type"',
+            );
+    const amounts = [...new Set(attr.list("amounts", DEFAULT_AMOUNTS, AMOUNT, MAX_PRESETS).map(toCents))];
+    const defaultAmount = attr("default-amount", AMOUNT);
+    const frequencies = [...new Set(attr.list("frequencies", DEFAULT_FREQUENCIES, FREQUENCY))] as Frequency[];
+    const defaultFrequency = (attr("default-frequency", FREQUENCY) ?? frequencies[0]) as Frequency;
+    if (!frequencies.includes(defaultFrequency))
+      refuse("default-frequency", 'must be one of the "frequencies"');
+    return {
+      proxyUrl: attr.proxy(),
+      target,
+      formId: attr("form-id", text(ID_MAX)) ?? null,
+      amounts,
+      defaultAmount: defaultAmount ? toCents(defaultAmount) : amounts[0]!,
+      frequencies,
+      defaultFrequency,
+      fundraiser: attr("fundraiser", ID) ?? null,
+      team: attr("team", ID) ?? null,
+      locale: attr.locale(),
+      heading: attr("heading", text(HEADING_MAX)) ?? null,
+      programName: attr("program-name", text(PROGRAM_NAME_MAX)) ?? null,
+      termsUrl: attr.url("terms-url") ?? null,
+      privacyUrl: attr.url("privacy-url") ?? null,
+    };
+  });
+}

@@ -1,0 +1,22 @@
+// The form first, define-element (and its catalogs) last: see DonateWidget.tsx's imports.
+import { DonateWidget } from "./DonateWidget";
+import { DONATE_ATTRIBUTES, readDonateAttributes } from "./attributes";
+import css from "./donate.css?inline";
+import { defineGivekitElement } from "../shared/define-element";
+
+/**
+ * Defines `<givekit-donate>` (once; calling it again does nothing).
+ *
+ * @example
+ * defineDonateElement();
+ * document.body.insertAdjacentHTML("beforeend", '<givekit-donate shortcode="71777" keyword="HOPE"></givekit-donate>');
+ */
+export function defineDonateElement(): void {
+  defineGivekitElement({
+    tag: "givekit-donate",
+    attributes: DONATE_ATTRIBUTES,
+    css,
+    readAttributes: (get) => readDonateAttributes(get),
+    Component: DonateWidget,
+  });
+}

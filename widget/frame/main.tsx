@@ -1,0 +1,3 @@
+import { startCardFrame } from "./start";
+
+startCardFrame(document.getElementById("card")!);

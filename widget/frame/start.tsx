@@ -1,0 +1,29 @@
+import { render } from "preact";
+import { frameEn } from "../i18n/frame-en";
+import { frameEs } from "../i18n/frame-es";
+import { CardForm } from "./CardForm";
+import { createParentChannel, trustedParentOrigin } from "./parent-channel";
+
+/** Only these tokens may style the frame; they come from the page through the frame URL. */
+const THEME = { accent: "--accent", radius: "--radius", font: "--font" } as const;
+const SAFE_CSS_VALUE = /^[\w\s#%.,()'"-]{1,80}$/;
+
+/** Starts the card frame: checks who opened it, applies the theme, renders the form. */
+export function startCardFrame(root: HTMLElement): void {
+  const params = new URLSearchParams(location.search);
+  const locale = params.get("locale") === "es" ? "es" : "en";
+  const t = locale === "es" ? frameEs : frameEn;
+  document.documentElement.lang = locale;
+  document.title = t.title;
+  for (const [param, property] of Object.entries(THEME)) {
+    const value = params.get(param);
+    if (value && SAFE_CSS_VALUE.test(value)) document.documentElement.style.setProperty(property, value);
+  }
+  const parentOrigin = trustedParentOrigin(location.search);
+  if (!parentOrigin) {
+    render(<p class="refused">{t.refused}</p>, root);
+    return;
+  }
+  const channel = createParentChannel(parentOrigin);
+  render(<CardForm channel={channel} t={t} />, root);
+}

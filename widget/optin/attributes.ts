@@ -1,0 +1,70 @@
+import type { Locale } from "../i18n";
+import { KEYWORD, readAttributes, refuse, SHORTCODE, text, type AttributeResult } from "../shared/attributes";
+
+/** The attributes <givekit-optin> observes. */
+export const OPTIN_ATTRIBUTES = [
+  "proxy",
+  "list",
+  "keyword",
+  "shortcode",
+  "program-name",
+  "terms-url",
+  "privacy-url",
+  "locale",
+] as const;
+
+const LIST_MAX = 100;
+const PROGRAM_NAME_MAX = 100;
+const PROGRAM_NAME = text(
+  PROGRAM_NAME_MAX,
+  `the name of the SMS program shown in the disclosure (1 to ${PROGRAM_NAME_MAX} characters)`,
+);
+
+/** Where the opt-in goes: a list, a keyword under a shortcode, or both (the list wins upstream). */
+export interface OptinTarget {
+  list?: string;
+  keyword?: string;
+  shortcode?: string;
+}
+
+export interface OptinProps {
+  proxyUrl: string;
+  target: OptinTarget;
+  programName: string;
+  termsUrl: string;
+  privacyUrl: string;
+  locale: Locale;
+}
+
+/**
+ * Validates <givekit-optin>'s attributes. The form is never shown without a program name
+ * and Terms and Privacy links, because the disclosure needs them to be informed consent.
+ */
+export function readOptinAttributes(get: (name: string) => string | null): AttributeResult<OptinProps> {
+  return readAttributes(get, (attr) => {
+    const list = attr("list", text(LIST_MAX, `the name of a list (1 to ${LIST_MAX} characters)`));
+    const keyword = attr("keyword", KEYWORD)?.toUpperCase();
+    const shortcode = attr("shortcode", SHORTCODE);
+    const programName =
+      attr("program-name", PROGRAM_NAME) ?? refuse("program-name", `is required: ${PROGRAM_NAME[1]}`);
+    const target: OptinTarget = keyword && shortcode ? { keyword, shortcode } : {};
+    if (list) target.list = list;
+    else if (!keyword || !shortcode) {
+      refuse(
+        keyword ? "shortcode" : shortcode ? "keyword" : "list",
+        'is required: name a "list", or a "keyword" and its "shortcode"',
+      );
+    }
+    return {
+      proxyUrl: attr.proxy(),
+      target,
+      programName,
+      termsUrl:
+        attr.url("terms-url") ?? refuse("terms-url", "is required: an http or https URL of the SMS terms"),
+      privacyUrl:
+        attr.url("privacy-url") ??
+        refuse("privacy-url", "is required: an http or https URL of the privacy policy"),
+      locale: attr.locale(),
+    };
+  });
+}

@@ -1,0 +1,144 @@
+import type { ComponentChildren, InputHTMLAttributes, TargetedEvent } from "preact";
+
+/** The ids that tie a field, its hint and its error together (one shadow root per element). */
+export const fieldId = (field: string) => `gk-${field}`;
+export const errorId = (field: string) => `gk-${field}-error`;
+export const hintId = (field: string) => `gk-${field}-hint`;
+
+/** A list of ids for aria-describedby, skipping the missing ones; undefined when none is left. */
+export const idList = (...ids: (string | false | null | undefined)[]): string | undefined =>
+  ids.filter(Boolean).join(" ") || undefined;
+
+/** aria-describedby for a field: its error first (read first), then its hint. */
+export const describedBy = (field: string, error?: string | null, hint?: string | null) =>
+  idList(error && errorId(field), hint && hintId(field));
+
+/** Moves focus to a field of the form: its input, else the chosen option of its group. */
+export function focusField(form: HTMLFormElement | null, field: string): void {
+  (
+    form?.querySelector<HTMLElement>(`#${fieldId(field)}`) ??
+    form?.querySelector<HTMLElement>(`[data-field="${field}"] :checked`)
+  )?.focus();
+}
+
+export function FieldError({ field, error }: { field: string; error?: string | null }) {
+  return error ? (
+    <p id={errorId(field)} class="gk-error" part="error field-error">
+      {error}
+    </p>
+  ) : null;
+}
+
+type Input = HTMLInputElement | HTMLTextAreaElement;
+
+interface TextFieldProps {
+  field: string;
+  label: string;
+  value: string;
+  error: string | null;
+  /** The word shown after an optional field's label; required fields carry none. */
+  optional?: string | null;
+  hint?: string | null;
+  type?: "text" | "email" | "tel";
+  autocomplete: string;
+  inputMode?: InputHTMLAttributes<HTMLInputElement>["inputMode"];
+  maxLength?: number;
+  multiline?: boolean;
+  onInput: (value: string, event: TargetedEvent<Input, InputEvent>) => void;
+}
+
+/** A labelled text input whose error and hint are announced with it. */
+export function TextField(props: TextFieldProps) {
+  const { field, error } = props;
+  const common = {
+    id: fieldId(field),
+    name: field,
+    value: props.value,
+    autocomplete: props.autocomplete,
+    maxLength: props.maxLength,
+    required: !props.optional,
+    "aria-invalid": error ? ("true" as const) : undefined,
+    "aria-describedby": describedBy(field, error, props.hint),
+    part: "input",
+    onInput: (event: TargetedEvent<Input, InputEvent>) => props.onInput(event.currentTarget.value, event),
+  };
+  return (
+    <div class="gk-field">
+      <label for={fieldId(field)} part="label">
+        {props.label}
+        {props.optional ? <span class="gk-muted"> ({props.optional})</span> : null}
+      </label>
+      {props.hint ? (
+        <p id={hintId(field)} class="gk-hint">
+          {props.hint}
+        </p>
+      ) : null}
+      {props.multiline ? (
+        <textarea {...common} rows={3} />
+      ) : (
+        // Preact's types tell text, e-mail and tel inputs apart; all three take the same props here.
+        <input {...common} type={(props.type ?? "text") as "text"} inputMode={props.inputMode} />
+      )}
+      <FieldError field={field} error={error} />
+    </div>
+  );
+}
+
+interface CheckboxProps {
+  field: string;
+  label: ComponentChildren;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  /** What else describes the box (a disclosure), read before its error. */
+  describedBy?: string;
+  error?: string | null;
+  required?: boolean;
+}
+
+/** A checkbox with its label beside it and, below, its error. */
+export function Checkbox({
+  field,
+  label,
+  checked,
+  onChange,
+  describedBy: described,
+  error,
+  required,
+}: CheckboxProps) {
+  return (
+    <>
+      <div class="gk-check">
+        <input
+          id={fieldId(field)}
+          type="checkbox"
+          part="checkbox"
+          checked={checked}
+          required={required}
+          aria-invalid={error ? "true" : undefined}
+          aria-describedby={idList(described, error && errorId(field))}
+          onChange={(event) => onChange(event.currentTarget.checked)}
+        />
+        <label for={fieldId(field)}>{label}</label>
+      </div>
+      <FieldError field={field} error={error} />
+    </>
+  );
+}
+
+/** A link that opens another page (the Terms, the privacy policy) in a new tab. */
+export function ExternalLink({ href, children }: { href: string; children: ComponentChildren }) {
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer" part="link">
+      {children}
+    </a>
+  );
+}
+
+/** A polite live region; a new `attempt` makes it read out the same words again. */
+export function Announce({ attempt, text }: { attempt: number; text: string }) {
+  return (
+    <output class="gk-visually-hidden" aria-live="polite" aria-atomic="true">
+      <span key={attempt}>{text}</span>
+    </output>
+  );
+}

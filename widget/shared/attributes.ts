@@ -1,0 +1,90 @@
+import * as z from "zod/mini";
+import { resolveProxyUrl } from "./proxy-url";
+import type { Locale } from "../i18n";
+
+/** What an element's attributes parse into: its props, or the problem with one of them. */
+export type AttributeResult<P> = { ok: true; props: P } | { ok: false; problem: string };
+
+/** An attribute's schema and, for the `[givekit] …` message, what the attribute must hold. */
+export type Rule = [schema: z.ZodMiniType<string>, expected: string];
+
+/** A bad or missing attribute; readAttributes turns it into the element's problem. */
+class Refused extends Error {}
+
+/** Stops reading the attributes with a message naming the attribute. */
+export function refuse(name: string, problem: string): never {
+  throw new Refused(`the "${name}" attribute ${problem}.`);
+}
+
+export const matching = (pattern: RegExp, expected: string): Rule => [
+  z.string().check(z.regex(pattern)),
+  expected,
+];
+export const text = (max: number, expected = `1 to ${max} characters`): Rule => [
+  z.string().check(z.trim(), z.minLength(1), z.maxLength(max)),
+  expected,
+];
+export const SHORTCODE = matching(/^\d{4,6}$/, "4 to 6 digits, such as 71777");
+export const KEYWORD = matching(/^[A-Za-z0-9]{3,15}$/, "3 to 15 letters and digits, such as HOPE");
+export const LOCALE = matching(/^(en|es)(-[A-Za-z0-9]{2,8})?$/i, '"en" or "es"');
+
+export interface AttributeReader {
+  /** The attribute's value as its rule reads it (trimmed text stays trimmed); undefined when absent. */
+  (name: string, rule: Rule): string | undefined;
+  /** A comma-separated list ("25,50,100"), each trimmed part read by the rule. */
+  list(name: string, fallback: string, rule: Rule, max?: number): string[];
+  /** An absolute http(s) URL resolved against the page (javascript:, data: and the like are refused); empty is absent. */
+  url(name: string): string | undefined;
+  /** The proxy to talk to: the attribute, else where the script came from. */
+  proxy(): string;
+  /** "es" for Spanish ("es", "es-MX"), else "en". */
+  locale(): Locale;
+}
+
+/** A value as its rule reads it, or the refusal naming the attribute. */
+function parse(name: string, value: string, [schema, expected]: Rule): string {
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : refuse(name, `must be ${expected}`);
+}
+
+/**
+ * Reads an element's attributes with `read`, which may refuse() one; the first bad or
+ * missing attribute is named in the result's problem, for the page author to fix.
+ *
+ * @example
+ * readAttributes(get, (attr) => ({ keyword: attr("keyword", KEYWORD) }));
+ * // { ok: true, props: { keyword: "HOPE" } }, or { ok: false, problem: 'the "keyword" attribute must be …' }
+ */
+export function readAttributes<P>(
+  get: (name: string) => string | null,
+  read: (attr: AttributeReader) => P,
+): AttributeResult<P> {
+  const attr = ((name, rule) => {
+    const value = get(name);
+    return value === null ? undefined : parse(name, value, rule);
+  }) as AttributeReader;
+  attr.list = (name, fallback, rule, max = Infinity) => {
+    const parts = (get(name) ?? fallback).split(",").map((part) => parse(name, part.trim(), rule));
+    return parts.length > max ? refuse(name, `must list at most ${max}: ${rule[1]}`) : parts;
+  };
+  attr.url = (name) => {
+    const value = get(name)?.trim();
+    if (!value) return undefined;
+    try {
+      const url = new URL(value, location.href);
+      if (/^https?:$/.test(url.protocol)) return url.href;
+    } catch {
+      // Refused below, as every other value that is not a web address.
+    }
+    return refuse(name, "must be an http or https URL");
+  };
+  attr.proxy = () => resolveProxyUrl(get("proxy")) ?? refuse("proxy", "must be an http or https URL");
+  attr.locale = () => (attr("locale", LOCALE)?.slice(0, 2).toLowerCase() === "es" ? "es" : "en");
+
+  try {
+    return { ok: true, props: read(attr) };
+  } catch (error) {
+    if (error instanceof Refused) return { ok: false, problem: error.message };
+    throw error;
+  }
+}
