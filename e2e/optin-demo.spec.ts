@@ -1,0 +1,93 @@
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Page, Route } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { completeOptin, donateOf, journaled, optinOf, uniqueMobile } from "./optin-helpers";
+
+/** The demo campaign page as `npm run build` leaves it for `npm start` to serve. */
+const DEMO_DIR = fileURLToPath(new URL("../dist/demo/", import.meta.url));
+const PLACEHOLDER = "__GIVEKIT_PROXY__";
+
+/**
+ * Opens the built demo page with the proxy's URL written in, as the demo server does, at the
+ * host page server's origin (the one the proxy allows). The page is written into a document
+ * of that origin, since Chromium would not let a page made up by the test reach loopback.
+ */
+async function openDemo(page: Page, hostUrl: string, proxyUrl: string) {
+  if (!existsSync(`${DEMO_DIR}index.html`))
+    throw new Error("dist/demo is missing: run `npm run build` first.");
+  const html = readFileSync(`${DEMO_DIR}index.html`, "utf8").replaceAll(PLACEHOLDER, proxyUrl);
+  // The built page links its script from the root ("/assets/…").
+  await page.route(`${hostUrl}/assets/**`, async (route: Route) => {
+    const path = new URL(route.request().url()).pathname.slice(1);
+    if (path.includes("..") || !existsSync(DEMO_DIR + path)) return route.fulfill({ status: 404 });
+    return route.fulfill({
+      status: 200,
+      contentType: "text/javascript",
+      body: readFileSync(DEMO_DIR + path, "utf8"),
+    });
+  });
+  await page.goto(`${hostUrl}/optin-demo-host.html`);
+  await page.setContent(html);
+  await expect(optinOf(page).getByRole("button", { name: "Subscribe" })).toBeVisible();
+  await expect(donateOf(page).getByRole("button", { name: /^Donate / })).toBeVisible();
+}
+
+test.describe("the demo campaign page (dist/demo/index.html)", () => {
+  test("keeps the classic script tag, and its snippets name the proxy", async ({
+    page,
+    proxyServer,
+    hostUrl,
+  }) => {
+    const built = readFileSync(`${DEMO_DIR}index.html`, "utf8");
+    expect(built).toMatch(/<script\s+src="__GIVEKIT_PROXY__\/widget\.js" async><\/script>/);
+    await openDemo(page, hostUrl, proxyServer.url);
+    const snippet = page.locator("#snippet-donate");
+    await expect(snippet).toHaveText(
+      `<script src="${proxyServer.url}/widget.js" async></script>\n<givekit-donate shortcode="71777" keyword="HOPE"></givekit-donate>`,
+    );
+    await expect(page.locator("#snippet-optin")).toContainText(`<givekit-optin list="Hope Alerts"`);
+    await expect(page.getByRole("progressbar", { name: "$18,240 raised" })).toBeVisible();
+  });
+
+  test("the whole page has no WCAG 2.2 A/AA violation, and an opt-in from it is journaled", async ({
+    page,
+    proxyServer,
+    sandbox,
+    hostUrl,
+  }) => {
+    await openDemo(page, hostUrl, proxyServer.url);
+    const results = await new AxeBuilder({ page })
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
+      .analyze();
+    expect(
+      results.violations.map((violation) => ({
+        rule: violation.id,
+        nodes: violation.nodes.map((n) => n.target),
+      })),
+    ).toEqual([]);
+
+    const mobile = uniqueMobile();
+    await completeOptin(page, mobile);
+    expect((await sandbox.subscriptions()).filter((row) => row.mobilenumber === mobile)).toMatchObject([
+      { list: "Hope Alerts" },
+    ]);
+    await expect
+      .poll(() => journaled(proxyServer.dataDir, mobile))
+      .toMatchObject([{ outcome: "subscribed" }]);
+  });
+
+  test.describe("at 320 px", () => {
+    test.use({ viewport: { width: 320, height: 640 } });
+
+    test("nothing scrolls sideways", async ({ page, proxyServer, hostUrl }) => {
+      await openDemo(page, hostUrl, proxyServer.url);
+      const widths = await page.evaluate(() => [
+        document.documentElement.scrollWidth,
+        document.documentElement.clientWidth,
+      ]);
+      expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
+    });
+  });
+});
