@@ -168,6 +168,10 @@ export function openJournal(options: JournalOptions) {
   // Opened for fdatasync only; "a" creates it should SQLite not have yet.
   const walFd = openSync(`${path}-wal`, "a");
   syncDirectory(options.dataDir);
+  // Prepared once: db.exec would parse the SQL again on every batch.
+  const beginStatement = db.prepare("BEGIN IMMEDIATE");
+  const commitStatement = db.prepare("COMMIT");
+  const rollbackStatement = db.prepare("ROLLBACK");
 
   // Group commit: the writes of one event-loop turn share one transaction; the transactions that
   // commit while an fdatasync is running share the next one. Reads on this connection see writes
@@ -208,25 +212,35 @@ export function openJournal(options: JournalOptions) {
         if (error && !closed) waiter.reject(error);
         else waiter.resolve();
       }
-      syncWal();
+      if (commitDue && !closed) commit();
+      else syncWal();
     });
   }
-  function commit(): void {
+  // While an fdatasync runs, the open transaction keeps taking writes and commits once it ends:
+  // one commit (one WAL append) per sync instead of one per event-loop turn. Nobody waits longer,
+  // since those writers would wait for the running sync to finish anyway.
+  let commitDue = false;
+  function commit(force = false): void {
     const current = batch;
-    batch = null;
     if (!current) return;
+    if (syncing && !force) {
+      commitDue = true;
+      return;
+    }
+    commitDue = false;
+    batch = null;
     try {
-      db.exec("COMMIT");
+      commitStatement.run();
       unsynced.push(current.waiter);
       syncWal();
     } catch (error) {
-      if (db.inTransaction) db.exec("ROLLBACK");
+      if (db.inTransaction) rollbackStatement.run();
       current.waiter.reject(error);
     }
   }
   function write<T>(run: () => T): T {
     if (!batch) {
-      db.exec("BEGIN IMMEDIATE");
+      beginStatement.run();
       if (lazyTimer) {
         clearTimeout(lazyTimer);
         lazyTimer = null;
@@ -380,7 +394,7 @@ export function openJournal(options: JournalOptions) {
     },
     close(): void {
       flushLazy();
-      commit();
+      commit(true);
       closed = true;
       fdatasyncSync(walFd);
       for (const waiter of unsynced.splice(0)) waiter.resolve();

@@ -18,21 +18,6 @@ import { ProblemError } from "../problem";
 import type { UpstreamClient } from "../upstream/client";
 import { isRecord } from "../validate";
 
-/** Numbers already normalized once (by the schema's check), so the work is not done twice. */
-const NORMALIZED_CACHE_SIZE = 1000;
-const normalizedCache = new Map<string, string>();
-
-function normalized(input: string): string {
-  let digits = normalizedCache.get(input);
-  if (digits === undefined) {
-    // The schema accepted the number, so it normalizes.
-    digits = normalizeMobile(input)!;
-    if (normalizedCache.size >= NORMALIZED_CACHE_SIZE) normalizedCache.clear();
-    normalizedCache.set(input, digits);
-  }
-  return digits;
-}
-
 /** Longest user agent and page URL kept in a consent record. */
 const CONSENT_FIELD_MAX = 1000;
 
@@ -72,7 +57,9 @@ export function subscriptionRoutes(deps: {
         `${request.shortcode}/${request.keyword} is not served here.`,
       );
     }
-    const mobilenumber = normalized(request.mobilenumber);
+    // The schema accepted the number, so it normalizes. (No cache keyed on the number: real
+    // traffic rarely repeats one, so it would only flatter a benchmark that does.)
+    const mobilenumber = normalizeMobile(request.mobilenumber)!;
 
     const ip = c.get("clientIp");
     await deps.rateLimits.consume("subscriptions", ip);
