@@ -24,7 +24,11 @@ export { expect } from "@playwright/test";
 const PAGES_DIR = fileURLToPath(new URL("./pages/", import.meta.url));
 const BUILT_WIDGET = fileURLToPath(new URL("../dist/widget/widget.js", import.meta.url));
 const PROXY_PLACEHOLDER = /__GIVEKIT_PROXY__/g;
-const PAGE_NAME = /^\/([a-z0-9-]+\.html)$/;
+const CONTENT_TYPES: Record<string, string> = {
+  html: "text/html; charset=utf-8",
+  js: "text/javascript; charset=utf-8",
+};
+const PAGE_NAME = /^\/([a-z0-9-]+\.(html|js))$/;
 
 /**
  * Limits high enough for a worker's whole run from one IP (127.0.0.1); the limits themselves
@@ -42,11 +46,11 @@ export interface HostServer {
   close(): Promise<void>;
 }
 
-/** Serves e2e/pages/*.html on 127.0.0.1 (an ephemeral port), naming the proxy in each page. */
+/** Serves e2e/pages/*.html (and their shared scripts) on 127.0.0.1 (an ephemeral port), naming the proxy in each page. */
 export async function startHostServer(proxyUrl: () => string): Promise<HostServer> {
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://host").pathname;
-    const name = PAGE_NAME.exec(path)?.[1];
+    const [, name, extension] = PAGE_NAME.exec(path) ?? [];
     if (request.method !== "GET" || !name) {
       response.writeHead(404, { "Content-Type": "text/plain" }).end("Not found");
       return;
@@ -54,7 +58,7 @@ export async function startHostServer(proxyUrl: () => string): Promise<HostServe
     readFile(PAGES_DIR + name, "utf8").then(
       (html) => {
         response
-          .writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" })
+          .writeHead(200, { "Content-Type": CONTENT_TYPES[extension!], "Cache-Control": "no-store" })
           .end(html.replace(PROXY_PLACEHOLDER, proxyUrl()));
       },
       () => response.writeHead(404, { "Content-Type": "text/plain" }).end("Not found"),
