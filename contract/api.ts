@@ -162,9 +162,11 @@ export type DonationResponse = z.infer<typeof DonationResponseSchema>;
 
 export const SubscriptionRequestSchema = /* @__PURE__ */ z
   .strictObject({
-    mobilenumber: /* @__PURE__ */ z
-      .string()
-      .check(z.refine((v) => normalizeMobile(v) !== null, "Enter a 10-digit US or Canadian mobile number.")),
+    // Parsed to its ten digits once, here; "" when it is not a US or Canadian mobile number.
+    mobilenumber: /* @__PURE__ */ z.string().check(
+      z.overwrite((v) => normalizeMobile(v) ?? ""),
+      z.minLength(1, "Enter a 10-digit US or Canadian mobile number."),
+    ),
     list: z.optional(Text(100)),
     keyword: z.optional(Keyword),
     shortcode: z.optional(Shortcode),

@@ -7,7 +7,6 @@ import { createHash } from "node:crypto";
 import { Hono } from "hono";
 import { SubscriptionRequestSchema, type SubscriptionResponse } from "../../contract/api";
 import { fieldErrors } from "../../contract/errors";
-import { normalizeMobile } from "../../contract/phone";
 import type { UpstreamSubscriptionRequest } from "../../contract/upstream";
 import type { CampaignDirectory } from "../campaigns";
 import type { AppEnv } from "../context";
@@ -57,9 +56,8 @@ export function subscriptionRoutes(deps: {
         `${request.shortcode}/${request.keyword} is not served here.`,
       );
     }
-    // The schema accepted the number, so it normalizes. (No cache keyed on the number: real
-    // traffic rarely repeats one, so it would only flatter a benchmark that does.)
-    const mobilenumber = normalizeMobile(request.mobilenumber)!;
+    // The schema gives the number back as its ten digits.
+    const { mobilenumber } = request;
 
     const ip = c.get("clientIp");
     await deps.rateLimits.consume("subscriptions", ip);
