@@ -14,9 +14,9 @@ import {
   tokenize,
   upstreamCalls,
   useStack,
+  DONATE_PATH,
 } from "./support";
 
-const DONATE_PATH = "/api/v2/donations/donate";
 /** Short, so the never-answering fault ends quickly. */
 const TIMEOUT_MS = "800";
 

@@ -10,9 +10,8 @@ import {
   tokenize,
   upstreamCalls,
   useStack,
+  DONATE_PATH,
 } from "./support";
-
-const DONATE_PATH = "/api/v2/donations/donate";
 
 describe("idempotency of POST /v1/donations", () => {
   describe("with an instant upstream", () => {

@@ -1,11 +1,19 @@
 // Sessions: one login shared, a new one when the session expires, and a clean 502 when login fails.
 import { describe, expect, it } from "vitest";
 import { DEMO } from "../helpers/sandbox";
-import { CONSENT_TEXT, collected, donate, donationBody, tokenize, upstreamCalls, useStack } from "./support";
+import {
+  CONSENT_TEXT,
+  collected,
+  donate,
+  donationBody,
+  tokenize,
+  upstreamCalls,
+  useStack,
+  DONATE_PATH,
+} from "./support";
 
 const LOGIN_PATH = "/api/v2/users/login_with_auth_token";
 const TOKEN_PATH = "/api/v2/donations/create_payment_token";
-const DONATE_PATH = "/api/v2/donations/donate";
 
 describe("the upstream session", () => {
   describe("with the demo tokens", () => {

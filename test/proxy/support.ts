@@ -16,6 +16,8 @@ export const CARDS = {
   fatal: "4000000000000119",
 } as const;
 /** Distinctive enough to be found if it ever leaked into an answer or a log line. */
+/** The upstream donate path, for counting the calls that reached it. */
+export const DONATE_PATH = "/api/v2/donations/donate";
 export const CVV = "317";
 export const EXPIRY = "12/2031";
 

@@ -52,31 +52,31 @@ function runServer(env: Record<string, string>): {
 }
 
 describe("a malformed fixture stops the sandbox, naming the field", () => {
-  it("a bad shortcode: exit code 1 and the message names accounts[0].keywords[1].shortcode", async () => {
-    const fixture = demo();
-    fixture.accounts[0].keywords[1].shortcode = "7-17";
-    const path = writeFixture("bad-shortcode.json", fixture);
-    const { code, stderr } = await runServer({
-      SANDBOX_FIXTURE: path,
-      SANDBOX_PORT: "0",
-      SANDBOX_DB: ":memory:",
-    }).exited;
-    expect(code).toBe(1);
-    expect(stderr).toContain("accounts[0].keywords[1].shortcode");
-  }, 30_000);
-
-  it("a fundraiser whose team does not exist: exit code 1 naming accounts[1].fundraisers[0].team_id", async () => {
-    const fixture = demo();
-    fixture.accounts[1].fundraisers[0].team_id = "99";
-    const path = writeFixture("bad-team.json", fixture);
-    const { code, stderr } = await runServer({
-      SANDBOX_FIXTURE: path,
-      SANDBOX_PORT: "0",
-      SANDBOX_DB: ":memory:",
-    }).exited;
-    expect(code).toBe(1);
-    expect(stderr).toContain("accounts[1].fundraisers[0].team_id");
-  }, 30_000);
+  const spawned: [string, (fixture: ReturnType<typeof demo>) => void, string][] = [
+    [
+      "a bad shortcode",
+      (f) => (f.accounts[0].keywords[1].shortcode = "7-17"),
+      "accounts[0].keywords[1].shortcode",
+    ],
+    [
+      "a fundraiser whose team does not exist",
+      (f) => (f.accounts[1].fundraisers[0].team_id = "99"),
+      "accounts[1].fundraisers[0].team_id",
+    ],
+  ];
+  for (const [name, breakIt, path] of spawned) {
+    it(`${name}: exit code 1 and the message names ${path}`, async () => {
+      const fixture = demo();
+      breakIt(fixture);
+      const { code, stderr } = await runServer({
+        SANDBOX_FIXTURE: writeFixture("bad.json", fixture),
+        SANDBOX_PORT: "0",
+        SANDBOX_DB: ":memory:",
+      }).exited;
+      expect(code).toBe(1);
+      expect(stderr).toContain(path);
+    }, 30_000);
+  }
 
   const cases: [string, (fixture: ReturnType<typeof demo>) => void, string][] = [
     ["an unknown field", (f) => (f.accounts[0].keywords[0].colour = "red"), "accounts[0].keywords[0].colour"],
