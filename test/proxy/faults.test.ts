@@ -1,9 +1,10 @@
-// The sandbox's fault triggers and a refused connection: honest answers, the right journal state,
-// and never a second charge.
+// The sandbox's fault triggers, a refused connection and a connect that times out: honest
+// answers, the right journal state, and never a second charge.
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { startProxy, type ProxyHandle } from "../helpers/proxy";
 import { startSandbox, type SandboxHandle } from "../helpers/sandbox";
+import { startStalledListener, type StalledListener } from "../helpers/stalled-listener";
 import { startRelay, type Relay } from "./relay";
 import {
   client,
@@ -132,5 +133,53 @@ describe("a refused connection (nothing sent)", () => {
     const donation = await donate(api, donationBody("tok_x"));
     expect(donation.status).toBe(503);
     expect((await api.get("/v1/health")).status).toBe(200);
+  });
+});
+
+describe("a connect that times out (nothing sent)", () => {
+  const CONNECT_TIMEOUT_MS = 300;
+  let sandbox: SandboxHandle;
+  let relay: Relay;
+  let stalled: StalledListener | undefined;
+  let proxy: ProxyHandle;
+  afterEach(async () => {
+    await proxy.close();
+    await stalled?.close();
+    await relay.close().catch(() => undefined);
+    await sandbox.close();
+  });
+
+  it("→ 503 upstream_unavailable after UPSTREAM_CONNECT_TIMEOUT_MS, journaled not_sent; the same key then charges once", async () => {
+    sandbox = await startSandbox();
+    relay = await startRelay(sandbox.url);
+    proxy = await startProxy({
+      upstreamUrl: relay.url,
+      env: { UPSTREAM_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS), UPSTREAM_TIMEOUT_MS: "20000" },
+    });
+    const api = client(proxy.url);
+    const token = await tokenize(api);
+
+    // The upstream's port now takes no new connection: a connect hangs until the proxy gives up.
+    await relay.close();
+    stalled = await startStalledListener(relay.port);
+    const key = randomUUID();
+    const body = donationBody(token, { amount: "43.00" });
+    const started = performance.now();
+    const stuck = await donate(api, body, key);
+    const elapsed = performance.now() - started;
+    expect(stuck.status).toBe(503);
+    expect(stuck.json.code).toBe("upstream_unavailable");
+    expect(elapsed).toBeGreaterThanOrEqual(CONNECT_TIMEOUT_MS - 10);
+    expect(elapsed).toBeLessThan(10_000);
+    expect(readJournal(proxy.dataDir).attempts).toMatchObject([{ state: "not_sent", amount: "43.00" }]);
+    expect(await upstreamCalls(sandbox, DONATE_PATH)).toBe(0);
+
+    await stalled.close();
+    stalled = undefined;
+    await relay.reopen();
+    const retried = await donate(api, body, key);
+    expect(retried.status).toBe(200);
+    expect((await collected(sandbox)).map((row) => row.amount)).toEqual(["43.00"]);
+    expect(readJournal(proxy.dataDir).attempts.map((a) => a.state)).toEqual(["not_sent", "succeeded"]);
   });
 });

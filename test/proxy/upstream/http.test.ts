@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { callUpstream, UpstreamTransportError } from "../../../proxy/upstream/http";
+import { startStalledListener, type StalledListener } from "../../helpers/stalled-listener";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -68,6 +69,31 @@ describe("an upstream call", () => {
     const error = await failure(call(await closedPort()));
     expect(error.kind).toBe("not_sent");
     expect(error.reason).toBe("ECONNREFUSED");
+  });
+
+  it("a connect that never completes → not_sent after the connect timeout, not the whole timeout", async () => {
+    const stalled: StalledListener = await startStalledListener();
+    try {
+      const started = performance.now();
+      const error = await failure(
+        callUpstream({
+          method: "POST",
+          url: new URL(`${stalled.url}/api/v2/donations/donate`),
+          headers: { "Content-Type": "application/json" },
+          body: "{}",
+          connectTimeoutMs: 200,
+          timeoutMs: 10_000,
+          agent: false,
+        }),
+      );
+      const elapsed = performance.now() - started;
+      expect(error.kind).toBe("not_sent");
+      expect(error.reason).toBe("connect timeout");
+      expect(elapsed).toBeGreaterThanOrEqual(190);
+      expect(elapsed).toBeLessThan(5_000);
+    } finally {
+      await stalled.close();
+    }
   });
 
   it("no answer before the timeout → unknown (it was sent)", async () => {
