@@ -19,6 +19,8 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 
 export const JOURNAL_FILE = "givekit-journal.db";
+/** Held exclusively while a journal is open: one proxy per data directory. */
+export const JOURNAL_LOCK_FILE = "givekit-journal.lock";
 export const JOURNAL_SECRET_FILE = "journal-secret";
 const SECRET_BYTES = 32;
 /** The longest a write nobody waits for stays in memory before it is committed. */
@@ -138,6 +140,16 @@ CREATE TABLE IF NOT EXISTS consent_records (
 );
 `;
 
+/** The data directory belongs to a journal that is open in another proxy (or this one). */
+export class JournalInUseError extends Error {
+  constructor(readonly dataDir: string) {
+    super(
+      `${dataDir} is in use by another givekit proxy. Two proxies must not share a data directory: stop the other one first, or give each its own GIVEKIT_DATA_DIR.`,
+    );
+    this.name = "JournalInUseError";
+  }
+}
+
 export interface JournalOptions {
   dataDir: string;
   /** Idempotency records older than this are forgotten. */
@@ -153,9 +165,19 @@ export interface JournalOptions {
  * journal.begin({ scope: "https://shelter.example", key: "k1", endpoint: "donations", fingerprint: "…" });
  */
 export function openJournal(options: JournalOptions) {
+  mkdirSync(options.dataDir, { recursive: true });
+  const lock = lockDataDir(options.dataDir);
+  try {
+    return openLocked(options, lock);
+  } catch (error) {
+    lock.close();
+    throw error;
+  }
+}
+
+function openLocked(options: JournalOptions, lock: Database.Database) {
   const now = options.now ?? Date.now;
   const retentionMs = options.retentionH * 3600 * 1000;
-  mkdirSync(options.dataDir, { recursive: true });
   const path = join(options.dataDir, JOURNAL_FILE);
   const db = new Database(path);
   db.pragma("journal_mode = WAL");
@@ -400,11 +422,33 @@ export function openJournal(options: JournalOptions) {
       for (const waiter of unsynced.splice(0)) waiter.resolve();
       closeSync(walFd);
       db.close();
+      lock.close();
     },
   };
 }
 
 export type Journal = ReturnType<typeof openJournal>;
+
+/**
+ * Takes an exclusive SQLite lock on a file in the data directory, held until the journal is
+ * closed; the operating system drops it when the process ends, however it ends. Otherwise a
+ * second proxy on the directory would, as it starts, take the first one's donations in flight
+ * for ones a crash interrupted: mark them unknown, and free keys claimed but not yet sent, which
+ * a retry could then send a second time while the first proxy sends them too.
+ */
+function lockDataDir(dataDir: string): Database.Database {
+  const lock = new Database(join(dataDir, JOURNAL_LOCK_FILE), { timeout: 0 });
+  try {
+    // Nothing is ever written to it: no rollback journal file beside it.
+    lock.pragma("journal_mode = MEMORY");
+    lock.exec("BEGIN EXCLUSIVE");
+  } catch (error) {
+    lock.close();
+    if ((error as { code?: unknown }).code === "SQLITE_BUSY") throw new JournalInUseError(dataDir);
+    throw error;
+  }
+  return lock;
+}
 
 /** Makes a directory's entries (the journal's files) durable. */
 function syncDirectory(dir: string): void {

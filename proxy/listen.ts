@@ -43,12 +43,21 @@ export async function startProxyServer(
   const journalSecret = resolveJournalSecret(config.dataDir, config.journalSecret);
   const app = createApp({ config, logger, journal, journalSecret, upstream });
 
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const created = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () =>
-      resolve(created),
-    );
-    created.once("error", reject);
-  });
+  let server: ReturnType<typeof serve>;
+  try {
+    server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+      const created = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () =>
+        resolve(created),
+      );
+      created.once("error", reject);
+    });
+  } catch (error) {
+    // Not listening (the port is taken, say): let the data directory go for the next try.
+    clearInterval(purge);
+    upstream.close();
+    journal.close();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;

@@ -1,5 +1,6 @@
 /** `npm run proxy`: reads the configuration from the environment and listens. */
 import { ConfigError, loadConfig } from "./config";
+import { JournalInUseError } from "./journal";
 import { startProxyServer } from "./listen";
 
 let config;
@@ -11,7 +12,14 @@ try {
   process.exit(1);
 }
 
-const proxy = await startProxyServer(config);
+let proxy;
+try {
+  proxy = await startProxyServer(config);
+} catch (error) {
+  if (!(error instanceof JournalInUseError)) throw error;
+  process.stderr.write(`givekit proxy: ${error.message}\n`);
+  process.exit(1);
+}
 process.stderr.write(`givekit proxy listening on ${proxy.url}\n`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {

@@ -1,7 +1,9 @@
-// The sandbox's fault triggers, a refused connection and a connect that times out: honest
-// answers, the right journal state, and never a second charge.
+// The sandbox's fault triggers, a refused connection, a connect that times out and a second
+// proxy on the same data directory: honest answers, the right journal state, and never a
+// second charge.
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
+import { JournalInUseError } from "../../proxy/journal";
 import { startProxy, type ProxyHandle } from "../helpers/proxy";
 import { startSandbox, type SandboxHandle } from "../helpers/sandbox";
 import { startStalledListener, type StalledListener } from "../helpers/stalled-listener";
@@ -181,5 +183,30 @@ describe("a connect that times out (nothing sent)", () => {
     expect(retried.status).toBe(200);
     expect((await collected(sandbox)).map((row) => row.amount)).toEqual(["43.00"]);
     expect(readJournal(proxy.dataDir).attempts.map((a) => a.state)).toEqual(["not_sent", "succeeded"]);
+  });
+});
+
+describe("a second proxy on the same data directory", () => {
+  const ctx = useStack({ proxy: { env: { UPSTREAM_TIMEOUT_MS: "1500" } } });
+
+  it("is refused while a donation is in flight, and that donation is still charged once", async () => {
+    const token = await tokenize(ctx.api);
+    const key = randomUUID();
+    const body = donationBody(token, { amount: "777.77" });
+    const inFlight = donate(ctx.api, body, key);
+    await expect.poll(() => upstreamCalls(ctx.sandbox, DONATE_PATH)).toBe(1);
+
+    // Had it started, it would have taken that attempt for one a crash interrupted (unknown).
+    const second = startProxy({ upstreamUrl: ctx.sandbox.url, env: { GIVEKIT_DATA_DIR: ctx.proxy.dataDir } });
+    await expect(second).rejects.toBeInstanceOf(JournalInUseError);
+    expect(readJournal(ctx.proxy.dataDir).attempts).toMatchObject([{ state: "sending", amount: "777.77" }]);
+    expect((await donate(ctx.api, body, key)).json.code).toBe("request_in_progress");
+
+    const reply = await inFlight;
+    expect(reply.status).toBe(202);
+    const replay = await donate(ctx.api, body, key);
+    expect(replay.json.donation.reference).toBe(reply.json.donation.reference);
+    expect(await upstreamCalls(ctx.sandbox, DONATE_PATH)).toBe(1);
+    expect(await collected(ctx.sandbox)).toHaveLength(1);
   });
 });

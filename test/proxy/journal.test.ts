@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   JOURNAL_FILE,
   JOURNAL_SECRET_FILE,
+  JournalInUseError,
   LAZY_FLUSH_MS,
   openJournal,
   resolveJournalSecret,
@@ -113,6 +114,28 @@ describe("idempotency records", () => {
     first.complete(claim.scope, claim.key, { status: 200, body: '{"ok":1}' }, null);
     first.close();
     expect(open(dir).begin(claim)).toEqual({ kind: "replay", answer: { status: 200, body: '{"ok":1}' } });
+  });
+});
+
+describe("the data directory", () => {
+  it("holds one open journal: a second is refused until the first is closed", () => {
+    const dir = freshDir();
+    const first = openJournal({ dataDir: dir, retentionH: 24 });
+    first.begin(claim);
+    let refused: unknown;
+    try {
+      openJournal({ dataDir: dir, retentionH: 24 });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(JournalInUseError);
+    expect((refused as Error).message).toContain(dir);
+    expect((refused as Error).message).toContain("GIVEKIT_DATA_DIR");
+    // The refused opener did not run anything: the first journal's key is still in flight.
+    expect(first.begin(claim)).toEqual({ kind: "in_flight" });
+    first.close();
+
+    expect(open(dir).begin(claim)).toEqual({ kind: "in_flight" });
   });
 });
 

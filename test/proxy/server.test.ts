@@ -1,10 +1,12 @@
-// proxy/server.ts as a program: a bad configuration stops it with the variable's name; a good one listens.
+// proxy/server.ts as a program: a bad configuration stops it with the variable's name; a good one
+// listens; a data directory another proxy holds stops it too.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { openJournal } from "../../proxy/journal";
 import { DEMO } from "../helpers/sandbox";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -34,6 +36,20 @@ function run(env: Record<string, string>) {
   return { child, exited, output: () => ({ stdout, stderr }) };
 }
 
+/** Resolves with the URL the program prints once it listens. */
+function listening(program: ReturnType<typeof run>): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL: ${JSON.stringify(program.output())}`)), 15_000);
+    program.child.stderr.on("data", () => {
+      const match = /listening on (http:\/\/\S+)/.exec(program.output().stderr);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+  });
+}
+
 describe("proxy/server.ts", () => {
   it.each([
     ["PORT", { PORT: "eighty" }],
@@ -47,19 +63,7 @@ describe("proxy/server.ts", () => {
 
   it("a good configuration listens, logs JSON lines and stops on SIGTERM", { timeout: 20_000 }, async () => {
     const program = run(GOOD_ENV);
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no URL: ${JSON.stringify(program.output())}`)),
-        15_000,
-      );
-      program.child.stderr.on("data", () => {
-        const match = /listening on (http:\/\/\S+)/.exec(program.output().stderr);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!);
-        }
-      });
-    });
+    const url = await listening(program);
     const res = await fetch(`${url}/v1/health`);
     expect(await res.json()).toEqual({ status: "ok" });
     program.child.kill("SIGTERM");
@@ -72,4 +76,25 @@ describe("proxy/server.ts", () => {
     expect(lines.some((line) => line.path === "/v1/health" && line.status === 200)).toBe(true);
     expect(program.output().stdout).not.toContain(DEMO.hope.privateToken);
   });
+
+  it(
+    "a data directory another proxy holds → exit 1 naming it; free again once that proxy dies, even killed",
+    { timeout: 30_000 },
+    async () => {
+      const shared = join(dataDir, "shared");
+      const holder = run({ ...GOOD_ENV, GIVEKIT_DATA_DIR: shared });
+      await listening(holder);
+
+      const second = run({ ...GOOD_ENV, GIVEKIT_DATA_DIR: shared });
+      expect(await second.exited).toBe(1);
+      expect(second.output().stderr).toContain(
+        `givekit proxy: ${shared} is in use by another givekit proxy.`,
+      );
+
+      holder.child.kill("SIGKILL");
+      await holder.exited;
+      // The operating system dropped the lock with the process: the next proxy may open the journal.
+      openJournal({ dataDir: shared, retentionH: 24 }).close();
+    },
+  );
 });
