@@ -266,6 +266,7 @@ async function donations(name: string, url: string): Promise<{ name: string; per
 }
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
+const rounds = () => (ROUNDS === 1 ? "1 round" : `${ROUNDS} rounds`);
 
 async function main(): Promise<void> {
   const cpu = cpus();
@@ -273,7 +274,7 @@ async function main(): Promise<void> {
     `givekit proxy benchmark: ${cpu.length} × ${cpu[0]?.model.trim() ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(1)} GB, Node ${process.version}`,
   );
   say(
-    `${CONNECTIONS} connections, ${WARMUP_S} s warm-up, ${ROUNDS} rounds of ${DURATION_S} s for forwarder and proxy in turn, loopback only`,
+    `${CONNECTIONS} connections, ${WARMUP_S} s warm-up, ${rounds()} of ${DURATION_S} s for forwarder and proxy in turn, loopback only`,
   );
   say();
 
@@ -310,7 +311,7 @@ async function main(): Promise<void> {
     );
   }
   say();
-  say(`subscribe path: medians of ${ROUNDS} rounds (proxy → sandbox: one run)`);
+  say(`subscribe path: medians of ${rounds()} (proxy → sandbox: one run)`);
   say(
     `  ${"".padEnd(18)} ${"req/s".padStart(9)} ${"p50".padStart(9)} ${"p99".padStart(9)} ${"CPU/req".padStart(9)} ${"requests".padStart(9)} ${"non-2xx".padStart(8)}`,
   );
@@ -335,7 +336,7 @@ async function main(): Promise<void> {
   say();
   const checks = [
     [
-      `throughput ratio proxy/forwarder ${ratio.toFixed(2)} (median of ${ROUNDS} rounds) ≥ ${TARGET_RATIO}`,
+      `throughput ratio proxy/forwarder ${ratio.toFixed(2)} (median of ${rounds()}) ≥ ${TARGET_RATIO}`,
       ratio >= TARGET_RATIO,
     ],
     [
