@@ -1,16 +1,21 @@
 // proxy/server.ts as a program: a bad configuration stops it with the variable's name; a good one
 // listens; a data directory another proxy holds stops it too.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { openJournal } from "../../proxy/journal";
 import { DEMO } from "../helpers/sandbox";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), "givekit-server-"));
+const children: ChildProcess[] = [];
+// A failed test must not leave a proxy running.
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+});
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const GOOD_ENV = {
@@ -28,6 +33,7 @@ function run(env: Record<string, string>) {
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  children.push(child);
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

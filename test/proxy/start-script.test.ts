@@ -1,5 +1,5 @@
 // scripts/start.ts: the sandbox, the proxy and the demo page, wired together, printed, stopped.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,7 +9,10 @@ import { DEMO } from "../helpers/sandbox";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const dirs: string[] = [];
+const children: ChildProcess[] = [];
 afterAll(() => {
+  // A failed test must not leave servers running: SIGTERM lets start.ts stop its own children.
+  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -33,6 +36,7 @@ function start(demoDir: string) {
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  children.push(child);
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
