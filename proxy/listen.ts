@@ -31,20 +31,20 @@ export async function startProxyServer(
   options: { logDestination?: DestinationStream } = {},
 ): Promise<RunningProxy> {
   const logger = createLogger(config.logLevel, options.logDestination);
-  const journal = openJournal({ dataDir: config.dataDir, retentionH: config.idempotencyRetentionH });
-  const recovered = journal.recoverInterrupted(pendingBody);
-  if (recovered > 0)
-    logger.warn({ recovered }, "donation attempts left unfinished by a previous run are now unknown");
-  journal.purgeExpired();
-  const purge = setInterval(() => journal.purgeExpired(), PURGE_INTERVAL_MS);
-  purge.unref();
-
-  const upstream = createUpstreamClient(config.upstream);
   const journalSecret = resolveJournalSecret(config.dataDir, config.journalSecret);
-  const app = createApp({ config, logger, journal, journalSecret, upstream });
-
+  const journal = openJournal({ dataDir: config.dataDir, retentionH: config.idempotencyRetentionH });
+  const upstream = createUpstreamClient(config.upstream);
+  let purge: NodeJS.Timeout | undefined;
   let server: ReturnType<typeof serve>;
   try {
+    const recovered = journal.recoverInterrupted(pendingBody);
+    if (recovered > 0)
+      logger.warn({ recovered }, "donation attempts left unfinished by a previous run are now unknown");
+    journal.purgeExpired();
+    purge = setInterval(() => journal.purgeExpired(), PURGE_INTERVAL_MS);
+    purge.unref();
+
+    const app = createApp({ config, logger, journal, journalSecret, upstream });
     server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
       const created = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () =>
         resolve(created),
@@ -52,7 +52,7 @@ export async function startProxyServer(
       created.once("error", reject);
     });
   } catch (error) {
-    // Not listening (the port is taken, say): let the data directory go for the next try.
+    // Not started (the port is taken, say): let the data directory go for the next try.
     clearInterval(purge);
     upstream.close();
     journal.close();

@@ -2,6 +2,10 @@
 // proxy on the same data directory: honest answers, the right journal state, and never a
 // second charge.
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { JournalInUseError } from "../../proxy/journal";
 import { startProxy, type ProxyHandle } from "../helpers/proxy";
@@ -22,6 +26,8 @@ import {
 
 /** Short, so the never-answering fault ends quickly. */
 const TIMEOUT_MS = "800";
+/** Short, so a connect into the stalled listener is given up quickly. */
+const CONNECT_TIMEOUT_MS = 300;
 
 describe("unknown outcomes", () => {
   const ctx = useStack({ proxy: { env: { UPSTREAM_TIMEOUT_MS: TIMEOUT_MS } } });
@@ -85,17 +91,20 @@ describe("unknown outcomes", () => {
   });
 });
 
-describe("a refused connection (nothing sent)", () => {
+describe("nothing sent: a refused connection, or a connect that times out", () => {
   let sandbox: SandboxHandle;
   let relay: Relay;
+  let stalled: StalledListener | undefined;
   let proxy: ProxyHandle;
   afterEach(async () => {
     await proxy.close();
+    await stalled?.close();
+    stalled = undefined;
     await relay.close().catch(() => undefined);
     await sandbox.close();
   });
 
-  it("→ 503 upstream_unavailable, journaled not_sent; the same key then works and charges once", async () => {
+  it("a refused connection → 503 upstream_unavailable, journaled not_sent; the same key then works and charges once", async () => {
     sandbox = await startSandbox();
     relay = await startRelay(sandbox.url);
     proxy = await startProxy({ upstreamUrl: relay.url });
@@ -136,22 +145,8 @@ describe("a refused connection (nothing sent)", () => {
     expect(donation.status).toBe(503);
     expect((await api.get("/v1/health")).status).toBe(200);
   });
-});
 
-describe("a connect that times out (nothing sent)", () => {
-  const CONNECT_TIMEOUT_MS = 300;
-  let sandbox: SandboxHandle;
-  let relay: Relay;
-  let stalled: StalledListener | undefined;
-  let proxy: ProxyHandle;
-  afterEach(async () => {
-    await proxy.close();
-    await stalled?.close();
-    await relay.close().catch(() => undefined);
-    await sandbox.close();
-  });
-
-  it("→ 503 upstream_unavailable after UPSTREAM_CONNECT_TIMEOUT_MS, journaled not_sent; the same key then charges once", async () => {
+  it("a connect that times out → 503 upstream_unavailable after UPSTREAM_CONNECT_TIMEOUT_MS, journaled not_sent; the same key then charges once", async () => {
     sandbox = await startSandbox();
     relay = await startRelay(sandbox.url);
     proxy = await startProxy({
@@ -208,5 +203,26 @@ describe("a second proxy on the same data directory", () => {
     expect(replay.json.donation.reference).toBe(reply.json.donation.reference);
     expect(await upstreamCalls(ctx.sandbox, DONATE_PATH)).toBe(1);
     expect(await collected(ctx.sandbox)).toHaveLength(1);
+  });
+
+  it("one that could not start (its port taken) leaves the directory to the next", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "givekit-shared-"));
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = String((taken.address() as AddressInfo).port);
+      const blocked = startProxy({
+        upstreamUrl: ctx.sandbox.url,
+        env: { GIVEKIT_DATA_DIR: dir, PORT: port },
+      });
+      await expect(blocked).rejects.toMatchObject({ code: "EADDRINUSE" });
+
+      const next = await startProxy({ upstreamUrl: ctx.sandbox.url, env: { GIVEKIT_DATA_DIR: dir } });
+      expect((await client(next.url).get("/v1/health")).status).toBe(200);
+      await next.close();
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
