@@ -1,7 +1,9 @@
 import { defineConfig } from "@playwright/test";
 
-/** Debian's chromium (`.ci/run` installs it); Playwright's own browsers are not downloaded. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+import { RESOLVED_CHROMIUM_VARIABLE } from "./e2e/global-setup";
+
+/** Set by the global setup, before any worker starts (e2e/chromium.ts says which browser). */
+const CHROMIUM = process.env[RESOLVED_CHROMIUM_VARIABLE];
 
 /**
  * The browser tests: one Chromium, the servers started once per worker (e2e/fixtures.ts).
@@ -10,6 +12,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.spec.ts",
+  globalSetup: "./e2e/global-setup.ts",
   fullyParallel: false,
   workers: 2,
   retries: 0,
