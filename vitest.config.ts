@@ -8,7 +8,7 @@ export default defineConfig({
         test: {
           name: "node",
           environment: "node",
-          include: ["test/{contract,sandbox,proxy,scripts,e2e}/**/*.test.ts"],
+          include: ["test/{contract,sandbox,proxy,scripts,e2e,bench}/**/*.test.ts"],
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },
