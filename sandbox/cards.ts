@@ -3,12 +3,15 @@ import { cardBrand, cardDigits, cvvLength, isExpired, luhnValid } from "../contr
 import { ApiError } from "./http";
 import type { CardOutcome } from "./store";
 
-/** Numbers with a fixed outcome; any other Luhn-valid number succeeds. */
+/** Numbers with a fixed outcome; any other Luhn-valid number succeeds, but for DECLINED_ENDING. */
 export const TEST_CARDS: Readonly<Record<string, CardOutcome>> = {
   "4242424242424242": "success",
   "4000000000000002": "declined",
   "4000000000000119": "fatal",
 };
+
+/** Any Luhn-valid number ending so is declined: as many distinct declining cards as a card-testing bot needs. */
+export const DECLINED_ENDING = "0002";
 
 // The interface's form is MM/YYYY, and only that.
 const EXPIRY = /^(0[1-9]|1[0-2])\/(\d{4})$/;
@@ -53,5 +56,6 @@ export function checkCard(
 
   const problems = Object.entries(fields).map(([name, messages]) => `${name}: ${messages.join(" ")}`);
   if (problems.length > 0) throw new ApiError(400, "invalid_card", problems.join("; "), fields);
-  return { brand, last4: digits.slice(-4), outcome: TEST_CARDS[digits] ?? "success" };
+  const outcome = TEST_CARDS[digits] ?? (digits.endsWith(DECLINED_ENDING) ? "declined" : "success");
+  return { brand, last4: digits.slice(-4), outcome };
 }

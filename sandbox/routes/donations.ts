@@ -22,6 +22,7 @@ import type { TransactionStatus } from "../store";
 export const FAULT_SERVER_ERROR_CENTS = 666_66;
 export const FAULT_NEVER_ANSWER_CENTS = 777_77;
 export const FAULT_CONNECTION_RESET_CENTS = 888_88;
+export const FAULT_NEVER_ANSWER_UNCHARGED_CENTS = 999_99;
 
 const AUTH_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 const AUTH_CODE_LENGTH = 6;
@@ -75,6 +76,12 @@ export function donationRoutes(runtime: SandboxRuntime): Hono<SandboxEnv> {
       c.env?.incoming?.socket.destroy();
       await connectionClosed(c);
       return c.body(null, 500);
+    }
+
+    if (plan.amountCents === FAULT_NEVER_ANSWER_UNCHARGED_CENTS) {
+      // Silent and nothing charged: an unknown outcome that turns out not charged.
+      await connectionClosed(c);
+      return c.body(null, 504);
     }
 
     const result = RESULT[plan.outcome];

@@ -29,6 +29,32 @@ describe("test cards", () => {
     ]);
   });
 
+  it("any Luhn-valid number ending in 0002 is declined: distinct declining cards, none collected", async () => {
+    const session = await login(ctx.sandbox);
+    // Luhn-valid, each ending in 0002.
+    const cards = ["4111111111150002", "5555555555570002", "6011111111110002"];
+    for (const card_number of cards) {
+      const answer = await donate(ctx.sandbox, session, donation({ card_number }));
+      expect(answer.json.donation, card_number).toEqual({
+        status: "Error",
+        message: expect.stringMatching(/declined/i),
+      });
+    }
+    expect(await collected(ctx.sandbox)).toEqual([]);
+    expect((await ctx.sandbox.transactions()).map((row) => [row.status, row.brand, row.last_4])).toEqual([
+      ["declined", "visa", "0002"],
+      ["declined", "mastercard", "0002"],
+      ["declined", "discover", "0002"],
+    ]);
+  });
+
+  it("a number ending in 0002 that fails the Luhn check is refused as invalid (400), not declined", async () => {
+    const session = await login(ctx.sandbox);
+    const answer = await donate(ctx.sandbox, session, donation({ card_number: "5111111111110002" }));
+    expect(answer.status).toBe(400);
+    expect(await ctx.sandbox.transactions()).toEqual([]);
+  });
+
   it("4000000000000119 fails: status Fatal, no transaction_id, nothing collected", async () => {
     const session = await login(ctx.sandbox);
     const answer = await donate(ctx.sandbox, session, donation({ card_number: "4000000000000119" }));

@@ -75,6 +75,29 @@ describe("fault trigger 777.77", () => {
   });
 });
 
+describe("fault trigger 999.99", () => {
+  let sandbox: SandboxHandle | undefined;
+  afterEach(async () => {
+    await sandbox?.close();
+  });
+
+  it("999.99 → the sandbox never answers and charges nothing; the next donation is charged as usual", async () => {
+    sandbox = await startSandbox();
+    const session = await login(sandbox);
+    const started = Date.now();
+    await expect(donate(sandbox, session, donation({ amount: "999.99" }), 800)).rejects.toThrow(
+      "client timeout",
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(750);
+    expect(await sandbox.transactions()).toEqual([]);
+
+    expect((await donate(sandbox, session, donation({ amount: "2.00" }))).json.donation.status).toBe(
+      "Success",
+    );
+    expect((await collected(sandbox)).map((row) => row.amount)).toEqual(["2.00"]);
+  });
+});
+
 describe("SANDBOX_LATENCY_MS", () => {
   const ctx = useSandbox({ latencyMs: 300 });
 
