@@ -203,14 +203,20 @@ export const TransactionRowSchema = z.looseObject({
 });
 export type TransactionRow = z.infer<typeof TransactionRowSchema>;
 
-export const ReportResponseSchema = z.looseObject({
-  report: z.looseObject({
-    id: z.union([z.string(), z.number()]),
-    status: z.string(),
-    transactions: z.optional(z.array(TransactionRowSchema)),
-  }),
-});
+/** A report's answer; `transactions` appears once it is ready. */
+const reportOf = <Row extends z.ZodMiniType>(row: Row) =>
+  z.looseObject({
+    report: z.looseObject({
+      id: z.union([z.string(), z.number()]),
+      status: z.string(),
+      transactions: z.optional(z.array(row)),
+    }),
+  });
+
+export const ReportResponseSchema = reportOf(TransactionRowSchema);
 export type ReportResponse = z.infer<typeof ReportResponseSchema>;
+/** The same with its rows unread: the proxy checks each row on its own, so one odd row spoils nothing. */
+export const ReportEnvelopeSchema = reportOf(z.unknown());
 
 // ── failures (a shape the contract leaves open; see sandbox/README.md) ───────────────────
 
