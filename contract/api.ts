@@ -54,8 +54,22 @@ export const CampaignSchema = z.strictObject({
   recurring_frequencies: z.array(RecurringFrequencySchema),
   peer_fundraising: z.boolean(),
   opt_in_lists: z.array(Text(100)),
+  /** What the campaign aims to raise, shown by the progress bar; none: no goal shown. */
+  goal_amount: z.optional(PositiveAmountSchema),
 });
 export type Campaign = z.infer<typeof CampaignSchema>;
+
+/** GET /v1/campaigns/{shortcode}/{keyword}/progress: amounts as decimal strings. */
+export const ProgressSchema = z.object({
+  /** Every collected gift to the keyword, fees the donors covered included. */
+  raised: AmountSchema,
+  goal: z.nullable(AmountSchema),
+  donors: z.int(),
+  currency: z.string(),
+  /** When the upstream's report behind these figures was read (ISO 8601). */
+  updated_at: z.string(),
+});
+export type Progress = z.infer<typeof ProgressSchema>;
 
 export const PeerSchema = z.object({
   id: z.string(),

@@ -13,6 +13,7 @@ import { createRateLimits, type RateLimits } from "./middleware/rate-limit";
 import { requestContext } from "./middleware/request-context";
 import { createPeersCache } from "./peers";
 import { PROBLEM_KINDS, ProblemError, problemResponse } from "./problem";
+import { createProgressCache } from "./progress";
 import { campaignRoutes } from "./routes/campaigns";
 import { donationRoutes } from "./routes/donations";
 import { healthRoutes } from "./routes/health";
@@ -37,6 +38,7 @@ const ROUTE_METHODS: [string, string][] = [
   ["/v1/health", "GET"],
   ["/v1/campaigns/:shortcode/:keyword", "GET"],
   ["/v1/campaigns/:shortcode/:keyword/peers", "GET"],
+  ["/v1/campaigns/:shortcode/:keyword/progress", "GET"],
   ["/v1/payment-tokens", "POST"],
   ["/v1/donations", "POST"],
   ["/v1/subscriptions", "POST"],
@@ -58,13 +60,22 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const campaigns = createCampaignDirectory(config.campaigns);
   const rateLimits = deps.rateLimits ?? createRateLimits(config.rateLimits);
   const peers = createPeersCache(upstream, config.peersCacheS);
+  const progress = createProgressCache({
+    upstream,
+    ttlS: config.progressCacheS,
+    onStale: (campaign, error) =>
+      logger.warn(
+        { campaign: `${campaign.shortcode}/${campaign.keyword}`, error: errorSummary(error) },
+        "campaign progress: the upstream report failed; serving the last good value",
+      ),
+  });
 
   const app = new Hono<AppEnv>();
   app.use("*", requestContext({ logger, trustProxyHops: config.trustProxyHops }));
   app.use("/v1/*", cors(config.allowedOrigins));
 
   app.route("/", healthRoutes());
-  app.route("/", campaignRoutes({ campaigns, peers }));
+  app.route("/", campaignRoutes({ campaigns, peers, progress, progressCacheS: config.progressCacheS }));
   app.route("/", paymentTokenRoutes({ upstream, rateLimits }));
   app.route(
     "/",

@@ -56,6 +56,8 @@ export interface ProxyConfig {
   idempotencyRetentionH: number;
   rateLimits: RateLimitConfig;
   peersCacheS: number;
+  /** GIVEKIT_PROGRESS_CACHE_S: how long a campaign's progress is kept before the report is read again. */
+  progressCacheS: number;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 }
 
@@ -94,6 +96,7 @@ export const CONFIG_DEFAULTS = {
   GIVEKIT_DECLINE_WINDOW_S: "600",
   GIVEKIT_DECLINE_BLOCK_S: "3600",
   GIVEKIT_PEERS_CACHE_S: "60",
+  GIVEKIT_PROGRESS_CACHE_S: "60",
   LOG_LEVEL: "info",
 } as const;
 
@@ -195,6 +198,7 @@ const EnvSchema = z.object({
   GIVEKIT_DECLINE_WINDOW_S: whole(1, MAX_SECONDS),
   GIVEKIT_DECLINE_BLOCK_S: whole(1, MAX_SECONDS),
   GIVEKIT_PEERS_CACHE_S: whole(0, 24 * 3600),
+  GIVEKIT_PROGRESS_CACHE_S: whole(0, 24 * 3600),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
     error: "must be one of fatal, error, warn, info, debug, trace, silent",
   }),
@@ -217,6 +221,18 @@ export function parseOrigin(text: string): string | null {
   }
 }
 
+/** "campaigns.1.goal_amount" → "campaigns.1.goal_amount (campaign 41444/MEALS)", naming the campaign where it can. */
+function describePath(raw: unknown, path: readonly PropertyKey[]): string {
+  const dotted = path.map(String).join(".");
+  const [list, index] = path;
+  if (list !== "campaigns" || typeof index !== "number") return dotted;
+  const entry = (raw as { campaigns?: unknown[] }).campaigns?.[index] as
+    | { shortcode?: unknown; keyword?: unknown }
+    | undefined;
+  if (typeof entry?.shortcode !== "string" || typeof entry.keyword !== "string") return dotted;
+  return `${dotted} (campaign ${entry.shortcode}/${entry.keyword})`;
+}
+
 /**
  * Reads and checks the campaigns file (GIVEKIT_CAMPAIGNS).
  *
@@ -234,7 +250,7 @@ export function loadCampaigns(path: string): Campaign[] {
   const parsed = CampaignsFileSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const where = issue.path.length > 0 ? issue.path.join(".") : "(file)";
+    const where = issue.path.length > 0 ? describePath(raw, issue.path) : "(file)";
     const message =
       issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")}` : issue.message;
     throw new ConfigError("GIVEKIT_CAMPAIGNS", `${path}: ${where}: ${message}`);
@@ -313,6 +329,7 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
       declineBlockS: e.GIVEKIT_DECLINE_BLOCK_S,
     },
     peersCacheS: e.GIVEKIT_PEERS_CACHE_S,
+    progressCacheS: e.GIVEKIT_PROGRESS_CACHE_S,
     logLevel: e.LOG_LEVEL,
   };
 }

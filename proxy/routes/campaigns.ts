@@ -2,12 +2,14 @@
  * GET /v1/campaigns/{shortcode}/{keyword}: a served campaign's public settings.
  * GET /v1/campaigns?event_id=&event_type=: the same, for a campaign named by its event.
  * GET /v1/campaigns/{shortcode}/{keyword}/peers?q=: its fundraisers and teams for the picker.
+ * GET /v1/campaigns/{shortcode}/{keyword}/progress: raised, goal and donors (proxy/progress.ts).
  */
 import { Hono } from "hono";
 import type { Campaign, PeersResponse } from "../../contract/api";
 import type { CampaignDirectory } from "../campaigns";
 import type { AppEnv } from "../context";
 import { filterPeers, PEER_QUERY_MAX, type createPeersCache } from "../peers";
+import type { ProgressCache } from "../progress";
 import { ProblemError } from "../problem";
 
 /** Browsers and CDNs may keep campaign settings and peer lists this long, in seconds. */
@@ -23,6 +25,9 @@ function served(directory: CampaignDirectory, shortcode: string, keyword: string
 export function campaignRoutes(deps: {
   campaigns: CampaignDirectory;
   peers: ReturnType<typeof createPeersCache>;
+  progress: ProgressCache;
+  /** GIVEKIT_PROGRESS_CACHE_S: how long browsers may keep a progress answer too. */
+  progressCacheS: number;
 }) {
   const cacheControl = `public, max-age=${PUBLIC_MAX_AGE_S}`;
   return new Hono<AppEnv>()
@@ -55,5 +60,10 @@ export function campaignRoutes(deps: {
         peers: campaign.peer_fundraising ? filterPeers(await deps.peers.get(campaign), query) : [],
       };
       return c.json(body, 200, { "Cache-Control": cacheControl });
+    })
+    .get("/v1/campaigns/:shortcode/:keyword/progress", async (c) => {
+      const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
+      const progress = await deps.progress.get(campaign);
+      return c.json(progress, 200, { "Cache-Control": `public, max-age=${deps.progressCacheS}` });
     });
 }

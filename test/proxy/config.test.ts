@@ -162,6 +162,12 @@ describe("loadConfig", () => {
         "listed twice",
       ],
       ["an event_id without event_type", { campaigns: [{ ...CAMPAIGN, event_id: "e1" }] }, "event_type"],
+      [
+        "a malformed goal_amount",
+        { campaigns: [CAMPAIGN, { ...CAMPAIGN, keyword: "MEALS", goal_amount: "25k" }] },
+        `campaigns.1.goal_amount (campaign ${CAMPAIGN.shortcode}/MEALS)`,
+      ],
+      ["a goal_amount of zero", { campaigns: [{ ...CAMPAIGN, goal_amount: "0.00" }] }, "goal_amount"],
     ])("refuses %s, naming the variable and the problem", (_name, content, fragment) => {
       const path = typeof content === "string" && content.startsWith("/") ? content : campaignsFile(content);
       const error = errorOf({ GIVEKIT_CAMPAIGNS: path });
