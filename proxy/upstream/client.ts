@@ -69,6 +69,8 @@ export type PaymentTokenOutcome =
 export type SubscribeOutcome = { kind: "subscribed" } | { kind: "rejected"; httpStatus: number };
 
 export interface UpstreamClient {
+  /** Logs in with the private token now, whatever the session's state (`givekit doctor`). */
+  login(): Promise<void>;
   createPaymentToken(card: UpstreamPaymentTokenRequest): Promise<PaymentTokenOutcome>;
   /** Never retried after it may have reached the upstream: donate has no idempotency of its own. */
   donate(donation: UpstreamDonationRequest): Promise<DonateOutcome>;
@@ -171,6 +173,10 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
   }
 
   return {
+    async login() {
+      await login();
+    },
+
     async createPaymentToken(card) {
       const answer = await sessionCall("POST", url(UPSTREAM_PATHS.paymentToken), card);
       if (answer.status >= 400 && answer.status < 500) return { kind: "refused", httpStatus: answer.status };

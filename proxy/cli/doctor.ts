@@ -1,0 +1,65 @@
+/**
+ * `givekit doctor`: one line per check, and a non-zero exit when one fails. It names what is
+ * wrong (a variable, a campaign, an HTTP status) and never prints a token.
+ */
+import type { Campaign } from "../../contract/api";
+import { ConfigError, loadConfig, type ProxyConfig } from "../config";
+import { ProblemError } from "../problem";
+import { createUpstreamClient, type UpstreamClient } from "../upstream/client";
+import type { Output } from "./main";
+
+interface Check {
+  name: string;
+  run(): Promise<string>;
+}
+
+function why(error: unknown): string {
+  if (error instanceof ProblemError || error instanceof ConfigError) return error.message;
+  return error instanceof Error ? `${error.name}: ${error.message}` : "failed";
+}
+
+function campaignCheck(upstream: UpstreamClient, campaign: Campaign): Check {
+  return {
+    name: `campaign ${campaign.shortcode}/${campaign.keyword}`,
+    run: async () => {
+      const fundraisers = await upstream.fundraisers(campaign.shortcode, campaign.keyword);
+      return `exists upstream (${fundraisers.length} fundraiser${fundraisers.length === 1 ? "" : "s"})`;
+    },
+  };
+}
+
+/** Runs every check; resolves with the exit code (1 when any failed). */
+export async function runDoctor(env: NodeJS.ProcessEnv, out: Output): Promise<number> {
+  let config: ProxyConfig;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    out.write(`✗ configuration: ${why(error)}\n`);
+    return 1;
+  }
+  out.write(
+    `✓ configuration: ${config.campaigns.length} campaign(s), upstream ${config.upstream.baseUrl}, ` +
+      `data directory ${config.dataDir}\n`,
+  );
+
+  const upstream = createUpstreamClient(config.upstream);
+  const checks: Check[] = [
+    { name: "upstream login", run: async () => (await upstream.login(), "the private token is accepted") },
+    ...config.campaigns.map((campaign) => campaignCheck(upstream, campaign)),
+  ];
+  let failed = 0;
+  try {
+    for (const check of checks) {
+      try {
+        out.write(`✓ ${check.name}: ${await check.run()}\n`);
+      } catch (error) {
+        failed++;
+        out.write(`✗ ${check.name}: ${why(error)}\n`);
+      }
+    }
+  } finally {
+    upstream.close();
+  }
+  out.write(failed === 0 ? "All checks passed.\n" : `${failed} check(s) failed.\n`);
+  return failed === 0 ? 0 : 1;
+}

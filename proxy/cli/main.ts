@@ -1,0 +1,88 @@
+/**
+ * `givekit`: what the people who run the proxy use to see it. Each command reads the same
+ * configuration as the proxy (its environment variables) and prints no secret.
+ *
+ * @example
+ * npx givekit doctor
+ */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { runDoctor } from "./doctor";
+
+export interface Output {
+  write(text: string): unknown;
+}
+
+interface Command {
+  summary: string;
+  usage: string;
+  options: NonNullable<ParseArgsConfig["options"]>;
+  run(values: Record<string, unknown>, env: NodeJS.ProcessEnv, out: Output): Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  doctor: {
+    summary: "check the configuration, the upstream login and every served campaign",
+    usage: "givekit doctor",
+    options: {},
+    run: (_values, env, out) => runDoctor(env, out),
+  },
+};
+
+const HELP = { help: { type: "boolean", short: "h" } } as const;
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const lines = Object.entries(COMMANDS).map(
+    ([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`,
+  );
+  return [
+    "Usage: givekit <command> [options]",
+    "",
+    "Commands:",
+    ...lines,
+    "",
+    "Every command reads the proxy's configuration from the environment (proxy/README.md).",
+    "`givekit <command> --help` explains one command.",
+    "",
+  ].join("\n");
+}
+
+function commandUsage(command: Command): string {
+  return `Usage: ${command.usage}\n\n${command.summary[0]!.toUpperCase()}${command.summary.slice(1)}.\n`;
+}
+
+/** Runs one command line; resolves with the exit code (2: the command line itself is wrong). */
+export async function main(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  out: Output,
+  err: Output,
+): Promise<number> {
+  const [name, ...rest] = args;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    (name === undefined ? err : out).write(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    err.write(`givekit: unknown command "${name}"\n\n${usage()}`);
+    return 2;
+  }
+  let values: Record<string, unknown>;
+  try {
+    values = parseArgs({
+      args: rest,
+      options: { ...command.options, ...HELP },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    err.write(`givekit ${name}: ${(error as Error).message}\n\n${commandUsage(command)}`);
+    return 2;
+  }
+  if (values.help) {
+    out.write(commandUsage(command));
+    return 0;
+  }
+  return command.run(values, env, out);
+}
