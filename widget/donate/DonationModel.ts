@@ -2,6 +2,7 @@ import { batch, computed, signal, type ReadonlySignal, type Signal } from "@prea
 import { DonationRequestSchema, type Campaign, type DonationRequest, type Peer } from "../../contract/api";
 import type { ErrorCode } from "../../contract/errors";
 import { feeCents, fromCents, toCents } from "../../contract/money";
+import { AMOUNT_PATTERN, MEMO_MAX, PEER_ID_PATTERN } from "../../contract/patterns";
 import type { ApiClient } from "../shared/api-client";
 import { createFormState, type FormStatus, type SubmitResult as FormResult } from "../shared/form-state";
 import type { DonateProps, Frequency } from "./attributes";
@@ -53,7 +54,7 @@ export type SubmitResult = FormResult<DonateField, DonateEnd["kind"]>;
 
 export type LoadState = "loading" | "ready" | "unavailable";
 
-export const MEMO_MAX = 500;
+export { MEMO_MAX };
 /** Wait this long after the last keystroke before searching fundraisers and teams. */
 export const PEER_SEARCH_DEBOUNCE_MS = 200;
 /** How many characters a donor can type into the amount box ("10,000.00" and then some). */
@@ -112,7 +113,7 @@ function fieldAt(path: string): DonateField | undefined {
 /** "$1,250.5 " → "1250.5"; what people type around an amount is not part of it. */
 export function parseAmountInput(input: string): number | null {
   const cleaned = input.replace(/[\s$,]/g, "");
-  if (!/^(0|[1-9]\d{0,8})(\.\d{1,2})?$/.test(cleaned)) return null;
+  if (!AMOUNT_PATTERN.test(cleaned)) return null;
   const cents = toCents(cleaned);
   return cents > 0 ? cents : null;
 }
@@ -123,7 +124,7 @@ const optional = (value: string) => (value.trim() === "" ? undefined : value.tri
 /** A peer id from the host page's URL, if it is a well-formed one. */
 function urlPeer(search: string, name: "fundraiser" | "team"): string | null {
   const value = new URLSearchParams(search).get(name);
-  return value && /^[A-Za-z0-9_-]{1,64}$/.test(value) ? value : null;
+  return value && PEER_ID_PATTERN.test(value) ? value : null;
 }
 
 function campaignPath(target: DonateProps["target"]): string {

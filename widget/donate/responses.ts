@@ -1,4 +1,5 @@
 import type { Campaign, DonationResponse, Peer } from "../../contract/api";
+import { CURRENCY_PATTERN, RATE_PATTERN, isAmount, matches } from "../../contract/patterns";
 
 /*
  * The proxy's answers, read as contract/api.ts's types. They are checked field by field by
@@ -11,7 +12,6 @@ type Fields = Record<string, unknown>;
 const fieldsOf = (value: unknown): Fields | null =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Fields) : null;
 const isText = (value: unknown): value is string => typeof value === "string";
-const isAmount = (value: unknown): value is string => isText(value) && /^\d{1,9}(\.\d{1,2})?$/.test(value);
 const FREQUENCIES = new Set(["monthly", "quarterly", "annually"]);
 
 export function readCampaign(body: unknown): Campaign | null {
@@ -21,12 +21,10 @@ export function readCampaign(body: unknown): Campaign | null {
   const ok =
     isText(c.shortcode) &&
     isText(c.keyword) &&
-    isText(c.fee_rate) &&
-    /^\d{1,2}(\.\d{1,6})?$/.test(c.fee_rate) &&
+    matches(RATE_PATTERN, c.fee_rate) &&
     isAmount(c.min_amount) &&
     isAmount(c.max_amount) &&
-    isText(c.currency) &&
-    /^[A-Z]{3}$/.test(c.currency) &&
+    matches(CURRENCY_PATTERN, c.currency) &&
     Array.isArray(frequencies) &&
     frequencies.every((f) => FREQUENCIES.has(f as string)) &&
     typeof c.peer_fundraising === "boolean";

@@ -1,5 +1,6 @@
 import type { ErrorCode } from "../../contract/errors";
 import type { FromFrameMessage, ToFrameMessage } from "../../contract/frame";
+import { LAST4_PATTERN } from "../../contract/patterns";
 
 /*
  * The card frame's messages, read as contract/frame.ts's types. Both ends check them by hand
@@ -54,7 +55,7 @@ export function readFromFrameMessage(data: unknown): FromFrameMessage | null {
         isText(token) &&
         typeof brand === "string" &&
         typeof last4 === "string" &&
-        /^\d{4}$/.test(last4)
+        LAST4_PATTERN.test(last4)
         ? { type, id, token, brand, last4 }
         : null;
     }
