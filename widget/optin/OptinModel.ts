@@ -1,8 +1,7 @@
 import { signal } from "@preact/signals-core";
-import { AsYouType } from "libphonenumber-js/min";
 import type { SubscriptionRequest, SubscriptionResponse } from "../../contract/api";
 import type { ErrorCode } from "../../contract/errors";
-import { formatMobile, normalizeMobile } from "../../contract/phone";
+import { formatMobile, formatMobileAsTyped, normalizeMobile } from "../../contract/phone";
 import type { ApiClient } from "../shared/api-client";
 import { createFormState, type SubmitResult as FormResult } from "../shared/form-state";
 import type { OptinTarget } from "./attributes";
@@ -81,7 +80,7 @@ function validate(values: Values): Partial<Record<OptinField, FieldProblem>> {
  */
 export function formatAsYouType(input: string): string {
   if (/[^\d\s()+.-]/.test(input)) return input;
-  return new AsYouType("US").input(input);
+  return formatMobileAsTyped(input);
 }
 
 /**
