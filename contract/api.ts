@@ -8,10 +8,13 @@ import { PositiveAmountSchema, RateSchema, AmountSchema } from "./money";
 import {
   COUNTRY_PATTERN,
   CURRENCY_PATTERN,
+  DEFAULT_MIN_AMOUNT,
   KEYWORD_PATTERN,
+  LIST_NAME_MAX,
   LAST4_PATTERN,
   MEMO_MAX,
   PEER_ID_PATTERN,
+  RECURRING_FREQUENCIES,
   SHORTCODE_PATTERN,
   TARGET_TEXT_MAX,
   ZIP_PATTERN,
@@ -35,7 +38,7 @@ const Shortcode = /* @__PURE__ */ z
   .string()
   .check(z.regex(SHORTCODE_PATTERN, "A shortcode is 4 to 6 digits."));
 
-export const RecurringFrequencySchema = z.enum(["monthly", "quarterly", "annually"]);
+export const RecurringFrequencySchema = z.enum(RECURRING_FREQUENCIES);
 export type RecurringFrequency = z.infer<typeof RecurringFrequencySchema>;
 
 /** Which campaign a request is for: shortcode+keyword, or event_id+event_type. */
@@ -59,14 +62,14 @@ export const CampaignSchema = z.strictObject({
   event_id: z.optional(Text(TARGET_TEXT_MAX)),
   event_type: z.optional(Text(TARGET_TEXT_MAX)),
   fee_rate: RateSchema,
-  min_amount: z._default(PositiveAmountSchema, "5.00"),
+  min_amount: z._default(PositiveAmountSchema, DEFAULT_MIN_AMOUNT),
   max_amount: PositiveAmountSchema,
   currency: /* @__PURE__ */ z
     .string()
     .check(z.regex(CURRENCY_PATTERN, "A currency is an ISO 4217 code such as USD.")),
   recurring_frequencies: z.array(RecurringFrequencySchema),
   peer_fundraising: z.boolean(),
-  opt_in_lists: z.array(Text(100)),
+  opt_in_lists: z.array(Text(LIST_NAME_MAX)),
 });
 export type Campaign = z.infer<typeof CampaignSchema>;
 
@@ -180,7 +183,7 @@ export const SubscriptionRequestSchema = /* @__PURE__ */ z
       z.overwrite((v) => normalizeMobile(v) ?? ""),
       z.minLength(1, "Enter a 10-digit US or Canadian mobile number."),
     ),
-    list: z.optional(Text(100)),
+    list: z.optional(Text(LIST_NAME_MAX)),
     keyword: z.optional(Keyword),
     shortcode: z.optional(Shortcode),
     firstname: z.optional(Text(100)),

@@ -27,6 +27,13 @@ export const ZIP_PATTERN = /^\d{5}(-\d{4})?$/;
 /** The last four digits of a card. */
 export const LAST4_PATTERN = /^\d{4}$/;
 
+/** The recurring frequencies a campaign may offer (a one-time gift has none). */
+export const RECURRING_FREQUENCIES = ["monthly", "quarterly", "annually"] as const;
+/** A campaign's minimum gift when its settings name none. */
+export const DEFAULT_MIN_AMOUNT = "5.00";
+
+/** The longest name of an SMS list. */
+export const LIST_NAME_MAX = 100;
 /** The longest event id, event type or form id. */
 export const TARGET_TEXT_MAX = 64;
 /** The longest memo a donor may write. */

@@ -1,5 +1,5 @@
-import type { ErrorCode, Problem } from "../../contract/errors";
-import { isCode, isObject, readErrors } from "./frame-messages";
+import { isErrorCode, type ErrorCode, type Problem } from "../../contract/errors";
+import { isFieldErrors, isObject } from "./checks";
 
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; problem: Problem };
 
@@ -10,8 +10,12 @@ export type ApiResult<T> = { ok: true; data: T } | { ok: false; problem: Problem
  */
 export function readProblem(body: unknown, status: number): Problem {
   const fields = isObject(body) ? body : {};
-  const code: ErrorCode = isCode(fields.code) ? fields.code : status ? "upstream_error" : "network_error";
-  const errors = readErrors(fields.errors);
+  const code: ErrorCode = isErrorCode(fields.code)
+    ? fields.code
+    : status
+      ? "upstream_error"
+      : "network_error";
+  const errors = isFieldErrors(fields.errors) ? (fields.errors as Problem["errors"]) : undefined;
   return {
     type: typeof fields.type === "string" ? fields.type : "about:blank",
     title: typeof fields.title === "string" ? fields.title : code,
