@@ -24,13 +24,19 @@ export const ERROR_CODES = [
   "upstream_auth_failed",
   "upstream_unavailable",
   "upstream_error",
-  /** The widget's own: the proxy could not be reached at all. */
-  "network_error",
   "internal_error",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export const ErrorCodeSchema = /* @__PURE__ */ z.enum(ERROR_CODES);
+
+/**
+ * Not an answer of any server: what the widget and the card frame report (in a token-error,
+ * in the `givekit:error` event) when the proxy could not be reached at all.
+ */
+export const UNREACHABLE = "network_error";
+/** What the widget reports a failure with: a code the proxy answered, or UNREACHABLE. */
+export type WidgetErrorCode = ErrorCode | typeof UNREACHABLE;
 
 /** One of ERROR_CODES: what the widget, which parses no zod here, checks a `code` with. */
 export const isErrorCode = (value: unknown): value is ErrorCode =>

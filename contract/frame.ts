@@ -4,7 +4,7 @@
  * widget/shared/frame-messages.ts, which a property test holds to these schemas.
  */
 import * as z from "zod/mini";
-import { ErrorCodeSchema } from "./errors";
+import { ERROR_CODES, UNREACHABLE } from "./errors";
 import { LAST4_PATTERN } from "./patterns";
 
 /** A message id: one per tokenize request, never empty. */
@@ -39,7 +39,8 @@ export const FromFrameMessageSchema = /* @__PURE__ */ z.discriminatedUnion("type
   z.object({
     type: z.literal("givekit:token-error"),
     id: Id,
-    code: ErrorCodeSchema,
+    // The proxy's code, or UNREACHABLE when the frame could not reach the proxy.
+    code: /* @__PURE__ */ z.enum([...ERROR_CODES, UNREACHABLE]),
     errors: z.optional(FieldErrors),
   }),
 ]);

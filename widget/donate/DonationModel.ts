@@ -1,6 +1,6 @@
 import { batch, computed, signal, type ReadonlySignal, type Signal } from "@preact/signals-core";
 import { DonationRequestSchema, type Campaign, type DonationRequest, type Peer } from "../../contract/api";
-import type { ErrorCode } from "../../contract/errors";
+import { UNREACHABLE, type ErrorCode, type WidgetErrorCode } from "../../contract/errors";
 import { feeCents, fromCents, toCents } from "../../contract/money";
 import { AMOUNT_PATTERN, MEMO_MAX, PEER_ID_PATTERN } from "../../contract/patterns";
 import type { ApiClient } from "../shared/api-client";
@@ -76,20 +76,20 @@ export interface DonationModelDeps {
   search?: string;
 }
 
-const FAILURES: Partial<Record<ErrorCode, DonateFailure>> = {
+const FAILURES: Partial<Record<WidgetErrorCode, DonateFailure>> = {
   card_declined: "declined",
   payment_failed: "paymentFailed",
   rate_limited: "rateLimited",
   too_many_declines: "rateLimited",
   upstream_unavailable: "upstreamDown",
   upstream_auth_failed: "upstreamDown",
-  network_error: "networkError",
+  [UNREACHABLE]: "networkError",
   request_in_progress: "inProgress",
   invalid_peer: "invalidPeer",
 };
 
-/** After these the same Idempotency-Key (and card token) is sent again: nothing was decided. */
-const RETRY_SAME_KEY = new Set<ErrorCode>(["network_error", "upstream_unavailable", "request_in_progress"]);
+/** After these (and after no answer at all) the same Idempotency-Key and card token are sent again: nothing was decided. */
+const RETRY_SAME_KEY = new Set<ErrorCode>(["upstream_unavailable", "request_in_progress"]);
 
 /** The request's field paths (those under `donor.` without it) named otherwise in the form. */
 const RENAMED: Record<string, DonateField> = {
@@ -296,7 +296,7 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
   async function fetchPeers(c: Campaign, query: string): Promise<Peer[] | null> {
     const path = `/v1/campaigns/${encodeURIComponent(c.shortcode)}/${encodeURIComponent(c.keyword)}/peers`;
     const result = await api.get<unknown>(`${path}?${new URLSearchParams({ q: query })}`);
-    return result.ok ? readPeers(result.data) : null;
+    return result.kind === "ok" ? readPeers(result.data) : null;
   }
 
   return {
@@ -335,9 +335,14 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
     /** Fetches the campaign's public settings; the form shows once they are known. */
     async load(): Promise<LoadState> {
       const result = await api.get<unknown>(campaignPath(props.target));
-      const loaded = result.ok ? readCampaign(result.data) : null;
+      const loaded = result.kind === "ok" ? readCampaign(result.data) : null;
       if (!loaded) {
-        const why = result.ok ? "an unexpected answer" : result.problem.code;
+        const why =
+          result.kind === "ok"
+            ? "an unexpected answer"
+            : result.kind === "problem"
+              ? result.problem.code
+              : "the proxy could not be reached";
         console.error(`[givekit] <givekit-donate>: the campaign could not be loaded (${why}).`);
         loadState.value = "unavailable";
         return "unavailable";
@@ -416,7 +421,7 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
         { ...request, credit_card_token: current.token },
         { "Idempotency-Key": current.key },
       );
-      if (result.ok) {
+      if (result.kind === "ok") {
         retained = null;
         const parsed = readDonation(result.data);
         if (!parsed) return form.fail({}, "upstream_error");
@@ -440,6 +445,8 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
         return { kind: end.kind };
       }
 
+      // Nothing was decided: the retry sends the very same request.
+      if (result.kind === "unreachable") return form.fail({}, UNREACHABLE);
       const { code } = result.problem;
       if (!RETRY_SAME_KEY.has(code)) retained = null;
       const refused = form.serverProblems(result.problem, fieldAt, (field) =>

@@ -1,4 +1,4 @@
-import { isErrorCode } from "../../contract/errors";
+import { UNREACHABLE, isErrorCode } from "../../contract/errors";
 import type { FromFrameMessage, ToFrameMessage } from "../../contract/frame";
 import { LAST4_PATTERN } from "../../contract/patterns";
 import {
@@ -12,6 +12,7 @@ import {
   optional,
   pattern,
   readShape,
+  type Check,
   type Shape,
 } from "./checks";
 
@@ -27,12 +28,14 @@ const TO_FRAME: Record<string, Shape> = {
   "givekit:focus": {},
 };
 
+const isTokenErrorCode: Check = (value) => isErrorCode(value) || value === UNREACHABLE;
+
 const FROM_FRAME: Record<string, Shape> = {
   "givekit:frame-ready": {},
   "givekit:resize": { height: isFiniteNumber },
   "givekit:card-state": { complete: isBoolean, brand: isText },
   "givekit:token": { id: isFilled, token: isFilled, brand: isText, last4: pattern(LAST4_PATTERN) },
-  "givekit:token-error": { id: isFilled, code: isErrorCode, errors: optional(isFieldErrors) },
+  "givekit:token-error": { id: isFilled, code: isTokenErrorCode, errors: optional(isFieldErrors) },
 };
 
 /** The message `data` is, by its `type` and that type's shape; null for anything else. */
