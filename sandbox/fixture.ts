@@ -3,9 +3,16 @@
  * starts with. Validated strictly, so a typo stops the sandbox with the field's path.
  */
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import * as z from "zod/mini";
 import { KEYWORD_PATTERN, SHORTCODE_PATTERN, isReservedKeyword } from "../contract/patterns";
 import { UPSTREAM_ID_PATTERN } from "../contract/upstream";
+
+/**
+ * The demo fixture: Hope Shelter and River Trust. npm start, the tests, the benchmark and the
+ * size check all read it (and its tokens) with loadFixtureFile, as the sandbox does.
+ */
+export const DEMO_FIXTURE_PATH = fileURLToPath(new URL("fixtures/demo.json", import.meta.url));
 
 /** Fundraiser ids the sandbox makes itself; a fixture may not use these prefixes. */
 export const ROOT_FUNDRAISER_PREFIX = "npo-";
