@@ -14,6 +14,7 @@ import {
   LAST4_PATTERN,
   MEMO_MAX,
   PEER_ID_PATTERN,
+  PEER_KINDS,
   RECURRING_FREQUENCIES,
   SHORTCODE_PATTERN,
   TARGET_TEXT_MAX,
@@ -76,7 +77,7 @@ export type Campaign = z.infer<typeof CampaignSchema>;
 export const PeerSchema = z.object({
   id: z.string(),
   name: z.string(),
-  kind: z.enum(["fundraiser", "team"]),
+  kind: z.enum(PEER_KINDS),
   team_id: z.nullable(z.string()),
   team_name: z.nullable(z.string()),
 });

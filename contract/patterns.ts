@@ -29,6 +29,8 @@ export const LAST4_PATTERN = /^\d{4}$/;
 
 /** The recurring frequencies a campaign may offer (a one-time gift has none). */
 export const RECURRING_FREQUENCIES = ["monthly", "quarterly", "annually"] as const;
+/** What a peer can be: a fundraiser, or a team of fundraisers. */
+export const PEER_KINDS = ["fundraiser", "team"] as const;
 /** A campaign's minimum gift when its settings name none. */
 export const DEFAULT_MIN_AMOUNT = "5.00";
 

@@ -5,6 +5,7 @@ import {
   DEFAULT_MIN_AMOUNT,
   KEYWORD_PATTERN,
   LIST_NAME_MAX,
+  PEER_KINDS,
   RATE_PATTERN,
   RECURRING_FREQUENCIES,
   SHORTCODE_PATTERN,
@@ -53,7 +54,7 @@ const CAMPAIGN = {
 const PEER = {
   id: isText,
   name: isText,
-  kind: oneOf(["fundraiser", "team"]),
+  kind: oneOf(PEER_KINDS),
   team_id: nullable(isText),
   team_name: nullable(isText),
 };
