@@ -28,6 +28,7 @@ import autocannon from "autocannon";
 import { build } from "vite";
 import baseline from "./baseline.json" with { type: "json" };
 import { judge, type Baseline } from "./verdict";
+import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../sandbox/fixture";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DURATION_S = Number(process.env.BENCH_DURATION_S || 6);
@@ -50,10 +51,7 @@ const BENCH_LIMITS = {
   GIVEKIT_RATE_SUBSCRIPTIONS: "1000000",
 };
 
-const DEMO_FIXTURE = JSON.parse(readFileSync(join(ROOT, "sandbox/fixtures/demo.json"), "utf8")) as {
-  accounts: { private_token: string; public_token: string }[];
-};
-const HOPE = DEMO_FIXTURE.accounts[0]!;
+const HOPE = loadFixtureFile(DEMO_FIXTURE_PATH).accounts[0]!;
 
 const SUBSCRIBE_BODY = JSON.stringify({
   // A real area code (555-01xx is reserved for fiction): what real traffic looks like.
@@ -287,7 +285,7 @@ async function main(): Promise<void> {
     SANDBOX_PORT: "0",
     SANDBOX_DB: ":memory:",
   });
-  const proxyToSandbox = await startProxy(sandbox.url, HOPE.private_token, HOPE.public_token);
+  const proxyToSandbox = await startProxy(sandbox.url, HOPE.privateToken, HOPE.publicToken);
 
   const floorRuns: Figures[] = [];
   const ownRuns: Figures[] = [];

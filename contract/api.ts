@@ -5,6 +5,21 @@
 import * as z from "zod/mini";
 import { CardSchema } from "./card";
 import { PositiveAmountSchema, RateSchema, AmountSchema } from "./money";
+import {
+  COUNTRY_PATTERN,
+  CURRENCY_PATTERN,
+  DEFAULT_MIN_AMOUNT,
+  KEYWORD_PATTERN,
+  LIST_NAME_MAX,
+  LAST4_PATTERN,
+  MEMO_MAX,
+  PEER_ID_PATTERN,
+  PEER_KINDS,
+  RECURRING_FREQUENCIES,
+  SHORTCODE_PATTERN,
+  TARGET_TEXT_MAX,
+  ZIP_PATTERN,
+} from "./patterns";
 import { normalizeMobile } from "./phone";
 
 // Building a schema has no side effect, but a bundler cannot tell that of a method call such as
@@ -16,21 +31,23 @@ const Required = (max: number, message: string) =>
   z.string().check(z.trim(), z.minLength(1, message), z.maxLength(max));
 const PeerId = /* @__PURE__ */ z
   .string()
-  .check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, "Choose a fundraiser or team from the list."));
+  .check(z.regex(PEER_ID_PATTERN, "Choose a fundraiser or team from the list."));
 const Keyword = /* @__PURE__ */ z
   .string()
-  .check(z.regex(/^[A-Za-z0-9]{3,15}$/, "A keyword is 3 to 15 letters and digits."));
-const Shortcode = /* @__PURE__ */ z.string().check(z.regex(/^\d{4,6}$/, "A shortcode is 4 to 6 digits."));
+  .check(z.regex(KEYWORD_PATTERN, "A keyword is 3 to 15 letters and digits."));
+const Shortcode = /* @__PURE__ */ z
+  .string()
+  .check(z.regex(SHORTCODE_PATTERN, "A shortcode is 4 to 6 digits."));
 
-export const RecurringFrequencySchema = z.enum(["monthly", "quarterly", "annually"]);
+export const RecurringFrequencySchema = z.enum(RECURRING_FREQUENCIES);
 export type RecurringFrequency = z.infer<typeof RecurringFrequencySchema>;
 
 /** Which campaign a request is for: shortcode+keyword, or event_id+event_type. */
 const Target = {
   shortcode: z.optional(Shortcode),
   keyword: z.optional(Keyword),
-  event_id: z.optional(Text(64)),
-  event_type: z.optional(Text(64)),
+  event_id: z.optional(Text(TARGET_TEXT_MAX)),
+  event_type: z.optional(Text(TARGET_TEXT_MAX)),
 };
 
 function hasTarget(value: { shortcode?: string; keyword?: string; event_id?: string; event_type?: string }) {
@@ -43,17 +60,17 @@ function hasTarget(value: { shortcode?: string; keyword?: string; event_id?: str
 export const CampaignSchema = z.strictObject({
   shortcode: Shortcode,
   keyword: Keyword,
-  event_id: z.optional(Text(64)),
-  event_type: z.optional(Text(64)),
+  event_id: z.optional(Text(TARGET_TEXT_MAX)),
+  event_type: z.optional(Text(TARGET_TEXT_MAX)),
   fee_rate: RateSchema,
-  min_amount: z._default(PositiveAmountSchema, "5.00"),
+  min_amount: z._default(PositiveAmountSchema, DEFAULT_MIN_AMOUNT),
   max_amount: PositiveAmountSchema,
   currency: /* @__PURE__ */ z
     .string()
-    .check(z.regex(/^[A-Z]{3}$/, "A currency is an ISO 4217 code such as USD.")),
+    .check(z.regex(CURRENCY_PATTERN, "A currency is an ISO 4217 code such as USD.")),
   recurring_frequencies: z.array(RecurringFrequencySchema),
   peer_fundraising: z.boolean(),
-  opt_in_lists: z.array(Text(100)),
+  opt_in_lists: z.array(Text(LIST_NAME_MAX)),
   /** What the campaign aims to raise, shown by the progress bar; none: no goal shown. */
   goal_amount: z.optional(PositiveAmountSchema),
 });
@@ -74,7 +91,7 @@ export type Progress = z.infer<typeof ProgressSchema>;
 export const PeerSchema = z.object({
   id: z.string(),
   name: z.string(),
-  kind: z.enum(["fundraiser", "team"]),
+  kind: z.enum(PEER_KINDS),
   team_id: z.nullable(z.string()),
   team_name: z.nullable(z.string()),
 });
@@ -91,7 +108,7 @@ export type PaymentTokenRequest = z.infer<typeof PaymentTokenRequestSchema>;
 export const PaymentTokenResponseSchema = z.object({
   token: z.string(),
   brand: z.string(),
-  last4: /* @__PURE__ */ z.string().check(z.regex(/^\d{4}$/)),
+  last4: /* @__PURE__ */ z.string().check(z.regex(LAST4_PATTERN)),
 });
 export type PaymentTokenResponse = z.infer<typeof PaymentTokenResponseSchema>;
 
@@ -114,10 +131,10 @@ export const DonorSchema = /* @__PURE__ */ z
     city: z.optional(Text(100)),
     state: z.optional(Text(100)),
     zip: z.optional(
-      /* @__PURE__ */ z.string().check(z.regex(/^\d{5}(-\d{4})?$/, "Enter a ZIP code such as 12345.")),
+      /* @__PURE__ */ z.string().check(z.regex(ZIP_PATTERN, "Enter a ZIP code such as 12345.")),
     ),
     postal_code: z.optional(Text(20)),
-    country: z.optional(/* @__PURE__ */ z.string().check(z.regex(/^[A-Z]{2}$/, "Choose a country."))),
+    country: z.optional(/* @__PURE__ */ z.string().check(z.regex(COUNTRY_PATTERN, "Choose a country."))),
   })
   .check(
     z.refine((d) => Boolean(d.full_name || (d.first_name && d.last_name)), {
@@ -130,12 +147,12 @@ export type Donor = z.infer<typeof DonorSchema>;
 export const DonationRequestSchema = /* @__PURE__ */ z
   .strictObject({
     ...Target,
-    form_id: z.optional(Text(64)),
+    form_id: z.optional(Text(TARGET_TEXT_MAX)),
     amount: PositiveAmountSchema,
     cover_fee: z.optional(z.boolean()),
     recurring_frequency: z.optional(RecurringFrequencySchema),
     anonymous: z.optional(z.boolean()),
-    memo: z.optional(Text(500)),
+    memo: z.optional(Text(MEMO_MAX)),
     sms_opt_in_accepted: z.optional(z.boolean()),
     pledge_wall: z.optional(z.boolean()),
     peer_fundraiser_id: z.optional(PeerId),
@@ -181,7 +198,7 @@ export const SubscriptionRequestSchema = /* @__PURE__ */ z
       z.overwrite((v) => normalizeMobile(v) ?? ""),
       z.minLength(1, "Enter a 10-digit US or Canadian mobile number."),
     ),
-    list: z.optional(Text(100)),
+    list: z.optional(Text(LIST_NAME_MAX)),
     keyword: z.optional(Keyword),
     shortcode: z.optional(Shortcode),
     firstname: z.optional(Text(100)),

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 
 /** Every error the proxy can answer with. The widget switches on these, never on text. */
-export const ErrorCodeSchema = z.enum([
+export const ERROR_CODES = [
   "validation_failed",
   "malformed_json",
   "unsupported_media_type",
@@ -24,14 +24,26 @@ export const ErrorCodeSchema = z.enum([
   "upstream_auth_failed",
   "upstream_unavailable",
   "upstream_error",
-  /** The widget's own: the proxy could not be reached at all. */
-  "network_error",
   "internal_error",
-]);
-export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const ErrorCodeSchema = /* @__PURE__ */ z.enum(ERROR_CODES);
+
+/**
+ * Not an answer of any server: what the widget and the card frame report (in a token-error,
+ * in the `givekit:error` event) when the proxy could not be reached at all.
+ */
+export const UNREACHABLE = "network_error";
+/** What the widget reports a failure with: a code the proxy answered, or UNREACHABLE. */
+export type WidgetErrorCode = ErrorCode | typeof UNREACHABLE;
+
+/** One of ERROR_CODES: what the widget, which parses no zod here, checks a `code` with. */
+export const isErrorCode = (value: unknown): value is ErrorCode =>
+  (ERROR_CODES as readonly unknown[]).includes(value);
 
 /** RFC 9457 problem details, with givekit's `code` and per-field `errors`. */
-export const ProblemSchema = z.looseObject({
+export const ProblemSchema = /* @__PURE__ */ z.looseObject({
   type: z.string(),
   title: z.string(),
   status: z.number(),

@@ -1,20 +1,27 @@
 /**
  * Messages between the card frame (served by the proxy) and the widget on the host page.
- * Every receiver checks the sender's origin first and then parses with these schemas.
+ * Every receiver checks the sender's origin first, then reads the message with
+ * widget/shared/frame-messages.ts, which a property test holds to these schemas.
  */
 import * as z from "zod/mini";
-import { ErrorCodeSchema } from "./errors";
+import { ERROR_CODES, UNREACHABLE } from "./errors";
+import { LAST4_PATTERN } from "./patterns";
+
+/** A message id: one per tokenize request, never empty. */
+const Id = /* @__PURE__ */ z.string().check(z.minLength(1));
+/** Per-field error messages, as the proxy's problems carry them. */
+const FieldErrors = /* @__PURE__ */ z.record(z.string(), z.array(z.string()));
 
 /** Parent → frame. */
-export const ToFrameMessageSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("givekit:tokenize"), id: z.string() }),
+export const ToFrameMessageSchema = /* @__PURE__ */ z.discriminatedUnion("type", [
+  z.object({ type: z.literal("givekit:tokenize"), id: Id }),
   z.object({ type: z.literal("givekit:reset") }),
   z.object({ type: z.literal("givekit:focus") }),
 ]);
 export type ToFrameMessage = z.infer<typeof ToFrameMessageSchema>;
 
 /** Frame → parent. Never a card number or CVV: only the token, brand and last four. */
-export const FromFrameMessageSchema = z.discriminatedUnion("type", [
+export const FromFrameMessageSchema = /* @__PURE__ */ z.discriminatedUnion("type", [
   z.object({ type: z.literal("givekit:frame-ready") }),
   z.object({ type: z.literal("givekit:resize"), height: z.number() }),
   z.object({
@@ -24,16 +31,17 @@ export const FromFrameMessageSchema = z.discriminatedUnion("type", [
   }),
   z.object({
     type: z.literal("givekit:token"),
-    id: z.string(),
-    token: z.string(),
+    id: Id,
+    token: /* @__PURE__ */ z.string().check(z.minLength(1)),
     brand: z.string(),
-    last4: z.string(),
+    last4: /* @__PURE__ */ z.string().check(z.regex(LAST4_PATTERN)),
   }),
   z.object({
     type: z.literal("givekit:token-error"),
-    id: z.string(),
-    code: ErrorCodeSchema,
-    errors: z.optional(z.record(z.string(), z.array(z.string()))),
+    id: Id,
+    // The proxy's code, or UNREACHABLE when the frame could not reach the proxy.
+    code: /* @__PURE__ */ z.enum([...ERROR_CODES, UNREACHABLE]),
+    errors: z.optional(FieldErrors),
   }),
 ]);
 export type FromFrameMessage = z.infer<typeof FromFrameMessageSchema>;

@@ -1,16 +1,12 @@
 import * as z from "zod/mini";
-
-// Plain decimal only: no exponent, sign, spaces or more than two decimals ("25", "25.5", "25.50").
-const DECIMAL = /^(0|[1-9]\d{0,8})(\.\d{1,2})?$/;
-// A rate such as "0.03" (3 %); at most six decimals.
-const RATE = /^(0|[1-9]\d?)(\.\d{1,6})?$/;
+import { AMOUNT_PATTERN, RATE_PATTERN } from "./patterns";
 
 // `/* @__PURE__ */`: building a schema has no side effect, so a bundle may drop an unused one.
 
 /** A money amount as it travels: a decimal string with at most two decimals. */
 export const AmountSchema = /* @__PURE__ */ z
   .string()
-  .check(z.regex(DECIMAL, 'Enter an amount such as "25" or "25.50".'));
+  .check(z.regex(AMOUNT_PATTERN, 'Enter an amount such as "25" or "25.50".'));
 
 /** A positive amount: the only kind anyone may give. */
 export const PositiveAmountSchema = /* @__PURE__ */ AmountSchema.check(
@@ -18,7 +14,9 @@ export const PositiveAmountSchema = /* @__PURE__ */ AmountSchema.check(
 );
 
 /** A fee rate as a decimal string, "0.03" meaning 3 %. */
-export const RateSchema = /* @__PURE__ */ z.string().check(z.regex(RATE, 'Enter a rate such as "0.03".'));
+export const RateSchema = /* @__PURE__ */ z
+  .string()
+  .check(z.regex(RATE_PATTERN, 'Enter a rate such as "0.03".'));
 
 /** "25.5" → 2550. The string must already match AmountSchema. */
 export function toCents(amount: string): number {

@@ -7,6 +7,13 @@
 import * as z from "zod/mini";
 import { AmountSchema } from "./money";
 
+/** An id or source name as the upstream takes it: letters, digits, '_', '.' and '-'. */
+export const UPSTREAM_ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+/** A card's expiry as the upstream takes it: MM/YYYY, and only that. */
+export const UPSTREAM_EXPIRY_PATTERN = /^(0[1-9]|1[0-2])\/(\d{4})$/;
+/** A mobile number as the upstream's subscribe takes it: ten digits, or eleven starting with 1. */
+export const UPSTREAM_MOBILE_PATTERN = /^(1?)(\d{10})$/;
+
 const Id = z.union([z.string().check(z.minLength(1), z.maxLength(64)), z.int()]);
 const Text = (max = 255) => z.string().check(z.maxLength(max));
 

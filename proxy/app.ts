@@ -3,6 +3,8 @@
  * itself, so tests hand it what they like (see proxy/listen.ts for the real wiring).
  */
 import { Hono } from "hono";
+import { methodNotAllowed } from "hono/method-not-allowed";
+import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
 import { createCampaignDirectory } from "./campaigns";
 import type { ProxyConfig } from "./config";
@@ -11,6 +13,7 @@ import type { Journal } from "./journal";
 import { cors } from "./middleware/cors";
 import { createRateLimits, type RateLimits } from "./middleware/rate-limit";
 import { requestContext } from "./middleware/request-context";
+import { securityHeaders } from "./middleware/security-headers";
 import { createPeersCache } from "./peers";
 import { PROBLEM_KINDS, ProblemError, problemResponse } from "./problem";
 import { createProgressCache } from "./progress";
@@ -32,17 +35,6 @@ export interface AppDeps {
   /** Made from config.rateLimits when not given. */
   rateLimits?: RateLimits;
 }
-
-/** Paths and the methods they answer, for 405 with an Allow header. */
-const ROUTE_METHODS: [string, string][] = [
-  ["/v1/health", "GET"],
-  ["/v1/campaigns/:shortcode/:keyword", "GET"],
-  ["/v1/campaigns/:shortcode/:keyword/peers", "GET"],
-  ["/v1/campaigns/:shortcode/:keyword/progress", "GET"],
-  ["/v1/payment-tokens", "POST"],
-  ["/v1/donations", "POST"],
-  ["/v1/subscriptions", "POST"],
-];
 
 /**
  * Builds the proxy's Hono app.
@@ -71,8 +63,23 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
 
   const app = new Hono<AppEnv>();
+  // Ids are the proxy's own: one a client sends in X-Request-Id is not taken.
+  app.use("*", requestId({ headerName: "" }));
   app.use("*", requestContext({ logger, trustProxyHops: config.trustProxyHops }));
+  app.use("*", securityHeaders());
   app.use("/v1/*", cors(config.allowedOrigins));
+  // A known path asked with another method: 405 with Allow, from the routes themselves.
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (_c, methods) =>
+        problemResponse(
+          new ProblemError("method_not_allowed", `Use ${methods.join(" or ")}.`, undefined, {
+            Allow: methods.join(", "),
+          }),
+        ),
+    }),
+  );
 
   app.route("/", healthRoutes());
   app.route("/", campaignRoutes({ campaigns, peers, progress, progressCacheS: config.progressCacheS }));
@@ -83,12 +90,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   );
   app.route("/", subscriptionRoutes({ campaigns, upstream, journal, rateLimits }));
   app.route("/", widgetRoutes({ widgetDir: config.widgetDir, allowedOrigins: config.allowedOrigins }));
-
-  for (const [path, method] of ROUTE_METHODS) {
-    app.all(path, () => {
-      throw new ProblemError("method_not_allowed", `Use ${method}.`, undefined, { Allow: method });
-    });
-  }
 
   app.notFound(() => problemResponse(new ProblemError("not_found", "There is nothing at this address.")));
   app.onError((error, c) => {

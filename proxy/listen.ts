@@ -2,9 +2,8 @@
  * Opens what the app needs (journal, upstream client, logger), listens, and closes it all
  * again. Used by server.ts, the test helper, `npm start` and the benchmark.
  */
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import type { DestinationStream } from "pino";
+import { closeServer, listen, type Listening } from "../http/listen";
 import { createApp } from "./app";
 import type { ProxyConfig } from "./config";
 import { openJournal, resolveJournalSecret } from "./journal";
@@ -14,6 +13,8 @@ import { createUpstreamClient } from "./upstream/client";
 
 /** How often idempotency records past their retention are deleted. */
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+/** How long requests still being answered get to finish when the proxy closes. */
+const CLOSE_GRACE_MS = 1000;
 
 export interface RunningProxy {
   url: string;
@@ -35,7 +36,7 @@ export async function startProxyServer(
   const journal = openJournal({ dataDir: config.dataDir, retentionH: config.idempotencyRetentionH });
   const upstream = createUpstreamClient(config.upstream);
   let purge: NodeJS.Timeout | undefined;
-  let server: ReturnType<typeof serve>;
+  let listening: Listening;
   try {
     const recovered = journal.recoverInterrupted(pendingBody);
     if (recovered > 0)
@@ -45,12 +46,7 @@ export async function startProxyServer(
     purge.unref();
 
     const app = createApp({ config, logger, journal, journalSecret, upstream });
-    server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-      const created = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () =>
-        resolve(created),
-      );
-      created.once("error", reject);
-    });
+    listening = await listen(app.fetch, config.host, config.port);
   } catch (error) {
     // Not started (the port is taken, say): let the data directory go for the next try.
     clearInterval(purge);
@@ -58,9 +54,7 @@ export async function startProxyServer(
     journal.close();
     throw error;
   }
-  const { port } = server.address() as AddressInfo;
-  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}`;
+  const { url, port } = listening;
   logger.info(
     { url, upstream: new URL(config.upstream.baseUrl).origin, campaigns: config.campaigns.length },
     "proxy listening",
@@ -71,18 +65,11 @@ export async function startProxyServer(
     url,
     port,
     close() {
-      closing ??= new Promise<void>((resolve) => {
-        clearInterval(purge);
-        server.close(() => {
-          upstream.close();
-          journal.close();
-          logger.flush(() => resolve());
-        });
-        // Idle keep-alive connections would hold close() open.
-        if ("closeIdleConnections" in server) server.closeIdleConnections();
-        setTimeout(() => {
-          if ("closeAllConnections" in server) server.closeAllConnections();
-        }, 1000).unref();
+      clearInterval(purge);
+      closing ??= closeServer(listening.server, CLOSE_GRACE_MS).then(() => {
+        upstream.close();
+        journal.close();
+        return new Promise<void>((resolve) => logger.flush(() => resolve()));
       });
       return closing;
     },

@@ -1,6 +1,7 @@
 /** The sandbox's HTTP app: the upstream API v2 as a stateful local server. */
 import { setTimeout as sleep } from "node:timers/promises";
 import { Hono } from "hono";
+import { methodNotAllowed } from "hono/method-not-allowed";
 import { ApiError, type SandboxEnv, type SandboxRuntime, errorBody } from "./http";
 import { donationRoutes } from "./routes/donations";
 import { type LoggedRequest, inspectRoutes } from "./routes/inspect";
@@ -14,19 +15,6 @@ import type { Store } from "./store";
 export const MAX_LOGGED_REQUESTS = 100_000;
 const LOG_TRIM_BATCH = 10_000;
 const INSPECTION_PREFIX = "/_sandbox/";
-
-/** Every API path and its one method, so another method gets 405 rather than 404. */
-const API_ROUTES: Record<string, string> = {
-  "/api/v2/users/login_with_auth_token": "POST",
-  "/api/v2/donations/create_payment_token": "POST",
-  "/api/v2/donations/donate": "POST",
-  "/api/v2/donations/donate.json": "POST",
-  "/api/v2/subscriptions/subscribe.json": "POST",
-  "/api/v2/fundraisers": "GET",
-  "/api/v2/teams": "GET",
-  "/api/v2/reports/transactions.json": "GET",
-  "/api/v2/reports/results.json": "GET",
-};
 
 export interface SandboxDeps {
   store: Store;
@@ -69,19 +57,27 @@ export function createApp(deps: SandboxDeps): Hono<SandboxEnv> {
     await next();
   });
 
+  // A known path asked with another method: 405 with Allow rather than 404.
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) => {
+        const error = new ApiError(
+          405,
+          "method_not_allowed",
+          `${c.req.method} ${c.req.path} is not allowed; use ${methods.join(" or ")}.`,
+        );
+        return c.json(errorBody(error, "none"), 405, { Allow: methods.join(", ") });
+      },
+    }),
+  );
+
   app.route("/", userRoutes(runtime));
   app.route("/", donationRoutes(runtime));
   app.route("/", subscriptionRoutes(runtime));
   app.route("/", peerRoutes(runtime));
   app.route("/", reportRoutes(runtime));
   app.route("/", inspectRoutes(runtime, requests));
-
-  for (const [path, method] of Object.entries(API_ROUTES)) {
-    app.all(path, (c) => {
-      c.header("Allow", method);
-      throw new ApiError(405, "method_not_allowed", `${c.req.method} ${path} is not allowed; use ${method}.`);
-    });
-  }
 
   app.notFound((c) =>
     c.json(

@@ -1,5 +1,6 @@
 /** Card checks and the test cards (as Stripe's): which number gives which outcome. */
 import { cardBrand, cardDigits, cvvLength, isExpired, luhnValid } from "../contract/card";
+import { UPSTREAM_EXPIRY_PATTERN } from "../contract/upstream";
 import { ApiError } from "./http";
 import type { CardOutcome } from "./store";
 
@@ -12,9 +13,6 @@ export const TEST_CARDS: Readonly<Record<string, CardOutcome>> = {
 
 /** Any Luhn-valid number ending so is declined: as many distinct declining cards as a card-testing bot needs. */
 export const DECLINED_ENDING = "0002";
-
-// The interface's form is MM/YYYY, and only that.
-const EXPIRY = /^(0[1-9]|1[0-2])\/(\d{4})$/;
 
 export interface CheckedCard {
   brand: string;
@@ -41,7 +39,7 @@ export function checkCard(
     fields.card_number = ["The card number is not valid (12 to 19 digits passing the Luhn check)."];
   const brand = numberOk ? cardBrand(digits) : "unknown";
 
-  const expiry = EXPIRY.exec(card.expiration_date);
+  const expiry = UPSTREAM_EXPIRY_PATTERN.exec(card.expiration_date);
   if (!expiry) {
     fields.expiration_date = ["The expiration date must be MM/YYYY."];
   } else if (isExpired({ month: Number(expiry[1]), year: Number(expiry[2]) }, now)) {

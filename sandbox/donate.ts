@@ -4,7 +4,11 @@
  * anything is written, so a rejected request charges nothing.
  */
 import { feeCents, toCents } from "../contract/money";
-import { UpstreamDonationRequestSchema, type UpstreamDonationRequest } from "../contract/upstream";
+import {
+  UPSTREAM_ID_PATTERN,
+  UpstreamDonationRequestSchema,
+  type UpstreamDonationRequest,
+} from "../contract/upstream";
 import { checkCard, type CheckedCard } from "./cards";
 import { ApiError, validate } from "./http";
 import {
@@ -19,7 +23,6 @@ import {
 
 /** Recurring frequencies the sandbox accepts (compared without case). */
 export const RECURRING_FREQUENCIES = ["weekly", "monthly", "quarterly", "annually"] as const;
-const SOURCE = /^[A-Za-z0-9_.-]{1,64}$/;
 
 export type DonationPlan = Omit<NewTransaction, "status" | "authorizationCode" | "createdAt"> & {
   outcome: CheckedCard["outcome"];
@@ -197,7 +200,7 @@ export function planDonation(store: Store, account: Account, raw: unknown, now: 
   if (body.pledge_wall !== undefined && body.pledge_wall !== "true" && body.pledge_wall !== "false") {
     throw bad("pledge_wall", 'pledge_wall is "true" or "false".');
   }
-  if (body.source !== undefined && !SOURCE.test(body.source)) {
+  if (body.source !== undefined && !UPSTREAM_ID_PATTERN.test(body.source)) {
     throw bad("source", "The source is 1 to 64 letters, digits, '_', '.' or '-'.");
   }
 

@@ -3,16 +3,23 @@
  * starts with. Validated strictly, so a typo stops the sandbox with the field's path.
  */
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import * as z from "zod/mini";
+import { KEYWORD_PATTERN, SHORTCODE_PATTERN, isReservedKeyword } from "../contract/patterns";
+import { UPSTREAM_ID_PATTERN } from "../contract/upstream";
+
+/**
+ * The demo fixture: Hope Shelter and River Trust. npm start, the tests, the benchmark and the
+ * size check all read it (and its tokens) with loadFixtureFile, as the sandbox does.
+ */
+export const DEMO_FIXTURE_PATH = fileURLToPath(new URL("fixtures/demo.json", import.meta.url));
 
 /** Fundraiser ids the sandbox makes itself; a fixture may not use these prefixes. */
 export const ROOT_FUNDRAISER_PREFIX = "npo-";
 export const HIDDEN_CAPTAIN_PREFIX = "captain-";
 
-const RESERVED_KEYWORDS = new Set(["HELP", "GIVE", "STOP"]);
-
 const Id = z.union([
-  z.string().check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/, "An id is 1 to 64 letters, digits, '_', '.' or '-'.")),
+  z.string().check(z.regex(UPSTREAM_ID_PATTERN, "An id is 1 to 64 letters, digits, '_', '.' or '-'.")),
   z.int().check(z.gte(0)),
 ]);
 const Name = z.string().check(z.minLength(1), z.maxLength(200));
@@ -25,10 +32,10 @@ const FormSchema = z.strictObject({
 
 const KeywordSchema = z.strictObject({
   id: Id,
-  shortcode: z.string().check(z.regex(/^\d{5,6}$/, "A shortcode is 5 or 6 digits.")),
+  shortcode: z.string().check(z.regex(SHORTCODE_PATTERN, "A shortcode is 4 to 6 digits.")),
   keyword: z.string().check(
-    z.regex(/^[A-Za-z0-9]{3,15}$/, "A keyword is 3 to 15 letters and digits."),
-    z.refine((value) => !RESERVED_KEYWORDS.has(value.toUpperCase()), "HELP, GIVE and STOP are reserved."),
+    z.regex(KEYWORD_PATTERN, "A keyword is 3 to 15 letters and digits."),
+    z.refine((value) => !isReservedKeyword(value), "HELP, GIVE and STOP are reserved."),
   ),
   peer_fundraising: z.boolean(),
   event_id: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),

@@ -3,6 +3,7 @@ import type { HttpBindings } from "@hono/node-server";
 import type { Context } from "hono";
 import type * as z from "zod/mini";
 import { fieldErrors } from "../contract/errors";
+import { BodyTooLargeError, decodeUtf8, readBody } from "../http/body";
 import type { Account, Store } from "./store";
 
 /** Request bodies above this many bytes are refused with 413. */
@@ -67,9 +68,11 @@ export function validate<T extends z.ZodMiniType>(schema: T, value: unknown): z.
  * too). An empty body gives undefined. Too big → 413, not JSON → 415/400, not an object → 400.
  */
 export async function readJsonBody(c: SandboxContext): Promise<Record<string, unknown> | undefined> {
-  const declared = c.req.header("content-length");
-  if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
-  const bytes = await readBytes(c);
+  const bytes = await readBody(c, MAX_BODY_BYTES).catch((error: unknown) => {
+    throw error instanceof BodyTooLargeError
+      ? new ApiError(413, "payload_too_large", `The body is larger than ${MAX_BODY_BYTES} bytes.`)
+      : error;
+  });
   if (bytes.length === 0) return undefined;
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/json\b/i.test(type)) {
@@ -79,9 +82,11 @@ export async function readJsonBody(c: SandboxContext): Promise<Record<string, un
       "The body must be JSON, sent as Content-Type: application/json.",
     );
   }
+  const text = decodeUtf8(bytes);
+  if (text === null) throw new ApiError(400, "malformed_json", "The body is not valid UTF-8.");
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    value = JSON.parse(text);
   } catch (error) {
     throw new ApiError(400, "malformed_json", `The body is not valid JSON: ${(error as Error).message}`);
   }
@@ -89,50 +94,4 @@ export async function readJsonBody(c: SandboxContext): Promise<Record<string, un
     throw new ApiError(400, "malformed_json", "The body must be a JSON object.");
   }
   return value as Record<string, unknown>;
-}
-
-function tooLarge(): ApiError {
-  return new ApiError(413, "payload_too_large", `The body is larger than ${MAX_BODY_BYTES} bytes.`);
-}
-
-async function readBytes(c: SandboxContext): Promise<Uint8Array> {
-  const incoming = c.env?.incoming;
-  if (!incoming) {
-    // Not behind node:http (e.g. app.request() in a test): read the Request itself.
-    const buffer = new Uint8Array(await c.req.raw.arrayBuffer());
-    if (buffer.length > MAX_BODY_BYTES) throw tooLarge();
-    return buffer;
-  }
-  if (incoming.readableEnded) return new Uint8Array();
-  // Events rather than an async iterator: leaving an iterator early would destroy the socket
-  // before the 413 could be sent.
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const cleanup = () => {
-      incoming.off("data", onData);
-      incoming.off("end", onEnd);
-      incoming.off("error", onError);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        cleanup();
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(Buffer.concat(chunks));
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(error);
-    };
-    incoming.on("data", onData);
-    incoming.on("end", onEnd);
-    incoming.on("error", onError);
-  });
 }

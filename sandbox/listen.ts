@@ -1,7 +1,5 @@
 /** Opens the store, builds the app and serves it; close() ends every connection, even a hung one. */
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
+import { closeServer, listen, type Listening } from "../http/listen";
 import { createApp } from "./app";
 import type { Fixture } from "./fixture";
 import { openStore } from "./store";
@@ -34,33 +32,22 @@ export interface RunningSandbox {
 export async function startSandboxServer(options: SandboxServerOptions): Promise<RunningSandbox> {
   const store = openStore(options.dbPath, options.fixture);
   const app = createApp({ store, sessionTtlS: options.sessionTtlS, latencyMs: options.latencyMs });
-  let server: Server;
+  let listening: Listening;
   try {
-    server = await new Promise<Server>((resolve, reject) => {
-      const created = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, () =>
-        resolve(created as Server),
-      ) as Server;
-      created.once("error", reject);
-    });
+    listening = await listen(app.fetch, options.host, options.port);
   } catch (error) {
     store.close();
     throw error;
   }
-  const { port } = server.address() as AddressInfo;
-  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
   let closing: Promise<void> | undefined;
 
   return {
-    url: `http://${host}:${port}`,
-    port,
+    url: listening.url,
+    port: listening.port,
     close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => {
-          store.close();
-          resolve();
-        });
-        // Includes connections held open by the never-answering fault trigger.
-        server.closeAllConnections();
+      // No grace: that includes connections held open by the never-answering fault trigger.
+      closing ??= closeServer(listening.server).then(() => {
+        store.close();
       });
       return closing;
     },

@@ -10,10 +10,10 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../sandbox/fixture";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const WIDGET_DIR = join(ROOT, "dist/widget");
-const DEMO_FIXTURE = join(ROOT, "sandbox/fixtures/demo.json");
 const KB = 1024;
 const GZIP_LEVEL = 9;
 
@@ -40,11 +40,11 @@ function filesUnder(dir: string): string[] {
 }
 
 /** Every token value in the demo fixture (private and public, every account). */
-export function demoTokens(fixturePath = DEMO_FIXTURE): string[] {
-  const fixture = JSON.parse(readFileSync(fixturePath, "utf8")) as {
-    accounts: { private_token: string; public_token: string }[];
-  };
-  return fixture.accounts.flatMap((account) => [account.private_token, account.public_token]);
+export function demoTokens(fixturePath = DEMO_FIXTURE_PATH): string[] {
+  return loadFixtureFile(fixturePath).accounts.flatMap((account) => [
+    account.privateToken,
+    account.publicToken,
+  ]);
 }
 
 /** The report goes to stdout; problems go to stderr (console.error). */

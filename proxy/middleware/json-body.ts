@@ -4,8 +4,8 @@
  * (`__proto__`, `constructor`, `prototype`: 400 validation_failed). The parsed body goes to
  * the route as c.get("body").
  */
-import type { IncomingMessage } from "node:http";
 import type { MiddlewareHandler } from "hono";
+import { BodyTooLargeError, decodeUtf8, readBody } from "../../http/body";
 import type { AppEnv } from "../context";
 import { ProblemError } from "../problem";
 
@@ -55,61 +55,6 @@ export function isJsonContentType(header: string | undefined): boolean {
   return params.every((param) => !param.startsWith("charset=") || /^charset="?utf-8"?$/.test(param));
 }
 
-/** Reads the Node request stream itself: cheaper than going through a web ReadableStream. */
-function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        cleanup();
-        // The rest is drained by the server adapter; the answer does not wait for it.
-        reject(new ProblemError("payload_too_large", `The body may be at most ${limit} bytes.`));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(error);
-    };
-    const cleanup = () => {
-      incoming.off("data", onData);
-      incoming.off("end", onEnd);
-      incoming.off("error", onError);
-    };
-    incoming.on("data", onData);
-    incoming.on("end", onEnd);
-    incoming.on("error", onError);
-  });
-}
-
-async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
-  const stream = request.body;
-  if (!stream) return new Uint8Array();
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new ProblemError("payload_too_large", `The body may be at most ${limit} bytes.`);
-    }
-    chunks.push(value);
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-}
-
-const decoder = new TextDecoder("utf-8", { fatal: true });
-
 /**
  * @example
  * app.post("/v1/donations", jsonBody(), (c) => c.json(c.get("body")));
@@ -119,18 +64,11 @@ export function jsonBody(limit = BODY_LIMIT_BYTES): MiddlewareHandler<AppEnv> {
     if (!isJsonContentType(c.req.header("content-type"))) {
       throw new ProblemError("unsupported_media_type", "Send the body as application/json (UTF-8).");
     }
-    const declared = c.req.header("content-length");
-    if (declared !== undefined && Number(declared) > limit) {
-      throw new ProblemError("payload_too_large", `The body may be at most ${limit} bytes.`);
-    }
-    const incoming = c.env?.incoming;
-    const bytes = incoming ? await readIncoming(incoming, limit) : await readLimited(c.req.raw, limit);
-    let text: string;
-    try {
-      text = decoder.decode(bytes);
-    } catch {
-      throw new ProblemError("malformed_json", "The body is not valid UTF-8.");
-    }
+    const bytes = await readBody(c, limit).catch((error: unknown) => {
+      throw error instanceof BodyTooLargeError ? new ProblemError("payload_too_large", error.message) : error;
+    });
+    const text = decodeUtf8(bytes);
+    if (text === null) throw new ProblemError("malformed_json", "The body is not valid UTF-8.");
     if (text.trim() === "") throw new ProblemError("malformed_json", "The body is empty.");
     c.set("body", parseStrictJson(text));
     await next();

@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import { PaymentTokenRequestSchema, type PaymentTokenResponse } from "../../contract/api";
 import { cardBrand, cardDigits, parseExpiry } from "../../contract/card";
+import { LAST4_PATTERN } from "../../contract/patterns";
 import type { AppEnv } from "../context";
 import { jsonBody } from "../middleware/json-body";
 import type { RateLimits } from "../middleware/rate-limit";
@@ -35,7 +36,7 @@ export function paymentTokenRoutes(deps: { upstream: UpstreamClient; rateLimits:
     const body: PaymentTokenResponse = {
       token: outcome.token,
       brand: outcome.brand ?? cardBrand(digits),
-      last4: outcome.last4 && /^\d{4}$/.test(outcome.last4) ? outcome.last4 : digits.slice(-4),
+      last4: outcome.last4 && LAST4_PATTERN.test(outcome.last4) ? outcome.last4 : digits.slice(-4),
     };
     return c.json(body, 201);
   });

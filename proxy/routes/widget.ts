@@ -5,23 +5,11 @@
  * A missing build is a clear 404 problem, never a crash.
  */
 import { readFile, stat } from "node:fs/promises";
-import { extname, join } from "node:path";
+import { join } from "node:path";
 import { Hono, type Context } from "hono";
+import { getMimeType } from "hono/utils/mime";
 import type { AppEnv } from "../context";
 import { ProblemError } from "../problem";
-
-const CONTENT_TYPES: Record<string, string> = {
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".html": "text/html; charset=utf-8",
-  ".json": "application/json",
-  ".map": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".woff2": "font/woff2",
-  ".woff": "font/woff",
-};
 
 /** Entry scripts keep their names across releases: cached briefly, then revalidated. */
 const ENTRY_CACHE = "public, max-age=300, must-revalidate";
@@ -73,7 +61,7 @@ export function widgetRoutes(options: { widgetDir: string; allowedOrigins: reado
     }
     const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
     const common = {
-      "Content-Type": CONTENT_TYPES[extname(path)] ?? "application/octet-stream",
+      "Content-Type": getMimeType(path) ?? "application/octet-stream",
       ETag: etag,
       ...headers,
     };

@@ -1,18 +1,15 @@
 /** POST /api/v2/subscriptions/subscribe.json (public token): a mobile number onto a list or keyword. */
 import { Hono } from "hono";
-import { UpstreamSubscriptionRequestSchema } from "../../contract/upstream";
+import { UPSTREAM_MOBILE_PATTERN, UpstreamSubscriptionRequestSchema } from "../../contract/upstream";
 import { requireToken } from "../auth";
 import { ApiError, type SandboxEnv, type SandboxRuntime, readJsonBody, validate } from "../http";
-
-// 10 digits, or 11 starting with the country code 1; nothing but digits.
-const MOBILE = /^(1?)(\d{10})$/;
 
 const given = (value: string | undefined) =>
   value === undefined || value.trim() === "" ? undefined : value.trim();
 
 /** "15550101234" or "5550101234" → "5550101234"; null if it is not 10 or 11 digits. */
 export function normalizeMobileNumber(input: string): string | null {
-  const match = MOBILE.exec(input);
+  const match = UPSTREAM_MOBILE_PATTERN.exec(input);
   if (!match) return null;
   if (input.length === 11 && match[1] !== "1") return null;
   return match[2]!;

@@ -7,18 +7,19 @@
  * afterAll(() => sandbox.close());
  * const charged = await sandbox.transactions({ status: "collected", keyword: "HOPE" });
  */
-import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { fileURLToPath } from "node:url";
 import { ReportResponseSchema, type TransactionRow, formatAuthorization } from "../../contract/upstream";
-import { loadFixtureFile, parseFixture } from "../../sandbox/fixture";
+import { DEMO_FIXTURE_PATH, loadFixtureFile, parseFixture } from "../../sandbox/fixture";
 import { startSandboxServer } from "../../sandbox/listen";
 import type { SubscriptionRecord } from "../../sandbox/store";
 
 export type { TransactionRow };
 
 /** The demo fixture's path, for tests that want to spawn the sandbox as a program. */
-export const DEMO_FIXTURE_PATH = fileURLToPath(new URL("../../sandbox/fixtures/demo.json", import.meta.url));
+export { DEMO_FIXTURE_PATH };
+
+/** The demo fixture, read once, through the sandbox's own loader. */
+const DEMO_FIXTURE = loadFixtureFile(DEMO_FIXTURE_PATH);
 
 export type DemoAccount = "hope" | "river";
 
@@ -28,12 +29,9 @@ interface DemoTokens {
 }
 
 function demoTokens(name: string): DemoTokens {
-  const fixture = JSON.parse(readFileSync(DEMO_FIXTURE_PATH, "utf8")) as {
-    accounts: { name: string; private_token: string; public_token: string }[];
-  };
-  const account = fixture.accounts.find((candidate) => candidate.name === name);
+  const account = DEMO_FIXTURE.accounts.find((candidate) => candidate.name === name);
   if (!account) throw new Error(`The demo fixture has no account named "${name}".`);
-  return { privateToken: account.private_token, publicToken: account.public_token };
+  return { privateToken: account.privateToken, publicToken: account.publicToken };
 }
 
 /** The demo fixture's tokens: Hope Shelter and River Trust. */
@@ -80,7 +78,7 @@ const DEFAULT_SESSION_TTL_S = 3600;
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<SandboxHandle> {
   const fixture =
     options.fixture === undefined
-      ? loadFixtureFile(DEMO_FIXTURE_PATH)
+      ? DEMO_FIXTURE
       : typeof options.fixture === "string"
         ? loadFixtureFile(options.fixture)
         : parseFixture(options.fixture);

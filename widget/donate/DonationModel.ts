@@ -1,7 +1,8 @@
 import { batch, computed, signal, type ReadonlySignal, type Signal } from "@preact/signals-core";
 import { DonationRequestSchema, type Campaign, type DonationRequest, type Peer } from "../../contract/api";
-import type { ErrorCode } from "../../contract/errors";
+import { UNREACHABLE, type ErrorCode, type WidgetErrorCode } from "../../contract/errors";
 import { feeCents, fromCents, toCents } from "../../contract/money";
+import { AMOUNT_PATTERN, MEMO_MAX, PEER_ID_PATTERN } from "../../contract/patterns";
 import type { ApiClient } from "../shared/api-client";
 import { createFormState, type FormStatus, type SubmitResult as FormResult } from "../shared/form-state";
 import type { DonateProps, Frequency } from "./attributes";
@@ -53,7 +54,7 @@ export type SubmitResult = FormResult<DonateField, DonateEnd["kind"]>;
 
 export type LoadState = "loading" | "ready" | "unavailable";
 
-export const MEMO_MAX = 500;
+export { MEMO_MAX };
 /** Wait this long after the last keystroke before searching fundraisers and teams. */
 export const PEER_SEARCH_DEBOUNCE_MS = 200;
 /** How many characters a donor can type into the amount box ("10,000.00" and then some). */
@@ -75,20 +76,20 @@ export interface DonationModelDeps {
   search?: string;
 }
 
-const FAILURES: Partial<Record<ErrorCode, DonateFailure>> = {
+const FAILURES: Partial<Record<WidgetErrorCode, DonateFailure>> = {
   card_declined: "declined",
   payment_failed: "paymentFailed",
   rate_limited: "rateLimited",
   too_many_declines: "rateLimited",
   upstream_unavailable: "upstreamDown",
   upstream_auth_failed: "upstreamDown",
-  network_error: "networkError",
+  [UNREACHABLE]: "networkError",
   request_in_progress: "inProgress",
   invalid_peer: "invalidPeer",
 };
 
-/** After these the same Idempotency-Key (and card token) is sent again: nothing was decided. */
-const RETRY_SAME_KEY = new Set<ErrorCode>(["network_error", "upstream_unavailable", "request_in_progress"]);
+/** After these (and after no answer at all) the same Idempotency-Key and card token are sent again: nothing was decided. */
+const RETRY_SAME_KEY = new Set<ErrorCode>(["upstream_unavailable", "request_in_progress"]);
 
 /** The request's field paths (those under `donor.` without it) named otherwise in the form. */
 const RENAMED: Record<string, DonateField> = {
@@ -112,7 +113,7 @@ function fieldAt(path: string): DonateField | undefined {
 /** "$1,250.5 " → "1250.5"; what people type around an amount is not part of it. */
 export function parseAmountInput(input: string): number | null {
   const cleaned = input.replace(/[\s$,]/g, "");
-  if (!/^(0|[1-9]\d{0,8})(\.\d{1,2})?$/.test(cleaned)) return null;
+  if (!AMOUNT_PATTERN.test(cleaned)) return null;
   const cents = toCents(cleaned);
   return cents > 0 ? cents : null;
 }
@@ -123,7 +124,7 @@ const optional = (value: string) => (value.trim() === "" ? undefined : value.tri
 /** A peer id from the host page's URL, if it is a well-formed one. */
 function urlPeer(search: string, name: "fundraiser" | "team"): string | null {
   const value = new URLSearchParams(search).get(name);
-  return value && /^[A-Za-z0-9_-]{1,64}$/.test(value) ? value : null;
+  return value && PEER_ID_PATTERN.test(value) ? value : null;
 }
 
 function campaignPath(target: DonateProps["target"]): string {
@@ -295,7 +296,7 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
   async function fetchPeers(c: Campaign, query: string): Promise<Peer[] | null> {
     const path = `/v1/campaigns/${encodeURIComponent(c.shortcode)}/${encodeURIComponent(c.keyword)}/peers`;
     const result = await api.get<unknown>(`${path}?${new URLSearchParams({ q: query })}`);
-    return result.ok ? readPeers(result.data) : null;
+    return result.kind === "ok" ? readPeers(result.data) : null;
   }
 
   return {
@@ -334,9 +335,14 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
     /** Fetches the campaign's public settings; the form shows once they are known. */
     async load(): Promise<LoadState> {
       const result = await api.get<unknown>(campaignPath(props.target));
-      const loaded = result.ok ? readCampaign(result.data) : null;
+      const loaded = result.kind === "ok" ? readCampaign(result.data) : null;
       if (!loaded) {
-        const why = result.ok ? "an unexpected answer" : result.problem.code;
+        const why =
+          result.kind === "ok"
+            ? "an unexpected answer"
+            : result.kind === "problem"
+              ? result.problem.code
+              : "the proxy could not be reached";
         console.error(`[givekit] <givekit-donate>: the campaign could not be loaded (${why}).`);
         loadState.value = "unavailable";
         return "unavailable";
@@ -415,7 +421,7 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
         { ...request, credit_card_token: current.token },
         { "Idempotency-Key": current.key },
       );
-      if (result.ok) {
+      if (result.kind === "ok") {
         retained = null;
         const parsed = readDonation(result.data);
         if (!parsed) return form.fail({}, "upstream_error");
@@ -439,6 +445,8 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
         return { kind: end.kind };
       }
 
+      // Nothing was decided: the retry sends the very same request.
+      if (result.kind === "unreachable") return form.fail({}, UNREACHABLE);
       const { code } = result.problem;
       if (!RETRY_SAME_KEY.has(code)) retained = null;
       const refused = form.serverProblems(result.problem, fieldAt, (field) =>

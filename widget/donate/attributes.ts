@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { RecurringFrequencySchema } from "../../contract/api";
 import { PositiveAmountSchema, toCents } from "../../contract/money";
+import { PEER_ID_PATTERN, TARGET_TEXT_MAX } from "../../contract/patterns";
 import type { Locale } from "../i18n";
 import {
   KEYWORD,
@@ -48,9 +49,8 @@ export const DEFAULT_FREQUENCIES = "once,monthly";
 const MAX_PRESETS = 8;
 const HEADING_MAX = 120;
 const PROGRAM_NAME_MAX = 100;
-const ID_MAX = 64;
 
-const ID = matching(/^[A-Za-z0-9_-]{1,64}$/, "an id of letters, digits, - and _");
+const ID = matching(PEER_ID_PATTERN, "an id of letters, digits, - and _");
 const AMOUNT: Rule = [PositiveAmountSchema, 'amounts such as "50" or "50.00"'];
 const FREQUENCY: Rule = [FrequencySchema, '"once", "monthly", "quarterly" or "annually"'];
 
@@ -86,8 +86,8 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
   return readAttributes(get, (attr) => {
     const shortcode = attr("shortcode", SHORTCODE);
     const keyword = attr("keyword", KEYWORD);
-    const eventId = attr("event-id", text(ID_MAX));
-    const eventType = attr("event-type", text(ID_MAX));
+    const eventId = attr("event-id", text(TARGET_TEXT_MAX));
+    const eventType = attr("event-type", text(TARGET_TEXT_MAX));
     const target: DonateTarget =
       shortcode && keyword
         ? { shortcode, keyword: keyword.toUpperCase() }
@@ -114,7 +114,7 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
     return {
       proxyUrl: attr.proxy(),
       target,
-      formId: attr("form-id", text(ID_MAX)) ?? null,
+      formId: attr("form-id", text(TARGET_TEXT_MAX)) ?? null,
       amounts,
       defaultAmount: defaultAmount ? toCents(defaultAmount) : amounts[0]!,
       frequencies,

@@ -1,5 +1,5 @@
 import { signal } from "@preact/signals-core";
-import type { ErrorCode } from "../../contract/errors";
+import type { WidgetErrorCode as ErrorCode } from "../../contract/errors";
 import type { ToFrameMessage } from "../../contract/frame";
 import { readFromFrameMessage } from "../shared/frame-messages";
 import type { Locale } from "../i18n";

@@ -1,60 +1,89 @@
 import type { Campaign, DonationResponse, Peer } from "../../contract/api";
+import { toCents } from "../../contract/money";
+import {
+  CURRENCY_PATTERN,
+  DEFAULT_MIN_AMOUNT,
+  KEYWORD_PATTERN,
+  LIST_NAME_MAX,
+  PEER_KINDS,
+  RATE_PATTERN,
+  RECURRING_FREQUENCIES,
+  SHORTCODE_PATTERN,
+  TARGET_TEXT_MAX,
+  isAmount,
+} from "../../contract/patterns";
+import {
+  arrayOf,
+  isBoolean,
+  isObject,
+  isText,
+  nullable,
+  oneOf,
+  optional,
+  pattern,
+  readShape,
+  textUpTo,
+  type Check,
+} from "../shared/checks";
 
 /*
- * The proxy's answers, read as contract/api.ts's types. They are checked field by field by
- * hand rather than with CampaignSchema and friends: those pull zod's union, default and
- * nullable parsers into widget.js, which has a 30 KB budget. An answer of the wrong shape
- * is refused all the same.
+ * The proxy's answers, read as contract/api.ts's schemas read them (CampaignSchema,
+ * PeersResponseSchema, DonationResponseSchema), by hand: those schemas pull zod's union,
+ * default and nullable parsers into widget.js, which has a 30 KB budget. test/widget/readers.test.ts
+ * holds each reader to its schema.
  */
 
-type Fields = Record<string, unknown>;
-const fieldsOf = (value: unknown): Fields | null =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Fields) : null;
-const isText = (value: unknown): value is string => typeof value === "string";
-const isAmount = (value: unknown): value is string => isText(value) && /^\d{1,9}(\.\d{1,2})?$/.test(value);
-const FREQUENCIES = new Set(["monthly", "quarterly", "annually"]);
+const isPositiveAmount: Check = (value) => isAmount(value) && toCents(value) > 0;
+const isFrequency = oneOf(RECURRING_FREQUENCIES);
+const targetText = optional(textUpTo(TARGET_TEXT_MAX));
+
+const CAMPAIGN = {
+  shortcode: pattern(SHORTCODE_PATTERN),
+  keyword: pattern(KEYWORD_PATTERN),
+  event_id: targetText,
+  event_type: targetText,
+  fee_rate: pattern(RATE_PATTERN),
+  min_amount: optional(isPositiveAmount),
+  max_amount: isPositiveAmount,
+  currency: pattern(CURRENCY_PATTERN),
+  recurring_frequencies: arrayOf(isFrequency),
+  peer_fundraising: isBoolean,
+  opt_in_lists: arrayOf(textUpTo(LIST_NAME_MAX)),
+};
+
+const PEER = {
+  id: isText,
+  name: isText,
+  kind: oneOf(PEER_KINDS),
+  team_id: nullable(isText),
+  team_name: nullable(isText),
+};
+
+const SUCCESS = {
+  status: oneOf(["Success"]),
+  message: isText,
+  transaction_id: isText,
+  amount: isAmount,
+  fee_amount: isAmount,
+  recurring_frequency: nullable(isFrequency),
+};
+const PENDING = { status: oneOf(["Pending"]), reference: isText };
 
 export function readCampaign(body: unknown): Campaign | null {
-  const c = fieldsOf(body);
-  if (!c) return null;
-  const frequencies = c.recurring_frequencies;
-  const ok =
-    isText(c.shortcode) &&
-    isText(c.keyword) &&
-    isText(c.fee_rate) &&
-    /^\d{1,2}(\.\d{1,6})?$/.test(c.fee_rate) &&
-    isAmount(c.min_amount) &&
-    isAmount(c.max_amount) &&
-    isText(c.currency) &&
-    /^[A-Z]{3}$/.test(c.currency) &&
-    Array.isArray(frequencies) &&
-    frequencies.every((f) => FREQUENCIES.has(f as string)) &&
-    typeof c.peer_fundraising === "boolean";
-  return ok ? (c as unknown as Campaign) : null;
+  const campaign = readShape<Campaign>(body, CAMPAIGN, true);
+  if (campaign) campaign.min_amount ??= DEFAULT_MIN_AMOUNT;
+  return campaign;
 }
 
 export function readPeers(body: unknown): Peer[] | null {
-  const peers = fieldsOf(body)?.peers;
+  const peers = isObject(body) ? body.peers : null;
   if (!Array.isArray(peers)) return null;
-  const valid = peers.every((value) => {
-    const p = fieldsOf(value);
-    return (
-      p !== null &&
-      isText(p.id) &&
-      isText(p.name) &&
-      (p.kind === "fundraiser" || p.kind === "team") &&
-      (p.team_name === null || p.team_name === undefined || isText(p.team_name))
-    );
-  });
-  return valid ? (peers as Peer[]) : null;
+  const read = peers.map((peer) => readShape<Peer>(peer, PEER));
+  return read.every(Boolean) ? (read as Peer[]) : null;
 }
 
 export function readDonation(body: unknown): DonationResponse | null {
-  const d = fieldsOf(fieldsOf(body)?.donation);
-  if (!d) return null;
-  const ok =
-    d.status === "Pending"
-      ? isText(d.reference)
-      : d.status === "Success" && isText(d.transaction_id) && isAmount(d.amount) && isAmount(d.fee_amount);
-  return ok ? (body as DonationResponse) : null;
+  const donation = isObject(body) ? body.donation : null;
+  const read = readShape(donation, SUCCESS) ?? readShape(donation, PENDING);
+  return read ? ({ donation: read } as DonationResponse) : null;
 }

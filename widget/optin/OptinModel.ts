@@ -1,8 +1,7 @@
 import { signal } from "@preact/signals-core";
-import { AsYouType } from "libphonenumber-js/min";
 import type { SubscriptionRequest, SubscriptionResponse } from "../../contract/api";
-import type { ErrorCode } from "../../contract/errors";
-import { formatMobile, normalizeMobile } from "../../contract/phone";
+import { UNREACHABLE, type WidgetErrorCode } from "../../contract/errors";
+import { formatMobile, formatMobileAsTyped, normalizeMobile } from "../../contract/phone";
 import type { ApiClient } from "../shared/api-client";
 import { createFormState, type SubmitResult as FormResult } from "../shared/form-state";
 import type { OptinTarget } from "./attributes";
@@ -27,14 +26,14 @@ const SERVER_FIELDS: Record<string, OptinField> = {
   consent: "consent",
 };
 
-const FAILURES: Partial<Record<ErrorCode, OptinFailure>> = {
+const FAILURES: Partial<Record<WidgetErrorCode, OptinFailure>> = {
   subscription_rejected: "rejected",
   rate_limited: "rateLimited",
   upstream_unavailable: "upstreamDown",
   upstream_error: "upstreamDown",
   upstream_auth_failed: "upstreamDown",
   internal_error: "upstreamDown",
-  network_error: "networkError",
+  [UNREACHABLE]: "networkError",
 };
 
 /** What a submit attempt needs from the element: where to send it and what was shown. */
@@ -81,7 +80,7 @@ function validate(values: Values): Partial<Record<OptinField, FieldProblem>> {
  */
 export function formatAsYouType(input: string): string {
   if (/[^\d\s()+.-]/.test(input)) return input;
-  return new AsYouType("US").input(input);
+  return formatMobileAsTyped(input);
 }
 
 /**
@@ -139,7 +138,8 @@ export function createOptinModel() {
       };
       form.start();
       const result = await context.api.post<SubscriptionResponse>("/v1/subscriptions", body);
-      if (result.ok) {
+      if (result.kind === "unreachable") return form.fail({}, UNREACHABLE);
+      if (result.kind === "ok") {
         form.status.value = { kind: "success", number: formatMobile(digits) };
         return { kind: "success" };
       }

@@ -1,7 +1,14 @@
-import type { ErrorCode, Problem } from "../../contract/errors";
-import { isCode, isObject, readErrors } from "./frame-messages";
+import { isErrorCode, type ErrorCode, type Problem } from "../../contract/errors";
+import { isFieldErrors, isObject } from "./checks";
 
-export type ApiResult<T> = { ok: true; data: T } | { ok: false; problem: Problem };
+/**
+ * What a call to the proxy came to: its answer, its problem+json, or no answer at all (the
+ * proxy could not be reached: offline, blocked, DNS). Never thrown, always returned.
+ */
+export type ApiResult<T> =
+  | { kind: "ok"; data: T }
+  | { kind: "problem"; problem: Problem }
+  | { kind: "unreachable" };
 
 /**
  * A problem+json body as contract/errors.ts's Problem. Read by hand (not with ProblemSchema)
@@ -10,14 +17,13 @@ export type ApiResult<T> = { ok: true; data: T } | { ok: false; problem: Problem
  */
 export function readProblem(body: unknown, status: number): Problem {
   const fields = isObject(body) ? body : {};
-  const code: ErrorCode = isCode(fields.code) ? fields.code : status ? "upstream_error" : "network_error";
-  const errors = readErrors(fields.errors);
+  const code: ErrorCode = isErrorCode(fields.code) ? fields.code : "upstream_error";
   return {
     type: typeof fields.type === "string" ? fields.type : "about:blank",
     title: typeof fields.title === "string" ? fields.title : code,
     status,
     code,
-    ...(errors && { errors }),
+    ...(isFieldErrors(fields.errors) && { errors: fields.errors as Problem["errors"] }),
   };
 }
 
@@ -30,8 +36,7 @@ export function createApiClient(proxyUrl: string) {
     try {
       response = await fetch(base + path, { ...init, credentials: "omit" });
     } catch {
-      // Status 0: the proxy could not be reached at all.
-      return { ok: false, problem: readProblem(null, 0) };
+      return { kind: "unreachable" };
     }
     let body: unknown = null;
     try {
@@ -40,8 +45,8 @@ export function createApiClient(proxyUrl: string) {
       // A body that is not JSON is handled below as an upstream problem.
     }
     return response.ok
-      ? { ok: true, data: body as T }
-      : { ok: false, problem: readProblem(body, response.status) };
+      ? { kind: "ok", data: body as T }
+      : { kind: "problem", problem: readProblem(body, response.status) };
   }
 
   return {

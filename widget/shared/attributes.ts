@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { KEYWORD_PATTERN, SHORTCODE_PATTERN } from "../../contract/patterns";
 import { resolveProxyUrl } from "./proxy-url";
 import type { Locale } from "../i18n";
 
@@ -24,8 +25,8 @@ export const text = (max: number, expected = `1 to ${max} characters`): Rule => 
   z.string().check(z.trim(), z.minLength(1), z.maxLength(max)),
   expected,
 ];
-export const SHORTCODE = matching(/^\d{4,6}$/, "4 to 6 digits, such as 71777");
-export const KEYWORD = matching(/^[A-Za-z0-9]{3,15}$/, "3 to 15 letters and digits, such as HOPE");
+export const SHORTCODE = matching(SHORTCODE_PATTERN, "4 to 6 digits, such as 71777");
+export const KEYWORD = matching(KEYWORD_PATTERN, "3 to 15 letters and digits, such as HOPE");
 export const LOCALE = matching(/^(en|es)(-[A-Za-z0-9]{2,8})?$/i, '"en" or "es"');
 
 export interface AttributeReader {

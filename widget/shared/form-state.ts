@@ -1,17 +1,17 @@
 import { batch, computed, signal } from "@preact/signals-core";
-import type { ErrorCode, Problem } from "../../contract/errors";
+import type { Problem, WidgetErrorCode } from "../../contract/errors";
 
 /** Where a form is: being filled in, sending, refused (and why), or one of its own endings. */
 export type FormStatus<Failure, End extends { kind: string }> =
   | { kind: "editing" }
   | { kind: "submitting" }
-  | { kind: "failed"; failure: Failure; code: ErrorCode }
+  | { kind: "failed"; failure: Failure; code: WidgetErrorCode }
   | End;
 
 /** What a submit attempt came to, so the form can move focus and fire events. */
 export type SubmitResult<Field, Done extends string> =
-  | { kind: "invalid"; fields: Field[]; code?: ErrorCode }
-  | { kind: "failed"; code: ErrorCode }
+  | { kind: "invalid"; fields: Field[]; code?: WidgetErrorCode }
+  | { kind: "failed"; code: WidgetErrorCode }
   | { kind: Done }
   | { kind: "busy" };
 
@@ -28,7 +28,7 @@ export function createFormState<
   Why extends string,
   Failure,
   End extends { kind: string },
->(fields: readonly Field[], failures: Partial<Record<ErrorCode, Failure>>, otherFailure: Failure) {
+>(fields: readonly Field[], failures: Partial<Record<WidgetErrorCode, Failure>>, otherFailure: Failure) {
   type Problems = Partial<Record<Field, Why>>;
   const errors = signal<Problems>({});
   const status = signal<FormStatus<Failure, End>>({ kind: "editing" });
@@ -60,7 +60,7 @@ export function createFormState<
     },
 
     /** Ends an attempt that did not go through: on the fields with problems, else as a failure. */
-    fail(problems: Problems, code?: ErrorCode): SubmitResult<Field, never> {
+    fail(problems: Problems, code?: WidgetErrorCode): SubmitResult<Field, never> {
       const refused = fieldsOf(problems);
       const failed = refused.length === 0 && code !== undefined;
       batch(() => {

@@ -1,0 +1,55 @@
+/**
+ * Every pattern of givekit's API, once: plain RegExps and small functions, so the widget can
+ * check a value without a zod schema's bytes. contract/api.ts and contract/money.ts build their
+ * schemas from these same constants; nothing else in the tree writes its own copy.
+ *
+ * @example
+ * KEYWORD_PATTERN.test("HOPE"); // true
+ * isAmount("007");              // false: no leading zeros
+ */
+
+/** A fundraiser's or team's id as givekit's API takes it. */
+export const PEER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+/** A campaign keyword: 3 to 15 letters and digits. */
+export const KEYWORD_PATTERN = /^[A-Za-z0-9]{3,15}$/;
+/** A short code: 4 to 6 digits. */
+export const SHORTCODE_PATTERN = /^\d{4,6}$/;
+/** Plain decimal money: no exponent, sign, spaces, leading zeros or more than two decimals ("25", "25.5"). */
+export const AMOUNT_PATTERN = /^(0|[1-9]\d{0,8})(\.\d{1,2})?$/;
+/** A fee rate such as "0.03" (3 %); at most six decimals. */
+export const RATE_PATTERN = /^(0|[1-9]\d?)(\.\d{1,6})?$/;
+/** An ISO 4217 currency code such as USD. */
+export const CURRENCY_PATTERN = /^[A-Z]{3}$/;
+/** An ISO 3166 country code such as US. */
+export const COUNTRY_PATTERN = /^[A-Z]{2}$/;
+/** A US ZIP code, with or without its four-digit extension. */
+export const ZIP_PATTERN = /^\d{5}(-\d{4})?$/;
+/** The last four digits of a card. */
+export const LAST4_PATTERN = /^\d{4}$/;
+
+/** The recurring frequencies a campaign may offer (a one-time gift has none). */
+export const RECURRING_FREQUENCIES = ["monthly", "quarterly", "annually"] as const;
+/** What a peer can be: a fundraiser, or a team of fundraisers. */
+export const PEER_KINDS = ["fundraiser", "team"] as const;
+/** A campaign's minimum gift when its settings name none. */
+export const DEFAULT_MIN_AMOUNT = "5.00";
+
+/** The longest name of an SMS list. */
+export const LIST_NAME_MAX = 100;
+/** The longest event id, event type or form id. */
+export const TARGET_TEXT_MAX = 64;
+/** The longest memo a donor may write. */
+export const MEMO_MAX = 500;
+
+/** Keywords the SMS service keeps for itself; no campaign may use them (compared without case). */
+export const RESERVED_KEYWORDS: readonly string[] = ["HELP", "GIVE", "STOP"];
+
+/** True when `value` is a string the pattern matches. */
+export const matches = (pattern: RegExp, value: unknown): value is string =>
+  typeof value === "string" && pattern.test(value);
+
+/** A money amount as it travels: "25", "25.50"; not "007", "1e3" or "-5". */
+export const isAmount = (value: unknown): value is string => matches(AMOUNT_PATTERN, value);
+
+export const isReservedKeyword = (keyword: string): boolean =>
+  RESERVED_KEYWORDS.includes(keyword.toUpperCase());

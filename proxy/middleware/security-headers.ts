@@ -1,0 +1,41 @@
+/**
+ * The headers every answer of the proxy carries, a route's own winning (the card frame's CSP,
+ * the scripts' Cross-Origin-Resource-Policy): hono/secure-headers, plus the two it does not
+ * decide as the proxy needs. X-Frame-Options is left off a page that may be framed (the card
+ * frame says who may frame it in its CSP), and answers are not cached unless a route says so.
+ */
+import type { MiddlewareHandler } from "hono";
+import { secureHeaders } from "hono/secure-headers";
+import type { AppEnv } from "../context";
+
+const stock = secureHeaders({
+  overwrite: false,
+  contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"] },
+  crossOriginResourcePolicy: "same-site",
+  strictTransportSecurity: "max-age=31536000",
+  referrerPolicy: "no-referrer",
+  xContentTypeOptions: true,
+  // Decided below, per route.
+  xFrameOptions: false,
+  // Headers for top-level pages and old browsers the API has no use for.
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+});
+
+/**
+ * @example
+ * app.use("*", securityHeaders());
+ */
+export function securityHeaders(): MiddlewareHandler<AppEnv> {
+  return (c, next) =>
+    stock(c, async () => {
+      await next();
+      const headers = c.res.headers;
+      if (!c.get("framable") && !headers.has("X-Frame-Options")) headers.set("X-Frame-Options", "DENY");
+      if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
+    });
+}
