@@ -49,6 +49,7 @@ const CAMPAIGN = {
   recurring_frequencies: arrayOf(isFrequency),
   peer_fundraising: isBoolean,
   opt_in_lists: arrayOf(textUpTo(LIST_NAME_MAX)),
+  goal_amount: optional(isPositiveAmount),
 };
 
 const PEER = {
