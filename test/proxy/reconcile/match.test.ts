@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TransactionRow } from "../../../contract/upstream";
+import { reportRow } from "../../helpers/fake-upstream";
 import { donationSource, matchAttempts, type UnresolvedAttempt } from "../../../proxy/reconcile/match";
 
 const AT = "2026-11-23T10:00:00.000Z";
@@ -19,30 +19,8 @@ function attempt(reference: string, fields: Partial<UnresolvedAttempt> = {}): Un
   };
 }
 
-function row(id: string, fields: Partial<TransactionRow> & { email?: string } = {}): TransactionRow {
-  return {
-    transaction_id: id,
-    amount: "25.00",
-    donation_amount: "25.00",
-    fee_amount: "0.00",
-    status: "collected",
-    transaction_type: "donation",
-    recurring_frequency: null,
-    shortcode: "71777",
-    keyword: "HOPE",
-    form_id: null,
-    peer_fundraiser_id: null,
-    peer_fundraiser_team_id: null,
-    source: "api_via_givekit",
-    last_4: "4242",
-    anonymous: false,
-    first_name: "Ana",
-    last_name: "Doe",
-    email: "ana@example.org",
-    created_at: "2026-11-23T10:00:01.000Z",
-    ...fields,
-  };
-}
+const row = (id: string, fields: Parameters<typeof reportRow>[0] = {}) =>
+  reportRow({ transaction_id: id, ...fields });
 
 const tagged = (reference: string) => `api_via_${donationSource(reference)}`;
 

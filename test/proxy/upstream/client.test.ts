@@ -1,9 +1,8 @@
 // The upstream client's reading of answers, with shapes the real service might send (lenient parsing).
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProblemError } from "../../../proxy/problem";
-import { createUpstreamClient, type UpstreamClient } from "../../../proxy/upstream/client";
+import type { UpstreamClient } from "../../../proxy/upstream/client";
+import { startFakeUpstream, type FakeUpstream } from "../../helpers/fake-upstream";
 
 /** Donate answers by amount: status and body as text. */
 const DONATE_ANSWERS: Record<string, [number, string]> = {
@@ -22,52 +21,36 @@ const DONATE_ANSWERS: Record<string, [number, string]> = {
   "7.00": [200, '{"donation":{"status":"Fatal"}}'],
 };
 
-let server: Server;
+let fake: FakeUpstream;
 let client: UpstreamClient;
 let logins = 0;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let text = "";
-    req.on("data", (chunk: Buffer) => (text += chunk.toString()));
-    req.on("end", () => {
-      const path = new URL(req.url ?? "/", "http://x").pathname;
-      if (path === "/api/v2/users/login_with_auth_token") {
-        logins++;
-        res.writeHead(200).end(`{"user":{"session_token":"s${logins}","id":1}}`);
-        return;
-      }
-      if (path === "/api/v2/donations/donate") {
-        const [status, body] = DONATE_ANSWERS[(JSON.parse(text) as { amount: string }).amount] ?? [500, ""];
-        res.writeHead(status, { "Content-Type": "application/json" }).end(body);
-        return;
-      }
-      if (path === "/api/v2/subscriptions/subscribe.json") {
-        const list = (JSON.parse(text) as { list: string }).list;
-        if (list === "ok") res.writeHead(200).end('{"subscription":{"status":200,"message":"Subscribed"}}');
-        else if (list === "missing")
-          res.writeHead(404).end('{"subscription":{"status":404,"error":"no list"}}');
-        else res.writeHead(500).end("oops");
-        return;
-      }
-      res.writeHead(404).end();
-    });
+  fake = await startFakeUpstream(({ path, body }, res) => {
+    if (path === "/api/v2/users/login_with_auth_token") {
+      logins++;
+      res.writeHead(200).end(`{"user":{"session_token":"s${logins}","id":1}}`);
+      return;
+    }
+    if (path === "/api/v2/donations/donate") {
+      const [status, text] = DONATE_ANSWERS[body.amount as string] ?? [500, ""];
+      res.writeHead(status, { "Content-Type": "application/json" }).end(text);
+      return;
+    }
+    if (path === "/api/v2/subscriptions/subscribe.json") {
+      const list = body.list as string;
+      if (list === "ok") res.writeHead(200).end('{"subscription":{"status":200,"message":"Subscribed"}}');
+      else if (list === "missing")
+        res.writeHead(404).end('{"subscription":{"status":404,"error":"no list"}}');
+      else res.writeHead(500).end("oops");
+      return;
+    }
+    res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  client = createUpstreamClient({
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    privateToken: "p",
-    publicToken: "q",
-    connectTimeoutMs: 1000,
-    timeoutMs: 2000,
-  });
+  client = fake.client;
 });
 
-afterAll(async () => {
-  client.close();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => fake.close());
 
 const donate = (amount: string) =>
   client.donate({ amount, shortcode_string: "71777", keyword_string: "HOPE" });

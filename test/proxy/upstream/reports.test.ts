@@ -1,9 +1,8 @@
 // The upstream client's transactions report: asked for, polled until ready, each row checked on its own.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProblemError } from "../../../proxy/problem";
 import { createUpstreamClient, type UpstreamClient } from "../../../proxy/upstream/client";
+import { reportRow, startFakeUpstream, type FakeUpstream } from "../../helpers/fake-upstream";
 import { DEMO, startSandbox, type SandboxHandle } from "../../helpers/sandbox";
 import { donate, donation, login } from "../../sandbox/support";
 
@@ -46,78 +45,43 @@ describe("against the sandbox", () => {
 });
 
 describe("against an upstream whose reports take time", () => {
-  let server: Server;
+  let fake: FakeUpstream;
   let client: UpstreamClient;
   let polls = 0;
   /** What each report id does: ready after this many polls, or never; "broken" answers 500. */
   const plans: Record<string, number | "never" | "broken"> = {};
-  const good = {
-    transaction_id: "t1",
-    amount: "10.00",
-    donation_amount: "10.00",
-    fee_amount: "0.00",
-    status: "collected",
-    transaction_type: "donation",
-    recurring_frequency: null,
-    shortcode: "71777",
-    keyword: "HOPE",
-    form_id: null,
-    peer_fundraiser_id: null,
-    peer_fundraiser_team_id: null,
-    source: "api_via_givekit",
-    last_4: "4242",
-    anonymous: false,
-    first_name: "Ana",
-    last_name: "Doe",
-    created_at: "2026-11-23T10:00:00.000Z",
-  };
+  const good = reportRow({ amount: "10.00", donation_amount: "10.00" });
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      let text = "";
-      req.on("data", (chunk: Buffer) => (text += chunk.toString()));
-      req.on("end", () => {
-        const path = new URL(req.url ?? "/", "http://x").pathname;
-        const body = JSON.parse(text || "{}") as { keyword?: string; id?: string };
-        if (req.method !== "GET" || req.headers.authorization !== 'Token token="p"') {
-          res.writeHead(401).end();
-          return;
-        }
-        if (path === "/api/v2/reports/transactions.json") {
-          const id = body.keyword ?? "";
-          if (plans[id] === "broken") res.writeHead(500).end("oops");
-          else res.writeHead(200).end(JSON.stringify({ report: { id, status: "pending" } }));
-          return;
-        }
-        if (path === "/api/v2/reports/results.json") {
-          polls++;
-          const plan = plans[body.id ?? ""];
-          const ready = typeof plan === "number" && polls >= plan;
-          res.writeHead(200).end(
-            JSON.stringify({
-              report: ready
-                ? { id: body.id, status: "complete", transactions: [good, { ...good, amount: 12 }, "?"] }
-                : { id: body.id, status: "pending" },
-            }),
-          );
-          return;
-        }
-        res.writeHead(404).end();
-      });
+    fake = await startFakeUpstream(({ method, path, authorization, body }, res) => {
+      if (method !== "GET" || authorization !== 'Token token="p"') {
+        res.writeHead(401).end();
+        return;
+      }
+      if (path === "/api/v2/reports/transactions.json") {
+        const id = String(body.keyword ?? "");
+        if (plans[id] === "broken") res.writeHead(500).end("oops");
+        else res.writeHead(200).end(JSON.stringify({ report: { id, status: "pending" } }));
+        return;
+      }
+      if (path === "/api/v2/reports/results.json") {
+        polls++;
+        const plan = plans[String(body.id)];
+        const ready = typeof plan === "number" && polls >= plan;
+        res.writeHead(200).end(
+          JSON.stringify({
+            report: ready
+              ? { id: body.id, status: "complete", transactions: [good, { ...good, amount: 12 }, "?"] }
+              : { id: body.id, status: "pending" },
+          }),
+        );
+        return;
+      }
+      res.writeHead(404).end();
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    client = createUpstreamClient({
-      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      privateToken: "p",
-      publicToken: "q",
-      ...TIMEOUTS,
-    });
+    client = fake.client;
   });
-  afterAll(async () => {
-    client.close();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => fake.close());
 
   it("polls results.json until the report is ready; rows of an unknown shape are skipped and counted", async () => {
     plans.SLOW = 3;
