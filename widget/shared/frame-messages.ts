@@ -39,6 +39,7 @@ export function readFromFrameMessage(data: unknown): FromFrameMessage | null {
   const { type, id } = data;
   switch (type) {
     case "givekit:frame-ready":
+    case "givekit:submit":
       return { type };
     case "givekit:resize":
       return typeof data.height === "number" && Number.isFinite(data.height)

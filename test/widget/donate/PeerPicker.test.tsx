@@ -82,13 +82,48 @@ describe("the fundraiser and team picker", () => {
     fireEvent.input(combo, { target: { value: "ana" } });
     fireEvent.click(
       within(await widget.findByRole("listbox")).getByRole("option", {
-        name: "Ana Ruiz · Team Team Sunrise",
+        name: "Ana Ruiz · Team Sunrise",
       }),
     );
-    expect(widget.getByText(/Your gift supports Ana Ruiz · Team Team Sunrise\./)).toBeTruthy();
+    expect(widget.getByText(/Your gift supports Ana Ruiz · Team Sunrise\./)).toBeTruthy();
     fireEvent.click(widget.getByRole("button", { name: "Remove" }));
     const again = widget.getByRole("combobox", { name: /fundraiser or team/ });
     await waitFor(() => expect(document.activeElement).toBe(again));
+  });
+
+  it("shows names as they are: no second Team before or after a name that has one, in English and Spanish", async () => {
+    stubProxy();
+    const options = async (widget: Widget, label: RegExp) => {
+      fireEvent.input(widget.getByRole("combobox", { name: label }), { target: { value: "e" } });
+      const list = await widget.findByRole("listbox");
+      return within(list)
+        .getAllByRole("option")
+        .map((option) => option.textContent);
+    };
+    const english = await renderDonate();
+    expect(await options(english.widget, /fundraiser or team/)).toEqual([
+      "Chloe Park",
+      "Dev Patel · Team Night Owls",
+      "Team Sunrise",
+    ]);
+    cleanup();
+    const spanish = await renderDonate({ locale: "es" });
+    expect(await options(spanish.widget, /recaudador o equipo/)).toEqual([
+      "Chloe Park",
+      "Dev Patel · Equipo Night Owls",
+      "Team Sunrise",
+    ]);
+    fireEvent.input(spanish.widget.getByRole("combobox", { name: /recaudador o equipo/ }), {
+      target: { value: "o" },
+    });
+    const list = await spanish.widget.findByRole("listbox");
+    await waitFor(() =>
+      expect(
+        within(list)
+          .getAllByRole("option")
+          .map((option) => option.textContent),
+      ).toContain("Night Owls · Equipo"),
+    );
   });
 
   it("is not shown when the campaign has no peer fundraising", async () => {
@@ -134,7 +169,8 @@ describe("preselection", () => {
     history.replaceState(null, "", "/walk?team=11");
     stubProxy();
     const { widget } = await renderDonate();
-    expect(await widget.findByText(/Your gift supports Team Sunrise · Team\./)).toBeTruthy();
+    // A team whose name says "Team" is named as it is: no second "Team" before or after it.
+    expect(await widget.findByText(/Your gift supports Team Sunrise\./)).toBeTruthy();
   });
 
   it("prefers the fundraiser attribute to the address", async () => {
