@@ -10,7 +10,6 @@ export type TokenResult =
 
 /** How long the frame may take to tokenize (it calls the proxy, which calls the upstream). */
 export const TOKENIZE_TIMEOUT_MS = 45_000;
-const MIN_FRAME_HEIGHT = 60;
 
 /**
  * The theme the frame takes from the page: the form's text colour, font and size as computed
@@ -70,7 +69,7 @@ export function createCardPort(proxyUrl: string) {
         frame.closest("form")?.requestSubmit();
         break;
       case "givekit:resize":
-        height.value = Math.max(MIN_FRAME_HEIGHT, Math.ceil(message.height));
+        height.value = Math.ceil(message.height);
         break;
       case "givekit:card-state":
         complete.value = message.complete;

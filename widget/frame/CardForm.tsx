@@ -280,7 +280,7 @@ export function CardForm({ channel, t }: CardFormProps) {
         })}
       </div>
       {/* Lets Enter submit a form of three text fields; the page's button is the visible one. */}
-      <button type="submit" hidden tabIndex={-1} />
+      <button type="submit" hidden tabIndex={-1} aria-label={t.title} />
     </form>
   );
 }

@@ -68,11 +68,11 @@ describe("the donation form", () => {
       expect(widget.getByLabelText(label).getAttribute("autocomplete")).toBe(token);
     }
     // The frame is the proxy's, told the page's origin, the language and the form's text size.
-    const frame = new URL(widget.getByTitle("Card details").getAttribute("data-src")!);
-    expect(`${frame.origin}${frame.pathname}`).toBe("https://give.example.org/frame/card");
-    expect(frame.searchParams.get("origin")).toBe(location.origin);
-    expect(frame.searchParams.get("locale")).toBe("en");
-    expect(frame.searchParams.get("size")).toMatch(/^\d+(\.\d+)?px$/);
+    const frameUrl = new URL(widget.getByTitle("Card details").getAttribute("data-src")!);
+    expect(`${frameUrl.origin}${frameUrl.pathname}`).toBe("https://give.example.org/frame/card");
+    expect(frameUrl.searchParams.get("origin")).toBe(location.origin);
+    expect(frameUrl.searchParams.get("locale")).toBe("en");
+    expect(frameUrl.searchParams.get("size")).toMatch(/^\d+(\.\d+)?px$/);
     const sms = widget.getByRole("checkbox", { name: "Text me updates from this organization" });
     expect(sms).toHaveProperty("checked", false);
     expect(document.getElementById(sms.getAttribute("aria-describedby")!)?.textContent).toMatch(

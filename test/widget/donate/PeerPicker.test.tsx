@@ -27,6 +27,15 @@ async function donateWith(widget: Widget) {
   await widget.findByRole("heading", { name: "Thank you!" });
 }
 
+/** The options the picker lists for `query`, as the donor reads them. */
+async function optionsFor(widget: Widget, label: RegExp, query: string) {
+  fireEvent.input(widget.getByRole("combobox", { name: label }), { target: { value: query } });
+  const list = await widget.findByRole("listbox");
+  return within(list)
+    .getAllByRole("option")
+    .map((option) => option.textContent);
+}
+
 describe("the fundraiser and team picker", () => {
   it("is a combobox that searches as the donor types and shows fundraisers with their team", async () => {
     const proxy = stubProxy();
@@ -93,22 +102,15 @@ describe("the fundraiser and team picker", () => {
 
   it("shows names as they are: no second Team before or after a name that has one, in English and Spanish", async () => {
     stubProxy();
-    const options = async (widget: Widget, label: RegExp) => {
-      fireEvent.input(widget.getByRole("combobox", { name: label }), { target: { value: "e" } });
-      const list = await widget.findByRole("listbox");
-      return within(list)
-        .getAllByRole("option")
-        .map((option) => option.textContent);
-    };
     const english = await renderDonate();
-    expect(await options(english.widget, /fundraiser or team/)).toEqual([
+    expect(await optionsFor(english.widget, /fundraiser or team/, "e")).toEqual([
       "Chloe Park",
       "Dev Patel · Team Night Owls",
       "Team Sunrise",
     ]);
     cleanup();
     const spanish = await renderDonate({ locale: "es" });
-    expect(await options(spanish.widget, /recaudador o equipo/)).toEqual([
+    expect(await optionsFor(spanish.widget, /recaudador o equipo/, "e")).toEqual([
       "Chloe Park",
       "Dev Patel · Equipo Night Owls",
       "Team Sunrise",
