@@ -80,6 +80,12 @@ async function frameTextOn(page: Page) {
   });
 }
 
+/** The text properties of one element, as a donor sees them. */
+function textOf(element: Element) {
+  const style = getComputedStyle(element);
+  return { color: style.color, size: style.fontSize, family: style.fontFamily, case: style.textTransform };
+}
+
 test.describe("a host page with hostile global CSS", () => {
   test("leaves the forms' text, boxes and card frame exactly as on a plain page", async ({
     page,
@@ -114,15 +120,6 @@ test.describe("a host page with hostile global CSS", () => {
     await page.goto(`${hostUrl}/hostile-themed.html`);
     const donate = page.locator("givekit-donate");
     await expect(donate.getByRole("button", { name: /^Donate / })).toBeVisible();
-    const textOf = (element: Element) => {
-      const style = getComputedStyle(element);
-      return {
-        color: style.color,
-        size: style.fontSize,
-        family: style.fontFamily,
-        case: style.textTransform,
-      };
-    };
     expect(await donate.getByText("First name", { exact: true }).evaluate(textOf)).toEqual({
       color: "rgb(0, 60, 40)",
       size: "18px",
