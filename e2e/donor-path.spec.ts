@@ -4,82 +4,22 @@
  * field; and a page that does not move while the form loads. Money is checked in the
  * sandbox's own report: exactly one charge for each gift, shown to the donor as a thank-you.
  */
-import type { FrameLocator, Locator, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import {
+  CARD,
+  TOTAL,
+  cardOf,
+  chooseAndFillDonor,
+  donateOf,
+  expectOneCharge,
+  fillCardAtOnce,
+  openGivingPage,
+  pressAndRelease,
+  uniqueLastName,
+} from "./donor-helpers";
 import { expect, test } from "./fixtures";
 
-const CARD = { number: "4242424242424242", expiry: "12/2034", cvv: "123" };
-/** $50 with the 3 % fee covered: what the button says and what the sandbox must charge. */
-const TOTAL = "51.50";
-/** How long a person holds the mouse button down on a click (about a tenth of a second). */
-const PRESS_MS = 120;
 const MAX_CLS = 0.05;
-
-let names = 0;
-/** A last name no other test uses, to find this test's rows in the sandbox's report. */
-function uniqueLastName(prefix: string): string {
-  names += 1;
-  return `${prefix}${Date.now().toString(36)}${process.pid}${names}`;
-}
-
-const donateOf = (page: Page) => page.locator("givekit-donate");
-const cardOf = (page: Page): FrameLocator => donateOf(page).locator("iframe").contentFrame();
-
-async function openGivingPage(page: Page, hostUrl: string) {
-  await page.goto(`${hostUrl}/donor-path.html`);
-  await expect(cardOf(page).getByLabel("Card number")).toBeVisible();
-}
-
-/** $50, the fee covered, and the donor's name and e-mail, as autofill enters them. */
-async function chooseAndFillDonor(page: Page, lastName: string) {
-  const donate = donateOf(page);
-  await donate.getByRole("radio", { name: "$50" }).check();
-  await donate.getByRole("checkbox", { name: "Add $1.50 to cover the processing fee" }).check();
-  await donate.getByLabel("First name").fill("Maya");
-  await donate.getByLabel("Last name").fill(lastName);
-  await donate.getByLabel("E-mail").fill("maya@example.org");
-}
-
-/** Each card field set at once with one input event, as autofill and password managers do. */
-async function fillCardAtOnce(card: FrameLocator) {
-  await card.getByLabel("Card number").fill(CARD.number);
-  await card.getByLabel("Expiry date").fill(CARD.expiry);
-  await card.getByLabel("Security code").fill(CARD.cvv);
-}
-
-/**
- * Presses the mouse on the middle of `target`, holds it as a person does, and releases it
- * there. The click lands only if nothing moved the button in between: its box at the press
- * and at the release are returned for the test to compare.
- */
-async function pressAndRelease(page: Page, target: Locator) {
-  await target.scrollIntoViewIfNeeded();
-  const pressed = (await target.boundingBox())!;
-  await page.mouse.move(pressed.x + pressed.width / 2, pressed.y + pressed.height / 2);
-  await page.mouse.down();
-  await page.waitForTimeout(PRESS_MS);
-  const released = await target.boundingBox();
-  await page.mouse.up();
-  return { pressed, released };
-}
-
-async function expectOneCharge(
-  page: Page,
-  sandbox: { transactions: (filter?: { keyword?: string }) => Promise<Record<string, unknown>[]> },
-  lastName: string,
-) {
-  const donate = donateOf(page);
-  await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
-  await expect(donate.getByText(`Your donation of $${TOTAL} went through.`)).toBeVisible();
-  const mine = (await sandbox.transactions({ keyword: "HOPE" })).filter((row) => row.last_name === lastName);
-  expect(mine).toHaveLength(1);
-  expect(mine[0]).toMatchObject({
-    status: "collected",
-    amount: TOTAL,
-    donation_amount: "50.00",
-    fee_amount: "1.50",
-    last_4: "4242",
-  });
-}
 
 /** The layout shift score of the page so far: every shift not caused by the donor's input. */
 function cumulativeLayoutShift(page: Page): Promise<number> {
