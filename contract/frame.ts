@@ -23,6 +23,8 @@ export type ToFrameMessage = z.infer<typeof ToFrameMessageSchema>;
 /** Frame → parent. Never a card number or CVV: only the token, brand and last four. */
 export const FromFrameMessageSchema = /* @__PURE__ */ z.discriminatedUnion("type", [
   z.object({ type: z.literal("givekit:frame-ready") }),
+  /** Enter in a card field: the page submits its form. */
+  z.object({ type: z.literal("givekit:submit") }),
   z.object({ type: z.literal("givekit:resize"), height: z.number() }),
   z.object({
     type: z.literal("givekit:card-state"),

@@ -43,11 +43,14 @@ const E2E_PROXY_ENV = {
 
 export interface HostServer {
   url: string;
+  /** Sends `headers` with the page `name` ("csp.html") from now on, as a site's server would. */
+  setPageHeaders(name: string, headers: Record<string, string>): void;
   close(): Promise<void>;
 }
 
 /** Serves e2e/pages/*.html (and their shared scripts) on 127.0.0.1 (an ephemeral port), naming the proxy in each page. */
 export async function startHostServer(proxyUrl: () => string): Promise<HostServer> {
+  const pageHeaders = new Map<string, Record<string, string>>();
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://host").pathname;
     const [, name, extension] = PAGE_NAME.exec(path) ?? [];
@@ -58,7 +61,11 @@ export async function startHostServer(proxyUrl: () => string): Promise<HostServe
     readFile(PAGES_DIR + name, "utf8").then(
       (html) => {
         response
-          .writeHead(200, { "Content-Type": CONTENT_TYPES[extension!], "Cache-Control": "no-store" })
+          .writeHead(200, {
+            "Content-Type": CONTENT_TYPES[extension!],
+            "Cache-Control": "no-store",
+            ...pageHeaders.get(name),
+          })
           .end(html.replace(PROXY_PLACEHOLDER, proxyUrl()));
       },
       () => response.writeHead(404, { "Content-Type": "text/plain" }).end("Not found"),
@@ -68,6 +75,7 @@ export async function startHostServer(proxyUrl: () => string): Promise<HostServe
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    setPageHeaders: (name, headers) => pageHeaders.set(name, headers),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
@@ -88,6 +96,8 @@ export const test = base.extend<
     /** The givekit proxy (named apart from Playwright's own `proxy` option). */
     proxyServer: ProxyHandle;
     hostUrl: string;
+    /** The host page server, to send a page with headers of its own. */
+    hostServer: HostServer;
   },
   { servers: Servers }
 >({
@@ -119,4 +129,5 @@ export const test = base.extend<
   sandbox: async ({ servers }, use) => use(servers.sandbox),
   proxyServer: async ({ servers }, use) => use(servers.proxy),
   hostUrl: async ({ servers }, use) => use(servers.host.url),
+  hostServer: async ({ servers }, use) => use(servers.host),
 });

@@ -62,7 +62,7 @@ class Donation extends Reactive<WidgetProps> {
           {heading ?? t.donate.heading}
         </h2>
         {state === "loading" ? (
-          <output class="gk-muted">{t.donate.loading}</output>
+          <output class="gk-muted gk-loading">{t.donate.loading}</output>
         ) : status.kind === "success" || status.kind === "pending" ? (
           <Outcome
             status={status}

@@ -8,9 +8,12 @@ const LIST_ID = "gk-peer-list";
 const CHOSEN_ID = "gk-peer-chosen";
 const optionId = (index: number) => `gk-peer-option-${index}`;
 
-function peerLabel(peer: Peer, t: Messages): string {
-  if (peer.kind === "team") return `${peer.name} · ${t.donate.peerTeam}`;
-  return peer.team_name ? `${peer.name} · ${t.donate.peerOfTeam(peer.team_name)}` : peer.name;
+/** "Dev Patel · Team Night Owls", "Night Owls · Team"; names that say "team" are shown as they are. */
+function peerLabel({ kind, name, team_name: team }: Peer, t: Messages): string {
+  const d = t.donate;
+  const named = (text: string) => d.peerTeamWord.test(text);
+  if (kind === "team") return named(name) ? name : `${name} · ${d.peerTeam}`;
+  return team ? `${name} · ${named(team) ? team : `${d.peerTeam} ${team}`}` : name;
 }
 
 /**
@@ -98,7 +101,7 @@ export const PeerPicker = reactive(
         <p id={hintId("peer")} class="gk-hint">
           {d.peerHint}
         </p>
-        <div>
+        <div class="gk-combo">
           <input
             id={fieldId("peer")}
             type="text"

@@ -10,13 +10,15 @@ export type TokenResult =
 
 /** How long the frame may take to tokenize (it calls the proxy, which calls the upstream). */
 export const TOKENIZE_TIMEOUT_MS = 45_000;
-const MIN_FRAME_HEIGHT = 60;
 
-/** The theme the frame takes from the page: the element's --givekit-* custom properties. */
+/**
+ * The theme the frame takes from the page: the form's text colour, font and size as computed
+ * (so the frame's rem is the form's em), and the --givekit-accent and --givekit-radius set.
+ */
 export function frameTheme(host: Element): Record<string, string> {
-  const style = getComputedStyle(host);
-  const theme: Record<string, string> = {};
-  for (const name of ["accent", "radius", "font"]) {
+  const style = getComputedStyle(host.shadowRoot?.querySelector(".gk-root") ?? host);
+  const theme: Record<string, string> = { text: style.color, font: style.fontFamily, size: style.fontSize };
+  for (const name of ["accent", "radius"]) {
     const value = style.getPropertyValue(`--givekit-${name}`).trim();
     if (value) theme[name] = value;
   }
@@ -62,8 +64,12 @@ export function createCardPort(proxyUrl: string) {
     const message = readFromFrameMessage(event.data);
     if (!message) return;
     switch (message.type) {
+      case "givekit:submit":
+        // Enter in a card field: the donor's form is submitted as by its button.
+        frame.closest("form")?.requestSubmit();
+        break;
       case "givekit:resize":
-        height.value = Math.max(MIN_FRAME_HEIGHT, Math.ceil(message.height));
+        height.value = Math.ceil(message.height);
         break;
       case "givekit:card-state":
         complete.value = message.complete;

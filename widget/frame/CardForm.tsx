@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { InputHTMLAttributes, JSX, TargetedInputEvent } from "preact";
+import type { InputHTMLAttributes, JSX, TargetedEvent } from "preact";
 import { cardBrand, cvvLength } from "../../contract/card";
 import type { ToFrameMessage } from "../../contract/frame";
 import type { FrameMessages } from "../i18n/frame-en";
@@ -52,37 +52,79 @@ export function CardForm({ channel, t }: CardFormProps) {
     expiry: useRef<HTMLInputElement>(null),
     cvv: useRef<HTMLInputElement>(null),
   };
+  /** The card as the donor left it, ahead of the next render: read by messages and events alike. */
   const latest = useRef(values);
-  latest.current = values;
 
   const digits = values.number.replace(/\D/g, "");
   const brand = cardBrand(digits);
   const cvvDigits = cvvLength(brand);
   const problems = cardProblems(values);
-  const complete = Object.keys(problems).length === 0;
 
   const shown = (field: CardFieldName): CardProblem | null =>
     serverProblems[field] ??
     (touched[field] || looksFinished(field, values) ? (problems[field] ?? null) : null);
   const words = (problem: CardProblem) => (problem === "cvvInvalid" ? t.cvvInvalid(cvvDigits) : t[problem]);
 
+  /** Tells the page whether the card is complete, at once: a click may follow in the same instant. */
+  function report(next: CardValues) {
+    channel.send({
+      type: "givekit:card-state",
+      complete: Object.keys(cardProblems(next)).length === 0,
+      brand: cardBrand(next.number.replace(/\D/g, "")),
+    });
+  }
+
+  function update(next: CardValues) {
+    const previous = latest.current;
+    if (FIELDS.every((name) => previous[name] === next[name])) return;
+    latest.current = next;
+    setValues(next);
+    setServerProblems((refused) => {
+      const kept = { ...refused };
+      for (const name of FIELDS) if (previous[name] !== next[name]) delete kept[name];
+      return kept;
+    });
+    report(next);
+  }
+
+  /**
+   * Reads what the inputs hold now. Autofill and password managers set a value in one go and
+   * may send only `change`, or no event at all: the inputs, not the events, are the truth.
+   */
+  function readInputs(): CardValues {
+    const next = { ...latest.current };
+    for (const name of FIELDS) {
+      const input = inputs[name].current;
+      if (input && input.value !== next[name]) next[name] = shape(name, input.value, false);
+    }
+    return next;
+  }
+
+  function sync() {
+    const next = readInputs();
+    update(next);
+    return next;
+  }
+
   useEffect(() => {
     channel.send({ type: "givekit:frame-ready" });
-    const report = () => channel.send({ type: "givekit:resize", height: document.body.offsetHeight });
-    report();
+    report(latest.current);
+    const measure = () =>
+      channel.send({
+        type: "givekit:resize",
+        height: Math.ceil(document.body.getBoundingClientRect().height),
+      });
+    measure();
     if (typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(report);
+    const observer = new ResizeObserver(measure);
     observer.observe(document.body);
     return () => observer.disconnect();
+    // oxlint-disable-next-line react-hooks/exhaustive-deps -- once per channel; report reads no state.
   }, [channel]);
 
   useEffect(() => {
-    channel.send({ type: "givekit:card-state", complete, brand });
-  }, [values, complete, brand, channel]);
-
-  useEffect(() => {
     async function tokenize(id: string) {
-      const current = latest.current;
+      const current = sync();
       setTouched({ number: true, expiry: true, cvv: true });
       const found = cardProblems(current);
       if (Object.keys(found).length > 0) {
@@ -109,7 +151,7 @@ export function CardForm({ channel, t }: CardFormProps) {
 
     function focusFirstProblem() {
       setTouched({ number: true, expiry: true, cvv: true });
-      const found = cardProblems(latest.current);
+      const found = cardProblems(sync());
       const field = FIELDS.find((name) => found[name]) ?? "number";
       inputs[field].current?.focus();
     }
@@ -118,7 +160,8 @@ export function CardForm({ channel, t }: CardFormProps) {
       if (message.type === "givekit:tokenize") void tokenize(message.id);
       else if (message.type === "givekit:focus") focusFirstProblem();
       else {
-        setValues(EMPTY);
+        for (const name of FIELDS) if (inputs[name].current) inputs[name].current.value = "";
+        update(EMPTY);
         setTouched({});
         setServerProblems({});
       }
@@ -127,46 +170,50 @@ export function CardForm({ channel, t }: CardFormProps) {
     // oxlint-disable-next-line react-hooks/exhaustive-deps
   }, [channel]);
 
-  function edit(field: CardFieldName, value: string) {
-    setValues((previous) => ({ ...previous, [field]: value }));
-    if (serverProblems[field]) setServerProblems((previous) => ({ ...previous, [field]: undefined }));
+  /** A field's value as the frame shows it: spaced, shaped as a date, digits only. */
+  function shape(field: CardFieldName, value: string, deleting: boolean): string {
+    if (field === "number") {
+      const typed = value.replace(/\D/g, "");
+      const kind = cardBrand(typed);
+      return formatCardNumber(typed.slice(0, maxDigits(kind)), kind);
+    }
+    if (field === "expiry") return formatExpiryInput(value, deleting);
+    return value.replace(/\D/g, "").slice(0, MAX_CVV);
   }
 
-  function onNumber(event: TargetedInputEvent<HTMLInputElement>) {
+  /** One handler for `input` and `change`, typed, pasted or filled in one go, focused or not. */
+  function onEdit(field: CardFieldName, event: TargetedEvent<HTMLInputElement>) {
     const input = event.currentTarget;
+    const deleting = (event as unknown as InputEvent).inputType?.startsWith("delete") ?? false;
     const caret = input.selectionStart ?? input.value.length;
     const before = input.value.slice(0, caret).replace(/\D/g, "").length;
-    const typed = input.value.replace(/\D/g, "");
-    const formatted = formatCardNumber(typed.slice(0, maxDigits(cardBrand(typed))), cardBrand(typed));
-    // Set at once, so the caret stays after the digit just typed rather than jumping to the end.
-    input.value = formatted;
-    const at = caretAfterDigits(formatted, before);
-    input.setSelectionRange(at, at);
-    edit("number", formatted);
-  }
-
-  function onExpiry(event: TargetedInputEvent<HTMLInputElement>) {
-    const deleting = (event as unknown as InputEvent).inputType?.startsWith("delete") ?? false;
-    const formatted = formatExpiryInput(event.currentTarget.value, deleting);
-    event.currentTarget.value = formatted;
-    edit("expiry", formatted);
-  }
-
-  function onExpiryBlur() {
-    const full = normalizeExpiry(values.expiry);
-    // "04/30" is shown as "04/2030", the form the card will be sent in.
-    if (full && /^\d{1,2}\/\d{2}$/.test(values.expiry.trim())) edit("expiry", full);
-    leave("expiry");
-  }
-
-  function onCvv(event: TargetedInputEvent<HTMLInputElement>) {
-    const typed = event.currentTarget.value.replace(/\D/g, "").slice(0, MAX_CVV);
-    event.currentTarget.value = typed;
-    edit("cvv", typed);
+    const formatted = shape(field, input.value, deleting);
+    if (input.value !== formatted) {
+      input.value = formatted;
+      // The caret stays after the digit just typed rather than jumping to the end.
+      if (field === "number" && document.activeElement === input) {
+        const at = caretAfterDigits(formatted, before);
+        input.setSelectionRange(at, at);
+      }
+    }
+    update({ ...latest.current, [field]: formatted });
   }
 
   function leave(field: CardFieldName) {
+    const next = sync();
+    const full = normalizeExpiry(next.expiry);
+    // "04/30" is shown as "04/2030", the form the card will be sent in.
+    if (field === "expiry" && full && /^\d{1,2}\/\d{2}$/.test(next.expiry.trim())) {
+      update({ ...next, expiry: full });
+    }
     setTouched((previous) => ({ ...previous, [field]: true }));
+  }
+
+  function onSubmit(event: TargetedEvent<HTMLFormElement>) {
+    event.preventDefault();
+    sync();
+    // Enter in a card field gives, as it does in the page's own fields.
+    channel.send({ type: "givekit:submit" });
   }
 
   const field = (
@@ -200,50 +247,40 @@ export function CardForm({ channel, t }: CardFormProps) {
           aria-invalid={problem ? "true" : undefined}
           aria-describedby={describedBy || undefined}
           value={values[name]}
+          onInput={(event) => onEdit(name, event)}
+          onChange={(event) => onEdit(name, event)}
+          onBlur={() => leave(name)}
           {...input}
         />
-        {problem ? (
-          <p id={`${name}-error`} class="error">
-            {words(problem)}
-          </p>
-        ) : null}
+        {/* Its line is kept even when empty, so an error never moves what is below. */}
+        <p id={`${name}-error`} class="error">
+          {problem ? words(problem) : null}
+        </p>
       </div>
     );
   };
 
   return (
-    <form class="card" noValidate onSubmit={(event) => event.preventDefault()}>
+    <form class="card" noValidate onSubmit={onSubmit}>
       {field(
         "number",
         t.number,
         null,
-        {
-          name: "cardnumber",
-          autocomplete: "cc-number",
-          maxLength: 23,
-          onInput: onNumber,
-          onBlur: () => leave("number"),
-        },
+        { name: "cardnumber", autocomplete: "cc-number", maxLength: 23 },
         <span class="brand" aria-live="polite">
           {t.brand[brand]}
         </span>,
       )}
       <div class="row">
-        {field("expiry", t.expiry, t.expiryHint, {
-          name: "exp-date",
-          autocomplete: "cc-exp",
-          maxLength: 7,
-          onInput: onExpiry,
-          onBlur: onExpiryBlur,
-        })}
+        {field("expiry", t.expiry, t.expiryHint, { name: "exp-date", autocomplete: "cc-exp", maxLength: 7 })}
         {field("cvv", t.cvv, t.cvvHint(cvvDigits), {
           name: "cvc",
           autocomplete: "cc-csc",
           maxLength: MAX_CVV,
-          onInput: onCvv,
-          onBlur: () => leave("cvv"),
         })}
       </div>
+      {/* Lets Enter submit a form of three text fields; the page's button is the visible one. */}
+      <button type="submit" hidden tabIndex={-1} aria-label={t.title} />
     </form>
   );
 }

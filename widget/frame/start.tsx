@@ -4,8 +4,15 @@ import { frameEs } from "../i18n/frame-es";
 import { CardForm } from "./CardForm";
 import { createParentChannel, trustedParentOrigin } from "./parent-channel";
 
-/** Only these tokens may style the frame; they come from the page through the frame URL. */
-const THEME = { accent: "--accent", radius: "--radius", font: "--font" } as const;
+/** Only these may style the frame; they come from the page through the frame URL. */
+const THEME = {
+  accent: "--accent",
+  radius: "--radius",
+  font: "--font",
+  text: "--text",
+  // The page's font size sets the frame's rem, so the frame's height is what the page reserved.
+  size: "font-size",
+} as const;
 const SAFE_CSS_VALUE = /^[\w\s#%.,()'"-]{1,80}$/;
 
 /** Starts the card frame: checks who opened it, applies the theme, renders the form. */

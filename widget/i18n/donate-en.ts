@@ -20,8 +20,10 @@ export const donateEn = {
   peerSearching: "Searching…",
   peerNone: "No fundraiser or team matches.",
   peerCount: (count: number) => (count === 1 ? "1 match." : `${count} matches.`),
+  /** Before a fundraiser's team ("Team Night Owls"), and after a team in the list ("Night Owls · Team"). */
   peerTeam: "Team",
-  peerOfTeam: (team: string) => `Team ${team}`,
+  /** A name that already says it is a team ("Team Sunrise") is shown as it is, with no label. */
+  peerTeamWord: /\bteam\b/i,
   peerSupporting: (name: string) => `Your gift supports ${name}.`,
   peerRemove: "Remove",
   donorLegend: "Your details",

@@ -19,7 +19,7 @@ export const donateEs: DonateMessages = {
   peerNone: "Ningún recaudador o equipo coincide.",
   peerCount: (count: number) => (count === 1 ? "1 resultado." : `${count} resultados.`),
   peerTeam: "Equipo",
-  peerOfTeam: (team: string) => `Equipo ${team}`,
+  peerTeamWord: /\b(equipo|team)\b/i,
   peerSupporting: (name: string) => `Su donación apoya a ${name}.`,
   peerRemove: "Quitar",
   donorLegend: "Sus datos",

@@ -32,6 +32,7 @@ const isTokenErrorCode: Check = (value) => isErrorCode(value) || value === UNREA
 
 const FROM_FRAME: Record<string, Shape> = {
   "givekit:frame-ready": {},
+  "givekit:submit": {},
   "givekit:resize": { height: isFiniteNumber },
   "givekit:card-state": { complete: isBoolean, brand: isText },
   "givekit:token": { id: isFilled, token: isFilled, brand: isText, last4: pattern(LAST4_PATTERN) },

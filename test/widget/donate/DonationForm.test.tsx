@@ -67,9 +67,12 @@ describe("the donation form", () => {
     for (const [label, token] of Object.entries(tokens)) {
       expect(widget.getByLabelText(label).getAttribute("autocomplete")).toBe(token);
     }
-    expect(widget.getByTitle("Card details").getAttribute("data-src")).toBe(
-      `https://give.example.org/frame/card?origin=${encodeURIComponent(location.origin)}&locale=en`,
-    );
+    // The frame is the proxy's, told the page's origin, the language and the form's text size.
+    const frameUrl = new URL(widget.getByTitle("Card details").getAttribute("data-src")!);
+    expect(`${frameUrl.origin}${frameUrl.pathname}`).toBe("https://give.example.org/frame/card");
+    expect(frameUrl.searchParams.get("origin")).toBe(location.origin);
+    expect(frameUrl.searchParams.get("locale")).toBe("en");
+    expect(frameUrl.searchParams.get("size")).toMatch(/^\d+(\.\d+)?px$/);
     const sms = widget.getByRole("checkbox", { name: "Text me updates from this organization" });
     expect(sms).toHaveProperty("checked", false);
     expect(document.getElementById(sms.getAttribute("aria-describedby")!)?.textContent).toMatch(
@@ -161,6 +164,30 @@ describe("the donation form", () => {
     fireEvent.click(widget.getByRole("button", { name: "Donate $25.00" }));
     await widget.findByText("Enter your mobile number to get text messages.");
     expect(document.activeElement).toBe(widget.getByLabelText("Phone (optional)"));
+  });
+
+  it("gives when the donor presses Enter in a card field, as the frame reports it, once", async () => {
+    const proxy = stubProxy({ donations: [success()] });
+    const { widget } = await renderDonate();
+    fillDonor(widget);
+    frame.cardComplete();
+    frame.send({ type: "givekit:submit" });
+    await widget.findByRole("heading", { name: "Thank you!" });
+    expect(proxy.donationCalls()).toHaveLength(1);
+    expect(frame.tokenizeRequests()).toHaveLength(1);
+  });
+
+  it("takes Enter from no other window or origin than the card frame's", async () => {
+    const proxy = stubProxy({ donations: [success()] });
+    const { widget } = await renderDonate();
+    fillDonor(widget);
+    frame.cardComplete();
+    frame.send({ type: "givekit:submit" }, "https://evil.example");
+    frame.send({ type: "givekit:submit" }, undefined, window);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(frame.tokenizeRequests()).toHaveLength(0);
+    expect(proxy.donationCalls()).toHaveLength(0);
+    expect(widget.getByRole("button", { name: /^Donate/ })).toBeTruthy();
   });
 
   it("sends a complete donation with a token, never a card, and thanks the donor", async () => {

@@ -27,6 +27,15 @@ async function donateWith(widget: Widget) {
   await widget.findByRole("heading", { name: "Thank you!" });
 }
 
+/** The options the picker lists for `query`, as the donor reads them. */
+async function optionsFor(widget: Widget, label: RegExp, query: string) {
+  fireEvent.input(widget.getByRole("combobox", { name: label }), { target: { value: query } });
+  const list = await widget.findByRole("listbox");
+  return within(list)
+    .getAllByRole("option")
+    .map((option) => option.textContent);
+}
+
 describe("the fundraiser and team picker", () => {
   it("is a combobox that searches as the donor types and shows fundraisers with their team", async () => {
     const proxy = stubProxy();
@@ -82,13 +91,41 @@ describe("the fundraiser and team picker", () => {
     fireEvent.input(combo, { target: { value: "ana" } });
     fireEvent.click(
       within(await widget.findByRole("listbox")).getByRole("option", {
-        name: "Ana Ruiz · Team Team Sunrise",
+        name: "Ana Ruiz · Team Sunrise",
       }),
     );
-    expect(widget.getByText(/Your gift supports Ana Ruiz · Team Team Sunrise\./)).toBeTruthy();
+    expect(widget.getByText(/Your gift supports Ana Ruiz · Team Sunrise\./)).toBeTruthy();
     fireEvent.click(widget.getByRole("button", { name: "Remove" }));
     const again = widget.getByRole("combobox", { name: /fundraiser or team/ });
     await waitFor(() => expect(document.activeElement).toBe(again));
+  });
+
+  it("shows names as they are: no second Team before or after a name that has one, in English and Spanish", async () => {
+    stubProxy();
+    const english = await renderDonate();
+    expect(await optionsFor(english.widget, /fundraiser or team/, "e")).toEqual([
+      "Chloe Park",
+      "Dev Patel · Team Night Owls",
+      "Team Sunrise",
+    ]);
+    cleanup();
+    const spanish = await renderDonate({ locale: "es" });
+    expect(await optionsFor(spanish.widget, /recaudador o equipo/, "e")).toEqual([
+      "Chloe Park",
+      "Dev Patel · Equipo Night Owls",
+      "Team Sunrise",
+    ]);
+    fireEvent.input(spanish.widget.getByRole("combobox", { name: /recaudador o equipo/ }), {
+      target: { value: "o" },
+    });
+    const list = await spanish.widget.findByRole("listbox");
+    await waitFor(() =>
+      expect(
+        within(list)
+          .getAllByRole("option")
+          .map((option) => option.textContent),
+      ).toContain("Night Owls · Equipo"),
+    );
   });
 
   it("is not shown when the campaign has no peer fundraising", async () => {
@@ -134,7 +171,8 @@ describe("preselection", () => {
     history.replaceState(null, "", "/walk?team=11");
     stubProxy();
     const { widget } = await renderDonate();
-    expect(await widget.findByText(/Your gift supports Team Sunrise · Team\./)).toBeTruthy();
+    // A team whose name says "Team" is named as it is: no second "Team" before or after it.
+    expect(await widget.findByText(/Your gift supports Team Sunrise\./)).toBeTruthy();
   });
 
   it("prefers the fundraiser attribute to the address", async () => {

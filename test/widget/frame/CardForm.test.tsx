@@ -91,6 +91,55 @@ describe("the card frame's form", () => {
     expect(sent.at(-1)).toEqual({ type: "givekit:card-state", complete: true, brand: "visa" });
   });
 
+  it("takes a card filled in one go by autofill: one input event, or change alone, focused or not", () => {
+    const { sent } = setup();
+    const number = screen.getByLabelText("Card number") as HTMLInputElement;
+    fireEvent.input(number, { target: { value: "4242 4242 4242 4242" } });
+    // A password manager: the value set, then only `change`, the field never focused.
+    fireEvent.change(screen.getByLabelText("Expiry date"), { target: { value: "12/34" } });
+    fireEvent.change(screen.getByLabelText("Security code"), { target: { value: "123" } });
+    expect(document.activeElement).not.toBe(number);
+    expect(number.value).toBe("4242 4242 4242 4242");
+    expect(sent.at(-1)).toEqual({ type: "givekit:card-state", complete: true, brand: "visa" });
+    expect(screen.queryByText(/not valid|Enter the/)).toBeNull();
+  });
+
+  it("reads a card set with no event at all when asked to tokenize", async () => {
+    const fetchStub = answer(201, { token: "tok_5", brand: "visa", last4: "4242" });
+    const { sent, deliver } = setup();
+    (screen.getByLabelText("Card number") as HTMLInputElement).value = "4242424242424242";
+    (screen.getByLabelText("Expiry date") as HTMLInputElement).value = "12/2034";
+    (screen.getByLabelText("Security code") as HTMLInputElement).value = "123";
+    deliver({ type: "givekit:tokenize", id: "t-9" });
+    await waitFor(() => expect(sent.at(-1)?.type).toBe("givekit:token"));
+    expect(JSON.parse(String(fetchStub.mock.calls[0]![1].body))).toEqual({
+      card_number: "4242424242424242",
+      cvv: "123",
+      expiration_date: "12/2034",
+    });
+  });
+
+  it("keeps each error's line from the start, so leaving a field with an error moves nothing", () => {
+    setup();
+    const cvv = screen.getByLabelText("Security code");
+    const line = document.getElementById("cvv-error")!;
+    expect(line.textContent).toBe("");
+    expect(cvv.getAttribute("aria-describedby")).toBe("cvv-hint");
+    type("Security code", "12");
+    fireEvent.blur(cvv);
+    expect(document.getElementById("cvv-error")).toBe(line);
+    expect(line.textContent).toBe("Enter the 3-digit security code.");
+    expect(cvv.getAttribute("aria-describedby")).toBe("cvv-error cvv-hint");
+  });
+
+  it("asks the page to give when the donor presses Enter in a card field", () => {
+    const { sent } = setup();
+    fillGoodCard();
+    const before = sent.length;
+    fireEvent.submit(screen.getByLabelText("Security code").closest("form")!);
+    expect(sent.slice(before)).toEqual([{ type: "givekit:submit" }]);
+  });
+
   it("on request posts the card to /v1/payment-tokens and hands back only token, brand and last 4", async () => {
     const fetchStub = answer(201, { token: "tok_9", brand: "visa", last4: "4242", extra: "ignored" });
     const { sent, deliver } = setup();

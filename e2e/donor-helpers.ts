@@ -1,0 +1,79 @@
+/**
+ * The donor's path, shared by the specs that walk it: a gift of $50 with the fee covered, a
+ * card entered as autofill enters it, a press and release of the mouse as a person makes it,
+ * and the one charge the sandbox's own report must show for it.
+ */
+import { expect, type FrameLocator, type Locator, type Page } from "@playwright/test";
+
+export const CARD = { number: "4242424242424242", expiry: "12/2034", cvv: "123" };
+/** $50 with the 3 % fee covered: what the button says and what the sandbox must charge. */
+export const TOTAL = "51.50";
+/** How long a person holds the mouse button down on a click (about a tenth of a second). */
+const PRESS_MS = 120;
+
+let names = 0;
+/** A last name no other test uses, to find this test's rows in the sandbox's report. */
+export function uniqueLastName(prefix: string): string {
+  names += 1;
+  return `${prefix}${Date.now().toString(36)}${process.pid}${names}`;
+}
+
+export const donateOf = (page: Page) => page.locator("givekit-donate");
+export const cardOf = (page: Page): FrameLocator => donateOf(page).locator("iframe").contentFrame();
+
+export async function openGivingPage(page: Page, hostUrl: string) {
+  await page.goto(`${hostUrl}/donor-path.html`);
+  await expect(cardOf(page).getByLabel("Card number")).toBeVisible();
+}
+
+/** $50, the fee covered, and the donor's name and e-mail, as autofill enters them. */
+export async function chooseAndFillDonor(page: Page, lastName: string) {
+  const donate = donateOf(page);
+  await donate.getByRole("radio", { name: "$50" }).check();
+  await donate.getByRole("checkbox", { name: "Add $1.50 to cover the processing fee" }).check();
+  await donate.getByLabel("First name").fill("Maya");
+  await donate.getByLabel("Last name").fill(lastName);
+  await donate.getByLabel("E-mail").fill("maya@example.org");
+}
+
+/** Each card field set at once with one input event, as autofill and password managers do. */
+export async function fillCardAtOnce(card: FrameLocator) {
+  await card.getByLabel("Card number").fill(CARD.number);
+  await card.getByLabel("Expiry date").fill(CARD.expiry);
+  await card.getByLabel("Security code").fill(CARD.cvv);
+}
+
+/**
+ * Presses the mouse on the middle of `target`, holds it as a person does, and releases it
+ * there. The click lands only if nothing moved the button in between: its box at the press
+ * and at the release are returned for the test to compare.
+ */
+export async function pressAndRelease(page: Page, target: Locator) {
+  await target.scrollIntoViewIfNeeded();
+  const pressed = (await target.boundingBox())!;
+  await page.mouse.move(pressed.x + pressed.width / 2, pressed.y + pressed.height / 2);
+  await page.mouse.down();
+  await page.waitForTimeout(PRESS_MS);
+  const released = await target.boundingBox();
+  await page.mouse.up();
+  return { pressed, released };
+}
+
+export async function expectOneCharge(
+  page: Page,
+  sandbox: { transactions: (filter?: { keyword?: string }) => Promise<Record<string, unknown>[]> },
+  lastName: string,
+) {
+  const donate = donateOf(page);
+  await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
+  await expect(donate.getByText(`Your donation of $${TOTAL} went through.`)).toBeVisible();
+  const mine = (await sandbox.transactions({ keyword: "HOPE" })).filter((row) => row.last_name === lastName);
+  expect(mine).toHaveLength(1);
+  expect(mine[0]).toMatchObject({
+    status: "collected",
+    amount: TOTAL,
+    donation_amount: "50.00",
+    fee_amount: "1.50",
+    last_4: "4242",
+  });
+}
