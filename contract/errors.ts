@@ -24,6 +24,8 @@ export const ErrorCodeSchema = z.enum([
   "upstream_auth_failed",
   "upstream_unavailable",
   "upstream_error",
+  /** The proxy's own database cannot be reached: nothing was sent, trying again is safe. */
+  "store_unavailable",
   /** The widget's own: the proxy could not be reached at all. */
   "network_error",
   "internal_error",

@@ -104,13 +104,23 @@ describe("idempotency of POST /v1/donations", () => {
       expect(await collected(ctx.sandbox)).toHaveLength(2);
     });
 
-    it("the journal keeps the key with an HMAC fingerprint, never the body", async () => {
+    it("the journal keeps the key with an HMAC fingerprint and its attempt's state, never a body", async () => {
       const token = await tokenize(ctx.api);
       const key = randomUUID();
-      await donate(ctx.api, donationBody(token), key);
-      const { keys } = readJournal(ctx.proxy.dataDir);
+      const reply = await donate(ctx.api, donationBody(token), key);
+      expect(reply.status).toBe(200);
+      const { keys, attempts } = readJournal(ctx.proxy.dataDir);
       expect(keys).toHaveLength(1);
-      expect(keys[0]).toMatchObject({ idempotency_key: key, state: "done", status: 200 });
+      expect(keys[0]).toMatchObject({
+        idempotency_key: key,
+        state: "done",
+        reference: attempts[0]!.reference,
+      });
+      expect(keys[0]).not.toHaveProperty("body");
+      expect(attempts[0]).toMatchObject({
+        state: "succeeded",
+        transaction_id: reply.json.donation.transaction_id,
+      });
       expect(keys[0]!.fingerprint).toMatch(/^[0-9a-f]{64}$/);
       expect(JSON.stringify(keys)).not.toContain(token);
     });

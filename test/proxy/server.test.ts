@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { openJournal } from "../../proxy/journal";
+import { openSqliteStore } from "../../proxy/store/sqlite";
 import { DEMO } from "../helpers/sandbox";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -71,7 +71,7 @@ describe("proxy/server.ts", () => {
     const program = run(GOOD_ENV);
     const url = await listening(program);
     const res = await fetch(`${url}/v1/health`);
-    expect(await res.json()).toEqual({ status: "ok" });
+    expect(await res.json()).toEqual({ status: "ok", store: "sqlite" });
     program.child.kill("SIGTERM");
     expect(await program.exited).toBe(0);
     const lines = program
@@ -100,7 +100,7 @@ describe("proxy/server.ts", () => {
       holder.child.kill("SIGKILL");
       await holder.exited;
       // The operating system dropped the lock with the process: the next proxy may open the journal.
-      openJournal({ dataDir: shared, retentionH: 24 }).close();
+      await openSqliteStore({ dataDir: shared, retentionH: 24, leaseMs: 20_000 }).close();
     },
   );
 });
