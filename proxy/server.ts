@@ -27,9 +27,11 @@ try {
   }
   process.exit(1);
 }
-process.stderr.write(`givekit proxy listening on ${proxy.url}\n`);
+// Handlers first: a stop signal sent as soon as the line below is read must find them.
+const running = proxy;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
-    void proxy.close().then(() => process.exit(0));
+    void running.close().then(() => process.exit(0));
   });
 }
+process.stderr.write(`givekit proxy listening on ${proxy.url}\n`);
