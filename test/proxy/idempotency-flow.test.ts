@@ -6,19 +6,20 @@ import {
   collected,
   donate,
   donationBody,
-  readJournal,
+  journalRows,
   tokenize,
   upstreamCalls,
   useStack,
   DONATE_PATH,
 } from "./support";
 
-describe("idempotency of POST /v1/donations", () => {
+describe.each(["sqlite", "postgres"] as const)("idempotency of POST /v1/donations (%s store)", (store) => {
   describe("with an instant upstream", () => {
     const ctx = useStack({
       proxy: {
         allowedOrigins: ["https://a.example", "https://b.example"],
         env: { GIVEKIT_RATE_DONATIONS: "100" },
+        store,
       },
     });
 
@@ -109,7 +110,7 @@ describe("idempotency of POST /v1/donations", () => {
       const key = randomUUID();
       const reply = await donate(ctx.api, donationBody(token), key);
       expect(reply.status).toBe(200);
-      const { keys, attempts } = readJournal(ctx.proxy.dataDir);
+      const { keys, attempts } = await journalRows(ctx.proxy);
       expect(keys).toHaveLength(1);
       expect(keys[0]).toMatchObject({
         idempotency_key: key,
@@ -127,7 +128,7 @@ describe("idempotency of POST /v1/donations", () => {
   });
 
   describe("with a slow upstream", () => {
-    const ctx = useStack({ sandbox: { latencyMs: 400 } });
+    const ctx = useStack({ sandbox: { latencyMs: 400 }, proxy: { store } });
 
     it("a duplicate while the first is in flight → 409 request_in_progress with Retry-After; later, a replay", async () => {
       const token = await tokenize(ctx.api);
