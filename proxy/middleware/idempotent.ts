@@ -54,14 +54,23 @@ export function idempotent(options: IdempotentOptions): MiddlewareHandler<Idempo
     const key = readIdempotencyKey(c.req.header("idempotency-key"));
     const scope = clientScope(c);
     const print = fingerprint(options.secret, options.endpoint, c.get("body"));
-    const log = (fields: Record<string, string>) => c.set("logFields", { ...c.get("logFields"), ...fields });
+    const log = (fields: Record<string, string | number>) =>
+      c.set("logFields", { ...c.get("logFields"), ...fields });
+    // Time spent waiting for the store, for the log line (the benchmark's "database share").
+    let storeMs = 0;
+    async function timed<T>(work: () => Promise<T>): Promise<T> {
+      const started = performance.now();
+      try {
+        return await work();
+      } finally {
+        storeMs += performance.now() - started;
+        log({ storeMs: Math.round(storeMs * 10) / 10 });
+      }
+    }
 
-    const result = await options.store.claimKey({
-      scope,
-      key,
-      endpoint: options.endpoint,
-      fingerprint: print,
-    });
+    const result = await timed(() =>
+      options.store.claimKey({ scope, key, endpoint: options.endpoint, fingerprint: print }),
+    );
     if (result.kind === "replay") {
       log({ idempotency: "replayed", reference: result.attempt.reference });
       const replay = options.answer(result.attempt);
@@ -94,10 +103,10 @@ export function idempotent(options: IdempotentOptions): MiddlewareHandler<Idempo
       fingerprint: print,
       begin(attempt) {
         begun = true;
-        return store.startAttempt(claim, attempt);
+        return timed(() => store.startAttempt(claim, attempt));
       },
-      finish: (reference, outcome) => store.finishAttempt(reference, outcome),
-      abandon: (reference) => store.abandonAttempt(claim, reference),
+      finish: (reference, outcome) => timed(() => store.finishAttempt(reference, outcome)),
+      abandon: (reference) => timed(() => store.abandonAttempt(claim, reference)),
     });
     try {
       await next();
@@ -105,7 +114,7 @@ export function idempotent(options: IdempotentOptions): MiddlewareHandler<Idempo
       if (!begun) {
         // Refused before any attempt (a rate limit): the same key may simply be retried. If the
         // store is out of reach, the claim's lease frees it.
-        await store.releaseKey(claim).catch(() => log({ release: "failed" }));
+        await timed(() => store.releaseKey(claim)).catch(() => log({ release: "failed" }));
       }
     }
   };

@@ -29,13 +29,14 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts an embedded PostgreSQL server in a new folder; stop() removes it.
+ * Starts an embedded PostgreSQL server in a new folder; stop() removes it. Without `durable`,
+ * fsync is off (fast tests; a crash of the machine would lose the test data, which is fine).
  *
  * @example
  * const server = await startEmbeddedPostgres();
  * await server.stop();
  */
-export async function startEmbeddedPostgres() {
+export async function startEmbeddedPostgres(options: { durable?: boolean } = {}) {
   const password = randomBytes(12).toString("hex");
   const port = await freePort();
   const server = new EmbeddedPostgres({
@@ -44,8 +45,15 @@ export async function startEmbeddedPostgres() {
     password,
     port,
     persistent: false,
-    // Tests want speed, not crash safety; 200 concurrent clients from two proxies need connections.
-    postgresFlags: ["-c", "fsync=off", "-c", "max_connections=200", "-c", "listen_addresses=127.0.0.1"],
+    // Tests want speed, not crash safety (a benchmark asks for durable: true); 200 concurrent
+    // clients from two proxies need connections.
+    postgresFlags: [
+      ...(options.durable ? [] : ["-c", "fsync=off"]),
+      "-c",
+      "max_connections=200",
+      "-c",
+      "listen_addresses=127.0.0.1",
+    ],
     onLog: () => undefined,
     onError: () => undefined,
   });

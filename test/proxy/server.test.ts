@@ -107,17 +107,18 @@ describe("proxy/server.ts", () => {
   );
 });
 
+/** The program stopped with exit 1 and exactly one line, which holds no password. */
+async function refused(program: ReturnType<typeof run>, password: string): Promise<string> {
+  expect(await program.exited).toBe(1);
+  const { stderr } = program.output();
+  expect(stderr.trim().split("\n")).toHaveLength(1);
+  expect(stderr).not.toContain(password);
+  return stderr.trim();
+}
+
 describe("proxy/server.ts on PostgreSQL", () => {
   const SECRET = "k".repeat(40);
   const pgEnv = (url: string) => ({ ...GOOD_ENV, DATABASE_URL: url, GIVEKIT_JOURNAL_SECRET: SECRET });
-  /** The program stopped with exit 1 and exactly one line, which holds no password. */
-  async function refused(program: ReturnType<typeof run>, password: string): Promise<string> {
-    expect(await program.exited).toBe(1);
-    const { stderr } = program.output();
-    expect(stderr.trim().split("\n")).toHaveLength(1);
-    if (password) expect(stderr).not.toContain(password);
-    return stderr.trim();
-  }
 
   it("a malformed DATABASE_URL → exit 1 naming it, the value not echoed", { timeout: 20_000 }, async () => {
     const line = await refused(run(pgEnv("postgres//user:hunter2hunter2@db/givekit")), "hunter2hunter2");
@@ -130,7 +131,8 @@ describe("proxy/server.ts on PostgreSQL", () => {
     "DATABASE_URL without GIVEKIT_JOURNAL_SECRET → exit 1 naming the secret",
     { timeout: 20_000 },
     async () => {
-      const line = await refused(run({ ...GOOD_ENV, DATABASE_URL: await testDatabase() }), "");
+      const url = await testDatabase();
+      const line = await refused(run({ ...GOOD_ENV, DATABASE_URL: url }), new URL(url).password);
       expect(line).toContain("bad configuration: GIVEKIT_JOURNAL_SECRET: is required with DATABASE_URL");
     },
   );
