@@ -13,7 +13,7 @@ export { JournalInUseError, resolveJournalSecret } from "./sqlite/data-dir";
 export { SchemaTooNewError } from "./schema-version";
 
 /** How long a request waits for a PostgreSQL connection before answering 503 store_unavailable. */
-const DB_CONNECT_TIMEOUT_MS = 2000;
+const DB_CONNECT_TIMEOUT_MS = 5000;
 
 /**
  * @example

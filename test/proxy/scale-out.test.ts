@@ -14,6 +14,7 @@ import {
   donationBody,
   tokenize,
   upstreamCalls,
+  CONSENT_TEXT,
   DONATE_PATH,
   type Client,
 } from "./support";
@@ -157,6 +158,16 @@ describe("two proxies on one PostgreSQL", () => {
       }
       expect(await upstreamCalls(sandbox, DONATE_PATH)).toBe(calls);
       expect((await collected(sandbox)).filter((row) => row.amount === "45.00")).toHaveLength(0);
+      // An opt-in has no consent record to keep: nobody is subscribed.
+      const optIn = await viaB.post("/v1/subscriptions", {
+        mobilenumber: "(555) 010-4545",
+        list: "Hope Alerts",
+        consent: true,
+        consent_text: CONSENT_TEXT,
+      });
+      expect(optIn.status).toBe(503);
+      expect(optIn.json.code).toBe("store_unavailable");
+      expect((await sandbox.subscriptions()).filter((row) => row.mobilenumber === "5550104545")).toEqual([]);
     } finally {
       await relay.reopen();
     }
@@ -169,6 +180,37 @@ describe("two proxies on one PostgreSQL", () => {
     ).toBe("true");
     expect((await viaA.get("/v1/health")).status).toBe(200);
     expect((await collected(sandbox)).filter((row) => row.amount === "45.00")).toHaveLength(1);
+  });
+
+  it("the database lost while a donation is at the upstream → 202 Pending, as every replay says after the lease; one charge", async () => {
+    const { a: viaA, b: viaB } = clients();
+    const token = await tokenize(viaA);
+    const key = randomUUID();
+    const body = donationBody(token, { amount: "46.00" });
+    const calls = await upstreamCalls(sandbox, DONATE_PATH);
+    const first = donate(viaA, body, key);
+    // The attempt is journaled and the donation is at the (slow) upstream: the database goes.
+    await expect.poll(() => upstreamCalls(sandbox, DONATE_PATH)).toBe(calls + 1);
+    await relay.close();
+    let reply;
+    try {
+      reply = await first;
+    } finally {
+      await relay.reopen();
+    }
+    expect(reply.status).toBe(202);
+    expect(reply.json).toEqual({
+      donation: { status: "Pending", reference: expect.stringMatching(/^gk_[0-9a-f]{20}$/) },
+    });
+    // Charged, though the proxy could not record it: the donor was told "pending", not "failed".
+    expect((await collected(sandbox)).filter((row) => row.amount === "46.00")).toHaveLength(1);
+
+    expect((await donate(viaB, body, key)).status).toBe(409);
+    await new Promise((resolve) => setTimeout(resolve, Number(LEASE_S) * 1000 + 200));
+    const replay = await donate(viaB, body, key);
+    expect(replay.status).toBe(202);
+    expect(replay.json).toEqual(reply.json);
+    expect(await upstreamCalls(sandbox, DONATE_PATH)).toBe(calls + 1);
   });
 
   it("a proxy killed while its donation is at the upstream: the other answers 409, then 202 Pending, and never sends it again", async () => {
