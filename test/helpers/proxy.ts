@@ -16,7 +16,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../proxy/config";
 import { startProxyServer } from "../../proxy/listen";
-import { testDatabase } from "./postgres";
 import { DEMO } from "./sandbox";
 
 export interface ProxyHandle {
@@ -44,7 +43,8 @@ export interface StartProxyOptions {
 export async function startProxy(options: StartProxyOptions): Promise<ProxyHandle> {
   const dataDir = mkdtempSync(join(tmpdir(), "givekit-proxy-"));
   const logs: string[] = [];
-  const databaseUrl = options.store === "postgres" ? await testDatabase() : null;
+  // Loaded only when asked for: it needs Vitest, and the browser tests use this helper too.
+  const databaseUrl = options.store === "postgres" ? await (await import("./postgres")).testDatabase() : null;
   const config = loadConfig({
     HOST: "127.0.0.1",
     PORT: "0",
