@@ -10,6 +10,7 @@ import { startRelay, type Relay } from "./relay";
 import {
   client,
   collected,
+  CARDS,
   donate,
   donationBody,
   tokenize,
@@ -51,6 +52,7 @@ function env(): Record<string, string> {
     GIVEKIT_JOURNAL_SECRET: SECRET,
     GIVEKIT_TRUST_PROXY: "true",
     GIVEKIT_RATE_DONATIONS: "1000",
+    GIVEKIT_DECLINE_LIMIT: "2",
     UPSTREAM_CONNECT_TIMEOUT_MS: "500",
     UPSTREAM_TIMEOUT_MS: "1500",
     GIVEKIT_CLAIM_LEASE_S: LEASE_S,
@@ -139,6 +141,22 @@ describe("two proxies on one PostgreSQL", () => {
     }
     expect(statuses.filter((status) => status === 201)).toHaveLength(10);
     expect(statuses.slice(10)).toEqual([429, 429, 429, 429, 429, 429]);
+  });
+
+  it("the decline block is shared: declines on one proxy block the client's cards on the other", async () => {
+    const { a: viaA, b: viaB } = clients();
+    for (let i = 0; i < 2; i++) {
+      const token = await tokenize(viaA, CARDS.declined);
+      expect((await donate(viaA, donationBody(token, { amount: "47.00" }))).status).toBe(402);
+    }
+    const refused = await viaB.post("/v1/payment-tokens", {
+      card_number: CARDS.ok,
+      cvv: "123",
+      expiration_date: "12/2031",
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.json.code).toBe("too_many_declines");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
   it("the database lost → 503 store_unavailable and nothing sent; health degraded; back → donations work", async () => {
