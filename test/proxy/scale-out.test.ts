@@ -21,8 +21,13 @@ import {
 } from "./support";
 
 const SECRET = randomBytes(32).toString("hex");
-/** Short, so a killed proxy's claim is released within the test. */
-const LEASE_S = "3";
+/**
+ * The sandbox's added latency: long enough that a test can act (kill a proxy, cut the database)
+ * while a donation is at the upstream, even on a loaded machine; shorter than UPSTREAM_TIMEOUT_MS.
+ */
+const LATENCY_MS = 600;
+/** Short, so a killed proxy's claim is released within the test; longer than both timeouts. */
+const LEASE_S = "5";
 
 let sandbox: SandboxHandle;
 let database: string;
@@ -62,7 +67,7 @@ function env(): Record<string, string> {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ latencyMs: 300 });
+  sandbox = await startSandbox({ latencyMs: LATENCY_MS });
   database = await testDatabase();
   relay = await startRelay(`http://127.0.0.1:${new URL(database).port}`);
   // Both at once on an empty database: the schema is made once, under the advisory lock.
