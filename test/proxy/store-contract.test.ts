@@ -334,3 +334,26 @@ describe.each(adapters)("the $name store", (adapter) => {
     expect(await (await open()).healthy()).toBe(true);
   });
 });
+
+describe("on PostgreSQL, with several proxies", () => {
+  const postgres = adapters[1]!;
+
+  it("two proxies purging at once forget each old record once, and neither fails", async () => {
+    let now = Date.parse("2026-11-22T10:00:00Z");
+    const place = await postgres.place();
+    const [a, b] = [await postgres.open(place, () => now), await postgres.open(place, () => now)];
+    stores.push(a!, b!);
+    for (let i = 0; i < 30; i++) {
+      const claim = started(await a!.claimKey({ ...request, key: `old-${i}` }));
+      await a!.startAttempt(claim, attempt(`gk_old_${i}`, `old-${i}`));
+      await a!.finishAttempt(`gk_old_${i}`, success);
+    }
+    now += 25 * 3600 * 1000;
+    const purged = await Promise.all([a!.purgeExpired(), b!.purgeExpired(), a!.purgeExpired()]);
+    const again = await b!.purgeExpired();
+    expect(purged.reduce((sum, n) => sum + n, 0) + again).toBe(30);
+    expect(await sql(place, "SELECT count(*)::int AS n FROM idempotency_keys")).toEqual([{ n: 0 }]);
+    // The attempts themselves are kept: they are the donation records.
+    expect(await a!.attempts()).toHaveLength(30);
+  });
+});
