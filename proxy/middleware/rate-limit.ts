@@ -54,7 +54,7 @@ export function createRateLimits(config: RateLimitConfig, store: RateLimitStore 
     duration: config.declineWindowS,
   });
 
-  return {
+  const limits = {
     /** Counts one request; over the limit, throws 429 rate_limited with Retry-After. */
     async consume(action: LimitedAction, ip: string): Promise<void> {
       try {
@@ -83,6 +83,20 @@ export function createRateLimits(config: RateLimitConfig, store: RateLimitStore 
         );
       }
     },
+    /**
+     * assertNotBlocked and consume together, in one round trip's time on a shared store: a
+     * blocked client is told so (too_many_declines wins over rate_limited), and a request of a
+     * blocked client also counts, which changes nothing while the block (longer than the
+     * window by default) lasts.
+     */
+    async admit(action: LimitedAction, ip: string): Promise<void> {
+      const [blocked, counted] = await Promise.allSettled([
+        limits.assertNotBlocked(ip),
+        limits.consume(action, ip),
+      ]);
+      if (blocked.status === "rejected") throw blocked.reason;
+      if (counted.status === "rejected") throw counted.reason;
+    },
     /** Counts a declined donation; the one that reaches the limit starts the block. */
     async recordDecline(ip: string): Promise<void> {
       const key = rateLimitKey(ip);
@@ -90,6 +104,7 @@ export function createRateLimits(config: RateLimitConfig, store: RateLimitStore 
       if (state.consumedPoints >= config.declineLimit) await declines.block(key, config.declineBlockS);
     },
   };
+  return limits;
 }
 
 export type RateLimits = ReturnType<typeof createRateLimits>;

@@ -270,8 +270,7 @@ export function donationRoutes(deps: DonationDeps) {
       const log = (fields: Record<string, string | number | null>) =>
         c.set("logFields", { ...c.get("logFields"), ...fields });
 
-      await deps.rateLimits.assertNotBlocked(ip);
-      await deps.rateLimits.consume("donations", ip);
+      await deps.rateLimits.admit("donations", ip);
 
       const amountCents = toCents(request.amount);
       const fee = request.cover_fee ? feeCents(amountCents, campaign.fee_rate) : 0;
