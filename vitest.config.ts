@@ -9,6 +9,8 @@ export default defineConfig({
           name: "node",
           environment: "node",
           include: ["test/{contract,sandbox,proxy,scripts,e2e,bench}/**/*.test.ts"],
+          // One PostgreSQL server for the run (or GIVEKIT_TEST_DATABASE_URL's); each file makes its database.
+          globalSetup: ["test/helpers/postgres-global.ts"],
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },

@@ -8,13 +8,18 @@
  * 2. The same path through the proxy in front of the sandbox.
  * 3. Donations per second through the full path (POST /v1/payment-tokens, then
  *    POST /v1/donations with a fresh Idempotency-Key), in front of the stub and the sandbox.
+ * 4. The same donation path in front of the stub through one proxy on SQLite, one on
+ *    PostgreSQL and two on one PostgreSQL (clients spread over both), taking turns for
+ *    BENCH_ROUNDS rounds: donations/s, the donation request's p50 and p99 as the client saw
+ *    them, and the database's share of the proxy's time on a donation (`storeMs` / `ms` from
+ *    its log lines). PostgreSQL is BENCH_DATABASE_URL's, or an embedded server (fsync on).
  * The proxy's peak RSS and every server's CPU time are read from /proc. Every server runs as its
  * own process; the proxy, the forwarder and the stub are compiled first (Vite's SSR build) and
  * run by plain node, as a deployment would run them (under tsx, its TypeScript loader thread
  * alone adds ~35 MB).
  *
  * Environment: BENCH_DURATION_S (6 per measured run), BENCH_ROUNDS (3), BENCH_WARMUP_S (3),
- * BENCH_CONNECTIONS (16).
+ * BENCH_CONNECTIONS (16), BENCH_DATABASE_URL (a PostgreSQL whose user may create databases).
  * Every figure is printed beside its target and its guard (bench/baseline.json, bench/verdict.ts):
  * a missed target is marked; the exit code is 1 only when a figure regresses past its guard.
  */
@@ -24,11 +29,14 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Agent, request as httpRequest } from "node:http";
 import autocannon from "autocannon";
+import { Client } from "pg";
 import { build } from "vite";
 import baseline from "./baseline.json" with { type: "json" };
 import { judge, type Baseline } from "./verdict";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../sandbox/fixture";
+import { startEmbeddedPostgres } from "../test/helpers/postgres-global";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DURATION_S = Number(process.env.BENCH_DURATION_S || 6);
@@ -40,6 +48,7 @@ const START_TIMEOUT_MS = 30_000;
 const BUILD_DIR = join(ROOT, "node_modules/.cache/givekit-bench");
 
 const TARGET_RATIO = (baseline as Baseline).figures.throughput_ratio!.target!;
+const JOURNAL_SECRET = "bench-journal-secret-bench-journal-secret";
 /** Clock ticks per second in /proc/<pid>/stat (USER_HZ, 100 on Linux). */
 const USER_HZ = 100;
 
@@ -98,7 +107,11 @@ async function compile(): Promise<void> {
 }
 
 /** Starts a program as a process; resolves with its URL once it prints "listening on". */
-function start(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+function start(
+  args: string[],
+  env: Record<string, string>,
+  onLine?: (line: string) => void,
+): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", ...env },
@@ -120,25 +133,44 @@ function start(args: string[], env: Record<string, string>): Promise<{ child: Ch
     // Keep reading (and dropping) the output, so a chatty child never blocks on a full pipe.
     child.stdout?.on("data", look);
     child.stderr?.on("data", look);
+    if (onLine) {
+      let rest = "";
+      child.stdout?.on("data", (chunk: Buffer) => {
+        const lines = (rest + chunk.toString("utf8")).split("\n");
+        rest = lines.pop() ?? "";
+        for (const line of lines) onLine(line);
+      });
+    }
     child.once("exit", (code) => reject(new Error(`${name} exited (${code}): ${seen}`)));
   });
 }
 
-function startProxy(upstreamUrl: string, privateToken: string, publicToken: string) {
+function startProxy(
+  upstreamUrl: string,
+  privateToken: string,
+  publicToken: string,
+  extra: Record<string, string> = {},
+  onLine?: (line: string) => void,
+) {
   const dataDir = mkdtempSync(join(tmpdir(), "givekit-bench-"));
   dataDirs.push(dataDir);
-  return start([join(BUILD_DIR, "proxy.js")], {
-    ...BENCH_LIMITS,
-    // The compiled file lives elsewhere: name the repository's files explicitly.
-    GIVEKIT_CAMPAIGNS: join(ROOT, "proxy/campaigns.demo.json"),
-    GIVEKIT_WIDGET_DIR: join(ROOT, "dist/widget"),
-    PORT: "0",
-    HOST: "127.0.0.1",
-    UPSTREAM_BASE_URL: upstreamUrl,
-    UPSTREAM_PRIVATE_TOKEN: privateToken,
-    UPSTREAM_PUBLIC_TOKEN: publicToken,
-    GIVEKIT_DATA_DIR: dataDir,
-  });
+  return start(
+    [join(BUILD_DIR, "proxy.js")],
+    {
+      ...BENCH_LIMITS,
+      // The compiled file lives elsewhere: name the repository's files explicitly.
+      GIVEKIT_CAMPAIGNS: join(ROOT, "proxy/campaigns.demo.json"),
+      GIVEKIT_WIDGET_DIR: join(ROOT, "dist/widget"),
+      PORT: "0",
+      HOST: "127.0.0.1",
+      UPSTREAM_BASE_URL: upstreamUrl,
+      UPSTREAM_PRIVATE_TOKEN: privateToken,
+      UPSTREAM_PUBLIC_TOKEN: publicToken,
+      GIVEKIT_DATA_DIR: dataDir,
+      ...extra,
+    },
+    onLine,
+  );
 }
 
 /** Peak resident set size of a process, in MB (Linux: VmHWM). */
@@ -264,6 +296,151 @@ async function donations(name: string, url: string): Promise<{ name: string; per
   return { name, perS: succeeded / DURATION_S, failed };
 }
 
+/** Sums of the proxies' own donation log lines: request time and time waiting for the store. */
+interface StoreTime {
+  ms: number;
+  storeMs: number;
+}
+
+function donationTimes(times: StoreTime): (line: string) => void {
+  return (line) => {
+    if (!line.includes('"path":"/v1/donations"')) return;
+    const entry = JSON.parse(line) as { ms?: number; storeMs?: number };
+    times.ms += entry.ms ?? 0;
+    times.storeMs += entry.storeMs ?? 0;
+  };
+}
+
+function post(agent: Agent, url: string, path: string, body: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = httpRequest(
+      url + path,
+      {
+        method: "POST",
+        agent,
+        headers: { ...JSON_HEADERS, ...headers, "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+        );
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+interface StoreFigures {
+  name: string;
+  perS: number;
+  p50: number;
+  p99: number;
+  dbShare: number;
+  failed: number;
+}
+
+/**
+ * Payment token then donation on CONNECTIONS clients, spread over the proxies; the donation
+ * request's latency as the client saw it.
+ */
+async function donationPath(name: string, urls: string[], times: StoreTime[]): Promise<StoreFigures> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const run = async (durationS: number) => {
+    const latencies: number[] = [];
+    let failed = 0;
+    const until = performance.now() + durationS * 1000;
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async (_, worker) => {
+        const url = urls[worker % urls.length]!;
+        while (performance.now() < until) {
+          const token = await post(agent, url, "/v1/payment-tokens", CARD_BODY);
+          const started = performance.now();
+          const donation = await post(
+            agent,
+            url,
+            "/v1/donations",
+            JSON.stringify({
+              shortcode: "71777",
+              keyword: "HOPE",
+              amount: "25.00",
+              cover_fee: true,
+              donor: { first_name: "Ana", last_name: "Doe", email: "ana@example.org" },
+              credit_card_token:
+                token.status === 201 ? (JSON.parse(token.text) as { token: string }).token : "tok_missing",
+            }),
+            { "idempotency-key": randomUUID() },
+          );
+          if (donation.status === 200) latencies.push(performance.now() - started);
+          else failed++;
+        }
+      }),
+    );
+    return { latencies, failed };
+  };
+  await run(WARMUP_S);
+  for (const time of times) Object.assign(time, { ms: 0, storeMs: 0 });
+  const { latencies, failed } = await run(DURATION_S);
+  agent.destroy();
+  const sorted = latencies.toSorted((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  const totalMs = times.reduce((sum, time) => sum + time.ms, 0);
+  const storeMs = times.reduce((sum, time) => sum + time.storeMs, 0);
+  return {
+    name,
+    perS: latencies.length / DURATION_S,
+    p50: at(0.5),
+    p99: at(0.99),
+    dbShare: totalMs > 0 ? storeMs / totalMs : Number.NaN,
+    failed,
+  };
+}
+
+function medianStoreFigures(runs: StoreFigures[]): StoreFigures {
+  return {
+    name: runs[0]!.name,
+    perS: median(runs.map((run) => run.perS)),
+    p50: median(runs.map((run) => run.p50)),
+    p99: median(runs.map((run) => run.p99)),
+    dbShare: median(runs.map((run) => run.dbShare)),
+    failed: runs.reduce((sum, run) => sum + run.failed, 0),
+  };
+}
+
+/** A PostgreSQL for the store comparison: BENCH_DATABASE_URL's, or an embedded one. */
+async function benchPostgres(): Promise<{ adminUrl: string; stop(): Promise<void> }> {
+  if (process.env.BENCH_DATABASE_URL)
+    return { adminUrl: process.env.BENCH_DATABASE_URL, stop: async () => {} };
+  const server = await startEmbeddedPostgres({ durable: true });
+  return { adminUrl: server.url, stop: server.stop };
+}
+
+/** A new database on the server; its URL. */
+async function createDatabase(adminUrl: string, name: string): Promise<string> {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+let stopPostgres: (() => Promise<void>) | undefined;
+
+const pgEnv = (url: string) => ({
+  DATABASE_URL: url,
+  GIVEKIT_JOURNAL_SECRET: JOURNAL_SECRET,
+  LOG_LEVEL: "info",
+});
+
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const rounds = () => (ROUNDS === 1 ? "1 round" : `${ROUNDS} rounds`);
 
@@ -301,6 +478,39 @@ async function main(): Promise<void> {
   const donateSandbox = await donations("proxy → sandbox", proxyToSandbox.url);
   const rss = Math.max(peakRssMb(proxy.child.pid), peakRssMb(proxyToSandbox.child.pid));
 
+  // The store comparison: the others stop first, so they take no CPU from it.
+  for (const server of [forwarder, proxy, sandbox, proxyToSandbox]) server.child.kill("SIGTERM");
+  const postgres = await benchPostgres();
+  stopPostgres = postgres.stop;
+  const oneDb = await createDatabase(postgres.adminUrl, "givekit_bench_one");
+  const twoDb = await createDatabase(postgres.adminUrl, "givekit_bench_two");
+  const times = Array.from({ length: 4 }, (): StoreTime => ({ ms: 0, storeMs: 0 }));
+  const onSqlite = await startProxy(stub.url, "bench-private", "bench-public", {}, donationTimes(times[0]!));
+  const onPg = await startProxy(
+    stub.url,
+    "bench-private",
+    "bench-public",
+    pgEnv(oneDb),
+    donationTimes(times[1]!),
+  );
+  const pgPair = [
+    await startProxy(stub.url, "bench-private", "bench-public", pgEnv(twoDb), donationTimes(times[2]!)),
+    await startProxy(stub.url, "bench-private", "bench-public", pgEnv(twoDb), donationTimes(times[3]!)),
+  ];
+  const storeRuns: StoreFigures[][] = [[], [], []];
+  for (let round = 0; round < ROUNDS; round++) {
+    storeRuns[0]!.push(await donationPath("1 proxy, SQLite", [onSqlite.url], [times[0]!]));
+    storeRuns[1]!.push(await donationPath("1 proxy, PostgreSQL", [onPg.url], [times[1]!]));
+    storeRuns[2]!.push(
+      await donationPath(
+        "2 proxies, PostgreSQL",
+        pgPair.map((server) => server.url),
+        [times[2]!, times[3]!],
+      ),
+    );
+  }
+  const stores = storeRuns.map(medianStoreFigures);
+
   const ratios = floorRuns.map((run, round) => ownRuns[round]!.rps / run.rps);
   say("subscribe path (POST /v1/subscriptions), each round");
   for (let round = 0; round < ROUNDS; round++) {
@@ -326,6 +536,17 @@ async function main(): Promise<void> {
   }
   say();
 
+  say(`donation path by store, in front of the stub: medians of ${rounds()}`);
+  say(
+    `  ${"".padEnd(22)} ${"donations/s".padStart(12)} ${"p50".padStart(9)} ${"p99".padStart(9)} ${"DB share".padStart(9)} ${"not 200".padStart(8)}`,
+  );
+  for (const row of stores) {
+    say(
+      `  ${row.name.padEnd(22)} ${row.perS.toFixed(0).padStart(12)} ${ms(row.p50).padStart(9)} ${ms(row.p99).padStart(9)} ${`${(row.dbShare * 100).toFixed(0)} %`.padStart(9)} ${String(row.failed).padStart(8)}`,
+    );
+  }
+  say();
+
   const ratio = median(ratios);
   // Both servers are CPU-bound here: the ratio needs the proxy's CPU per request within this.
   const budgetUs = floor.cpuUs / TARGET_RATIO;
@@ -334,7 +555,8 @@ async function main(): Promise<void> {
   );
   say();
   const notAnswered =
-    [floor, own, real].reduce((sum, row) => sum + row.bad, 0) + donateStub.failed + donateSandbox.failed;
+    [floor, own, real].reduce((sum, row) => sum + row.bad, 0) +
+    [donateStub, donateSandbox, ...stores].reduce((sum, row) => sum + row.failed, 0);
   const verdict = judge(
     {
       throughput_ratio: ratio,
@@ -343,6 +565,7 @@ async function main(): Promise<void> {
       cpu_per_subscribe_us: own.cpuUs,
       peak_rss_mb: rss,
       donations_per_s_sandbox: donateSandbox.perS,
+      donation_p99_pg_over_sqlite_ms: stores[1]!.p99 - stores[0]!.p99,
       non_2xx: notAnswered,
     },
     baseline as Baseline,
@@ -358,14 +581,19 @@ async function main(): Promise<void> {
   process.exitCode = verdict.regressed ? 1 : 0;
 }
 
-function cleanUp(): void {
+async function cleanUp(): Promise<void> {
+  const exits = children
+    .filter((child) => child.exitCode === null && child.signalCode === null)
+    .map((child) => new Promise((resolve) => child.once("exit", resolve)));
   for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+  // The proxies let go of the database before it stops.
+  await Promise.race([Promise.all(exits), new Promise((resolve) => setTimeout(resolve, 5000))]);
+  await stopPostgres?.().catch(() => undefined);
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 }
 
 process.once("SIGINT", () => {
-  cleanUp();
-  process.exit(130);
+  void cleanUp().finally(() => process.exit(130));
 });
 
 try {
@@ -374,5 +602,5 @@ try {
   process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;
 } finally {
-  cleanUp();
+  await cleanUp();
 }

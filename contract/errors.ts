@@ -24,6 +24,8 @@ export const ERROR_CODES = [
   "upstream_auth_failed",
   "upstream_unavailable",
   "upstream_error",
+  /** The proxy's own database cannot be reached: nothing was sent, trying again is safe. */
+  "store_unavailable",
   "internal_error",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -9,7 +9,6 @@ import type { Logger } from "pino";
 import { createCampaignDirectory } from "./campaigns";
 import type { ProxyConfig } from "./config";
 import type { AppEnv } from "./context";
-import type { Journal } from "./journal";
 import { cors } from "./middleware/cors";
 import { createRateLimits, type RateLimits } from "./middleware/rate-limit";
 import { requestContext } from "./middleware/request-context";
@@ -23,12 +22,14 @@ import { healthRoutes } from "./routes/health";
 import { paymentTokenRoutes } from "./routes/payment-tokens";
 import { subscriptionRoutes } from "./routes/subscriptions";
 import { widgetRoutes } from "./routes/widget";
+import type { Store } from "./store";
 import type { UpstreamClient } from "./upstream/client";
 
 export interface AppDeps {
   config: ProxyConfig;
   logger: Logger;
-  journal: Journal;
+  /** Everything the proxy keeps (proxy/store: SQLite or PostgreSQL). */
+  store: Store;
   /** Key of the body fingerprint HMAC (resolveJournalSecret). */
   journalSecret: string;
   upstream: UpstreamClient;
@@ -41,16 +42,16 @@ export interface AppDeps {
  *
  * @example
  * const config = loadConfig(process.env);
- * const journal = openJournal({ dataDir: config.dataDir, retentionH: config.idempotencyRetentionH });
- * const app = createApp({ config, logger: createLogger("info"), journal,
+ * const store = await openStore(config);
+ * const app = createApp({ config, logger: createLogger("info"), store,
  *   journalSecret: resolveJournalSecret(config.dataDir, config.journalSecret),
  *   upstream: createUpstreamClient(config.upstream) });
- * const res = await app.request("/v1/health"); // 200 {"status":"ok"}
+ * const res = await app.request("/v1/health"); // 200 {"status":"ok","store":"sqlite"}
  */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
-  const { config, logger, journal, upstream } = deps;
+  const { config, logger, store, upstream } = deps;
   const campaigns = createCampaignDirectory(config.campaigns);
-  const rateLimits = deps.rateLimits ?? createRateLimits(config.rateLimits);
+  const rateLimits = deps.rateLimits ?? createRateLimits(config.rateLimits, store.rateLimitStore);
   const peers = createPeersCache(upstream, config.peersCacheS);
   const progress = createProgressCache({
     upstream,
@@ -81,14 +82,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }),
   );
 
-  app.route("/", healthRoutes());
+  app.route("/", healthRoutes({ store }));
   app.route("/", campaignRoutes({ campaigns, peers, progress, progressCacheS: config.progressCacheS }));
   app.route("/", paymentTokenRoutes({ upstream, rateLimits }));
   app.route(
     "/",
-    donationRoutes({ campaigns, upstream, journal, journalSecret: deps.journalSecret, rateLimits }),
+    donationRoutes({ campaigns, upstream, store, journalSecret: deps.journalSecret, rateLimits }),
   );
-  app.route("/", subscriptionRoutes({ campaigns, upstream, journal, rateLimits }));
+  app.route("/", subscriptionRoutes({ campaigns, upstream, store, rateLimits }));
   app.route("/", widgetRoutes({ widgetDir: config.widgetDir, allowedOrigins: config.allowedOrigins }));
 
   app.notFound(() => problemResponse(new ProblemError("not_found", "There is nothing at this address.")));

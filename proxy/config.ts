@@ -46,6 +46,12 @@ export interface ProxyConfig {
   /** Origins (scheme://host[:port]) whose pages may call the API and frame the card form. */
   allowedOrigins: string[];
   dataDir: string;
+  /** PostgreSQL connection URL (DATABASE_URL); null: the SQLite store in dataDir. */
+  databaseUrl: string | null;
+  /** Most connections to PostgreSQL per proxy. */
+  dbPoolMax: number;
+  /** How long a claim on an idempotency key holds without its proxy finishing it, in seconds. */
+  claimLeaseS: number;
   campaignsPath: string;
   campaigns: Campaign[];
   /** How many reverse proxies in front of this one append to X-Forwarded-For; 0 ignores the header. */
@@ -83,6 +89,9 @@ export const CONFIG_DEFAULTS = {
   UPSTREAM_TIMEOUT_MS: "15000",
   ALLOWED_ORIGINS: "",
   GIVEKIT_DATA_DIR: "./data",
+  DATABASE_URL: "",
+  GIVEKIT_DB_POOL_MAX: "10",
+  GIVEKIT_CLAIM_LEASE_S: "",
   GIVEKIT_CAMPAIGNS: DEFAULT_CAMPAIGNS_PATH,
   GIVEKIT_TRUST_PROXY: "false",
   GIVEKIT_WIDGET_DIR: DEFAULT_WIDGET_DIR,
@@ -107,9 +116,12 @@ const SECRET_VARIABLES = new Set<ConfigVariable>([
   "UPSTREAM_PRIVATE_TOKEN",
   "UPSTREAM_PUBLIC_TOKEN",
   "GIVEKIT_JOURNAL_SECRET",
+  "DATABASE_URL",
 ]);
 
 const MAX_COUNT = 1_000_000;
+/** What a claim's lease adds to the longest upstream call, by default, in seconds. */
+export const LEASE_MARGIN_S = 5;
 const MAX_SECONDS = 30 * 24 * 3600;
 const MAX_TIMEOUT_MS = 600_000;
 
@@ -142,6 +154,18 @@ const HttpUrl = z.string().check(
       return false;
     }
   }, "must be an http:// or https:// URL without credentials"),
+);
+
+const PostgresUrl = z.string().check(
+  z.refine((value) => {
+    if (value === "") return true;
+    try {
+      const url = new URL(value);
+      return (url.protocol === "postgres:" || url.protocol === "postgresql:") && url.hostname !== "";
+    } catch {
+      return false;
+    }
+  }, "must be a URL such as postgres://user:password@host:5432/database"),
 );
 
 const Origins = z.pipe(
@@ -181,6 +205,9 @@ const EnvSchema = z.object({
   UPSTREAM_TIMEOUT_MS: whole(1, MAX_TIMEOUT_MS),
   ALLOWED_ORIGINS: Origins,
   GIVEKIT_DATA_DIR: z.string().check(z.minLength(1, "is required")),
+  DATABASE_URL: PostgresUrl,
+  GIVEKIT_DB_POOL_MAX: whole(1, 1000),
+  GIVEKIT_CLAIM_LEASE_S: z.string().check(z.regex(/^(\d{1,4})?$/, "must be a whole number of seconds")),
   GIVEKIT_CAMPAIGNS: z.string().check(z.minLength(1, "is required")),
   GIVEKIT_TRUST_PROXY: TrustProxy,
   GIVEKIT_WIDGET_DIR: z.string().check(z.minLength(1, "is required")),
@@ -300,6 +327,23 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
     throw new ConfigError(variable, `${issue.message}${shown}`);
   }
   const e = parsed.data;
+  const databaseUrl = e.DATABASE_URL === "" ? null : e.DATABASE_URL;
+  if (databaseUrl && e.GIVEKIT_JOURNAL_SECRET === "") {
+    throw new ConfigError(
+      "GIVEKIT_JOURNAL_SECRET",
+      "is required with DATABASE_URL: every proxy on the database must fingerprint bodies with the same key (at least 32 characters)",
+    );
+  }
+  // A claim must outlive the longest upstream call it guards: connect, then wait for the answer.
+  const longestCallS = Math.ceil((e.UPSTREAM_CONNECT_TIMEOUT_MS + e.UPSTREAM_TIMEOUT_MS) / 1000);
+  const claimLeaseS =
+    e.GIVEKIT_CLAIM_LEASE_S === "" ? longestCallS + LEASE_MARGIN_S : Number(e.GIVEKIT_CLAIM_LEASE_S);
+  if (claimLeaseS <= longestCallS) {
+    throw new ConfigError(
+      "GIVEKIT_CLAIM_LEASE_S",
+      `must be longer than UPSTREAM_CONNECT_TIMEOUT_MS + UPSTREAM_TIMEOUT_MS (${longestCallS} s) (got "${claimLeaseS}")`,
+    );
+  }
   const campaignsPath = absolute(e.GIVEKIT_CAMPAIGNS);
   return {
     port: e.PORT,
@@ -313,6 +357,9 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
     },
     allowedOrigins: e.ALLOWED_ORIGINS,
     dataDir: absolute(e.GIVEKIT_DATA_DIR),
+    databaseUrl,
+    dbPoolMax: e.GIVEKIT_DB_POOL_MAX,
+    claimLeaseS,
     campaignsPath,
     campaigns: loadCampaigns(campaignsPath),
     trustProxyHops: e.GIVEKIT_TRUST_PROXY,

@@ -1,18 +1,19 @@
 /**
- * Opens what the app needs (journal, upstream client, logger), listens, and closes it all
+ * Opens what the app needs (store, upstream client, logger), listens, and closes it all
  * again. Used by server.ts, the test helper, `npm start` and the benchmark.
  */
-import type { DestinationStream } from "pino";
+import type { DestinationStream, Logger } from "pino";
 import { closeServer, listen, type Listening } from "../http/listen";
 import { createApp } from "./app";
 import type { ProxyConfig } from "./config";
-import { openJournal, resolveJournalSecret } from "./journal";
 import { createLogger } from "./logger";
-import { pendingBody } from "./routes/donations";
+import { openStore, resolveJournalSecret, type Store } from "./store";
 import { createUpstreamClient } from "./upstream/client";
 
-/** How often idempotency records past their retention are deleted. */
+/** How often idempotency records past their retention (and expired rate-limit counters) are deleted. */
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+/** How often claims whose proxy died are looked for (a retry of the key finds them at once too). */
+const LEASE_SWEEP_INTERVAL_MS = 60 * 1000;
 /** How long requests still being answered get to finish when the proxy closes. */
 const CLOSE_GRACE_MS = 1000;
 
@@ -32,31 +33,38 @@ export async function startProxyServer(
   options: { logDestination?: DestinationStream } = {},
 ): Promise<RunningProxy> {
   const logger = createLogger(config.logLevel, options.logDestination);
+  // With DATABASE_URL the secret is required (config.ts): every proxy must use the same one.
   const journalSecret = resolveJournalSecret(config.dataDir, config.journalSecret);
-  const journal = openJournal({ dataDir: config.dataDir, retentionH: config.idempotencyRetentionH });
+  const store = await openStore(config, logger);
   const upstream = createUpstreamClient(config.upstream);
-  let purge: NodeJS.Timeout | undefined;
+  const timers: NodeJS.Timeout[] = [];
   let listening: Listening;
   try {
-    const recovered = journal.recoverInterrupted(pendingBody);
-    if (recovered > 0)
-      logger.warn({ recovered }, "donation attempts left unfinished by a previous run are now unknown");
-    journal.purgeExpired();
-    purge = setInterval(() => journal.purgeExpired(), PURGE_INTERVAL_MS);
-    purge.unref();
+    await sweep(store, logger);
+    await purge(store, logger);
+    // Safe with any number of proxies: each sweep and purge is one statement, and a purge that
+    // another proxy is running is skipped (proxy/store).
+    timers.push(setInterval(() => void sweep(store, logger), LEASE_SWEEP_INTERVAL_MS));
+    timers.push(setInterval(() => void purge(store, logger), PURGE_INTERVAL_MS));
+    for (const timer of timers) timer.unref();
 
-    const app = createApp({ config, logger, journal, journalSecret, upstream });
+    const app = createApp({ config, logger, store, journalSecret, upstream });
     listening = await listen(app.fetch, config.host, config.port);
   } catch (error) {
     // Not started (the port is taken, say): let the data directory go for the next try.
-    clearInterval(purge);
+    for (const timer of timers) clearInterval(timer);
     upstream.close();
-    journal.close();
+    await store.close();
     throw error;
   }
   const { url, port } = listening;
   logger.info(
-    { url, upstream: new URL(config.upstream.baseUrl).origin, campaigns: config.campaigns.length },
+    {
+      url,
+      upstream: new URL(config.upstream.baseUrl).origin,
+      campaigns: config.campaigns.length,
+      store: store.kind,
+    },
     "proxy listening",
   );
 
@@ -65,13 +73,35 @@ export async function startProxyServer(
     url,
     port,
     close() {
-      clearInterval(purge);
-      closing ??= closeServer(listening.server, CLOSE_GRACE_MS).then(() => {
+      for (const timer of timers) clearInterval(timer);
+      closing ??= closeServer(listening.server, CLOSE_GRACE_MS).then(async () => {
         upstream.close();
-        journal.close();
-        return new Promise<void>((resolve) => logger.flush(() => resolve()));
+        await store
+          .close()
+          .catch((error: unknown) => logger.warn({ error: String(error) }, "closing the store failed"));
+        await new Promise<void>((resolve) => logger.flush(() => resolve()));
       });
       return closing;
     },
   };
+}
+
+/** Claims whose proxy died: their attempts become unknown (202 Pending), never sent again. */
+async function sweep(store: Store, logger: Logger): Promise<void> {
+  try {
+    const expired = await store.expireLeases();
+    if (expired > 0)
+      logger.warn({ expired }, "donation attempts whose proxy stopped before their answer are now unknown");
+  } catch (error) {
+    logger.warn({ error: error instanceof Error ? error.message : String(error) }, "lease sweep failed");
+  }
+}
+
+/** Idempotency records past their retention; consent records are never purged. */
+async function purge(store: Store, logger: Logger): Promise<void> {
+  try {
+    await store.purgeExpired();
+  } catch (error) {
+    logger.warn({ error: error instanceof Error ? error.message : String(error) }, "retention purge failed");
+  }
 }

@@ -33,6 +33,7 @@ export const PROBLEM_KINDS: Record<ErrorCode, ProblemKind> = {
   upstream_auth_failed: { status: 502, title: "The proxy could not sign in to the fundraising service." },
   upstream_unavailable: { status: 503, title: "The fundraising service cannot be reached. Try again." },
   upstream_error: { status: 502, title: "The fundraising service answered with an error." },
+  store_unavailable: { status: 503, title: "The proxy cannot reach its database. Try again." },
   internal_error: { status: 500, title: "Something went wrong in the proxy." },
 };
 

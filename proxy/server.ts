@@ -1,7 +1,7 @@
 /** `npm run proxy`: reads the configuration from the environment and listens. */
 import { ConfigError, loadConfig } from "./config";
-import { JournalInUseError } from "./journal";
 import { startProxyServer } from "./listen";
+import { JournalInUseError, SchemaTooNewError, StoreOpenError } from "./store";
 
 let config;
 try {
@@ -16,13 +16,22 @@ let proxy;
 try {
   proxy = await startProxyServer(config);
 } catch (error) {
-  if (!(error instanceof JournalInUseError)) throw error;
-  process.stderr.write(`givekit proxy: ${error.message}\n`);
+  if (error instanceof StoreOpenError) {
+    process.stderr.write(`givekit proxy: cannot open the database: ${error.message}\n`);
+  } else if (error instanceof SchemaTooNewError) {
+    process.stderr.write(`givekit proxy: cannot use the database: ${error.message}\n`);
+  } else if (error instanceof JournalInUseError) {
+    process.stderr.write(`givekit proxy: ${error.message}\n`);
+  } else {
+    throw error;
+  }
   process.exit(1);
 }
-process.stderr.write(`givekit proxy listening on ${proxy.url}\n`);
+// Handlers first: a stop signal sent as soon as the line below is read must find them.
+const running = proxy;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
-    void proxy.close().then(() => process.exit(0));
+    void running.close().then(() => process.exit(0));
   });
 }
+process.stderr.write(`givekit proxy listening on ${proxy.url}\n`);

@@ -1,12 +1,21 @@
 /**
- * Per-client limits (rate-limiter-flexible, in memory): so many payment tokens, donations and
+ * Per-client limits (rate-limiter-flexible): so many payment tokens, donations and
  * subscriptions per window, and the decline block: after too many declined donations, a
  * client may not tokenize cards or donate for a while (the usual defence against card testing).
+ * On PostgreSQL the counters are shared by every proxy (one table); with SQLite, one proxy,
+ * they live in memory. If the database is out of reach, each proxy counts in memory meanwhile.
  */
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  type IRateLimiterOptions,
+  type RateLimiterAbstract,
+} from "rate-limiter-flexible";
 import { rateLimitKey } from "../client-ip";
 import type { RateLimitConfig } from "../config";
 import { ProblemError } from "../problem";
+import type { RateLimitStore } from "../store";
 
 export type LimitedAction = "paymentTokens" | "donations" | "subscriptions";
 
@@ -16,34 +25,36 @@ function retryAfterS(ms: number): string {
 
 /**
  * @example
- * const limits = createRateLimits(config.rateLimits);
+ * const limits = createRateLimits(config.rateLimits, store.rateLimitStore);
  * await limits.consume("donations", ip); // throws ProblemError rate_limited (429, Retry-After) when over
  */
-export function createRateLimits(config: RateLimitConfig) {
-  const limiters: Record<LimitedAction, RateLimiterMemory> = {
-    paymentTokens: new RateLimiterMemory({
-      keyPrefix: "tokens",
-      points: config.paymentTokens,
-      duration: config.windowS,
-    }),
-    donations: new RateLimiterMemory({
-      keyPrefix: "donations",
-      points: config.donations,
-      duration: config.windowS,
-    }),
-    subscriptions: new RateLimiterMemory({
+export function createRateLimits(config: RateLimitConfig, store: RateLimitStore | null = null) {
+  const limiter = (options: IRateLimiterOptions): RateLimiterAbstract =>
+    store
+      ? new RateLimiterPostgres({
+          ...options,
+          ...store,
+          // The proxy's retention timer deletes expired counters (proxy/store).
+          clearExpiredByTimeout: false,
+          insuranceLimiter: new RateLimiterMemory(options),
+        })
+      : new RateLimiterMemory(options);
+  const limiters: Record<LimitedAction, RateLimiterAbstract> = {
+    paymentTokens: limiter({ keyPrefix: "tokens", points: config.paymentTokens, duration: config.windowS }),
+    donations: limiter({ keyPrefix: "donations", points: config.donations, duration: config.windowS }),
+    subscriptions: limiter({
       keyPrefix: "subscriptions",
       points: config.subscriptions,
       duration: config.windowS,
     }),
   };
-  const declines = new RateLimiterMemory({
+  const declines = limiter({
     keyPrefix: "declines",
     points: config.declineLimit,
     duration: config.declineWindowS,
   });
 
-  return {
+  const limits = {
     /** Counts one request; over the limit, throws 429 rate_limited with Retry-After. */
     async consume(action: LimitedAction, ip: string): Promise<void> {
       try {
@@ -72,6 +83,20 @@ export function createRateLimits(config: RateLimitConfig) {
         );
       }
     },
+    /**
+     * assertNotBlocked and consume together, in one round trip's time on a shared store: a
+     * blocked client is told so (too_many_declines wins over rate_limited), and a request of a
+     * blocked client also counts, which changes nothing while the block (longer than the
+     * window by default) lasts.
+     */
+    async admit(action: LimitedAction, ip: string): Promise<void> {
+      const [blocked, counted] = await Promise.allSettled([
+        limits.assertNotBlocked(ip),
+        limits.consume(action, ip),
+      ]);
+      if (blocked.status === "rejected") throw blocked.reason;
+      if (counted.status === "rejected") throw counted.reason;
+    },
     /** Counts a declined donation; the one that reaches the limit starts the block. */
     async recordDecline(ip: string): Promise<void> {
       const key = rateLimitKey(ip);
@@ -79,6 +104,7 @@ export function createRateLimits(config: RateLimitConfig) {
       if (state.consumedPoints >= config.declineLimit) await declines.block(key, config.declineBlockS);
     },
   };
+  return limits;
 }
 
 export type RateLimits = ReturnType<typeof createRateLimits>;

@@ -1,38 +1,45 @@
 /**
  * POST /v1/donations: a card donation with a payment token, guarded by an Idempotency-Key.
- * The attempt is journaled before the upstream call and after it; an attempt whose outcome
- * is unknown is answered 202 Pending and is never sent again.
+ * The attempt is journaled before the upstream call and after it, and every answer is built
+ * from its journaled state; an attempt whose outcome is unknown is answered 202 Pending and is
+ * never sent again.
  */
 import { randomBytes } from "node:crypto";
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import {
   DonationRequestSchema,
   type Campaign,
   type DonationRequest,
   type DonationResponse,
+  type RecurringFrequency,
 } from "../../contract/api";
 import { feeCents, fromCents, toCents } from "../../contract/money";
 import { normalizeMobile } from "../../contract/phone";
 import type { UpstreamDonationRequest } from "../../contract/upstream";
 import type { CampaignDirectory } from "../campaigns";
-import type { AppEnv } from "../context";
-import { fingerprint, readIdempotencyKey } from "../idempotency";
-import type { AttemptState, Journal } from "../journal";
+import type { ErrorCode } from "../../contract/errors";
+import { readIdempotencyKey } from "../idempotency";
+import { idempotent, type IdempotentEnv } from "../middleware/idempotent";
 import { jsonBody } from "../middleware/json-body";
 import type { RateLimits } from "../middleware/rate-limit";
-import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody } from "../problem";
+import { PROBLEM_CONTENT_TYPE, PROBLEM_KINDS, ProblemError, problemBody } from "../problem";
+import {
+  StoreUnavailableError,
+  type AttemptOutcome,
+  type AttemptRecord,
+  type NewAttempt,
+  type Store,
+} from "../store";
 import type { DonateOutcome, UpstreamClient } from "../upstream/client";
 import { validate } from "../validate";
 
 /** Appended to the upstream's transaction source: it records `api_via_givekit`. */
 export const DONATION_SOURCE = "givekit";
-/** How long a client should wait before asking again about a key still in flight, in seconds. */
-const IN_FLIGHT_RETRY_AFTER_S = "2";
 
 export interface DonationDeps {
   campaigns: CampaignDirectory;
   upstream: UpstreamClient;
-  journal: Journal;
+  store: Store;
   journalSecret: string;
   rateLimits: RateLimits;
 }
@@ -46,11 +53,6 @@ export function pendingBody(reference: string): string {
 /** A short, unguessable reference the donor can quote. */
 function newReference(): string {
   return `gk_${randomBytes(10).toString("hex")}`;
-}
-
-/** The idempotency scope: keys of one site never meet keys of another. */
-function clientScope(c: Context<AppEnv>): string {
-  return `origin:${c.req.header("origin") ?? "none"}`;
 }
 
 function resolveCampaign(directory: CampaignDirectory, request: DonationRequest): Campaign {
@@ -126,65 +128,33 @@ export function toUpstreamDonation(campaign: Campaign, request: DonationRequest)
   return body;
 }
 
-interface Answer {
-  status: number;
-  body: string;
-  state: AttemptState;
-  transactionId: string | null;
-  code?: string;
-}
-
-function problemAnswer(
-  code: ProblemError["code"],
-  state: AttemptState,
-  detail?: string,
-  errors?: Record<string, string[]>,
-): Answer {
-  const problem = new ProblemError(code, detail, errors);
-  return {
-    status: problem.status,
-    body: JSON.stringify(problemBody(code, detail, errors)),
-    state,
-    transactionId: null,
-    code,
-  };
-}
-
-function answerFor(
-  outcome: DonateOutcome,
-  request: DonationRequest,
-  reference: string,
-  charged: { total: number; fee: number },
-): Answer {
+/** What an outcome means for the attempt's record; the answer is then built from that record. */
+function outcomeOf(outcome: DonateOutcome, request: DonationRequest): AttemptOutcome {
+  const base = { upstream_status: outcome.httpStatus, transaction_id: null, message: null };
+  const refused = (problem_code: string, problem_field: string | null = null): AttemptOutcome => ({
+    ...base,
+    state: "rejected",
+    problem_code,
+    problem_field,
+  });
   switch (outcome.kind) {
-    case "answered": {
+    case "answered":
       if (outcome.status === "Success") {
-        const body: DonationResponse = {
-          donation: {
-            status: "Success",
-            message: outcome.message,
-            transaction_id: outcome.transactionId ?? "",
-            amount: fromCents(charged.total),
-            fee_amount: fromCents(charged.fee),
-            recurring_frequency: request.recurring_frequency ?? null,
-          },
-        };
         return {
-          status: 200,
-          body: JSON.stringify(body),
+          ...base,
           state: "succeeded",
-          transactionId: outcome.transactionId,
+          transaction_id: outcome.transactionId,
+          message: outcome.message,
+          problem_code: null,
+          problem_field: null,
         };
       }
-      if (outcome.status === "Error") {
-        return problemAnswer("card_declined", "declined", "The card was declined. No money was taken.");
-      }
-      return problemAnswer(
-        "payment_failed",
-        "failed",
-        "The payment could not be processed. No money was taken.",
-      );
-    }
+      return {
+        ...base,
+        state: outcome.status === "Error" ? "declined" : "failed",
+        problem_code: null,
+        problem_field: null,
+      };
     case "rejected": {
       const peerFields = ["peer_fundraiser_id", "peer_fundraiser_team_id"].filter(
         (field) => request[field as "peer_fundraiser_id"] !== undefined,
@@ -193,42 +163,86 @@ function answerFor(
       // fields, trust those names, else a 400 for a request that named a peer is that case.
       const named = outcome.fields.filter((field) => peerFields.includes(field));
       const aboutPeer = outcome.fields.length > 0 ? named.length > 0 : peerFields.length > 0;
-      if (outcome.httpStatus === 400 && aboutPeer) {
-        const field = named[0] ?? peerFields[0]!;
-        return problemAnswer("invalid_peer", "rejected", "Choose a fundraiser or team of this campaign.", {
+      if (outcome.httpStatus === 400 && aboutPeer) return refused("invalid_peer", named[0] ?? peerFields[0]!);
+      if (outcome.fields.includes("credit_card_token"))
+        return refused("validation_failed", "credit_card_token");
+      return refused("upstream_error");
+    }
+    case "unknown":
+      return { ...base, state: "unknown", problem_code: null, problem_field: null };
+  }
+}
+
+function problemAnswer(code: ErrorCode, detail: string, errors?: Record<string, string[]>): Response {
+  return new Response(JSON.stringify(problemBody(code, detail, errors)), {
+    status: PROBLEM_KINDS[code].status,
+    headers: { "Content-Type": PROBLEM_CONTENT_TYPE },
+  });
+}
+
+/**
+ * The answer an attempt gives, built from its journaled state: the first time and on every
+ * replay, on any proxy. An attempt whose outcome is not known (yet) is 202 Pending.
+ *
+ * @example
+ * donationAnswer(await store.attempt("gk_…")).status; // 200, 402, 202, …
+ */
+export function donationAnswer(attempt: AttemptRecord): Response {
+  switch (attempt.state) {
+    case "succeeded": {
+      const body: DonationResponse = {
+        donation: {
+          status: "Success",
+          message: attempt.message ?? "",
+          transaction_id: attempt.transaction_id ?? "",
+          amount: attempt.amount,
+          fee_amount: attempt.fee_amount,
+          // Journaled from a request the schema checked.
+          recurring_frequency: attempt.recurring_frequency as RecurringFrequency | null,
+        },
+      };
+      return Response.json(body, { status: 200 });
+    }
+    case "declined":
+      return problemAnswer("card_declined", "The card was declined. No money was taken.");
+    case "failed":
+      return problemAnswer("payment_failed", "The payment could not be processed. No money was taken.");
+    case "rejected": {
+      const field = attempt.problem_field;
+      if (attempt.problem_code === "invalid_peer" && field) {
+        return problemAnswer("invalid_peer", "Choose a fundraiser or team of this campaign.", {
           [field]: ["This fundraiser or team is not part of this campaign."],
         });
       }
-      if (outcome.fields.includes("credit_card_token")) {
-        return problemAnswer("validation_failed", "rejected", "The card could not be used. Enter it again.", {
-          credit_card_token: ["The card could not be used. Enter it again."],
+      if (attempt.problem_code === "validation_failed" && field) {
+        return problemAnswer("validation_failed", "The card could not be used. Enter it again.", {
+          [field]: ["The card could not be used. Enter it again."],
         });
       }
       return problemAnswer(
         "upstream_error",
-        "rejected",
         "The fundraising service refused the donation. No money was taken.",
       );
     }
-    case "unknown":
-      return { status: 202, body: pendingBody(reference), state: "unknown", transactionId: null };
+    default:
+      return new Response(pendingBody(attempt.reference), {
+        status: 202,
+        headers: { "Content-Type": "application/json" },
+      });
   }
 }
 
-function respond(answer: { status: number; body: string }, replayed: boolean): Response {
-  const headers: Record<string, string> = {
-    "Content-Type": answer.status >= 400 ? PROBLEM_CONTENT_TYPE : "application/json",
-  };
-  if (replayed) headers["Idempotent-Replayed"] = "true";
-  return new Response(answer.body, { status: answer.status, headers });
-}
+/** The parsed request and its campaign, checked before any key is claimed. */
+type DonationEnv = IdempotentEnv & {
+  Variables: IdempotentEnv["Variables"] & { donation: { request: DonationRequest; campaign: Campaign } };
+};
 
 /**
  * @example
- * app.route("/", donationRoutes({ campaigns, upstream, journal, journalSecret, rateLimits }));
+ * app.route("/", donationRoutes({ campaigns, upstream, store, journalSecret, rateLimits }));
  */
 export function donationRoutes(deps: DonationDeps) {
-  return new Hono<AppEnv>().post(
+  return new Hono<DonationEnv>().post(
     "/v1/donations",
     // The key is checked before the body is read: without one, nothing else matters.
     async (c, next) => {
@@ -236,59 +250,38 @@ export function donationRoutes(deps: DonationDeps) {
       await next();
     },
     jsonBody(),
-    async (c) => {
-      const key = readIdempotencyKey(c.req.header("idempotency-key"));
-      const raw = c.get("body");
-      const request = validate(DonationRequestSchema, raw);
+    async (c, next) => {
+      const request = validate(DonationRequestSchema, c.get("body"));
       const campaign = resolveCampaign(deps.campaigns, request);
       checkAgainstCampaign(campaign, request);
-
-      const scope = clientScope(c);
+      c.set("donation", { request, campaign });
+      await next();
+    },
+    idempotent({
+      store: deps.store,
+      secret: deps.journalSecret,
+      endpoint: "donations",
+      answer: donationAnswer,
+    }),
+    async (c) => {
+      const { request, campaign } = c.get("donation");
+      const idempotency = c.get("idempotency");
       const ip = c.get("clientIp");
-      const print = fingerprint(deps.journalSecret, "donations", raw);
       const log = (fields: Record<string, string | number | null>) =>
         c.set("logFields", { ...c.get("logFields"), ...fields });
 
-      const claim = deps.journal.begin({ scope, key, endpoint: "donations", fingerprint: print });
-      if (claim.kind === "replay") {
-        log({ idempotency: "replayed" });
-        return respond(claim.answer, true);
-      }
-      if (claim.kind === "mismatch") {
-        throw new ProblemError(
-          "idempotency_key_reused",
-          "This key was already used with a different body. Make a new key.",
-        );
-      }
-      if (claim.kind === "in_flight") {
-        throw new ProblemError(
-          "request_in_progress",
-          "The first request with this key is still being processed.",
-          undefined,
-          {
-            "Retry-After": IN_FLIGHT_RETRY_AFTER_S,
-          },
-        );
-      }
-
-      try {
-        await deps.rateLimits.assertNotBlocked(ip);
-        await deps.rateLimits.consume("donations", ip);
-      } catch (error) {
-        deps.journal.release(scope, key);
-        throw error;
-      }
+      await deps.rateLimits.admit("donations", ip);
 
       const amountCents = toCents(request.amount);
       const fee = request.cover_fee ? feeCents(amountCents, campaign.fee_rate) : 0;
       const reference = newReference();
       log({ reference });
-      deps.journal.recordAttempt({
+      const attempt: NewAttempt = {
         reference,
-        idempotency_key: key,
-        client_scope: scope,
+        idempotency_key: idempotency.key,
+        client_scope: idempotency.scope,
         client_ip: ip,
-        fingerprint: print,
+        fingerprint: idempotency.fingerprint,
         shortcode: campaign.shortcode,
         keyword: campaign.keyword,
         amount: fromCents(amountCents + fee),
@@ -296,9 +289,10 @@ export function donationRoutes(deps: DonationDeps) {
         recurring_frequency: request.recurring_frequency ?? null,
         peer_fundraiser_id: request.peer_fundraiser_id ?? null,
         peer_fundraiser_team_id: request.peer_fundraiser_team_id ?? null,
-      });
-      // The claim and the attempt are on disk before anything is sent.
-      await deps.journal.durable();
+      };
+      // The claim and the attempt are durable before anything is sent; if they cannot be
+      // written, nothing is sent (503 store_unavailable).
+      await idempotency.begin(attempt);
 
       let outcome: DonateOutcome;
       try {
@@ -306,10 +300,8 @@ export function donationRoutes(deps: DonationDeps) {
       } catch (error) {
         if (error instanceof ProblemError) {
           // Nothing reached the upstream (no connection, or no session): the same key may be retried.
-          deps.journal.finishAttempt(reference, "not_sent", null, null);
-          deps.journal.release(scope, key);
-          await deps.journal.durable();
           log({ outcome: "not_sent" });
+          await idempotency.abandon(reference).catch(() => log({ journal: "not_sent_unrecorded" }));
           throw error;
         }
         // A fault of our own after the call began: we cannot say it was not sent.
@@ -317,14 +309,27 @@ export function donationRoutes(deps: DonationDeps) {
         outcome = { kind: "unknown", httpStatus: null, reason: "internal error" };
       }
 
-      const answer = answerFor(outcome, request, reference, { total: amountCents + fee, fee });
-      deps.journal.finishAttempt(reference, answer.state, outcome.httpStatus, answer.transactionId);
-      deps.journal.complete(scope, key, answer, reference);
-      await deps.journal.durable();
-      log({ outcome: answer.state, ...(answer.code ? { code: answer.code } : {}) });
-      if (answer.state === "unknown" && outcome.kind === "unknown") log({ upstream: outcome.reason });
-      if (answer.state === "declined") await deps.rateLimits.recordDecline(ip);
-      return respond(answer, false);
+      const result = outcomeOf(outcome, request);
+      const record: AttemptRecord = {
+        ...attempt,
+        ...result,
+        created_at: "",
+        updated_at: "",
+      };
+      try {
+        await idempotency.finish(reference, result);
+      } catch (error) {
+        // The outcome could not be journaled: answer what every replay will answer once the
+        // claim's lease runs out (Pending), never something a replay would contradict.
+        log({ outcome: result.state, journal: "outcome_unrecorded" });
+        if (result.state === "declined") await deps.rateLimits.recordDecline(ip).catch(() => undefined);
+        if (!(error instanceof StoreUnavailableError)) throw error;
+        return donationAnswer({ ...record, state: "unknown" });
+      }
+      log({ outcome: result.state, ...(result.problem_code ? { code: result.problem_code } : {}) });
+      if (outcome.kind === "unknown") log({ upstream: outcome.reason });
+      if (result.state === "declined") await deps.rateLimits.recordDecline(ip);
+      return donationAnswer(record);
     },
   );
 }

@@ -17,8 +17,7 @@ export function paymentTokenRoutes(deps: { upstream: UpstreamClient; rateLimits:
   return new Hono<AppEnv>().post("/v1/payment-tokens", jsonBody(), async (c) => {
     const card = validate(PaymentTokenRequestSchema, c.get("body"));
     const ip = c.get("clientIp");
-    await deps.rateLimits.assertNotBlocked(ip);
-    await deps.rateLimits.consume("paymentTokens", ip);
+    await deps.rateLimits.admit("paymentTokens", ip);
     const digits = cardDigits(card.card_number);
     // The schema accepted the date, so it parses; the upstream takes MM/YYYY.
     const expiry = parseExpiry(card.expiration_date)!;

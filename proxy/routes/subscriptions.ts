@@ -10,10 +10,10 @@ import { fieldErrors } from "../../contract/errors";
 import type { UpstreamSubscriptionRequest } from "../../contract/upstream";
 import type { CampaignDirectory } from "../campaigns";
 import type { AppEnv } from "../context";
-import type { Journal } from "../journal";
 import { jsonBody } from "../middleware/json-body";
 import type { RateLimits } from "../middleware/rate-limit";
 import { ProblemError } from "../problem";
+import type { Store } from "../store";
 import type { UpstreamClient } from "../upstream/client";
 import { isRecord } from "../validate";
 
@@ -23,7 +23,7 @@ const CONSENT_FIELD_MAX = 1000;
 export function subscriptionRoutes(deps: {
   campaigns: CampaignDirectory;
   upstream: UpstreamClient;
-  journal: Journal;
+  store: Store;
   rateLimits: RateLimits;
 }) {
   return new Hono<AppEnv>().post("/v1/subscriptions", jsonBody(), async (c) => {
@@ -65,7 +65,8 @@ export function subscriptionRoutes(deps: {
     const target: Pick<UpstreamSubscriptionRequest, "list" | "keyword" | "shortcode"> = request.list
       ? { list: request.list }
       : { keyword: request.keyword!, shortcode: request.shortcode! };
-    const consentId = deps.journal.recordConsent({
+    // The consent is on record (durably) before the number is sent anywhere.
+    const consentId = await deps.store.recordConsent({
       mobilenumber,
       list: target.list ?? null,
       keyword: target.keyword ?? null,
@@ -75,29 +76,32 @@ export function subscriptionRoutes(deps: {
       user_agent: c.req.header("user-agent")?.slice(0, CONSENT_FIELD_MAX) ?? null,
       page_url: c.req.header("referer")?.slice(0, CONSENT_FIELD_MAX) ?? null,
     });
-    // The consent is on record before the number is sent anywhere.
-    await deps.journal.durable();
 
     const upstreamBody: UpstreamSubscriptionRequest = { mobilenumber, ...target };
     if (request.firstname) upstreamBody.firstname = request.firstname;
     if (request.lastname) upstreamBody.lastname = request.lastname;
 
+    // Nobody waits for the outcome's write; a failed one is only logged.
+    const finishConsent = (outcome: string) =>
+      void deps.store.finishConsent(consentId, outcome).catch(() => {
+        c.set("logFields", { ...c.get("logFields"), consentOutcome: "unrecorded" });
+      });
     let outcome;
     try {
       outcome = await deps.upstream.subscribe(upstreamBody);
     } catch (error) {
-      deps.journal.finishConsent(consentId, error instanceof ProblemError ? error.code : "error");
+      finishConsent(error instanceof ProblemError ? error.code : "error");
       throw error;
     }
     if (outcome.kind === "rejected") {
-      deps.journal.finishConsent(consentId, "rejected");
+      finishConsent("rejected");
       c.set("logFields", { ...c.get("logFields"), upstreamStatus: outcome.httpStatus });
       throw new ProblemError(
         "subscription_rejected",
         "The fundraising service did not accept this subscription.",
       );
     }
-    deps.journal.finishConsent(consentId, "subscribed");
+    finishConsent("subscribed");
     const body: SubscriptionResponse = { subscription: { status: "subscribed", mobilenumber } };
     return c.json(body, 201);
   });

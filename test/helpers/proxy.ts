@@ -10,6 +10,7 @@
  * afterAll(async () => { await proxy.close(); await sandbox.close(); });
  * await fetch(`${proxy.url}/v1/health`); // 200 {"status":"ok"}
  */
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,6 +26,8 @@ export interface ProxyHandle {
   logs: string[];
   /** The proxy's data directory (journal, journal secret); deleted by close(). */
   dataDir: string;
+  /** The proxy's PostgreSQL database when it runs on one (a fresh one per proxy), else null. */
+  databaseUrl: string | null;
 }
 
 export interface StartProxyOptions {
@@ -33,11 +36,15 @@ export interface StartProxyOptions {
   allowedOrigins?: string[];
   /** Any other configuration variable, e.g. { GIVEKIT_RATE_DONATIONS: "100", UPSTREAM_TIMEOUT_MS: "1000" }. */
   env?: Record<string, string>;
+  /** Where the proxy keeps its state: its data directory (default) or a fresh PostgreSQL database. */
+  store?: "sqlite" | "postgres";
 }
 
 export async function startProxy(options: StartProxyOptions): Promise<ProxyHandle> {
   const dataDir = mkdtempSync(join(tmpdir(), "givekit-proxy-"));
   const logs: string[] = [];
+  // Loaded only when asked for: it needs Vitest, and the browser tests use this helper too.
+  const databaseUrl = options.store === "postgres" ? await (await import("./postgres")).testDatabase() : null;
   const config = loadConfig({
     HOST: "127.0.0.1",
     PORT: "0",
@@ -46,6 +53,9 @@ export async function startProxy(options: StartProxyOptions): Promise<ProxyHandl
     UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
     ALLOWED_ORIGINS: (options.allowedOrigins ?? []).join(","),
     GIVEKIT_DATA_DIR: dataDir,
+    ...(databaseUrl
+      ? { DATABASE_URL: databaseUrl, GIVEKIT_JOURNAL_SECRET: randomBytes(32).toString("hex") }
+      : {}),
     ...options.env,
   });
   let running;
@@ -66,6 +76,7 @@ export async function startProxy(options: StartProxyOptions): Promise<ProxyHandl
     url: server.url,
     logs,
     dataDir,
+    databaseUrl,
     async close() {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -12,10 +12,10 @@ const demo = JSON.parse(readFileSync(DEFAULT_CAMPAIGNS_PATH, "utf8")) as {
 describe("the read-only API", () => {
   const ctx = useStack();
 
-  it("GET /v1/health → 200 {status: ok}", async () => {
+  it("GET /v1/health → 200 {status: ok, store: sqlite}", async () => {
     const reply = await ctx.api.get("/v1/health");
     expect(reply.status).toBe(200);
-    expect(reply.json).toEqual({ status: "ok" });
+    expect(reply.json).toEqual({ status: "ok", store: "sqlite" });
   });
 
   it("GET /v1/campaigns/71777/HOPE → the campaign's public settings, cacheable", async () => {

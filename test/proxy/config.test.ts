@@ -176,3 +176,51 @@ describe("loadConfig", () => {
     });
   });
 });
+
+describe("the store settings", () => {
+  const secret = "s".repeat(40);
+
+  it("default to SQLite, a pool of 10 and a claim lease of the longest upstream call plus 5 s", () => {
+    const config = loadConfig(REQUIRED);
+    expect(config.databaseUrl).toBeNull();
+    expect(config.dbPoolMax).toBe(10);
+    expect(config.claimLeaseS).toBe(3 + 15 + 5);
+    expect(
+      loadConfig({ ...REQUIRED, UPSTREAM_TIMEOUT_MS: "1500", UPSTREAM_CONNECT_TIMEOUT_MS: "500" })
+        .claimLeaseS,
+    ).toBe(7);
+  });
+
+  it("take a postgres:// or postgresql:// DATABASE_URL with the journal secret", () => {
+    for (const url of ["postgres://u:p@db.internal:5432/givekit", "postgresql://db/givekit"]) {
+      expect(loadConfig({ ...REQUIRED, DATABASE_URL: url, GIVEKIT_JOURNAL_SECRET: secret }).databaseUrl).toBe(
+        url,
+      );
+    }
+  });
+
+  it.each([["mysql://u:hunter2@db/givekit"], ["postgres//u:hunter2@db"], ["postgres:///givekit"]])(
+    "refuse DATABASE_URL %j without echoing it",
+    (url) => {
+      const error = errorOf({ DATABASE_URL: url, GIVEKIT_JOURNAL_SECRET: secret });
+      expect(error.variable).toBe("DATABASE_URL");
+      expect(error.message).not.toContain("hunter2");
+      expect(error.message).not.toContain(url);
+    },
+  );
+
+  it("require GIVEKIT_JOURNAL_SECRET with DATABASE_URL: every proxy must fingerprint alike", () => {
+    const error = errorOf({ DATABASE_URL: "postgres://db/givekit" });
+    expect(error.variable).toBe("GIVEKIT_JOURNAL_SECRET");
+    expect(error.message).toContain("required with DATABASE_URL");
+  });
+
+  it("refuse a claim lease no longer than the longest upstream call", () => {
+    const error = errorOf({ GIVEKIT_CLAIM_LEASE_S: "18" });
+    expect(error.variable).toBe("GIVEKIT_CLAIM_LEASE_S");
+    expect(error.message).toContain("longer than UPSTREAM_CONNECT_TIMEOUT_MS + UPSTREAM_TIMEOUT_MS (18 s)");
+    expect(loadConfig({ ...REQUIRED, GIVEKIT_CLAIM_LEASE_S: "19" }).claimLeaseS).toBe(19);
+    expect(errorOf({ GIVEKIT_CLAIM_LEASE_S: "soon" }).variable).toBe("GIVEKIT_CLAIM_LEASE_S");
+    expect(errorOf({ GIVEKIT_DB_POOL_MAX: "0" }).variable).toBe("GIVEKIT_DB_POOL_MAX");
+  });
+});

@@ -7,7 +7,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { JournalInUseError } from "../../proxy/journal";
+import { JournalInUseError } from "../../proxy/store";
 import { startProxy, type ProxyHandle } from "../helpers/proxy";
 import { startSandbox, type SandboxHandle } from "../helpers/sandbox";
 import { startStalledListener, type StalledListener } from "../helpers/stalled-listener";

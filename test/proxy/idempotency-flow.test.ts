@@ -6,19 +6,20 @@ import {
   collected,
   donate,
   donationBody,
-  readJournal,
+  journalRows,
   tokenize,
   upstreamCalls,
   useStack,
   DONATE_PATH,
 } from "./support";
 
-describe("idempotency of POST /v1/donations", () => {
+describe.each(["sqlite", "postgres"] as const)("idempotency of POST /v1/donations (%s store)", (store) => {
   describe("with an instant upstream", () => {
     const ctx = useStack({
       proxy: {
         allowedOrigins: ["https://a.example", "https://b.example"],
         env: { GIVEKIT_RATE_DONATIONS: "100" },
+        store,
       },
     });
 
@@ -104,20 +105,30 @@ describe("idempotency of POST /v1/donations", () => {
       expect(await collected(ctx.sandbox)).toHaveLength(2);
     });
 
-    it("the journal keeps the key with an HMAC fingerprint, never the body", async () => {
+    it("the journal keeps the key with an HMAC fingerprint and its attempt's state, never a body", async () => {
       const token = await tokenize(ctx.api);
       const key = randomUUID();
-      await donate(ctx.api, donationBody(token), key);
-      const { keys } = readJournal(ctx.proxy.dataDir);
+      const reply = await donate(ctx.api, donationBody(token), key);
+      expect(reply.status).toBe(200);
+      const { keys, attempts } = await journalRows(ctx.proxy);
       expect(keys).toHaveLength(1);
-      expect(keys[0]).toMatchObject({ idempotency_key: key, state: "done", status: 200 });
+      expect(keys[0]).toMatchObject({
+        idempotency_key: key,
+        state: "done",
+        reference: attempts[0]!.reference,
+      });
+      expect(keys[0]).not.toHaveProperty("body");
+      expect(attempts[0]).toMatchObject({
+        state: "succeeded",
+        transaction_id: reply.json.donation.transaction_id,
+      });
       expect(keys[0]!.fingerprint).toMatch(/^[0-9a-f]{64}$/);
       expect(JSON.stringify(keys)).not.toContain(token);
     });
   });
 
   describe("with a slow upstream", () => {
-    const ctx = useStack({ sandbox: { latencyMs: 400 } });
+    const ctx = useStack({ sandbox: { latencyMs: 400 }, proxy: { store } });
 
     it("a duplicate while the first is in flight → 409 request_in_progress with Retry-After; later, a replay", async () => {
       const token = await tokenize(ctx.api);

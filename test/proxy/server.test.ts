@@ -6,7 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { openJournal } from "../../proxy/journal";
+import { openSqliteStore } from "../../proxy/store/sqlite";
+import { sql, testDatabase } from "../helpers/postgres";
+import { freePort } from "../helpers/postgres-global";
 import { DEMO } from "../helpers/sandbox";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -71,7 +73,7 @@ describe("proxy/server.ts", () => {
     const program = run(GOOD_ENV);
     const url = await listening(program);
     const res = await fetch(`${url}/v1/health`);
-    expect(await res.json()).toEqual({ status: "ok" });
+    expect(await res.json()).toEqual({ status: "ok", store: "sqlite" });
     program.child.kill("SIGTERM");
     expect(await program.exited).toBe(0);
     const lines = program
@@ -100,7 +102,85 @@ describe("proxy/server.ts", () => {
       holder.child.kill("SIGKILL");
       await holder.exited;
       // The operating system dropped the lock with the process: the next proxy may open the journal.
-      openJournal({ dataDir: shared, retentionH: 24 }).close();
+      await openSqliteStore({ dataDir: shared, retentionH: 24, leaseMs: 20_000 }).close();
+    },
+  );
+});
+
+/** The program stopped with exit 1 and exactly one line, which holds no password. */
+async function refused(program: ReturnType<typeof run>, password: string): Promise<string> {
+  expect(await program.exited).toBe(1);
+  const { stderr } = program.output();
+  expect(stderr.trim().split("\n")).toHaveLength(1);
+  expect(stderr).not.toContain(password);
+  return stderr.trim();
+}
+
+describe("proxy/server.ts on PostgreSQL", () => {
+  const SECRET = "k".repeat(40);
+  const pgEnv = (url: string) => ({ ...GOOD_ENV, DATABASE_URL: url, GIVEKIT_JOURNAL_SECRET: SECRET });
+
+  it("a malformed DATABASE_URL → exit 1 naming it, the value not echoed", { timeout: 20_000 }, async () => {
+    const line = await refused(run(pgEnv("postgres//user:hunter2hunter2@db/givekit")), "hunter2hunter2");
+    expect(line).toBe(
+      "givekit proxy: bad configuration: DATABASE_URL: must be a URL such as postgres://user:password@host:5432/database",
+    );
+  });
+
+  it(
+    "DATABASE_URL without GIVEKIT_JOURNAL_SECRET → exit 1 naming the secret",
+    { timeout: 20_000 },
+    async () => {
+      const url = await testDatabase();
+      const line = await refused(run({ ...GOOD_ENV, DATABASE_URL: url }), new URL(url).password);
+      expect(line).toContain("bad configuration: GIVEKIT_JOURNAL_SECRET: is required with DATABASE_URL");
+    },
+  );
+
+  it(
+    "an unreachable database → one line naming DATABASE_URL and the cause, never the password",
+    { timeout: 20_000 },
+    async () => {
+      const port = await freePort();
+      const line = await refused(
+        run(pgEnv(`postgres://givekit:s3cr3t-pw-77@127.0.0.1:${port}/givekit`)),
+        "s3cr3t-pw-77",
+      );
+      expect(line).toBe(
+        `givekit proxy: cannot open the database: DATABASE_URL: cannot connect to 127.0.0.1:${port} (connection refused)`,
+      );
+    },
+  );
+
+  it(
+    "a wrong password → one line saying the login was refused, never the password",
+    { timeout: 20_000 },
+    async () => {
+      const url = new URL(await testDatabase());
+      url.password = "not-the-password-42";
+      const line = await refused(run(pgEnv(url.toString())), "not-the-password-42");
+      expect(line).toBe(
+        `givekit proxy: cannot open the database: DATABASE_URL: ${url.hostname}:${url.port} refused the login (wrong user name or password)`,
+      );
+    },
+  );
+
+  it(
+    "an empty database is migrated; one with a newer schema is refused with a message",
+    { timeout: 30_000 },
+    async () => {
+      const url = await testDatabase();
+      const first = run(pgEnv(url));
+      await listening(first);
+      first.child.kill("SIGTERM");
+      expect(await first.exited).toBe(0);
+      expect(await sql(url, "SELECT version FROM givekit_schema")).toEqual([{ version: 1 }]);
+
+      await sql(url, "UPDATE givekit_schema SET version = 99");
+      const line = await refused(run(pgEnv(url)), SECRET);
+      expect(line).toBe(
+        "givekit proxy: cannot use the database: the database's schema is version 99, newer than this givekit proxy knows (1); run the newer proxy version, or a database of its own",
+      );
     },
   );
 });

@@ -69,7 +69,7 @@ describe("npm start (scripts/start.ts)", () => {
       expect([demo, proxy, upstream].every(Boolean)).toBe(true);
 
       expect(await (await fetch(`${demo}/`)).text()).toBe(`<script src="${proxy}/widget.js"></script>`);
-      expect(await (await fetch(`${proxy}/v1/health`)).json()).toEqual({ status: "ok" });
+      expect(await (await fetch(`${proxy}/v1/health`)).json()).toEqual({ status: "ok", store: "sqlite" });
       // The proxy reaches the sandbox with the demo tokens, and lets the demo page call it.
       const token = await fetch(`${proxy}/v1/payment-tokens`, {
         method: "POST",

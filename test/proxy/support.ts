@@ -7,6 +7,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeEach, expect } from "vitest";
 import { JOURNAL_FILE, type AttemptRecord, type ConsentRecord } from "../../proxy/journal";
+import { sql } from "../helpers/postgres";
 import { startProxy, type ProxyHandle, type StartProxyOptions } from "../helpers/proxy";
 import { DEMO, startSandbox, type SandboxHandle, type StartSandboxOptions } from "../helpers/sandbox";
 
@@ -114,6 +115,20 @@ export function readJournal(dataDir: string) {
   } finally {
     db.close();
   }
+}
+
+/** The journal's rows on whichever store the proxy runs (SQLite in its data dir, or PostgreSQL). */
+export async function journalRows(proxy: ProxyHandle) {
+  if (!proxy.databaseUrl) return readJournal(proxy.dataDir);
+  const url = proxy.databaseUrl;
+  return {
+    attempts: (await sql(
+      url,
+      "SELECT * FROM donation_attempts ORDER BY created_at, seq",
+    )) as unknown as AttemptRecord[],
+    consents: (await sql(url, "SELECT * FROM consent_records ORDER BY id")) as unknown as ConsentRecord[],
+    keys: await sql(url, "SELECT * FROM idempotency_keys"),
+  };
 }
 
 /** The secrets that must never appear in an answer, a log line or the journal. */

@@ -1,0 +1,104 @@
+/**
+ * The PostgreSQL store's schema, versioned in `givekit_schema` and migrated at start under an
+ * advisory lock, so proxies that start at the same moment migrate once, one after another.
+ */
+import type { ClientBase } from "pg";
+import { SchemaTooNewError } from "../schema-version";
+
+/** The advisory lock key of migrations ("givekit" in ASCII, as a number). */
+const MIGRATION_LOCK = 0x676976656b6974n;
+
+/** Where rate-limiter-flexible keeps its counters (its own layout). */
+export const RATE_LIMIT_TABLE = "givekit_rate_limits";
+
+const MIGRATIONS: string[] = [
+  // 1: claims with leases, attempts (answers rebuilt from their state), consent records, rate limits.
+  `
+  CREATE TABLE idempotency_keys (
+    client_scope text NOT NULL,
+    idempotency_key text NOT NULL,
+    endpoint text NOT NULL,
+    fingerprint text NOT NULL,
+    state text NOT NULL CHECK (state IN ('in_flight', 'done')),
+    reference text,
+    claim_token text,
+    lease_until bigint,
+    created_at bigint NOT NULL,
+    completed_at bigint,
+    PRIMARY KEY (client_scope, idempotency_key)
+  );
+  CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at) WHERE state = 'done';
+  CREATE INDEX idempotency_keys_leases ON idempotency_keys (lease_until) WHERE state = 'in_flight';
+  CREATE INDEX idempotency_keys_reference ON idempotency_keys (reference);
+  CREATE TABLE donation_attempts (
+    seq bigint GENERATED ALWAYS AS IDENTITY,
+    reference text PRIMARY KEY,
+    idempotency_key text NOT NULL,
+    client_scope text NOT NULL,
+    client_ip text NOT NULL,
+    fingerprint text NOT NULL,
+    shortcode text NOT NULL,
+    keyword text NOT NULL,
+    amount text NOT NULL,
+    fee_amount text NOT NULL,
+    recurring_frequency text,
+    peer_fundraiser_id text,
+    peer_fundraiser_team_id text,
+    state text NOT NULL,
+    upstream_status integer,
+    transaction_id text,
+    message text,
+    problem_code text,
+    problem_field text,
+    created_at text NOT NULL,
+    updated_at text NOT NULL
+  );
+  CREATE INDEX donation_attempts_state ON donation_attempts (state);
+  CREATE TABLE consent_records (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    mobilenumber text NOT NULL,
+    list text,
+    keyword text,
+    shortcode text,
+    consent_text_sha256 text NOT NULL,
+    consented_at text NOT NULL,
+    ip text NOT NULL,
+    user_agent text,
+    page_url text,
+    outcome text NOT NULL
+  );
+  CREATE TABLE ${RATE_LIMIT_TABLE} (
+    key varchar(255) PRIMARY KEY,
+    points integer NOT NULL DEFAULT 0,
+    expire bigint
+  );
+  `,
+];
+
+/** The schema version this code writes. */
+export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the database to POSTGRES_SCHEMA_VERSION; refuses one that is newer. */
+export async function migratePostgres(client: ClientBase): Promise<void> {
+  await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK.toString()]);
+  try {
+    await client.query("CREATE TABLE IF NOT EXISTS givekit_schema (version integer NOT NULL)");
+    const { rows } = await client.query<{ version: number }>("SELECT version FROM givekit_schema");
+    const found = rows[0]?.version ?? 0;
+    if (found > POSTGRES_SCHEMA_VERSION) throw new SchemaTooNewError(found, POSTGRES_SCHEMA_VERSION);
+    for (let version = found + 1; version <= POSTGRES_SCHEMA_VERSION; version++) {
+      await client.query("BEGIN");
+      try {
+        await client.query(MIGRATIONS[version - 1]!);
+        await client.query("DELETE FROM givekit_schema");
+        await client.query("INSERT INTO givekit_schema (version) VALUES ($1)", [version]);
+        await client.query("COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK");
+        throw error;
+      }
+    }
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK.toString()]);
+  }
+}

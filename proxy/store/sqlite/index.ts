@@ -1,0 +1,126 @@
+/**
+ * The SQLite store (better-sqlite3, WAL) in `GIVEKIT_DATA_DIR`: the default, for one proxy.
+ * Writes go through the group commit; claims are atomic because the proxy has one connection
+ * and holds the directory's lock.
+ */
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import type { Store, StoreOptions } from "../types";
+import { sqliteAttempts } from "./attempts";
+import { sqliteConsents } from "./consents";
+import { JOURNAL_FILE, lockDataDir, syncDirectory } from "./data-dir";
+import { createGroupCommit } from "./group-commit";
+import { sqliteKeys } from "./idempotency-keys";
+import { migrateSqlite } from "./schema";
+
+export interface SqliteStoreOptions extends StoreOptions {
+  dataDir: string;
+}
+
+/**
+ * Opens (or creates and migrates) the store in a data directory. Claims a crashed run left are
+ * expired at once: the directory's lock proves no other proxy holds them.
+ *
+ * @example
+ * const store = openSqliteStore({ dataDir: "./data", retentionH: 24, leaseMs: 23_000 });
+ */
+export function openSqliteStore(options: SqliteStoreOptions): Store {
+  const lock = lockDataDir(options.dataDir);
+  try {
+    return openLocked(options, lock);
+  } catch (error) {
+    lock.close();
+    throw error;
+  }
+}
+
+function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store {
+  const now = options.now ?? Date.now;
+  const path = join(options.dataDir, JOURNAL_FILE);
+  const db = new Database(path);
+  try {
+    db.pragma("journal_mode = WAL");
+    // NORMAL: a commit writes the WAL without an fsync on the event loop; durability comes from
+    // the group commit's fdatasync on libuv's thread pool.
+    db.pragma("synchronous = NORMAL");
+    db.pragma("busy_timeout = 5000");
+    migrateSqlite(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const commits = createGroupCommit(db, path);
+  syncDirectory(options.dataDir);
+  const keys = sqliteKeys(db, { retentionMs: options.retentionH * 3600 * 1000, leaseMs: options.leaseMs });
+  const attempts = sqliteAttempts(db, { leaseMs: options.leaseMs });
+  const consents = sqliteConsents(db);
+  const { write, durable } = commits;
+
+  // Whatever a previous run left in flight is orphaned: this process holds the lock.
+  write(() => keys.expireLeases(Number.MAX_SAFE_INTEGER, now()));
+
+  return {
+    kind: "sqlite",
+    rateLimitStore: null,
+    async claimKey(request) {
+      // Not waited for: startAttempt waits for the claim with the attempt, before anything is sent.
+      return write(() => keys.claim(request, now()));
+    },
+    async releaseKey(claim) {
+      write(() => keys.release(claim));
+    },
+    async startAttempt(claim, attempt) {
+      write(() => attempts.start(claim, attempt, now()));
+      await durable();
+    },
+    async finishAttempt(reference, outcome) {
+      write(() => {
+        attempts.finish(reference, outcome, now());
+        keys.finishKeyOf(reference, now());
+      });
+      await durable();
+    },
+    async abandonAttempt(claim, reference) {
+      write(() => {
+        attempts.notSent(reference, now());
+        keys.release(claim);
+      });
+      await durable();
+    },
+    async attempt(reference) {
+      return attempts.get(reference);
+    },
+    async attempts() {
+      return attempts.all();
+    },
+    async recordConsent(consent) {
+      const id = write(() => consents.insert(consent, now()));
+      await durable();
+      return id;
+    },
+    async finishConsent(id, outcome) {
+      commits.writeLater(() => consents.finish(id, outcome));
+    },
+    async consents() {
+      return consents.all();
+    },
+    async expireLeases() {
+      const expired = write(() => keys.expireLeases(now(), now()));
+      await durable();
+      return expired;
+    },
+    async purgeExpired() {
+      const purged = write(() => keys.purge(now()));
+      await durable();
+      return purged;
+    },
+    async healthy() {
+      return db.open;
+    },
+    async close() {
+      commits.close();
+      db.close();
+      lock.close();
+    },
+  };
+}

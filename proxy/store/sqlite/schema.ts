@@ -1,0 +1,87 @@
+/**
+ * The SQLite store's schema, versioned with `PRAGMA user_version` and migrated at open (under
+ * the data directory's lock, so by one proxy at a time). Version 1 is the journal as it was
+ * before versions were kept; a file from then is migrated like any other.
+ */
+import type Database from "better-sqlite3";
+import { SchemaTooNewError } from "../schema-version";
+
+const MIGRATIONS: string[] = [
+  // 1: idempotency keys with stored answers, attempts, consent records.
+  `
+  CREATE TABLE IF NOT EXISTS idempotency_keys (
+    client_scope TEXT NOT NULL,
+    idempotency_key TEXT NOT NULL,
+    endpoint TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('in_flight', 'done')),
+    reference TEXT,
+    status INTEGER,
+    body TEXT,
+    created_at INTEGER NOT NULL,
+    completed_at INTEGER,
+    PRIMARY KEY (client_scope, idempotency_key)
+  );
+  CREATE INDEX IF NOT EXISTS idempotency_keys_created ON idempotency_keys (created_at);
+  CREATE TABLE IF NOT EXISTS donation_attempts (
+    reference TEXT PRIMARY KEY,
+    idempotency_key TEXT NOT NULL,
+    client_scope TEXT NOT NULL,
+    client_ip TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    shortcode TEXT NOT NULL,
+    keyword TEXT NOT NULL,
+    amount TEXT NOT NULL,
+    fee_amount TEXT NOT NULL,
+    recurring_frequency TEXT,
+    peer_fundraiser_id TEXT,
+    peer_fundraiser_team_id TEXT,
+    state TEXT NOT NULL,
+    upstream_status INTEGER,
+    transaction_id TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS donation_attempts_state ON donation_attempts (state);
+  CREATE TABLE IF NOT EXISTS consent_records (
+    id INTEGER PRIMARY KEY,
+    mobilenumber TEXT NOT NULL,
+    list TEXT,
+    keyword TEXT,
+    shortcode TEXT,
+    consent_text_sha256 TEXT NOT NULL,
+    consented_at TEXT NOT NULL,
+    ip TEXT NOT NULL,
+    user_agent TEXT,
+    page_url TEXT,
+    outcome TEXT NOT NULL
+  );
+  `,
+  // 2: claims with leases; answers rebuilt from the attempt's state, no stored bodies.
+  `
+  ALTER TABLE idempotency_keys ADD COLUMN claim_token TEXT;
+  ALTER TABLE idempotency_keys ADD COLUMN lease_until INTEGER;
+  ALTER TABLE idempotency_keys DROP COLUMN status;
+  ALTER TABLE idempotency_keys DROP COLUMN body;
+  UPDATE idempotency_keys SET lease_until = 0 WHERE state = 'in_flight';
+  CREATE INDEX idempotency_keys_reference ON idempotency_keys (reference);
+  ALTER TABLE donation_attempts ADD COLUMN message TEXT;
+  ALTER TABLE donation_attempts ADD COLUMN problem_code TEXT;
+  ALTER TABLE donation_attempts ADD COLUMN problem_field TEXT;
+  `,
+];
+
+/** The schema version this code writes. */
+export const SQLITE_SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the file to SQLITE_SCHEMA_VERSION; refuses one that is newer. */
+export function migrateSqlite(db: Database.Database): void {
+  const found = db.pragma("user_version", { simple: true }) as number;
+  if (found > SQLITE_SCHEMA_VERSION) throw new SchemaTooNewError(found, SQLITE_SCHEMA_VERSION);
+  for (let version = found + 1; version <= SQLITE_SCHEMA_VERSION; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version - 1]!);
+      db.pragma(`user_version = ${version}`);
+    })();
+  }
+}

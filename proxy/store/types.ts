@@ -1,0 +1,202 @@
+/**
+ * Everything the proxy keeps, behind one interface with two adapters that behave the same:
+ * SQLite (one proxy, `GIVEKIT_DATA_DIR`) and PostgreSQL (any number of proxies, `DATABASE_URL`).
+ * The store never holds a card number, a CVV, a token value or a request body: bodies are kept
+ * as an HMAC fingerprint, and answers are rebuilt from an attempt's state.
+ */
+import { ProblemError } from "../problem";
+
+/** What became of a donation attempt. `unknown`: sent, no answer; it is never re-sent. */
+export type AttemptState =
+  | "sending"
+  | "succeeded"
+  | "declined"
+  | "failed"
+  | "rejected"
+  | "unknown"
+  | "not_sent";
+
+export interface AttemptRecord {
+  reference: string;
+  idempotency_key: string;
+  client_scope: string;
+  client_ip: string;
+  fingerprint: string;
+  shortcode: string;
+  keyword: string;
+  /** The charged total, fee included. */
+  amount: string;
+  fee_amount: string;
+  recurring_frequency: string | null;
+  peer_fundraiser_id: string | null;
+  peer_fundraiser_team_id: string | null;
+  state: AttemptState;
+  upstream_status: number | null;
+  transaction_id: string | null;
+  /** The upstream's message on success. */
+  message: string | null;
+  /** For a refused or failed attempt: the problem code answered, and the field it names. */
+  problem_code: string | null;
+  problem_field: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An attempt as the route knows it before the upstream call. */
+export type NewAttempt = Omit<
+  AttemptRecord,
+  | "state"
+  | "upstream_status"
+  | "transaction_id"
+  | "message"
+  | "problem_code"
+  | "problem_field"
+  | "created_at"
+  | "updated_at"
+>;
+
+/** What came back from the upstream (or did not). */
+export interface AttemptOutcome {
+  state: Exclude<AttemptState, "sending" | "not_sent">;
+  upstream_status: number | null;
+  transaction_id: string | null;
+  message: string | null;
+  problem_code: string | null;
+  problem_field: string | null;
+}
+
+export interface ConsentRecord {
+  id: number;
+  mobilenumber: string;
+  list: string | null;
+  keyword: string | null;
+  shortcode: string | null;
+  consent_text_sha256: string;
+  consented_at: string;
+  ip: string;
+  user_agent: string | null;
+  page_url: string | null;
+  outcome: string;
+}
+
+export type NewConsent = Omit<ConsentRecord, "id" | "consented_at" | "outcome">;
+
+export interface ClaimRequest {
+  scope: string;
+  key: string;
+  endpoint: string;
+  fingerprint: string;
+}
+
+/** A claim this process holds on a key, until it finishes, releases, or its lease runs out. */
+export interface Claim {
+  scope: string;
+  key: string;
+  /** Random per claim: a claim taken over after its lease ran out is no longer this one. */
+  token: string;
+}
+
+export type ClaimResult =
+  | { kind: "started"; claim: Claim }
+  /** The key is finished: the answer is rebuilt from its attempt. */
+  | { kind: "replay"; attempt: AttemptRecord }
+  | { kind: "mismatch" }
+  | { kind: "in_flight" };
+
+/** The rate limiter's shared store, or none (then counters live in this process's memory). */
+export interface RateLimitStore {
+  storeClient: unknown;
+  storeType: "pool";
+  tableName: string;
+  tableCreated: true;
+}
+
+/**
+ * The proxy's durable state. Every method that resolves has made its write durable (on disk,
+ * or committed in PostgreSQL); a store that cannot be reached rejects with StoreUnavailableError.
+ *
+ * @example
+ * const store = await openStore(config);
+ * const claim = await store.claimKey({ scope: "origin:https://shelter.example", key: "k1", endpoint: "donations", fingerprint });
+ */
+export interface Store {
+  readonly kind: "sqlite" | "postgres";
+  /** Claims an idempotency key atomically across every proxy on this store, or says why not. */
+  claimKey(request: ClaimRequest): Promise<ClaimResult>;
+  /** Frees a claim whose request never reached the upstream, so the same key may be retried. */
+  releaseKey(claim: Claim): Promise<void>;
+  /**
+   * Journals an attempt as `sending` under a claim (renewing its lease), durably, before the
+   * upstream call. Rejects with ClaimLostError when the claim's lease ran out meanwhile.
+   */
+  startAttempt(claim: Claim, attempt: NewAttempt): Promise<void>;
+  /** Journals what came back and finishes the key, so it replays this outcome. */
+  finishAttempt(reference: string, outcome: AttemptOutcome): Promise<void>;
+  /** Journals that nothing was sent and frees the key. */
+  abandonAttempt(claim: Claim, reference: string): Promise<void>;
+  attempt(reference: string): Promise<AttemptRecord | undefined>;
+  attempts(): Promise<AttemptRecord[]>;
+  /** Keeps a consent record (outcome `pending`), durably, before the number is sent. */
+  recordConsent(consent: NewConsent): Promise<number>;
+  /** Records what became of it; nobody waits for this write. */
+  finishConsent(id: number, outcome: string): Promise<void>;
+  consents(): Promise<ConsentRecord[]>;
+  /**
+   * Claims whose lease ran out (their proxy died): an attempt left `sending` becomes `unknown`
+   * and its key replays 202 Pending; a key without an attempt is forgotten. Returns how many
+   * attempts became unknown.
+   */
+  expireLeases(): Promise<number>;
+  /** Forgets finished idempotency records past the retention window; returns how many. */
+  purgeExpired(): Promise<number>;
+  /** Whether the store answers now. */
+  healthy(): Promise<boolean>;
+  /** The shared rate-limit store, or null for per-process counters. */
+  readonly rateLimitStore: RateLimitStore | null;
+  close(): Promise<void>;
+}
+
+/** Options both adapters take. */
+export interface StoreOptions {
+  /** Finished idempotency records older than this are forgotten. */
+  retentionH: number;
+  /** How long a claim holds a key without its proxy finishing it, in milliseconds. */
+  leaseMs: number;
+  now?: () => number;
+}
+
+/** The store cannot be reached: the request did nothing and may be retried (503). */
+export class StoreUnavailableError extends ProblemError {
+  constructor(readonly reason: string) {
+    super(
+      "store_unavailable",
+      "The proxy's database cannot be reached. Nothing was charged; try again.",
+      undefined,
+      {
+        "Retry-After": "5",
+      },
+    );
+    this.name = "StoreUnavailableError";
+  }
+}
+
+/** A claim's lease ran out before its attempt was journaled: another proxy may hold the key now. */
+export class ClaimLostError extends ProblemError {
+  constructor() {
+    super("request_in_progress", "The first request with this key is still being processed.", undefined, {
+      "Retry-After": "2",
+    });
+    this.name = "ClaimLostError";
+  }
+}
+
+/** The store cannot be opened: the message names the setting and the cause, never a password. */
+export class StoreOpenError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`${variable}: ${reason}`);
+    this.name = "StoreOpenError";
+  }
+}

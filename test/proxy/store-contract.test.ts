@@ -1,0 +1,359 @@
+// The store contract: the SQLite and PostgreSQL adapters behave the same, test for test.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { openPostgresStore } from "../../proxy/store/postgres";
+import { openSqliteStore } from "../../proxy/store/sqlite";
+import { ClaimLostError, type Claim, type ClaimResult, type Store } from "../../proxy/store/types";
+import { sql, testDatabase } from "../helpers/postgres";
+
+const LEASE_MS = 20_000;
+const dirs: string[] = [];
+const stores: Store[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+});
+afterAll(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Adapter {
+  name: string;
+  /** A place for a store: opening it twice gives two stores on the same data. */
+  place(): Promise<string>;
+  open(place: string, now?: () => number): Promise<Store>;
+}
+
+let databaseUrl: string | undefined;
+const adapters: Adapter[] = [
+  {
+    name: "sqlite",
+    async place() {
+      const dir = mkdtempSync(join(tmpdir(), "givekit-store-"));
+      dirs.push(dir);
+      return dir;
+    },
+    async open(dataDir, now) {
+      return openSqliteStore({ dataDir, retentionH: 24, leaseMs: LEASE_MS, now });
+    },
+  },
+  {
+    name: "postgres",
+    async place() {
+      databaseUrl ??= await testDatabase();
+      // One database for the file; each test starts from empty tables.
+      await sql(databaseUrl, "SELECT 1");
+      const probe = await openPostgresStore({
+        url: databaseUrl,
+        retentionH: 24,
+        leaseMs: LEASE_MS,
+        poolMax: 2,
+        connectTimeoutMs: 2000,
+      });
+      await probe.close();
+      await sql(
+        databaseUrl,
+        "TRUNCATE idempotency_keys, donation_attempts, consent_records, givekit_rate_limits RESTART IDENTITY",
+      );
+      return databaseUrl;
+    },
+    async open(url, now) {
+      return openPostgresStore({
+        url,
+        retentionH: 24,
+        leaseMs: LEASE_MS,
+        poolMax: 4,
+        connectTimeoutMs: 2000,
+        now,
+      });
+    },
+  },
+];
+
+const request = {
+  scope: "origin:https://shelter.example",
+  key: "key-1",
+  endpoint: "donations",
+  fingerprint: "fp-a",
+};
+
+const attempt = (reference: string, key = "key-1") => ({
+  reference,
+  idempotency_key: key,
+  client_scope: request.scope,
+  client_ip: "203.0.113.5",
+  fingerprint: "fp-a",
+  shortcode: "71777",
+  keyword: "HOPE",
+  amount: "25.75",
+  fee_amount: "0.75",
+  recurring_frequency: null,
+  peer_fundraiser_id: "101",
+  peer_fundraiser_team_id: null,
+});
+
+const success = {
+  state: "succeeded" as const,
+  upstream_status: 200,
+  transaction_id: "100001",
+  message: "Thank you",
+  problem_code: null,
+  problem_field: null,
+};
+
+function started(result: ClaimResult): Claim {
+  if (result.kind !== "started") throw new Error(`expected a claim, got ${result.kind}`);
+  return result.claim;
+}
+
+describe.each(adapters)("the $name store", (adapter) => {
+  async function open(place?: string, now?: () => number): Promise<Store> {
+    const store = await adapter.open(place ?? (await adapter.place()), now);
+    stores.push(store);
+    return store;
+  }
+
+  it("a new key is claimed; the same key and body while it runs is in flight", async () => {
+    const store = await open();
+    expect((await store.claimKey(request)).kind).toBe("started");
+    expect(await store.claimKey(request)).toEqual({ kind: "in_flight" });
+  });
+
+  it("the same key with another body is a mismatch, in flight or done", async () => {
+    const store = await open();
+    const claim = started(await store.claimKey(request));
+    expect(await store.claimKey({ ...request, fingerprint: "fp-b" })).toEqual({ kind: "mismatch" });
+    await store.startAttempt(claim, attempt("gk_a"));
+    await store.finishAttempt("gk_a", success);
+    expect(await store.claimKey({ ...request, fingerprint: "fp-b" })).toEqual({ kind: "mismatch" });
+  });
+
+  it("a finished key replays its attempt's state, never a stored body", async () => {
+    const store = await open();
+    const claim = started(await store.claimKey(request));
+    await store.startAttempt(claim, attempt("gk_a"));
+    await store.finishAttempt("gk_a", success);
+    const replay = await store.claimKey(request);
+    expect(replay).toMatchObject({
+      kind: "replay",
+      attempt: { reference: "gk_a", state: "succeeded", transaction_id: "100001", message: "Thank you" },
+    });
+  });
+
+  it("keys are scoped by client: the same key of another client is a new request", async () => {
+    const store = await open();
+    await store.claimKey(request);
+    expect((await store.claimKey({ ...request, scope: "origin:https://other.example" })).kind).toBe(
+      "started",
+    );
+  });
+
+  it("a released key may be claimed again; a release by a claim no longer held does nothing", async () => {
+    const store = await open();
+    const first = started(await store.claimKey(request));
+    await store.releaseKey(first);
+    const second = started(await store.claimKey(request));
+    await store.releaseKey(first);
+    expect(await store.claimKey(request)).toEqual({ kind: "in_flight" });
+    await store.releaseKey(second);
+    expect((await store.claimKey(request)).kind).toBe("started");
+  });
+
+  it("a key whose attempt was never sent is freed with it", async () => {
+    const store = await open();
+    const claim = started(await store.claimKey(request));
+    await store.startAttempt(claim, attempt("gk_n"));
+    await store.abandonAttempt(claim, "gk_n");
+    expect((await store.attempt("gk_n"))?.state).toBe("not_sent");
+    expect((await store.claimKey(request)).kind).toBe("started");
+  });
+
+  it("20 concurrent claims of one key on two stores: exactly one is started", async () => {
+    const place = await adapter.place();
+    const a = await open(place);
+    // SQLite is one proxy per directory: there, the same store takes all twenty.
+    const b = adapter.name === "postgres" ? await open(place) : a;
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).claimKey(request)),
+    );
+    expect(results.filter((result) => result.kind === "started")).toHaveLength(1);
+    expect(results.filter((result) => result.kind === "in_flight")).toHaveLength(19);
+  });
+
+  describe("leases", () => {
+    it("a claim whose proxy died before journaling an attempt is free once its lease ends", async () => {
+      let now = Date.parse("2026-11-22T10:00:00Z");
+      const store = await open(undefined, () => now);
+      const dead = started(await store.claimKey(request));
+      now += LEASE_MS - 1;
+      expect(await store.claimKey(request)).toEqual({ kind: "in_flight" });
+      now += 2;
+      const next = started(await store.claimKey(request));
+      expect(next.token).not.toBe(dead.token);
+      // The dead claim cannot journal an attempt any more: it would send a second time.
+      await expect(store.startAttempt(dead, attempt("gk_late"))).rejects.toBeInstanceOf(ClaimLostError);
+      expect(await store.attempt("gk_late")).toBeUndefined();
+    });
+
+    it("an attempt whose proxy died becomes unknown once its lease ends, and its key replays it", async () => {
+      let now = Date.parse("2026-11-22T10:00:00Z");
+      const store = await open(undefined, () => now);
+      const claim = started(await store.claimKey(request));
+      await store.startAttempt(claim, attempt("gk_lost"));
+      now += LEASE_MS + 1;
+      expect(await store.claimKey(request)).toMatchObject({
+        kind: "replay",
+        attempt: { reference: "gk_lost", state: "unknown" },
+      });
+      expect((await store.attempt("gk_lost"))?.state).toBe("unknown");
+    });
+
+    it("the sweep finds them too: unknown attempts, forgotten unsent claims, live claims untouched", async () => {
+      let now = Date.parse("2026-11-22T10:00:00Z");
+      const store = await open(undefined, () => now);
+      const lost = started(await store.claimKey(request));
+      await store.startAttempt(lost, attempt("gk_lost"));
+      await store.claimKey({ ...request, key: "never-sent" });
+      now += LEASE_MS + 1;
+      const live = started(await store.claimKey({ ...request, key: "live" }));
+      expect(await store.expireLeases()).toBe(1);
+      expect((await store.attempt("gk_lost"))?.state).toBe("unknown");
+      expect((await store.claimKey({ ...request, key: "never-sent" })).kind).toBe("started");
+      await store.startAttempt(live, attempt("gk_live", "live"));
+      expect((await store.attempt("gk_live"))?.state).toBe("sending");
+    });
+
+    it("a late answer after the lease ran out still records the truth", async () => {
+      let now = Date.parse("2026-11-22T10:00:00Z");
+      const store = await open(undefined, () => now);
+      const claim = started(await store.claimKey(request));
+      await store.startAttempt(claim, attempt("gk_slow"));
+      now += LEASE_MS + 1;
+      await store.expireLeases();
+      await store.finishAttempt("gk_slow", success);
+      expect(await store.claimKey(request)).toMatchObject({
+        kind: "replay",
+        attempt: { state: "succeeded", transaction_id: "100001" },
+      });
+    });
+  });
+
+  it("records are kept for the retention window (24 h) and forgotten after it", async () => {
+    let now = Date.parse("2026-11-22T10:00:00Z");
+    const store = await open(undefined, () => now);
+    const finish = async (reference: string) => {
+      const claim = started(await store.claimKey(request));
+      await store.startAttempt(claim, attempt(reference));
+      await store.finishAttempt(reference, success);
+    };
+    await finish("gk_1");
+    now += 23.9 * 3600 * 1000;
+    expect(await store.purgeExpired()).toBe(0);
+    expect((await store.claimKey(request)).kind).toBe("replay");
+    now += 0.2 * 3600 * 1000;
+    await finish("gk_2");
+    now += 25 * 3600 * 1000;
+    expect(await store.purgeExpired()).toBe(1);
+    expect((await store.claimKey(request)).kind).toBe("started");
+  });
+
+  it("survives a restart", async () => {
+    const place = await adapter.place();
+    const first = await adapter.open(place);
+    const claim = started(await first.claimKey(request));
+    await first.startAttempt(claim, attempt("gk_a"));
+    await first.finishAttempt("gk_a", success);
+    await first.close();
+    expect(await (await open(place)).claimKey(request)).toMatchObject({
+      kind: "replay",
+      attempt: { reference: "gk_a", state: "succeeded" },
+    });
+  });
+
+  it("journals attempts as sending, then with their outcome", async () => {
+    const store = await open();
+    const claim = started(await store.claimKey(request));
+    await store.startAttempt(claim, attempt("gk_a"));
+    expect(await store.attempt("gk_a")).toMatchObject({
+      state: "sending",
+      amount: "25.75",
+      transaction_id: null,
+    });
+    await store.finishAttempt("gk_a", {
+      state: "rejected",
+      upstream_status: 400,
+      transaction_id: null,
+      message: null,
+      problem_code: "invalid_peer",
+      problem_field: "peer_fundraiser_id",
+    });
+    expect(await store.attempts()).toEqual([
+      expect.objectContaining({
+        reference: "gk_a",
+        state: "rejected",
+        upstream_status: 400,
+        problem_code: "invalid_peer",
+        problem_field: "peer_fundraiser_id",
+        peer_fundraiser_id: "101",
+      }),
+    ]);
+  });
+
+  it("keeps consent records (never purged) with their outcome", async () => {
+    let now = Date.parse("2026-11-22T10:00:00Z");
+    const store = await open(undefined, () => now);
+    const id = await store.recordConsent({
+      mobilenumber: "5550101234",
+      list: "Hope Alerts",
+      keyword: null,
+      shortcode: null,
+      consent_text_sha256: "ab".repeat(32),
+      ip: "203.0.113.5",
+      user_agent: "Mozilla/5.0",
+      page_url: "https://shelter.example/donate",
+    });
+    await store.finishConsent(id, "subscribed");
+    now += 400 * 24 * 3600 * 1000;
+    await store.purgeExpired();
+    await expect.poll(async () => (await store.consents())[0]?.outcome).toBe("subscribed");
+    const [record] = await store.consents();
+    expect(record).toMatchObject({
+      id,
+      mobilenumber: "5550101234",
+      list: "Hope Alerts",
+      consent_text_sha256: "ab".repeat(32),
+      ip: "203.0.113.5",
+      user_agent: "Mozilla/5.0",
+      page_url: "https://shelter.example/donate",
+      consented_at: "2026-11-22T10:00:00.000Z",
+    });
+  });
+
+  it("reports its health", async () => {
+    expect(await (await open()).healthy()).toBe(true);
+  });
+});
+
+describe("on PostgreSQL, with several proxies", () => {
+  const postgres = adapters[1]!;
+
+  it("two proxies purging at once forget each old record once, and neither fails", async () => {
+    let now = Date.parse("2026-11-22T10:00:00Z");
+    const place = await postgres.place();
+    const [a, b] = [await postgres.open(place, () => now), await postgres.open(place, () => now)];
+    stores.push(a!, b!);
+    for (let i = 0; i < 30; i++) {
+      const claim = started(await a!.claimKey({ ...request, key: `old-${i}` }));
+      await a!.startAttempt(claim, attempt(`gk_old_${i}`, `old-${i}`));
+      await a!.finishAttempt(`gk_old_${i}`, success);
+    }
+    now += 25 * 3600 * 1000;
+    const purged = await Promise.all([a!.purgeExpired(), b!.purgeExpired(), a!.purgeExpired()]);
+    const again = await b!.purgeExpired();
+    expect(purged.reduce((sum, n) => sum + n, 0) + again).toBe(30);
+    expect(await sql(place, "SELECT count(*)::int AS n FROM idempotency_keys")).toEqual([{ n: 0 }]);
+    // The attempts themselves are kept: they are the donation records.
+    expect(await a!.attempts()).toHaveLength(30);
+  });
+});
