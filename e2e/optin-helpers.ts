@@ -6,7 +6,8 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { expect, type Locator, type Page } from "@playwright/test";
-import { JOURNAL_FILE, type ConsentRecord } from "../proxy/journal";
+import { JOURNAL_FILE } from "../proxy/store/sqlite/data-dir";
+import type { ConsentRecord } from "../proxy/store/types";
 
 /** The test card that always succeeds, and a expiry date safely in the future. */
 export const GOOD_CARD = { number: "4242424242424242", expiry: "12/2034", cvv: "123" };

@@ -1,4 +1,4 @@
-import type { ConsentRecord } from "../proxy/journal";
+import type { ConsentRecord } from "../proxy/store/types";
 import { expect, test } from "./fixtures";
 import {
   completeOptin,
