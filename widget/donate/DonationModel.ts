@@ -260,7 +260,9 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
       problems.amount = "range";
     if (smsOptIn.value && phone.value.trim() === "") problems.phone = "smsPhone";
     if (memo.value.length > MEMO_MAX) problems.memo = "invalid";
-    if (!card.complete.value) problems.card = "required";
+    // The frame's latest card state may still be on its way (a key typed just before Enter):
+    // alone, an incomplete card is left to the frame, which checks it again when asked for a token.
+    if (!card.complete.value && Object.keys(problems).length > 0) problems.card = "required";
     return problems;
   }
 

@@ -177,6 +177,17 @@ describe("the donation form", () => {
     expect(frame.tokenizeRequests()).toHaveLength(1);
   });
 
+  it("asks the frame for a token even before it reports the card complete: its word on the way is not lost", async () => {
+    const proxy = stubProxy({ donations: [success()] });
+    const { widget } = await renderDonate();
+    fillDonor(widget);
+    // The card-state message of the last key typed has not arrived yet when the donor clicks.
+    fireEvent.click(widget.getByRole("button", { name: "Donate $25.00" }));
+    await widget.findByRole("heading", { name: "Thank you!" });
+    expect(frame.tokenizeRequests()).toHaveLength(1);
+    expect(proxy.donationCalls()).toHaveLength(1);
+  });
+
   it("takes Enter from no other window or origin than the card frame's", async () => {
     const proxy = stubProxy({ donations: [success()] });
     const { widget } = await renderDonate();
