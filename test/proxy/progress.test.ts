@@ -129,6 +129,15 @@ describe("campaign progress when the upstream fails", () => {
   });
 });
 
+/** A collected report row of HOPE@71777. */
+const row = (amount: string, email?: string) => ({
+  amount,
+  status: "collected",
+  shortcode: "71777",
+  keyword: "HOPE",
+  ...(email ? { email } : {}),
+});
+
 describe("the progress cache", () => {
   const campaign = {
     shortcode: "71777",
@@ -136,13 +145,6 @@ describe("the progress cache", () => {
     currency: "USD",
     goal_amount: "100.00",
   } as Parameters<ReturnType<typeof createProgressCache>["get"]>[0];
-  const row = (amount: string, email?: string) => ({
-    amount,
-    status: "collected",
-    shortcode: "71777",
-    keyword: "HOPE",
-    ...(email ? { email } : {}),
-  });
 
   it("counts donors by e-mail, and each row without one as a donor of its own", () => {
     const rows = [row("1.10"), row("2.20", "a@x.org"), row("3.30", "A@x.org "), row("0.05")];
