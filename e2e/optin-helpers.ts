@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { openSqlite } from "../sqlite/open";
 import { expect, type Locator, type Page } from "@playwright/test";
 import { JOURNAL_FILE } from "../proxy/store/sqlite/data-dir";
 import type { ConsentRecord } from "../proxy/store/types";
@@ -57,7 +57,7 @@ export function sha256(text: string): string {
 
 /** The proxy's consent records, read straight from its SQLite journal (read-only). */
 export function consentRecords(dataDir: string): ConsentRecord[] {
-  const db = new Database(join(dataDir, JOURNAL_FILE), { readonly: true, fileMustExist: true });
+  const db = openSqlite(join(dataDir, JOURNAL_FILE), { readonly: true, fileMustExist: true });
   try {
     return db.prepare<[], ConsentRecord>("SELECT * FROM consent_records ORDER BY id").all();
   } finally {

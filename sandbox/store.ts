@@ -6,7 +6,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { openSqlite } from "../sqlite/open";
 import { type Fixture, HIDDEN_CAPTAIN_PREFIX, ROOT_FUNDRAISER_PREFIX } from "./fixture";
 
 /** Bumped whenever the tables change; a database of another version is rebuilt. */
@@ -262,7 +263,7 @@ export type Store = ReturnType<typeof openStore>;
  */
 export function openStore(path: string, fixture: Fixture, now: () => Date = () => new Date()) {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
+  const db = openSqlite(path);
   db.pragma("journal_mode = WAL");
 
   const fingerprint = createHash("sha256")

