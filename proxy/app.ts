@@ -84,7 +84,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.route("/", healthRoutes({ store }));
   app.route("/", campaignRoutes({ campaigns, peers, progress, progressCacheS: config.progressCacheS }));
-  app.route("/", paymentTokenRoutes({ upstream, rateLimits }));
+  app.route("/", paymentTokenRoutes({ upstream, rateLimits, defence: config.defence }));
   app.route(
     "/",
     donationRoutes({ campaigns, upstream, store, journalSecret: deps.journalSecret, rateLimits }),

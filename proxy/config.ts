@@ -31,6 +31,12 @@ export interface RateLimitConfig {
   declineBlockS: number;
 }
 
+/** Card-testing defences (proxy/README.md, "Card testing"). */
+export interface DefenceConfig {
+  /** Least time between the card form appearing and its first tokenization, in ms; 0 turns the check off. */
+  minFormMs: number;
+}
+
 export interface UpstreamConfig {
   baseUrl: string;
   privateToken: string;
@@ -61,6 +67,7 @@ export interface ProxyConfig {
   journalSecret: string | null;
   idempotencyRetentionH: number;
   rateLimits: RateLimitConfig;
+  defence: DefenceConfig;
   peersCacheS: number;
   /** GIVEKIT_PROGRESS_CACHE_S: how long a campaign's progress is kept before the report is read again. */
   progressCacheS: number;
@@ -104,6 +111,7 @@ export const CONFIG_DEFAULTS = {
   GIVEKIT_DECLINE_LIMIT: "5",
   GIVEKIT_DECLINE_WINDOW_S: "600",
   GIVEKIT_DECLINE_BLOCK_S: "3600",
+  GIVEKIT_MIN_FORM_MS: "1500",
   GIVEKIT_PEERS_CACHE_S: "60",
   GIVEKIT_PROGRESS_CACHE_S: "60",
   LOG_LEVEL: "info",
@@ -224,6 +232,7 @@ const EnvSchema = z.object({
   GIVEKIT_DECLINE_LIMIT: whole(1, MAX_COUNT),
   GIVEKIT_DECLINE_WINDOW_S: whole(1, MAX_SECONDS),
   GIVEKIT_DECLINE_BLOCK_S: whole(1, MAX_SECONDS),
+  GIVEKIT_MIN_FORM_MS: whole(0, 60_000),
   GIVEKIT_PEERS_CACHE_S: whole(0, 24 * 3600),
   GIVEKIT_PROGRESS_CACHE_S: whole(0, 24 * 3600),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
@@ -375,6 +384,7 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
       declineWindowS: e.GIVEKIT_DECLINE_WINDOW_S,
       declineBlockS: e.GIVEKIT_DECLINE_BLOCK_S,
     },
+    defence: { minFormMs: e.GIVEKIT_MIN_FORM_MS },
     peersCacheS: e.GIVEKIT_PEERS_CACHE_S,
     progressCacheS: e.GIVEKIT_PROGRESS_CACHE_S,
     logLevel: e.LOG_LEVEL,
