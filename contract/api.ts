@@ -107,6 +107,8 @@ export type PaymentTokenRequest = z.infer<typeof PaymentTokenRequestSchema>;
 
 /** The honeypot field's name in the card frame and in POST /v1/payment-tokens. */
 export const HONEYPOT_FIELD = "website";
+/** The proof of a human (a Turnstile token) the frame sends when the proxy asked for one. */
+export const CHALLENGE_FIELD = "challenge_token";
 /** Milliseconds between the card form appearing and this tokenization, as the frame measured them. */
 export const FORM_TIME_FIELD = "form_ms";
 

@@ -4,6 +4,7 @@
  */
 import { Hono } from "hono";
 import {
+  CHALLENGE_FIELD,
   FORM_TIME_FIELD,
   FormSignalsSchema,
   HONEYPOT_FIELD,
@@ -14,6 +15,7 @@ import { cardBrand, cardDigits, parseExpiry } from "../../contract/card";
 import { LAST4_PATTERN } from "../../contract/patterns";
 import type { DefenceConfig } from "../config";
 import type { AppEnv } from "../context";
+import type { Defence } from "../defence/defence-mode";
 import { jsonBody } from "../middleware/json-body";
 import type { RateLimits } from "../middleware/rate-limit";
 import { ProblemError } from "../problem";
@@ -35,11 +37,17 @@ function looksDeclined(): ProblemError {
 export function paymentTokenRoutes(deps: {
   upstream: UpstreamClient;
   rateLimits: RateLimits;
-  defence: DefenceConfig;
+  filters: DefenceConfig;
+  defence: Defence;
 }) {
   return new Hono<AppEnv>().post("/v1/payment-tokens", jsonBody(), async (c) => {
     const body: unknown = c.get("body");
-    const { [HONEYPOT_FIELD]: honeypot, [FORM_TIME_FIELD]: formMs, ...rest } = isObject(body) ? body : {};
+    const {
+      [HONEYPOT_FIELD]: honeypot,
+      [FORM_TIME_FIELD]: formMs,
+      [CHALLENGE_FIELD]: proof,
+      ...rest
+    } = isObject(body) ? body : {};
     const card = validate(PaymentTokenRequestSchema, isObject(body) ? rest : body);
     const signals = FormSignalsSchema.safeParse({ [HONEYPOT_FIELD]: honeypot, [FORM_TIME_FIELD]: formMs });
     const ip = c.get("clientIp");
@@ -49,14 +57,16 @@ export function paymentTokenRoutes(deps: {
       ? "form_signals"
       : signals.data[HONEYPOT_FIELD]
         ? "honeypot"
-        : (signals.data[FORM_TIME_FIELD] ?? 0) < deps.defence.minFormMs
+        : (signals.data[FORM_TIME_FIELD] ?? 0) < deps.filters.minFormMs
           ? "too_fast"
           : null;
     if (filter) {
       c.set("logFields", { ...c.get("logFields"), filtered: filter });
       throw looksDeclined();
     }
+    await deps.defence.admitTokenization(ip, typeof proof === "string" ? proof : undefined);
     const digits = cardDigits(card.card_number);
+    await deps.defence.recordTokenization(digits);
     // The schema accepted the date, so it parses; the upstream takes MM/YYYY.
     const expiry = parseExpiry(card.expiration_date)!;
     const outcome = await deps.upstream.createPaymentToken({
