@@ -105,6 +105,23 @@ export type PeersResponse = z.infer<typeof PeersResponseSchema>;
 export const PaymentTokenRequestSchema = CardSchema;
 export type PaymentTokenRequest = z.infer<typeof PaymentTokenRequestSchema>;
 
+/** The honeypot field's name in the card frame and in POST /v1/payment-tokens. */
+export const HONEYPOT_FIELD = "website";
+/** The proof of a human (a Turnstile token) the frame sends when the proxy asked for one. */
+export const CHALLENGE_FIELD = "challenge_token";
+/** Milliseconds between the card form appearing and this tokenization, as the frame measured them. */
+export const FORM_TIME_FIELD = "form_ms";
+
+/**
+ * What the card frame sends beside the card for the cheap bot filters: the honeypot (empty for
+ * people, who never see it) and the time the form was on screen. Read apart from the card.
+ */
+export const FormSignalsSchema = /* @__PURE__ */ z.object({
+  [HONEYPOT_FIELD]: z.optional(/* @__PURE__ */ z.string().check(z.maxLength(500))),
+  [FORM_TIME_FIELD]: z.optional(/* @__PURE__ */ z.int().check(z.gte(0))),
+});
+export type FormSignals = z.infer<typeof FormSignalsSchema>;
+
 export const PaymentTokenResponseSchema = z.object({
   token: z.string(),
   brand: z.string(),

@@ -12,6 +12,8 @@ export const ERROR_CODES = [
   "origin_not_allowed",
   "rate_limited",
   "too_many_declines",
+  "challenge_required",
+  "challenge_failed",
   "idempotency_key_required",
   "idempotency_key_invalid",
   "idempotency_key_reused",

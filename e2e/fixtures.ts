@@ -39,6 +39,11 @@ const E2E_PROXY_ENV = {
   GIVEKIT_RATE_DONATIONS: "1000",
   GIVEKIT_RATE_SUBSCRIPTIONS: "1000",
   GIVEKIT_DECLINE_LIMIT: "1000",
+  // Likewise the whole-traffic card-testing signals (test/proxy/card-testing.test.ts).
+  GIVEKIT_DEFENCE_TOKENS_PER_MIN: "100000",
+  GIVEKIT_DEFENCE_DECLINES_PER_MIN: "100000",
+  GIVEKIT_DEFENCE_CARDS_PER_MIN: "100000",
+  GIVEKIT_DEFENCE_MIN_SAMPLE: "100000",
 };
 
 export interface HostServer {

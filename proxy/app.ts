@@ -19,6 +19,7 @@ import { createProgressCache } from "./progress";
 import { campaignRoutes } from "./routes/campaigns";
 import { donationRoutes } from "./routes/donations";
 import { healthRoutes } from "./routes/health";
+import { createDefence } from "./defence/defence-mode";
 import { paymentTokenRoutes } from "./routes/payment-tokens";
 import { subscriptionRoutes } from "./routes/subscriptions";
 import { widgetRoutes } from "./routes/widget";
@@ -51,7 +52,19 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { config, logger, store, upstream } = deps;
   const campaigns = createCampaignDirectory(config.campaigns);
-  const rateLimits = deps.rateLimits ?? createRateLimits(config.rateLimits, store.rateLimitStore);
+  const perClient = deps.rateLimits ?? createRateLimits(config.rateLimits, store.rateLimitStore);
+  const defence = createDefence(config.defence, {
+    store: store.rateLimitStore,
+    secret: deps.journalSecret,
+    logger,
+  });
+  // Every decline also feeds the whole-traffic signals (proxy/defence/defence-mode.ts).
+  const rateLimits: RateLimits = {
+    ...perClient,
+    recordDecline: async (ip) => {
+      await Promise.all([perClient.recordDecline(ip), defence.recordDecline()]);
+    },
+  };
   const peers = createPeersCache(upstream, config.peersCacheS);
   const progress = createProgressCache({
     upstream,
@@ -84,7 +97,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.route("/", healthRoutes({ store }));
   app.route("/", campaignRoutes({ campaigns, peers, progress, progressCacheS: config.progressCacheS }));
-  app.route("/", paymentTokenRoutes({ upstream, rateLimits }));
+  app.route("/", paymentTokenRoutes({ upstream, rateLimits, filters: config.defence, defence }));
   app.route(
     "/",
     donationRoutes({ campaigns, upstream, store, journalSecret: deps.journalSecret, rateLimits }),

@@ -31,6 +31,28 @@ export interface RateLimitConfig {
   declineBlockS: number;
 }
 
+/** Card-testing defences (proxy/README.md, "Card testing"). */
+export interface DefenceConfig {
+  /** Least time between the card form appearing and its first tokenization, in ms; 0 turns the check off. */
+  minFormMs: number;
+  /** Card tokenizations per minute, all campaigns, that start defence mode. */
+  tokensPerMin: number;
+  /** Declined donations per minute, all campaigns, that start defence mode. */
+  declinesPerMin: number;
+  /** Distinct cards (keyed hashes) tokenized per minute that start defence mode. */
+  cardsPerMin: number;
+  /** Declines / tokenizations over windowS at or above which defence mode starts (after minSample tokenizations). */
+  declineRatio: number;
+  windowS: number;
+  minSample: number;
+  /** Defence mode ends this long after the last signal over its threshold, in seconds. */
+  quietS: number;
+  /** Without a challenge: new card tokenizations per minute, all proxies together, in defence mode. */
+  throttlePerMin: number;
+  /** Cloudflare Turnstile; null: no challenge, defence mode throttles instead. */
+  turnstile: { siteKey: string; secret: string; verifyUrl: string; timeoutMs: number } | null;
+}
+
 export interface UpstreamConfig {
   baseUrl: string;
   privateToken: string;
@@ -61,6 +83,7 @@ export interface ProxyConfig {
   journalSecret: string | null;
   idempotencyRetentionH: number;
   rateLimits: RateLimitConfig;
+  defence: DefenceConfig;
   peersCacheS: number;
   /** GIVEKIT_PROGRESS_CACHE_S: how long a campaign's progress is kept before the report is read again. */
   progressCacheS: number;
@@ -104,6 +127,19 @@ export const CONFIG_DEFAULTS = {
   GIVEKIT_DECLINE_LIMIT: "5",
   GIVEKIT_DECLINE_WINDOW_S: "600",
   GIVEKIT_DECLINE_BLOCK_S: "3600",
+  GIVEKIT_MIN_FORM_MS: "1500",
+  GIVEKIT_DEFENCE_TOKENS_PER_MIN: "60",
+  GIVEKIT_DEFENCE_DECLINES_PER_MIN: "10",
+  GIVEKIT_DEFENCE_CARDS_PER_MIN: "40",
+  GIVEKIT_DEFENCE_DECLINE_RATIO: "0.5",
+  GIVEKIT_DEFENCE_WINDOW_S: "600",
+  GIVEKIT_DEFENCE_MIN_SAMPLE: "20",
+  GIVEKIT_DEFENCE_QUIET_S: "1800",
+  GIVEKIT_DEFENCE_THROTTLE_PER_MIN: "5",
+  TURNSTILE_SITE_KEY: "",
+  TURNSTILE_SECRET: "",
+  TURNSTILE_VERIFY_URL: "https://challenges.cloudflare.com/turnstile/v0/siteverify",
+  TURNSTILE_TIMEOUT_MS: "3000",
   GIVEKIT_PEERS_CACHE_S: "60",
   GIVEKIT_PROGRESS_CACHE_S: "60",
   LOG_LEVEL: "info",
@@ -224,6 +260,29 @@ const EnvSchema = z.object({
   GIVEKIT_DECLINE_LIMIT: whole(1, MAX_COUNT),
   GIVEKIT_DECLINE_WINDOW_S: whole(1, MAX_SECONDS),
   GIVEKIT_DECLINE_BLOCK_S: whole(1, MAX_SECONDS),
+  GIVEKIT_MIN_FORM_MS: whole(0, 60_000),
+  GIVEKIT_DEFENCE_TOKENS_PER_MIN: whole(1, MAX_COUNT),
+  GIVEKIT_DEFENCE_DECLINES_PER_MIN: whole(1, MAX_COUNT),
+  GIVEKIT_DEFENCE_CARDS_PER_MIN: whole(1, MAX_COUNT),
+  GIVEKIT_DEFENCE_DECLINE_RATIO: z.pipe(
+    z.string(),
+    z.transform((text, ctx) => {
+      const value = Number(text);
+      if (text.trim() === "" || !(value > 0 && value <= 1)) {
+        ctx.issues.push({ code: "custom", input: text, message: "must be a number above 0 and at most 1" });
+        return z.NEVER;
+      }
+      return value;
+    }),
+  ),
+  GIVEKIT_DEFENCE_WINDOW_S: whole(1, MAX_SECONDS),
+  GIVEKIT_DEFENCE_MIN_SAMPLE: whole(1, MAX_COUNT),
+  GIVEKIT_DEFENCE_QUIET_S: whole(1, MAX_SECONDS),
+  GIVEKIT_DEFENCE_THROTTLE_PER_MIN: whole(1, MAX_COUNT),
+  TURNSTILE_SITE_KEY: z.string(),
+  TURNSTILE_SECRET: z.string(),
+  TURNSTILE_VERIFY_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
+  TURNSTILE_TIMEOUT_MS: whole(100, 60_000),
   GIVEKIT_PEERS_CACHE_S: whole(0, 24 * 3600),
   GIVEKIT_PROGRESS_CACHE_S: whole(0, 24 * 3600),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
@@ -375,10 +434,35 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
       declineWindowS: e.GIVEKIT_DECLINE_WINDOW_S,
       declineBlockS: e.GIVEKIT_DECLINE_BLOCK_S,
     },
+    defence: {
+      minFormMs: e.GIVEKIT_MIN_FORM_MS,
+      tokensPerMin: e.GIVEKIT_DEFENCE_TOKENS_PER_MIN,
+      declinesPerMin: e.GIVEKIT_DEFENCE_DECLINES_PER_MIN,
+      cardsPerMin: e.GIVEKIT_DEFENCE_CARDS_PER_MIN,
+      declineRatio: e.GIVEKIT_DEFENCE_DECLINE_RATIO,
+      windowS: e.GIVEKIT_DEFENCE_WINDOW_S,
+      minSample: e.GIVEKIT_DEFENCE_MIN_SAMPLE,
+      quietS: e.GIVEKIT_DEFENCE_QUIET_S,
+      throttlePerMin: e.GIVEKIT_DEFENCE_THROTTLE_PER_MIN,
+      turnstile: turnstile(
+        e.TURNSTILE_SITE_KEY,
+        e.TURNSTILE_SECRET,
+        e.TURNSTILE_VERIFY_URL,
+        e.TURNSTILE_TIMEOUT_MS,
+      ),
+    },
     peersCacheS: e.GIVEKIT_PEERS_CACHE_S,
     progressCacheS: e.GIVEKIT_PROGRESS_CACHE_S,
     logLevel: e.LOG_LEVEL,
   };
+}
+
+/** Turnstile needs both keys or neither. */
+function turnstile(siteKey: string, secret: string, verifyUrl: string, timeoutMs: number) {
+  if (!siteKey && !secret) return null;
+  if (!siteKey) throw new ConfigError("TURNSTILE_SITE_KEY", "is required when TURNSTILE_SECRET is set");
+  if (!secret) throw new ConfigError("TURNSTILE_SECRET", "is required when TURNSTILE_SITE_KEY is set");
+  return { siteKey, secret, verifyUrl, timeoutMs };
 }
 
 function absolute(path: string): string {

@@ -26,6 +26,8 @@ export const PROBLEM_KINDS: Record<ErrorCode, ProblemKind> = {
   idempotency_key_reused: { status: 422, title: "This Idempotency-Key was used for a different request." },
   request_in_progress: { status: 409, title: "A request with this Idempotency-Key is in progress." },
   consent_required: { status: 400, title: "Explicit consent is required." },
+  challenge_required: { status: 403, title: "A check that you are a person is required." },
+  challenge_failed: { status: 403, title: "The check that you are a person did not pass." },
   card_declined: { status: 402, title: "The card was declined." },
   payment_failed: { status: 502, title: "The payment could not be processed." },
   invalid_peer: { status: 400, title: "That fundraiser or team cannot receive this donation." },

@@ -53,6 +53,8 @@ export async function startProxy(options: StartProxyOptions): Promise<ProxyHandl
     UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
     ALLOWED_ORIGINS: (options.allowedOrigins ?? []).join(","),
     GIVEKIT_DATA_DIR: dataDir,
+    // Tests post cards at machine speed; the form-time filter has tests of its own.
+    GIVEKIT_MIN_FORM_MS: "0",
     ...(databaseUrl
       ? { DATABASE_URL: databaseUrl, GIVEKIT_JOURNAL_SECRET: randomBytes(32).toString("hex") }
       : {}),

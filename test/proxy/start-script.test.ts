@@ -74,7 +74,14 @@ describe("npm start (scripts/start.ts)", () => {
       const token = await fetch(`${proxy}/v1/payment-tokens`, {
         method: "POST",
         headers: { "Content-Type": "application/json", Origin: demo },
-        body: JSON.stringify({ card_number: "4242424242424242", cvv: "123", expiration_date: "12/2031" }),
+        // As the card frame sends it: the honeypot empty, the form open a while.
+        body: JSON.stringify({
+          card_number: "4242424242424242",
+          cvv: "123",
+          expiration_date: "12/2031",
+          website: "",
+          form_ms: 60_000,
+        }),
       });
       expect(token.status).toBe(201);
       expect(token.headers.get("access-control-allow-origin")).toBe(demo);

@@ -66,12 +66,14 @@ export function client(baseUrl: string) {
 }
 export type Client = ReturnType<typeof client>;
 
-/** Tokenizes a test card through the proxy; returns the payment token. */
+/** Tokenizes a test card through the proxy, as the frame of a person a minute in; returns the payment token. */
 export async function tokenize(api: Client, card: string = CARDS.ok): Promise<string> {
   const reply = await api.post("/v1/payment-tokens", {
     card_number: card,
     cvv: CVV,
     expiration_date: EXPIRY,
+    website: "",
+    form_ms: 60_000,
   });
   if (reply.status !== 201) throw new Error(`tokenizing failed: ${reply.status} ${reply.text}`);
   return reply.json.token as string;

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { InputHTMLAttributes, JSX, TargetedEvent } from "preact";
+import { HONEYPOT_FIELD } from "../../contract/api";
 import { cardBrand, cvvLength } from "../../contract/card";
 import type { ToFrameMessage } from "../../contract/frame";
 import type { FrameMessages } from "../i18n/frame-en";
@@ -54,6 +55,7 @@ export function CardForm({ channel, t }: CardFormProps) {
   };
   /** The card as the donor left it, ahead of the next render: read by messages and events alike. */
   const latest = useRef(values);
+  const honeypot = useRef<HTMLInputElement>(null);
 
   const digits = values.number.replace(/\D/g, "");
   const brand = cardBrand(digits);
@@ -132,11 +134,15 @@ export function CardForm({ channel, t }: CardFormProps) {
         return;
       }
       setBusy(true);
-      const answer = await requestToken(id, {
-        card_number: current.number.replace(/\D/g, ""),
-        cvv: current.cvv,
-        expiration_date: normalizeExpiry(current.expiry) ?? current.expiry,
-      });
+      const answer = await requestToken(
+        id,
+        {
+          card_number: current.number.replace(/\D/g, ""),
+          cvv: current.cvv,
+          expiration_date: normalizeExpiry(current.expiry) ?? current.expiry,
+        },
+        honeypot.current?.value ?? "",
+      );
       setBusy(false);
       if (answer.type === "givekit:token-error") {
         const refused: Partial<Record<CardFieldName, CardProblem>> = {};
@@ -278,6 +284,11 @@ export function CardForm({ channel, t }: CardFormProps) {
           autocomplete: "cc-csc",
           maxLength: MAX_CVV,
         })}
+      </div>
+      {/* A honeypot: off screen, out of the tab order and hidden from assistive technology, so
+          only a bot filling every field fills it. */}
+      <div class="hp" aria-hidden="true">
+        <input ref={honeypot} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autocomplete="off" />
       </div>
       {/* Lets Enter submit a form of three text fields; the page's button is the visible one. */}
       <button type="submit" hidden tabIndex={-1} aria-label={t.title} />

@@ -1,3 +1,4 @@
+import { FORM_TIME_FIELD, HONEYPOT_FIELD } from "../../contract/api";
 import type { FromFrameMessage } from "../../contract/frame";
 import { readFromFrameMessage } from "../shared/frame-messages";
 
@@ -15,13 +16,19 @@ type TokenAnswer =
 export async function requestToken(
   id: string,
   card: { card_number: string; cvv: string; expiration_date: string },
+  honeypot: string,
 ): Promise<TokenAnswer> {
   let response: Response;
   try {
     response = await fetch(PAYMENT_TOKENS, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(card),
+      // The cheap bot filters (proxy/README.md): the honeypot, and how long this frame has been open.
+      body: JSON.stringify({
+        ...card,
+        [HONEYPOT_FIELD]: honeypot,
+        [FORM_TIME_FIELD]: Math.round(performance.now()),
+      }),
       credentials: "omit",
     });
   } catch {

@@ -8,6 +8,7 @@ import { CardForm } from "../../../widget/frame/CardForm";
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 function setup(t = frameEn) {
@@ -116,6 +117,8 @@ describe("the card frame's form", () => {
       card_number: "4242424242424242",
       cvv: "123",
       expiration_date: "12/2034",
+      website: "",
+      form_ms: expect.any(Number),
     });
   });
 
@@ -159,10 +162,49 @@ describe("the card frame's form", () => {
       card_number: "4242424242424242",
       cvv: "123",
       expiration_date: "12/2034",
+      website: "",
+      form_ms: expect.any(Number),
     });
     for (const message of sent) {
       expect(JSON.stringify(message)).not.toContain("4242424242424242");
     }
+  });
+
+  it("sends how long the form has been open: the time since the frame started", async () => {
+    const fetchStub = answer(201, { token: "tok_9", brand: "visa", last4: "4242" });
+    vi.spyOn(performance, "now").mockReturnValue(4321.6);
+    const { sent, deliver } = setup();
+    fillGoodCard();
+    deliver({ type: "givekit:tokenize", id: "t-time" });
+    await waitFor(() => expect(sent.at(-1)?.type).toBe("givekit:token"));
+    expect(JSON.parse(String(fetchStub.mock.calls[0]![1].body))).toMatchObject({ form_ms: 4322 });
+  });
+
+  it("has a honeypot no person meets: hidden from assistive technology, out of the tab order, no label", () => {
+    setup();
+    const honeypot = document.querySelector<HTMLInputElement>('input[name="website"]')!;
+    expect(honeypot).toBeTruthy();
+    expect(honeypot.tabIndex).toBe(-1);
+    expect(honeypot.closest('[aria-hidden="true"]')).toBeTruthy();
+    expect(honeypot.getAttribute("autocomplete")).toBe("off");
+    // The accessible fields are exactly the card's three.
+    expect(screen.getAllByRole("textbox").map((input) => input.getAttribute("name"))).toEqual([
+      "cardnumber",
+      "exp-date",
+      "cvc",
+    ]);
+  });
+
+  it("sends what a bot typed into the honeypot, for the proxy to refuse", async () => {
+    const fetchStub = answer(402, { code: "card_declined" });
+    const { sent, deliver } = setup();
+    fillGoodCard();
+    fireEvent.input(document.querySelector('input[name="website"]')!, { target: { value: "spam" } });
+    deliver({ type: "givekit:tokenize", id: "t-bot" });
+    await waitFor(() =>
+      expect(sent.at(-1)).toMatchObject({ type: "givekit:token-error", code: "card_declined" }),
+    );
+    expect(JSON.parse(String(fetchStub.mock.calls[0]![1].body))).toMatchObject({ website: "spam" });
   });
 
   it("refuses an incomplete card without a request, and shows why", () => {

@@ -1,0 +1,240 @@
+// Card testing from many addresses, against the whole-traffic signals and defence mode: two
+// proxies on one PostgreSQL count together; money is counted in the sandbox's own report.
+import { randomBytes, randomUUID } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { sql, testDatabase } from "../helpers/postgres";
+import { startProxy, type ProxyHandle } from "../helpers/proxy";
+import { startSandbox, type SandboxHandle } from "../helpers/sandbox";
+import { CARDS, CVV, EXPIRY, client, donationBody, logLines, type Client } from "./support";
+
+const TOKEN_PATH = "/api/v2/donations/create_payment_token";
+const BOT_CARDS = 300;
+const BOT_ADDRESSES = 100;
+const MAX_REACHING = 30;
+/** Long enough for the person's steps below to happen inside defence mode, short for the suite. */
+const QUIET_S = 5;
+
+/** A Luhn-valid 16-digit Visa number ending in 0002 (the sandbox declines all of them), one per n. */
+function decliningCard(n: number): string {
+  const head = `4${String(n).padStart(10, "0")}`;
+  for (let digit = 0; digit <= 9; digit++) {
+    const number = `${head}${digit}0002`;
+    let sum = 0;
+    for (let i = 0; i < number.length; i++) {
+      let d = Number(number[number.length - 1 - i]);
+      if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+      sum += d;
+    }
+    if (sum % 10 === 0) return number;
+  }
+  throw new Error("unreachable: one digit always completes the check");
+}
+
+/** A fake Turnstile siteverify: "good-…" passes once; anything else is forged; "down" mode is a 503. */
+let verify: Server;
+let verifyUrl = "";
+let verifyDown = false;
+const usedProofs = new Set<string>();
+beforeAll(async () => {
+  verify = createServer((req, res) => {
+    let text = "";
+    req.on("data", (chunk: Buffer) => (text += chunk.toString()));
+    req.on("end", () => {
+      if (verifyDown) return void res.writeHead(503).end("down");
+      const { response } = JSON.parse(text) as { response: string };
+      const success = response.startsWith("good-") && !usedProofs.has(response);
+      usedProofs.add(response);
+      res
+        .writeHead(200, { "Content-Type": "application/json" })
+        .end(JSON.stringify({ success, "error-codes": success ? [] : ["invalid-input-response"] }));
+    });
+  });
+  await new Promise<void>((resolve) => verify.listen(0, "127.0.0.1", resolve));
+  verifyUrl = `http://127.0.0.1:${(verify.address() as AddressInfo).port}/siteverify`;
+});
+afterAll(async () => {
+  verify.closeAllConnections();
+  await new Promise((resolve) => verify.close(resolve));
+});
+
+interface Pair {
+  sandbox: SandboxHandle;
+  proxies: ProxyHandle[];
+  apis: Client[];
+  databaseUrl: string;
+}
+let pair: Pair | null = null;
+afterEach(async () => {
+  if (!pair) return;
+  await Promise.all(pair.proxies.map((proxy) => proxy.close()));
+  await pair.sandbox.close();
+  pair = null;
+});
+
+/** Two proxies on one PostgreSQL, trusting one X-Forwarded-For hop so a test can be 100 addresses. */
+async function twoProxies(env: Record<string, string>): Promise<Pair> {
+  const sandbox = await startSandbox();
+  const databaseUrl = await testDatabase();
+  const shared = {
+    DATABASE_URL: databaseUrl,
+    GIVEKIT_JOURNAL_SECRET: randomBytes(32).toString("hex"),
+    GIVEKIT_TRUST_PROXY: "1",
+    GIVEKIT_DEFENCE_QUIET_S: String(QUIET_S),
+    ...env,
+  };
+  const proxies: ProxyHandle[] = [];
+  for (let i = 0; i < 2; i++) proxies.push(await startProxy({ upstreamUrl: sandbox.url, env: shared }));
+  pair = { sandbox, proxies, apis: proxies.map((proxy) => client(proxy.url)), databaseUrl };
+  return pair;
+}
+
+const cardBody = (number: string, extra: Record<string, unknown> = {}) => ({
+  card_number: number,
+  cvv: CVV,
+  expiration_date: EXPIRY,
+  // A bot that learnt the cheap filters: honeypot empty, a person's time.
+  website: "",
+  form_ms: 30_000,
+  ...extra,
+});
+
+/** The bot: 300 declining cards from 100 addresses (3 each), over both proxies, a few at a time. */
+async function runBot(apis: Client[]): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < BOT_CARDS) {
+      const n = next++;
+      const headers = { "X-Forwarded-For": `10.0.${Math.floor(n / BOT_ADDRESSES)}.${n % BOT_ADDRESSES}` };
+      const api = apis[n % apis.length]!;
+      const token = await api.post("/v1/payment-tokens", cardBody(decliningCard(n)), { headers });
+      if (token.status !== 201) continue;
+      await api.post("/v1/donations", donationBody(token.json.token, { amount: "5.00" }), {
+        headers: { ...headers, "Idempotency-Key": randomUUID() },
+      });
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+}
+
+/** Donations that reached the upstream, per the sandbox's report: declined and collected rows. */
+async function reached(sandbox: SandboxHandle): Promise<number> {
+  const rows = await sandbox.transactions();
+  return rows.filter((row) => row.status === "declined" || row.status === "collected").length;
+}
+
+const allLogs = (p: Pair) => p.proxies.flatMap((proxy) => logLines(proxy));
+
+describe("card testing from many addresses, two proxies on one PostgreSQL", () => {
+  it(`holds a bot over ${BOT_ADDRESSES} addresses to ${MAX_REACHING} donations; a person who passes the challenge gives once`, async () => {
+    const p = await twoProxies({
+      TURNSTILE_SITE_KEY: "1x-site",
+      TURNSTILE_SECRET: "1x-secret",
+      TURNSTILE_VERIFY_URL: verifyUrl,
+      GIVEKIT_DEFENCE_THROTTLE_PER_MIN: "1",
+    });
+    await runBot(p.apis);
+    const reaching = await reached(p.sandbox);
+    expect(reaching).toBeLessThanOrEqual(MAX_REACHING);
+    expect(reaching).toBeGreaterThan(0);
+    const on = allLogs(p).filter((line) => line.event === "defence_mode_on");
+    expect(on).toHaveLength(1);
+
+    // A person on a new address, on the other proxy: asked for the proof, then gives once.
+    const person = { "X-Forwarded-For": "192.0.2.77" };
+    const api = p.apis[1]!;
+    const asked = await api.post("/v1/payment-tokens", cardBody(CARDS.ok), { headers: person });
+    expect(asked.status).toBe(403);
+    expect(asked.json.code).toBe("challenge_required");
+    const forged = await api.post("/v1/payment-tokens", cardBody(CARDS.ok, { challenge_token: "forged" }), {
+      headers: person,
+    });
+    expect(forged.status).toBe(403);
+    expect(forged.json.code).toBe("challenge_failed");
+    const tokenCalls = (await p.sandbox.requests()).filter((r) => r.path === TOKEN_PATH).length;
+    const proof = `good-${randomUUID()}`;
+    const token = await api.post("/v1/payment-tokens", cardBody(CARDS.ok, { challenge_token: proof }), {
+      headers: person,
+    });
+    expect(token.status).toBe(201);
+    expect((await p.sandbox.requests()).filter((r) => r.path === TOKEN_PATH).length).toBe(tokenCalls + 1);
+    // The same proof again is a replay.
+    const replay = await api.post("/v1/payment-tokens", cardBody(CARDS.ok, { challenge_token: proof }), {
+      headers: person,
+    });
+    expect(replay.json.code).toBe("challenge_failed");
+    const gift = await api.post("/v1/donations", donationBody(token.json.token, { amount: "5.00" }), {
+      headers: { ...person, "Idempotency-Key": randomUUID() },
+    });
+    expect(gift.status).toBe(200);
+    const mine = (await p.sandbox.transactions({ status: "collected" })).filter(
+      (row) => row.last_4 === "4242",
+    );
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ amount: "5.00" });
+
+    // No card number anywhere: not in a log line, not in any table of the shared database.
+    const everything = p.proxies.flatMap((proxy) => proxy.logs).join("\n");
+    const names = await sql<{ table_name: string }>(
+      p.databaseUrl,
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
+    );
+    const dumps: string[] = [];
+    for (const { table_name } of names)
+      dumps.push(JSON.stringify(await sql(p.databaseUrl, `SELECT * FROM "${table_name}"`)));
+    const tables = dumps.join("\n");
+    for (const n of [0, 1, 150, 299]) {
+      expect(everything).not.toContain(decliningCard(n));
+      expect(tables).not.toContain(decliningCard(n));
+    }
+    expect(everything).not.toContain(CARDS.ok);
+    expect(tables).not.toContain(CARDS.ok);
+
+    // The verify endpoint down: fail closed, to the throttle (one a minute here), and say so.
+    verifyDown = true;
+    const downTries = [];
+    for (const ip of ["192.0.2.80", "192.0.2.81"]) {
+      downTries.push(
+        (
+          await api.post(
+            "/v1/payment-tokens",
+            cardBody(CARDS.ok, { challenge_token: `good-${randomUUID()}` }),
+            {
+              headers: { "X-Forwarded-For": ip },
+            },
+          )
+        ).status,
+      );
+    }
+    verifyDown = false;
+    expect(downTries).toEqual([201, 429]);
+    expect(allLogs(p).find((entry) => entry.event === "challenge_unavailable")).toMatchObject({
+      fallback: "throttle",
+    });
+
+    // Defence mode ends after the quiet period: a new card needs no proof again.
+    await new Promise((resolve) => setTimeout(resolve, QUIET_S * 1000 + 200));
+    const after = await p.apis[0]!.post("/v1/payment-tokens", cardBody(CARDS.ok), {
+      headers: { "X-Forwarded-For": "192.0.2.78" },
+    });
+    expect(after.status).toBe(201);
+    expect(allLogs(p).some((line) => line.event === "defence_mode_off")).toBe(true);
+  });
+
+  it("without a challenge, throttles new tokenizations for all proxies", async () => {
+    const p = await twoProxies({
+      GIVEKIT_DEFENCE_DECLINES_PER_MIN: "3",
+      GIVEKIT_DEFENCE_THROTTLE_PER_MIN: "2",
+    });
+    await runBot(p.apis);
+    expect(await reached(p.sandbox)).toBeLessThanOrEqual(MAX_REACHING);
+    const line = allLogs(p).find((entry) => entry.event === "defence_mode_on");
+    expect(line).toMatchObject({ signal: "declines_per_min", challenge: "throttle" });
+    const person = await p.apis[0]!.post("/v1/payment-tokens", cardBody(CARDS.ok), {
+      headers: { "X-Forwarded-For": "192.0.2.90" },
+    });
+    expect(person.status).toBe(429);
+    expect(person.json.code).toBe("rate_limited");
+  });
+});
