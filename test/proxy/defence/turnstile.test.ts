@@ -39,10 +39,10 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-describe("the Turnstile verifier", () => {
-  const verifier = (timeoutMs = 5_000) =>
-    createTurnstileVerifier({ secret: SECRET, verifyUrl: url, timeoutMs });
+const verifier = (timeoutMs = 5_000) =>
+  createTurnstileVerifier({ secret: SECRET, verifyUrl: url, timeoutMs });
 
+describe("the Turnstile verifier", () => {
   it("a good proof passes once, with the secret and the donor's address sent to the endpoint", async () => {
     expect(await verifier().verify("good-1", "203.0.113.9")).toEqual({ kind: "passed" });
     expect(seen.at(-1)).toEqual({ secret: SECRET, response: "good-1", remoteip: "203.0.113.9" });
