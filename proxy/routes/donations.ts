@@ -31,10 +31,8 @@ import {
   type Store,
 } from "../store";
 import type { DonateOutcome, UpstreamClient } from "../upstream/client";
+import { donationSource } from "../reconcile/match";
 import { validate } from "../validate";
-
-/** Appended to the upstream's transaction source: it records `api_via_givekit`. */
-export const DONATION_SOURCE = "givekit";
 
 export interface DonationDeps {
   campaigns: CampaignDirectory;
@@ -96,15 +94,22 @@ function checkAgainstCampaign(campaign: Campaign, request: DonationRequest): voi
   }
 }
 
-/** The upstream donate body: the campaign's own target and fee rate, source "givekit". */
-export function toUpstreamDonation(campaign: Campaign, request: DonationRequest): UpstreamDonationRequest {
+/**
+ * The upstream donate body: the campaign's own target and fee rate, and a source tagged with the
+ * attempt's reference (the report gives it back as `api_via_givekit.<reference>`).
+ */
+export function toUpstreamDonation(
+  campaign: Campaign,
+  request: DonationRequest,
+  reference: string,
+): UpstreamDonationRequest {
   const donor = request.donor;
   const phone = donor.phone ? normalizeMobile(donor.phone) : null;
   const body: UpstreamDonationRequest = {
     shortcode_string: campaign.shortcode,
     keyword_string: campaign.keyword,
     amount: fromCents(toCents(request.amount)),
-    source: DONATION_SOURCE,
+    source: donationSource(reference),
     credit_card_token: request.credit_card_token,
     email: donor.email,
   };
@@ -296,7 +301,7 @@ export function donationRoutes(deps: DonationDeps) {
 
       let outcome: DonateOutcome;
       try {
-        outcome = await deps.upstream.donate(toUpstreamDonation(campaign, request));
+        outcome = await deps.upstream.donate(toUpstreamDonation(campaign, request, reference));
       } catch (error) {
         if (error instanceof ProblemError) {
           // Nothing reached the upstream (no connection, or no session): the same key may be retried.
