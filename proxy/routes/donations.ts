@@ -318,6 +318,7 @@ export function donationRoutes(deps: DonationDeps) {
       const record: AttemptRecord = {
         ...attempt,
         ...result,
+        note: null,
         created_at: "",
         updated_at: "",
       };
