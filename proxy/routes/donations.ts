@@ -10,7 +10,9 @@ import {
   DonationRequestSchema,
   type Campaign,
   type DonationRequest,
+  DonationReferenceSchema,
   type DonationResponse,
+  type DonationStatusResponse,
   type RecurringFrequency,
 } from "../../contract/api";
 import { feeCents, fromCents, toCents } from "../../contract/money";
@@ -237,6 +239,29 @@ export function donationAnswer(attempt: AttemptRecord): Response {
   }
 }
 
+function donationNotFound(): ProblemError {
+  return new ProblemError("not_found", "No donation has this reference.");
+}
+
+/**
+ * What a donor may learn of an attempt by its reference: its status and transaction id only.
+ *
+ * @example
+ * donationStatus(attempt); // {donation: {status: "Success", reference: "gk_…", transaction_id: "100001"}}
+ */
+export function donationStatus(attempt: AttemptRecord): DonationStatusResponse {
+  const { reference } = attempt;
+  switch (attempt.state) {
+    case "succeeded":
+      return { donation: { status: "Success", reference, transaction_id: attempt.transaction_id ?? "" } };
+    case "sending":
+    case "unknown":
+      return { donation: { status: "Pending", reference } };
+    default:
+      return { donation: { status: "NotCharged", reference } };
+  }
+}
+
 /** The parsed request and its campaign, checked before any key is claimed. */
 type DonationEnv = IdempotentEnv & {
   Variables: IdempotentEnv["Variables"] & { donation: { request: DonationRequest; campaign: Campaign } };
@@ -247,7 +272,17 @@ type DonationEnv = IdempotentEnv & {
  * app.route("/", donationRoutes({ campaigns, upstream, store, journalSecret, rateLimits }));
  */
 export function donationRoutes(deps: DonationDeps) {
-  return new Hono<DonationEnv>().post(
+  const app = new Hono<DonationEnv>();
+  app.get("/v1/donations/:reference", async (c) => {
+    const reference = c.req.param("reference");
+    // A malformed reference is not looked up at all.
+    if (!DonationReferenceSchema.safeParse(reference).success) throw donationNotFound();
+    await deps.rateLimits.admit("donations", c.get("clientIp"));
+    const attempt = await deps.store.attempt(reference);
+    if (!attempt) throw donationNotFound();
+    return c.json(donationStatus(attempt));
+  });
+  return app.post(
     "/v1/donations",
     // The key is checked before the body is read: without one, nothing else matters.
     async (c, next) => {
