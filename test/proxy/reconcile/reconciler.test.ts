@@ -41,7 +41,7 @@ describe.each(["sqlite", "postgres"] as const)("reconciling unknown outcomes on 
       donation: { status: "Success", reference, transaction_id: rows[0]!.transaction_id },
     });
     // Nothing else about the donor is told.
-    expect(Object.keys(final.donation).sort()).toEqual(["reference", "status", "transaction_id"]);
+    expect(Object.keys(final.donation).toSorted()).toEqual(["reference", "status", "transaction_id"]);
     expect(await upstreamCalls(ctx.sandbox, "/api/v2/donations/donate")).toBe(1);
   });
 
