@@ -5,6 +5,8 @@
 import type { Campaign } from "../../contract/api";
 import { ConfigError, loadConfig, type ProxyConfig } from "../config";
 import { ProblemError } from "../problem";
+import { openStore, StoreOpenError } from "../store";
+import { openSqliteBeside } from "../store/sqlite/beside";
 import { createUpstreamClient, type UpstreamClient } from "../upstream/client";
 import type { Output } from "./main";
 
@@ -14,7 +16,8 @@ interface Check {
 }
 
 function why(error: unknown): string {
-  if (error instanceof ProblemError || error instanceof ConfigError) return error.message;
+  if (error instanceof ProblemError || error instanceof ConfigError || error instanceof StoreOpenError)
+    return error.message;
   return error instanceof Error ? `${error.name}: ${error.message}` : "failed";
 }
 
@@ -44,6 +47,21 @@ export async function runDoctor(env: NodeJS.ProcessEnv, out: Output): Promise<nu
 
   const upstream = createUpstreamClient(config.upstream);
   const checks: Check[] = [
+    {
+      name: "store",
+      run: async () => {
+        const store = config.databaseUrl
+          ? await openStore(config)
+          : openSqliteBeside(config.dataDir, { readonly: true });
+        try {
+          if (!(await store.healthy())) throw new Error("does not answer");
+          const unknown = await store.listAttempts({ state: "unknown" });
+          return `${config.databaseUrl ? "PostgreSQL" : "SQLite"} answers; ${unknown.length} attempt(s) unknown`;
+        } finally {
+          await store.close();
+        }
+      },
+    },
     { name: "upstream login", run: async () => (await upstream.login(), "the private token is accepted") },
     ...config.campaigns.map((campaign) => campaignCheck(upstream, campaign)),
   ];

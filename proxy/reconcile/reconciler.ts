@@ -10,7 +10,7 @@ import type { UpstreamClient } from "../upstream/client";
 import { matchAttempts } from "./match";
 
 export interface ReconcilerOptions {
-  store: Store;
+  store: Pick<Store, "listAttempts" | "leaseReconcile" | "resolveUnknown" | "noteUnknown">;
   upstream: Pick<UpstreamClient, "transactions">;
   /** GIVEKIT_RECONCILE_SETTLE_S: no row after this long → `not_charged`. */
   settleS: number;
