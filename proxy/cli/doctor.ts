@@ -2,11 +2,14 @@
  * `givekit doctor`: one line per check, and a non-zero exit when one fails. It names what is
  * wrong (a variable, a campaign, an HTTP status) and never prints a token.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { Campaign } from "../../contract/api";
 import { ConfigError, loadConfig, type ProxyConfig } from "../config";
 import { ProblemError } from "../problem";
 import { openStore, StoreOpenError } from "../store";
 import { openSqliteBeside } from "../store/sqlite/beside";
+import { JOURNAL_FILE } from "../store/sqlite/data-dir";
 import { createUpstreamClient, type UpstreamClient } from "../upstream/client";
 import type { Output } from "./main";
 
@@ -50,6 +53,9 @@ export async function runDoctor(env: NodeJS.ProcessEnv, out: Output): Promise<nu
     {
       name: "store",
       run: async () => {
+        if (!config.databaseUrl && !existsSync(join(config.dataDir, JOURNAL_FILE))) {
+          return `SQLite: no journal yet in ${config.dataDir} (the proxy creates it when it starts)`;
+        }
         const store = config.databaseUrl
           ? await openStore(config)
           : openSqliteBeside(config.dataDir, { readonly: true });
