@@ -41,7 +41,7 @@ export function createReconciler(options: ReconcilerOptions) {
   const owner = options.owner ?? `proxy-${randomBytes(8).toString("hex")}`;
   const settleMs = options.settleS * 1000;
 
-  async function reconcileOne(attempt: AttemptRecord): Promise<ReconcileStep> {
+  async function reconcileOne(attempt: AttemptRecord, unknown: AttemptRecord[]): Promise<ReconcileStep> {
     const reference = attempt.reference;
     if (!(await options.store.leaseReconcile(reference, owner, LEASE_MS))) {
       return { reference, result: "leased_elsewhere" };
@@ -49,8 +49,9 @@ export function createReconciler(options: ReconcilerOptions) {
     // The narrowest report the upstream filters allow: this campaign, this charged amount.
     const amount = fromCents(toCents(attempt.amount));
     let rows;
+    let skipped;
     try {
-      ({ rows } = await options.upstream.transactions({
+      ({ rows, skipped } = await options.upstream.transactions({
         shortcode: attempt.shortcode,
         keyword: attempt.keyword,
         amount_min: amount,
@@ -63,22 +64,34 @@ export function createReconciler(options: ReconcilerOptions) {
       );
       return { reference, result: "report_failed" };
     }
+    if (skipped > 0) {
+      options.warn?.(
+        { reference, skipped },
+        "report rows of an unexpected shape were skipped, never matched",
+      );
+    }
     // Transaction ids already given to an attempt are never given to a second.
     const claimed = new Set(
       (await options.store.listAttempts({ state: "succeeded" }))
         .map((other) => other.transaction_id)
         .filter((id): id is string => id !== null),
     );
+    // Every unknown attempt the same rows could belong to is matched together: a row that fits
+    // two of them is given to neither.
+    const rivals = unknown.filter(
+      (other) =>
+        other.shortcode === attempt.shortcode &&
+        other.keyword === attempt.keyword &&
+        toCents(other.amount) === toCents(attempt.amount),
+    );
     const resolution = matchAttempts(
-      [
-        {
-          reference,
-          shortcode: attempt.shortcode,
-          keyword: attempt.keyword,
-          charged: attempt.amount,
-          createdAt: attempt.created_at,
-        },
-      ],
+      rivals.map((other) => ({
+        reference: other.reference,
+        shortcode: other.shortcode,
+        keyword: other.keyword,
+        charged: other.amount,
+        createdAt: other.created_at,
+      })),
       rows,
       { windowMs: settleMs, claimed },
     ).get(reference)!;
@@ -118,7 +131,7 @@ export function createReconciler(options: ReconcilerOptions) {
       const steps: ReconcileStep[] = [];
       for (const attempt of unknown) {
         if (only?.reference && attempt.reference !== only.reference) continue;
-        steps.push(await reconcileOne(attempt));
+        steps.push(await reconcileOne(attempt, unknown));
       }
       return steps;
     },
