@@ -214,6 +214,9 @@ export function donationAnswer(attempt: AttemptRecord): Response {
       return problemAnswer("card_declined", "The card was declined. No money was taken.");
     case "failed":
       return problemAnswer("payment_failed", "The payment could not be processed. No money was taken.");
+    case "not_charged":
+      // Reconciled: the transactions report shows no charge. A replay says so, as the status route does.
+      return problemAnswer("payment_failed", "The payment did not go through. No money was taken.");
     case "rejected": {
       const field = attempt.problem_field;
       if (attempt.problem_code === "invalid_peer" && field) {

@@ -48,7 +48,8 @@ describe.each(["sqlite", "postgres"] as const)("reconciling unknown outcomes on 
   it("999.99 (never answered, nothing charged) → NotCharged once the settle window passed", async () => {
     const token = await tokenize(ctx.api);
     const started = Date.now();
-    const reply = await donate(ctx.api, donationBody(token, { amount: "999.99" }), randomUUID());
+    const key = randomUUID();
+    const reply = await donate(ctx.api, donationBody(token, { amount: "999.99" }), key);
     expect(reply.status).toBe(202);
     const reference = reply.json.donation.reference as string;
     // Before the settle window: still Pending.
@@ -57,6 +58,11 @@ describe.each(["sqlite", "postgres"] as const)("reconciling unknown outcomes on 
     expect(final).toEqual({ donation: { status: "NotCharged", reference } });
     expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
     expect(await ctx.sandbox.transactions()).toEqual([]);
+    // A replay of the key now says nothing was taken, and sends nothing again.
+    const replay = await donate(ctx.api, donationBody(token, { amount: "999.99" }), key);
+    expect(replay.status).toBe(502);
+    expect(replay.json.code).toBe("payment_failed");
+    expect(await upstreamCalls(ctx.sandbox, "/api/v2/donations/donate")).toBe(1);
   });
 
   it("two donors, same amount, both unknown → each their own transaction", async () => {
