@@ -206,6 +206,22 @@ export const DonationPendingSchema = z.object({
 export const DonationResponseSchema = z.union([DonationSuccessSchema, DonationPendingSchema]);
 export type DonationResponse = z.infer<typeof DonationResponseSchema>;
 
+/** A donation reference as givekit makes them. */
+export const DonationReferenceSchema = z.string().check(z.regex(/^gk_[0-9a-f]{20}$/));
+
+/**
+ * `GET /v1/donations/{reference}`: what became of a donation, no personal data. `NotCharged`:
+ * nothing was taken (declined, refused, or never charged), the donor may try again.
+ */
+export const DonationStatusResponseSchema = z.object({
+  donation: z.object({
+    status: z.enum(["Pending", "Success", "NotCharged"]),
+    reference: z.string(),
+    transaction_id: z.optional(z.string()),
+  }),
+});
+export type DonationStatusResponse = z.infer<typeof DonationStatusResponseSchema>;
+
 // ── SMS subscriptions ────────────────────────────────────────────────────────────────────
 
 export const SubscriptionRequestSchema = /* @__PURE__ */ z

@@ -87,6 +87,10 @@ export interface ProxyConfig {
   peersCacheS: number;
   /** GIVEKIT_PROGRESS_CACHE_S: how long a campaign's progress is kept before the report is read again. */
   progressCacheS: number;
+  /** GIVEKIT_RECONCILE_INTERVAL_S: how often unknown attempts are looked up in the transactions report (0: never on a timer). */
+  reconcileIntervalS: number;
+  /** GIVEKIT_RECONCILE_SETTLE_S: after this long with no report row, an unknown attempt is `not_charged`. */
+  reconcileSettleS: number;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 }
 
@@ -142,6 +146,8 @@ export const CONFIG_DEFAULTS = {
   TURNSTILE_TIMEOUT_MS: "3000",
   GIVEKIT_PEERS_CACHE_S: "60",
   GIVEKIT_PROGRESS_CACHE_S: "60",
+  GIVEKIT_RECONCILE_INTERVAL_S: "60",
+  GIVEKIT_RECONCILE_SETTLE_S: "900",
   LOG_LEVEL: "info",
 } as const;
 
@@ -285,6 +291,8 @@ const EnvSchema = z.object({
   TURNSTILE_TIMEOUT_MS: whole(100, 60_000),
   GIVEKIT_PEERS_CACHE_S: whole(0, 24 * 3600),
   GIVEKIT_PROGRESS_CACHE_S: whole(0, 24 * 3600),
+  GIVEKIT_RECONCILE_INTERVAL_S: whole(0, 24 * 3600),
+  GIVEKIT_RECONCILE_SETTLE_S: whole(1, 7 * 24 * 3600),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
     error: "must be one of fatal, error, warn, info, debug, trace, silent",
   }),
@@ -453,6 +461,8 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
     },
     peersCacheS: e.GIVEKIT_PEERS_CACHE_S,
     progressCacheS: e.GIVEKIT_PROGRESS_CACHE_S,
+    reconcileIntervalS: e.GIVEKIT_RECONCILE_INTERVAL_S,
+    reconcileSettleS: e.GIVEKIT_RECONCILE_SETTLE_S,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -7,6 +7,7 @@ import { closeServer, listen, type Listening } from "../http/listen";
 import { createApp } from "./app";
 import type { ProxyConfig } from "./config";
 import { createLogger } from "./logger";
+import { createReconciler } from "./reconcile/reconciler";
 import { openStore, resolveJournalSecret, type Store } from "./store";
 import { createUpstreamClient } from "./upstream/client";
 
@@ -46,6 +47,26 @@ export async function startProxyServer(
     // another proxy is running is skipped (proxy/store).
     timers.push(setInterval(() => void sweep(store, logger), LEASE_SWEEP_INTERVAL_MS));
     timers.push(setInterval(() => void purge(store, logger), PURGE_INTERVAL_MS));
+    const reconciler = createReconciler({
+      store,
+      upstream,
+      settleS: config.reconcileSettleS,
+      warn: (fields, message) => logger.warn(fields, message),
+    });
+    let reconciling = false;
+    if (config.reconcileIntervalS > 0) {
+      timers.push(
+        setInterval(() => {
+          // A pass still running (a slow report) is not overlapped by the next.
+          if (reconciling) return;
+          reconciling = true;
+          void reconciler
+            .pass()
+            .catch((error: unknown) => logger.warn({ error: String(error) }, "reconcile pass failed"))
+            .finally(() => (reconciling = false));
+        }, config.reconcileIntervalS * 1000),
+      );
+    }
     for (const timer of timers) timer.unref();
 
     const app = createApp({ config, logger, store, journalSecret, upstream });

@@ -2,9 +2,14 @@
  * `givekit doctor`: one line per check, and a non-zero exit when one fails. It names what is
  * wrong (a variable, a campaign, an HTTP status) and never prints a token.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { Campaign } from "../../contract/api";
 import { ConfigError, loadConfig, type ProxyConfig } from "../config";
 import { ProblemError } from "../problem";
+import { openStore, StoreOpenError } from "../store";
+import { openSqliteBeside } from "../store/sqlite/beside";
+import { JOURNAL_FILE } from "../store/sqlite/data-dir";
 import { createUpstreamClient, type UpstreamClient } from "../upstream/client";
 import type { Output } from "./main";
 
@@ -14,7 +19,8 @@ interface Check {
 }
 
 function why(error: unknown): string {
-  if (error instanceof ProblemError || error instanceof ConfigError) return error.message;
+  if (error instanceof ProblemError || error instanceof ConfigError || error instanceof StoreOpenError)
+    return error.message;
   return error instanceof Error ? `${error.name}: ${error.message}` : "failed";
 }
 
@@ -44,6 +50,24 @@ export async function runDoctor(env: NodeJS.ProcessEnv, out: Output): Promise<nu
 
   const upstream = createUpstreamClient(config.upstream);
   const checks: Check[] = [
+    {
+      name: "store",
+      run: async () => {
+        if (!config.databaseUrl && !existsSync(join(config.dataDir, JOURNAL_FILE))) {
+          return `SQLite: no journal yet in ${config.dataDir} (the proxy creates it when it starts)`;
+        }
+        const store = config.databaseUrl
+          ? await openStore(config)
+          : openSqliteBeside(config.dataDir, { readonly: true });
+        try {
+          if (!(await store.healthy())) throw new Error("does not answer");
+          const unknown = await store.listAttempts({ state: "unknown" });
+          return `${config.databaseUrl ? "PostgreSQL" : "SQLite"} answers; ${unknown.length} attempt(s) unknown`;
+        } finally {
+          await store.close();
+        }
+      },
+    },
     { name: "upstream login", run: async () => (await upstream.login(), "the private token is accepted") },
     ...config.campaigns.map((campaign) => campaignCheck(upstream, campaign)),
   ];

@@ -7,6 +7,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { runDoctor } from "./doctor";
+import { ATTEMPT_STATES, runAttempts, runConsentsExport, runReconcile, UsageError } from "./ops";
 
 export interface Output {
   write(text: string): unknown;
@@ -25,6 +26,24 @@ const COMMANDS: Record<string, Command> = {
     usage: "givekit doctor",
     options: {},
     run: (_values, env, out) => runDoctor(env, out),
+  },
+  attempts: {
+    summary: "list donation attempts (a table, or JSON with --json); never card data or tokens",
+    usage: `givekit attempts [--state ${ATTEMPT_STATES.join("|")}] [--since ISO] [--json]`,
+    options: { state: { type: "string" }, since: { type: "string" }, json: { type: "boolean" } },
+    run: runAttempts,
+  },
+  reconcile: {
+    summary: "look every unknown attempt up in the transactions report now, a line per attempt",
+    usage: "givekit reconcile [--reference R]",
+    options: { reference: { type: "string" } },
+    run: runReconcile,
+  },
+  "consents export": {
+    summary: "export every consent record (CSV with a header, or JSON)",
+    usage: "givekit consents export [--since ISO] [--format csv|json]",
+    options: { since: { type: "string" }, format: { type: "string" } },
+    run: runConsentsExport,
   },
 };
 
@@ -58,7 +77,10 @@ export async function main(
   out: Output,
   err: Output,
 ): Promise<number> {
-  const [name, ...rest] = args;
+  let [name, ...rest] = args;
+  // Two-word commands: `givekit consents export`.
+  if (name && rest[0] && COMMANDS[`${name} ${rest[0]}`])
+    [name, ...rest] = [`${name} ${rest[0]}`, ...rest.slice(1)];
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     (name === undefined ? err : out).write(usage());
     return name === undefined ? 2 : 0;
@@ -84,5 +106,11 @@ export async function main(
     out.write(commandUsage(command));
     return 0;
   }
-  return command.run(values, env, out);
+  try {
+    return await command.run(values, env, out);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    err.write(`givekit ${name}: ${error.message}\n\n${commandUsage(command)}`);
+    return 2;
+  }
 }

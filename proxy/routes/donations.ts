@@ -10,7 +10,9 @@ import {
   DonationRequestSchema,
   type Campaign,
   type DonationRequest,
+  DonationReferenceSchema,
   type DonationResponse,
+  type DonationStatusResponse,
   type RecurringFrequency,
 } from "../../contract/api";
 import { feeCents, fromCents, toCents } from "../../contract/money";
@@ -31,10 +33,8 @@ import {
   type Store,
 } from "../store";
 import type { DonateOutcome, UpstreamClient } from "../upstream/client";
+import { donationSource } from "../reconcile/match";
 import { validate } from "../validate";
-
-/** Appended to the upstream's transaction source: it records `api_via_givekit`. */
-export const DONATION_SOURCE = "givekit";
 
 export interface DonationDeps {
   campaigns: CampaignDirectory;
@@ -96,15 +96,22 @@ function checkAgainstCampaign(campaign: Campaign, request: DonationRequest): voi
   }
 }
 
-/** The upstream donate body: the campaign's own target and fee rate, source "givekit". */
-export function toUpstreamDonation(campaign: Campaign, request: DonationRequest): UpstreamDonationRequest {
+/**
+ * The upstream donate body: the campaign's own target and fee rate, and a source tagged with the
+ * attempt's reference (the report gives it back as `api_via_givekit.<reference>`).
+ */
+export function toUpstreamDonation(
+  campaign: Campaign,
+  request: DonationRequest,
+  reference: string,
+): UpstreamDonationRequest {
   const donor = request.donor;
   const phone = donor.phone ? normalizeMobile(donor.phone) : null;
   const body: UpstreamDonationRequest = {
     shortcode_string: campaign.shortcode,
     keyword_string: campaign.keyword,
     amount: fromCents(toCents(request.amount)),
-    source: DONATION_SOURCE,
+    source: donationSource(reference),
     credit_card_token: request.credit_card_token,
     email: donor.email,
   };
@@ -207,6 +214,9 @@ export function donationAnswer(attempt: AttemptRecord): Response {
       return problemAnswer("card_declined", "The card was declined. No money was taken.");
     case "failed":
       return problemAnswer("payment_failed", "The payment could not be processed. No money was taken.");
+    case "not_charged":
+      // Reconciled: the transactions report shows no charge. A replay says so, as the status route does.
+      return problemAnswer("payment_failed", "The payment did not go through. No money was taken.");
     case "rejected": {
       const field = attempt.problem_field;
       if (attempt.problem_code === "invalid_peer" && field) {
@@ -232,6 +242,29 @@ export function donationAnswer(attempt: AttemptRecord): Response {
   }
 }
 
+function donationNotFound(): ProblemError {
+  return new ProblemError("not_found", "No donation has this reference.");
+}
+
+/**
+ * What a donor may learn of an attempt by its reference: its status and transaction id only.
+ *
+ * @example
+ * donationStatus(attempt); // {donation: {status: "Success", reference: "gk_…", transaction_id: "100001"}}
+ */
+export function donationStatus(attempt: AttemptRecord): DonationStatusResponse {
+  const { reference } = attempt;
+  switch (attempt.state) {
+    case "succeeded":
+      return { donation: { status: "Success", reference, transaction_id: attempt.transaction_id ?? "" } };
+    case "sending":
+    case "unknown":
+      return { donation: { status: "Pending", reference } };
+    default:
+      return { donation: { status: "NotCharged", reference } };
+  }
+}
+
 /** The parsed request and its campaign, checked before any key is claimed. */
 type DonationEnv = IdempotentEnv & {
   Variables: IdempotentEnv["Variables"] & { donation: { request: DonationRequest; campaign: Campaign } };
@@ -242,7 +275,17 @@ type DonationEnv = IdempotentEnv & {
  * app.route("/", donationRoutes({ campaigns, upstream, store, journalSecret, rateLimits }));
  */
 export function donationRoutes(deps: DonationDeps) {
-  return new Hono<DonationEnv>().post(
+  const app = new Hono<DonationEnv>();
+  app.get("/v1/donations/:reference", async (c) => {
+    const reference = c.req.param("reference");
+    // A malformed reference is not looked up at all.
+    if (!DonationReferenceSchema.safeParse(reference).success) throw donationNotFound();
+    await deps.rateLimits.admit("donations", c.get("clientIp"));
+    const attempt = await deps.store.attempt(reference);
+    if (!attempt) throw donationNotFound();
+    return c.json(donationStatus(attempt));
+  });
+  return app.post(
     "/v1/donations",
     // The key is checked before the body is read: without one, nothing else matters.
     async (c, next) => {
@@ -296,7 +339,7 @@ export function donationRoutes(deps: DonationDeps) {
 
       let outcome: DonateOutcome;
       try {
-        outcome = await deps.upstream.donate(toUpstreamDonation(campaign, request));
+        outcome = await deps.upstream.donate(toUpstreamDonation(campaign, request, reference));
       } catch (error) {
         if (error instanceof ProblemError) {
           // Nothing reached the upstream (no connection, or no session): the same key may be retried.
@@ -313,6 +356,7 @@ export function donationRoutes(deps: DonationDeps) {
       const record: AttemptRecord = {
         ...attempt,
         ...result,
+        note: null,
         created_at: "",
         updated_at: "",
       };

@@ -14,7 +14,9 @@ export type AttemptState =
   | "failed"
   | "rejected"
   | "unknown"
-  | "not_sent";
+  | "not_sent"
+  /** Was `unknown`; the transactions report shows no charge once the settle window passed. */
+  | "not_charged";
 
 export interface AttemptRecord {
   reference: string;
@@ -38,6 +40,8 @@ export interface AttemptRecord {
   /** For a refused or failed attempt: the problem code answered, and the field it names. */
   problem_code: string | null;
   problem_field: string | null;
+  /** Why an `unknown` attempt is still unknown, for a person (waiting until …, ambiguous: …). */
+  note: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -51,18 +55,31 @@ export type NewAttempt = Omit<
   | "message"
   | "problem_code"
   | "problem_field"
+  | "note"
   | "created_at"
   | "updated_at"
 >;
 
 /** What came back from the upstream (or did not). */
 export interface AttemptOutcome {
-  state: Exclude<AttemptState, "sending" | "not_sent">;
+  state: Exclude<AttemptState, "sending" | "not_sent" | "not_charged">;
   upstream_status: number | null;
   transaction_id: string | null;
   message: string | null;
   problem_code: string | null;
   problem_field: string | null;
+}
+
+/** Which attempts to list: of one state, and/or created at or after `since` (ISO 8601). */
+export interface AttemptFilter {
+  state?: AttemptState;
+  since?: string;
+}
+
+/** What the transactions report showed an `unknown` attempt became. */
+export interface Reconciliation {
+  state: "succeeded" | "declined" | "failed" | "not_charged";
+  transaction_id: string | null;
 }
 
 export interface ConsentRecord {
@@ -136,6 +153,17 @@ export interface Store {
   abandonAttempt(claim: Claim, reference: string): Promise<void>;
   attempt(reference: string): Promise<AttemptRecord | undefined>;
   attempts(): Promise<AttemptRecord[]>;
+  /** Attempts by state and/or time, oldest first. */
+  listAttempts(filter: AttemptFilter): Promise<AttemptRecord[]>;
+  /**
+   * Takes (or renews) the reconcile lease on an attempt for `ms`, atomically across every proxy:
+   * true when `owner` holds it now, false when another owner's lease is still running.
+   */
+  leaseReconcile(reference: string, owner: string, ms: number): Promise<boolean>;
+  /** Resolves an attempt only while it is still `unknown`; true when this call resolved it. */
+  resolveUnknown(reference: string, resolution: Reconciliation): Promise<boolean>;
+  /** Notes why an attempt stays unknown (only while it is). */
+  noteUnknown(reference: string, note: string): Promise<void>;
   /** Keeps a consent record (outcome `pending`), durably, before the number is sent. */
   recordConsent(consent: NewConsent): Promise<number>;
   /** Records what became of it; nobody waits for this write. */

@@ -61,6 +61,19 @@ describe("loadConfig", () => {
     });
   });
 
+  it("reconciles every 60 s with a settle window of 900 s by default; names a bad value", () => {
+    const config = loadConfig(REQUIRED);
+    expect([config.reconcileIntervalS, config.reconcileSettleS]).toEqual([60, 900]);
+    const set = loadConfig({
+      ...REQUIRED,
+      GIVEKIT_RECONCILE_INTERVAL_S: "0",
+      GIVEKIT_RECONCILE_SETTLE_S: "30",
+    });
+    expect([set.reconcileIntervalS, set.reconcileSettleS]).toEqual([0, 30]);
+    expect(errorOf({ GIVEKIT_RECONCILE_SETTLE_S: "0" }).variable).toBe("GIVEKIT_RECONCILE_SETTLE_S");
+    expect(errorOf({ GIVEKIT_RECONCILE_INTERVAL_S: "often" }).variable).toBe("GIVEKIT_RECONCILE_INTERVAL_S");
+  });
+
   it("reads every variable it documents", () => {
     const config = loadConfig({
       ...REQUIRED,

@@ -35,7 +35,7 @@ describe("POST /v1/donations", () => {
       fee_amount: "0.00",
       keyword: "HOPE",
       shortcode: "71777",
-      source: "api_via_givekit",
+      source: expect.stringMatching(/^api_via_givekit\.gk_[0-9a-f]{20}$/),
       last_4: "4242",
     });
     expect(reply.json.donation.message).toContain(rows[0]!.authorization_code as string);

@@ -1,6 +1,7 @@
 // Two proxy programs on one PostgreSQL in front of the sandbox (with latency) act as one:
 // one charge per key whichever proxy a retry reaches, shared limits, a killed proxy's donation
 // never sent twice, and a database lost and found again.
+import { POSTGRES_SCHEMA_VERSION } from "../../proxy/store/postgres/schema";
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql, testDatabase } from "../helpers/postgres";
@@ -82,7 +83,9 @@ afterAll(async () => {
 
 describe("two proxies on one PostgreSQL", () => {
   it("both started at once on an empty database, which got one schema", async () => {
-    expect(await sql(database, "SELECT version FROM givekit_schema")).toEqual([{ version: 1 }]);
+    expect(await sql(database, "SELECT version FROM givekit_schema")).toEqual([
+      { version: POSTGRES_SCHEMA_VERSION },
+    ]);
     for (const proxy of [a, b]) {
       const health = await fetch(`${proxy.url}/v1/health`);
       expect(health.status).toBe(200);

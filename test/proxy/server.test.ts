@@ -1,5 +1,6 @@
 // proxy/server.ts as a program: a bad configuration stops it with the variable's name; a good one
 // listens; a data directory another proxy holds stops it too.
+import { POSTGRES_SCHEMA_VERSION } from "../../proxy/store/postgres/schema";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -174,12 +175,14 @@ describe("proxy/server.ts on PostgreSQL", () => {
       await listening(first);
       first.child.kill("SIGTERM");
       expect(await first.exited).toBe(0);
-      expect(await sql(url, "SELECT version FROM givekit_schema")).toEqual([{ version: 1 }]);
+      expect(await sql(url, "SELECT version FROM givekit_schema")).toEqual([
+        { version: POSTGRES_SCHEMA_VERSION },
+      ]);
 
       await sql(url, "UPDATE givekit_schema SET version = 99");
       const line = await refused(run(pgEnv(url)), SECRET);
       expect(line).toBe(
-        "givekit proxy: cannot use the database: the database's schema is version 99, newer than this givekit proxy knows (1); run the newer proxy version, or a database of its own",
+        `givekit proxy: cannot use the database: the database's schema is version 99, newer than this givekit proxy knows (${POSTGRES_SCHEMA_VERSION}); run the newer proxy version, or a database of its own`,
       );
     },
   );

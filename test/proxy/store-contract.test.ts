@@ -54,7 +54,7 @@ const adapters: Adapter[] = [
       await probe.close();
       await sql(
         databaseUrl,
-        "TRUNCATE idempotency_keys, donation_attempts, consent_records, givekit_rate_limits RESTART IDENTITY",
+        "TRUNCATE idempotency_keys, donation_attempts, consent_records, givekit_rate_limits, reconcile_leases RESTART IDENTITY",
       );
       return databaseUrl;
     },
@@ -106,6 +106,16 @@ function started(result: ClaimResult): Claim {
   if (result.kind !== "started") throw new Error(`expected a claim, got ${result.kind}`);
   return result.claim;
 }
+
+/** An attempt left unknown (its proxy died mid-call), created at `now`. */
+async function unknownAttempt(store: Store, reference: string, clock: { now: number }) {
+  const claim = started(await store.claimKey({ ...request, key: reference }));
+  await store.startAttempt(claim, attempt(reference, reference));
+  clock.now += LEASE_MS + 1;
+  await store.expireLeases();
+}
+
+const refs = (list: { reference: string }[]) => list.map((a) => a.reference);
 
 describe.each(adapters)("the $name store", (adapter) => {
   async function open(place?: string, now?: () => number): Promise<Store> {
@@ -236,6 +246,70 @@ describe.each(adapters)("the $name store", (adapter) => {
         kind: "replay",
         attempt: { state: "succeeded", transaction_id: "100001" },
       });
+    });
+  });
+
+  describe("reconciling", () => {
+    it("lists attempts by state and since, oldest first", async () => {
+      const clock = { now: Date.parse("2026-11-22T10:00:00Z") };
+      const store = await open(undefined, () => clock.now);
+      await unknownAttempt(store, "gk_old", clock);
+      clock.now = Date.parse("2026-11-22T12:00:00Z");
+      await unknownAttempt(store, "gk_new", clock);
+      const done = started(await store.claimKey({ ...request, key: "paid" }));
+      await store.startAttempt(done, attempt("gk_paid", "paid"));
+      await store.finishAttempt("gk_paid", success);
+      expect(refs(await store.listAttempts({ state: "unknown" }))).toEqual(["gk_old", "gk_new"]);
+      expect(refs(await store.listAttempts({ state: "unknown", since: "2026-11-22T11:00:00.000Z" }))).toEqual(
+        ["gk_new"],
+      );
+      expect(refs(await store.listAttempts({}))).toEqual(["gk_old", "gk_new", "gk_paid"]);
+      expect(await store.listAttempts({ state: "not_charged" })).toEqual([]);
+    });
+
+    it("one owner at a time holds an attempt's lease, until it runs out", async () => {
+      const clock = { now: Date.parse("2026-11-22T10:00:00Z") };
+      const place = await adapter.place();
+      const a = await open(place, () => clock.now);
+      await unknownAttempt(a, "gk_u", clock);
+      // Two proxies on PostgreSQL; one proxy (one connection, the directory's lock) on SQLite.
+      const b = adapter.name === "postgres" ? await open(place, () => clock.now) : a;
+      const owners = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).leaseReconcile("gk_u", `proxy-${i}`, 30_000)),
+      );
+      expect(owners.filter(Boolean)).toHaveLength(1);
+      const holder = `proxy-${owners.indexOf(true)}`;
+      expect(await a.leaseReconcile("gk_u", holder, 30_000)).toBe(true);
+      expect(await b.leaseReconcile("gk_u", "proxy-other", 30_000)).toBe(false);
+      clock.now += 30_001;
+      expect(await b.leaseReconcile("gk_u", "proxy-late", 30_000)).toBe(true);
+    });
+
+    it("resolves an attempt only while it is unknown, and notes why one stays unknown", async () => {
+      const clock = { now: Date.parse("2026-11-22T10:00:00Z") };
+      const store = await open(undefined, () => clock.now);
+      await unknownAttempt(store, "gk_u", clock);
+      await store.noteUnknown("gk_u", "waiting until 2026-11-22T10:15:00Z for the report");
+      expect((await store.attempt("gk_u"))?.note).toBe("waiting until 2026-11-22T10:15:00Z for the report");
+      expect(await store.resolveUnknown("gk_u", { state: "not_charged", transaction_id: null })).toBe(true);
+      expect(await store.resolveUnknown("gk_u", { state: "succeeded", transaction_id: "100009" })).toBe(
+        false,
+      );
+      expect(await store.attempt("gk_u")).toMatchObject({
+        state: "not_charged",
+        transaction_id: null,
+        note: null,
+      });
+      await store.noteUnknown("gk_u", "late note");
+      expect((await store.attempt("gk_u"))?.note).toBeNull();
+      // A finished attempt is never resolved by the reconciler.
+      const done = started(await store.claimKey({ ...request, key: "paid" }));
+      await store.startAttempt(done, attempt("gk_paid", "paid"));
+      await store.finishAttempt("gk_paid", success);
+      expect(await store.resolveUnknown("gk_paid", { state: "not_charged", transaction_id: null })).toBe(
+        false,
+      );
+      expect((await store.attempt("gk_paid"))?.state).toBe("succeeded");
     });
   });
 

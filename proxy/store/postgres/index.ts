@@ -33,7 +33,7 @@ const PURGE_LOCK = "7365700";
 
 const ATTEMPT_COLUMNS = `reference, idempotency_key, client_scope, client_ip, fingerprint, shortcode, keyword, amount,
   fee_amount, recurring_frequency, peer_fundraiser_id, peer_fundraiser_team_id, state, upstream_status, transaction_id,
-  message, problem_code, problem_field, created_at, updated_at`;
+  message, problem_code, problem_field, note, created_at, updated_at`;
 
 const KEY_ROW = `SELECT k.fingerprint, k.state, k.reference, k.created_at::float8 AS created_at,
   k.lease_until::float8 AS lease_until, a.state AS attempt_state
@@ -291,6 +291,43 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         `SELECT ${ATTEMPT_COLUMNS} FROM donation_attempts ORDER BY created_at, seq`,
       );
       return rows;
+    },
+
+    async listAttempts(filter) {
+      const { rows } = await query<AttemptRecord>(
+        `SELECT ${ATTEMPT_COLUMNS} FROM donation_attempts
+         WHERE ($1::text IS NULL OR state = $1) AND ($2::text IS NULL OR created_at >= $2)
+         ORDER BY created_at, seq`,
+        [filter.state ?? null, filter.since ?? null],
+      );
+      return rows;
+    },
+
+    async leaseReconcile(reference, owner, ms) {
+      const at = now();
+      const result = await query(
+        `INSERT INTO reconcile_leases (reference, owner, lease_until) VALUES ($1, $2, $3)
+         ON CONFLICT (reference) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
+         WHERE reconcile_leases.lease_until <= $4 OR reconcile_leases.owner = excluded.owner`,
+        [reference, owner, at + ms, at],
+      );
+      return result.rowCount === 1;
+    },
+
+    async resolveUnknown(reference, resolution) {
+      const result = await query(
+        `UPDATE donation_attempts SET state = $2, transaction_id = $3, note = NULL, updated_at = $4
+         WHERE reference = $1 AND state = 'unknown'`,
+        [reference, resolution.state, resolution.transaction_id, new Date(now()).toISOString()],
+      );
+      return result.rowCount === 1;
+    },
+
+    async noteUnknown(reference, note) {
+      await query(
+        "UPDATE donation_attempts SET note = $2, updated_at = $3 WHERE reference = $1 AND state = 'unknown'",
+        [reference, note, new Date(now()).toISOString()],
+      );
     },
 
     async recordConsent(consent) {

@@ -73,6 +73,16 @@ const MIGRATIONS: string[] = [
     expire bigint
   );
   `,
+  // 2: the reconciler's note on an unknown attempt, and its lease per attempt.
+  `
+  ALTER TABLE donation_attempts ADD COLUMN note text;
+  CREATE INDEX donation_attempts_created ON donation_attempts (created_at);
+  CREATE TABLE reconcile_leases (
+    reference text PRIMARY KEY,
+    owner text NOT NULL,
+    lease_until bigint NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

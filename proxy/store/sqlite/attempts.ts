@@ -3,7 +3,9 @@ import type Database from "better-sqlite3";
 import {
   ClaimLostError,
   type AttemptOutcome,
+  type AttemptFilter,
   type AttemptRecord,
+  type Reconciliation,
   type Claim,
   type NewAttempt,
 } from "../types";
@@ -35,6 +37,23 @@ export function sqliteAttempts(db: Database.Database, options: { leaseMs: number
     "SELECT * FROM donation_attempts ORDER BY created_at, rowid",
   );
 
+  const selectByFilter = db.prepare<[{ state: string | null; since: string | null }], AttemptRecord>(
+    `SELECT * FROM donation_attempts WHERE (@state IS NULL OR state = @state) AND (@since IS NULL OR created_at >= @since)
+     ORDER BY created_at, rowid`,
+  );
+  const takeLease = db.prepare<[{ reference: string; owner: string; until: number; now: number }]>(
+    `INSERT INTO reconcile_leases (reference, owner, lease_until) VALUES (@reference, @owner, @until)
+     ON CONFLICT (reference) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
+     WHERE reconcile_leases.lease_until <= @now OR reconcile_leases.owner = excluded.owner`,
+  );
+  const resolveUnknown = db.prepare(
+    `UPDATE donation_attempts SET state = @state, transaction_id = @transaction_id, note = NULL, updated_at = @updated_at
+     WHERE reference = @reference AND state = 'unknown'`,
+  );
+  const noteUnknown = db.prepare<[string, string, string]>(
+    "UPDATE donation_attempts SET note = ?, updated_at = ? WHERE reference = ? AND state = 'unknown'",
+  );
+
   return {
     /** Binds the attempt to a claim still held and journals it `sending`; throws ClaimLostError otherwise. */
     start(claim: Claim, attempt: NewAttempt, now: number): void {
@@ -57,5 +76,18 @@ export function sqliteAttempts(db: Database.Database, options: { leaseMs: number
     },
     get: (reference: string) => selectAttempt.get(reference),
     all: () => selectAttempts.all(),
+    list: (filter: AttemptFilter) =>
+      selectByFilter.all({ state: filter.state ?? null, since: filter.since ?? null }),
+    lease: (reference: string, owner: string, ms: number, now: number) =>
+      takeLease.run({ reference, owner, until: now + ms, now }).changes === 1,
+    resolve(reference: string, resolution: Reconciliation, now: number): boolean {
+      return (
+        resolveUnknown.run({ ...resolution, reference, updated_at: new Date(now).toISOString() }).changes ===
+        1
+      );
+    },
+    note(reference: string, note: string, now: number): void {
+      noteUnknown.run(note, new Date(now).toISOString(), reference);
+    },
   };
 }

@@ -94,6 +94,23 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
     async attempts() {
       return attempts.all();
     },
+    async listAttempts(filter) {
+      return attempts.list(filter);
+    },
+    async leaseReconcile(reference, owner, ms) {
+      const held = write(() => attempts.lease(reference, owner, ms, now()));
+      await durable();
+      return held;
+    },
+    async resolveUnknown(reference, resolution) {
+      const resolved = write(() => attempts.resolve(reference, resolution, now()));
+      await durable();
+      return resolved;
+    },
+    async noteUnknown(reference, note) {
+      write(() => attempts.note(reference, note, now()));
+      await durable();
+    },
     async recordConsent(consent) {
       const id = write(() => consents.insert(consent, now()));
       await durable();

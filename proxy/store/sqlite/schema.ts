@@ -69,6 +69,16 @@ const MIGRATIONS: string[] = [
   ALTER TABLE donation_attempts ADD COLUMN problem_code TEXT;
   ALTER TABLE donation_attempts ADD COLUMN problem_field TEXT;
   `,
+  // 3: the reconciler's note on an unknown attempt, and its lease per attempt.
+  `
+  ALTER TABLE donation_attempts ADD COLUMN note TEXT;
+  CREATE INDEX donation_attempts_created ON donation_attempts (created_at);
+  CREATE TABLE reconcile_leases (
+    reference TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    lease_until INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

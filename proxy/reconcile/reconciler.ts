@@ -1,0 +1,139 @@
+/**
+ * The reconciler: each attempt left `unknown` (sent, no answer) is looked up in the upstream's
+ * transactions report and resolved, exactly or not at all. One pass leases each attempt first,
+ * so with several proxies on one store an attempt is reconciled by one of them at a time.
+ */
+import { randomBytes } from "node:crypto";
+import { fromCents, toCents } from "../../contract/money";
+import type { AttemptRecord, Reconciliation, Store } from "../store";
+import type { UpstreamClient } from "../upstream/client";
+import { matchAttempts } from "./match";
+
+export interface ReconcilerOptions {
+  store: Pick<Store, "listAttempts" | "leaseReconcile" | "resolveUnknown" | "noteUnknown">;
+  upstream: Pick<UpstreamClient, "transactions">;
+  /** GIVEKIT_RECONCILE_SETTLE_S: no row after this long → `not_charged`. */
+  settleS: number;
+  /** Who holds the leases; random per process unless given. */
+  owner?: string;
+  now?: () => number;
+  warn?: (fields: Record<string, unknown>, message: string) => void;
+}
+
+/** What one pass did to one attempt (the CLI prints one line per attempt). */
+export interface ReconcileStep {
+  reference: string;
+  result: Reconciliation["state"] | "unknown" | "leased_elsewhere" | "report_failed";
+  transaction_id?: string | null;
+  note?: string;
+}
+
+/** How long a pass holds an attempt: longer than a report takes to be ready. */
+const LEASE_MS = 120_000;
+
+/**
+ * @example
+ * const reconciler = createReconciler({ store, upstream, settleS: 900 });
+ * for (const step of await reconciler.pass()) console.log(step.reference, step.result);
+ */
+export function createReconciler(options: ReconcilerOptions) {
+  const now = options.now ?? Date.now;
+  const owner = options.owner ?? `proxy-${randomBytes(8).toString("hex")}`;
+  const settleMs = options.settleS * 1000;
+
+  async function reconcileOne(attempt: AttemptRecord, unknown: AttemptRecord[]): Promise<ReconcileStep> {
+    const reference = attempt.reference;
+    if (!(await options.store.leaseReconcile(reference, owner, LEASE_MS))) {
+      return { reference, result: "leased_elsewhere" };
+    }
+    // The narrowest report the upstream filters allow: this campaign, this charged amount.
+    const amount = fromCents(toCents(attempt.amount));
+    let rows;
+    let skipped;
+    try {
+      ({ rows, skipped } = await options.upstream.transactions({
+        shortcode: attempt.shortcode,
+        keyword: attempt.keyword,
+        amount_min: amount,
+        amount_max: amount,
+      }));
+    } catch (error) {
+      options.warn?.(
+        { reference, error: error instanceof Error ? error.message : String(error) },
+        "the transactions report failed; the attempt stays unknown until the next pass",
+      );
+      return { reference, result: "report_failed" };
+    }
+    if (skipped > 0) {
+      options.warn?.(
+        { reference, skipped },
+        "report rows of an unexpected shape were skipped, never matched",
+      );
+    }
+    // Transaction ids already given to an attempt are never given to a second.
+    const claimed = new Set(
+      (await options.store.listAttempts({ state: "succeeded" }))
+        .map((other) => other.transaction_id)
+        .filter((id): id is string => id !== null),
+    );
+    // Every unknown attempt the same rows could belong to is matched together: a row that fits
+    // two of them is given to neither.
+    const rivals = unknown.filter(
+      (other) =>
+        other.shortcode === attempt.shortcode &&
+        other.keyword === attempt.keyword &&
+        toCents(other.amount) === toCents(attempt.amount),
+    );
+    const resolution = matchAttempts(
+      rivals.map((other) => ({
+        reference: other.reference,
+        shortcode: other.shortcode,
+        keyword: other.keyword,
+        charged: other.amount,
+        createdAt: other.created_at,
+      })),
+      rows,
+      { windowMs: settleMs, claimed },
+    ).get(reference)!;
+    const settledAt = Date.parse(attempt.created_at) + settleMs;
+    let outcome: Reconciliation | null = null;
+    let note: string;
+    switch (resolution.kind) {
+      case "charged":
+        outcome = { state: "succeeded", transaction_id: resolution.transactionId };
+        break;
+      case "refused":
+        outcome = { state: resolution.status, transaction_id: null };
+        break;
+      case "absent":
+        if (now() >= settledAt) outcome = { state: "not_charged", transaction_id: null };
+        note = `waiting until ${new Date(settledAt).toISOString()}: no transaction in the report yet`;
+        break;
+      case "ambiguous":
+        note = `ambiguous, for a person to decide: ${resolution.why}`;
+        break;
+    }
+    if (outcome) {
+      const resolved = await options.store.resolveUnknown(reference, outcome);
+      return resolved
+        ? { reference, result: outcome.state, transaction_id: outcome.transaction_id }
+        : { reference, result: "leased_elsewhere" };
+    }
+    await options.store.noteUnknown(reference, note!);
+    return { reference, result: "unknown", note: note! };
+  }
+
+  return {
+    owner,
+    /** One pass over every unknown attempt (or only `reference`). */
+    async pass(only?: { reference?: string }): Promise<ReconcileStep[]> {
+      const unknown = await options.store.listAttempts({ state: "unknown" });
+      const steps: ReconcileStep[] = [];
+      for (const attempt of unknown) {
+        if (only?.reference && attempt.reference !== only.reference) continue;
+        steps.push(await reconcileOne(attempt, unknown));
+      }
+      return steps;
+    },
+  };
+}

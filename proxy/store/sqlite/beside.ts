@@ -1,0 +1,77 @@
+/**
+ * The SQLite journal opened beside a running proxy, for the `givekit` command line: no data
+ * directory lock (the proxy holds it), no migration (the proxy's own), read-only unless the
+ * command writes. WAL lets it read while the proxy writes; its few writes (the reconciler's
+ * leases and resolutions) are single conditional statements, which SQLite serializes.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { StoreOpenError, type Store } from "../types";
+import { sqliteAttempts } from "./attempts";
+import { sqliteConsents } from "./consents";
+import { JOURNAL_FILE } from "./data-dir";
+import { SQLITE_SCHEMA_VERSION } from "./schema";
+
+/** What the command line needs of a store. */
+export type CliStore = Pick<
+  Store,
+  | "listAttempts"
+  | "attempt"
+  | "consents"
+  | "leaseReconcile"
+  | "resolveUnknown"
+  | "noteUnknown"
+  | "healthy"
+  | "close"
+>;
+
+/**
+ * @example
+ * const store = openSqliteBeside("./data", { readonly: true });
+ * console.log((await store.listAttempts({ state: "unknown" })).length);
+ */
+export function openSqliteBeside(dataDir: string, options: { readonly: boolean }): CliStore {
+  const path = join(dataDir, JOURNAL_FILE);
+  if (!existsSync(path)) {
+    throw new StoreOpenError("GIVEKIT_DATA_DIR", `no givekit journal in ${dataDir} (start the proxy once)`);
+  }
+  const db = new Database(path, { readonly: options.readonly, fileMustExist: true });
+  db.pragma("busy_timeout = 5000");
+  const version = db.pragma("user_version", { simple: true }) as number;
+  if (version !== SQLITE_SCHEMA_VERSION) {
+    db.close();
+    throw new StoreOpenError(
+      "GIVEKIT_DATA_DIR",
+      `the journal's schema is version ${version}, this givekit knows ${SQLITE_SCHEMA_VERSION}: start this version's proxy once`,
+    );
+  }
+  const attempts = sqliteAttempts(db, { leaseMs: 0 });
+  const consents = sqliteConsents(db);
+  return {
+    async listAttempts(filter) {
+      return attempts.list(filter);
+    },
+    async attempt(reference) {
+      return attempts.get(reference);
+    },
+    async consents() {
+      return consents.all();
+    },
+    async leaseReconcile(reference, owner, ms) {
+      return attempts.lease(reference, owner, ms, Date.now());
+    },
+    async resolveUnknown(reference, resolution) {
+      return attempts.resolve(reference, resolution, Date.now());
+    },
+    async noteUnknown(reference, note) {
+      attempts.note(reference, note, Date.now());
+    },
+    async healthy() {
+      return db.open;
+    },
+    async close() {
+      db.close();
+    },
+  };
+}

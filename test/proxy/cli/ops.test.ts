@@ -1,0 +1,112 @@
+// `givekit attempts`, `reconcile` and `consents export` on both stores, while the proxy runs
+// (on SQLite: beside it, on its data directory), and their bad flags.
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { main } from "../../../proxy/cli/main";
+import { DEMO } from "../../helpers/sandbox";
+import { CARDS, collected, CONSENT_TEXT, donate, donationBody, tokenize, useStack } from "../support";
+
+async function givekit(args: string[], env: NodeJS.ProcessEnv) {
+  let out = "";
+  let err = "";
+  const code = await main(
+    args,
+    env,
+    { write: (t: string) => (out += t) },
+    { write: (t: string) => (err += t) },
+  );
+  return { code, out, err };
+}
+
+describe.each(["sqlite", "postgres"] as const)(
+  "the givekit command line on %s, beside a running proxy",
+  (store) => {
+    // No timer: the command line's reconcile is the one that resolves.
+    const ctx = useStack({
+      proxy: { env: { UPSTREAM_TIMEOUT_MS: "800", GIVEKIT_RECONCILE_INTERVAL_S: "0" }, store },
+    });
+    const env = (): NodeJS.ProcessEnv => ({
+      UPSTREAM_BASE_URL: ctx.sandbox.url,
+      UPSTREAM_PRIVATE_TOKEN: DEMO.hope.privateToken,
+      UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
+      GIVEKIT_DATA_DIR: ctx.proxy.dataDir,
+      ...(ctx.proxy.databaseUrl
+        ? { DATABASE_URL: ctx.proxy.databaseUrl, GIVEKIT_JOURNAL_SECRET: "x".repeat(32) }
+        : {}),
+    });
+
+    it("attempts lists them without card data; reconcile resolves the unknown one, a line per attempt", async () => {
+      const token = await tokenize(ctx.api);
+      const paid = await donate(ctx.api, donationBody(token, { amount: "25.00" }), randomUUID());
+      expect(paid.status).toBe(200);
+      const token2 = await tokenize(ctx.api);
+      const lost = await donate(ctx.api, donationBody(token2, { amount: "777.77" }), randomUUID());
+      expect(lost.status).toBe(202);
+      const reference = lost.json.donation.reference as string;
+
+      const listed = await givekit(["attempts", "--state", "unknown", "--json"], env());
+      expect(listed.code).toBe(0);
+      expect(JSON.parse(listed.out).attempts).toEqual([
+        expect.objectContaining({ reference, state: "unknown", amount: "777.77", transaction_id: null }),
+      ]);
+      const all = await givekit(["attempts"], env());
+      expect(all.out.split("\n")[0]).toMatch(/^reference\s+state\s+amount/);
+      expect(all.out.trim().split("\n")).toHaveLength(3);
+      for (const secret of [token, token2, CARDS.ok, "317"])
+        expect(all.out + listed.out).not.toContain(secret);
+
+      const run = await givekit(["reconcile"], env());
+      expect(run.code).toBe(0);
+      const [row] = await collected(ctx.sandbox, "HOPE").then((rows) =>
+        rows.filter((r) => r.amount === "777.77"),
+      );
+      expect(run.out).toContain(`${reference}: succeeded (transaction ${row!.transaction_id})`);
+      expect((await ctx.api.get(`/v1/donations/${reference}`)).json.donation).toEqual({
+        status: "Success",
+        reference,
+        transaction_id: row!.transaction_id,
+      });
+      const after = await givekit(["attempts", "--state", "unknown", "--json"], env());
+      expect(JSON.parse(after.out).attempts).toEqual([]);
+    });
+
+    it("consents export: CSV with a header by default, JSON on request, --since filters", async () => {
+      const reply = await ctx.api.post(
+        "/v1/subscriptions",
+        { mobilenumber: "+1 (555) 010-1234", list: "Hope Alerts", consent: true, consent_text: CONSENT_TEXT },
+        { headers: { Referer: "https://shelter.example/news", "User-Agent": "GivekitTest/1.0" } },
+      );
+      expect(reply.status).toBe(201);
+      const csv = await givekit(["consents", "export"], env());
+      expect(csv.code).toBe(0);
+      const lines = csv.out.trim().split("\r\n");
+      expect(lines[0]).toBe(
+        "id,mobilenumber,list,keyword,shortcode,consent_text_sha256,consented_at,ip,user_agent,page_url,outcome",
+      );
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toContain("5550101234,Hope Alerts,");
+      expect(lines[1]).toContain("GivekitTest/1.0,https://shelter.example/news,");
+      const json = await givekit(["consents", "export", "--format", "json"], env());
+      expect(JSON.parse(json.out).consents).toMatchObject([
+        { mobilenumber: "5550101234", list: "Hope Alerts" },
+      ]);
+      const later = await givekit(["consents", "export", "--since", "2999-01-01", "--format", "json"], env());
+      expect(JSON.parse(later.out).consents).toEqual([]);
+    });
+
+    it("bad flags exit 2 with the usage", async () => {
+      for (const args of [
+        ["attempts", "--state", "lost"],
+        ["attempts", "--since", "yesterday"],
+        ["attempts", "--color"],
+        ["reconcile", "--reference"],
+        ["consents", "export", "--format", "xml"],
+        ["consents", "export", "--since", "soon"],
+      ]) {
+        const run = await givekit(args, env());
+        expect({ args, code: run.code }).toEqual({ args, code: 2 });
+        expect(run.err).toMatch(/Usage: givekit/);
+      }
+    });
+  },
+);
