@@ -15,6 +15,7 @@ import {
   MEMO_MAX,
   PEER_ID_PATTERN,
   PEER_KINDS,
+  REFERENCE_PATTERN,
   RECURRING_FREQUENCIES,
   SHORTCODE_PATTERN,
   TARGET_TEXT_MAX,
@@ -207,7 +208,7 @@ export const DonationResponseSchema = z.union([DonationSuccessSchema, DonationPe
 export type DonationResponse = z.infer<typeof DonationResponseSchema>;
 
 /** A donation reference as givekit makes them. */
-export const DonationReferenceSchema = z.string().check(z.regex(/^gk_[0-9a-f]{20}$/));
+export const DonationReferenceSchema = /* @__PURE__ */ z.string().check(z.regex(REFERENCE_PATTERN));
 
 /**
  * `GET /v1/donations/{reference}`: what became of a donation, no personal data. `NotCharged`:

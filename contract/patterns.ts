@@ -26,6 +26,8 @@ export const COUNTRY_PATTERN = /^[A-Z]{2}$/;
 export const ZIP_PATTERN = /^\d{5}(-\d{4})?$/;
 /** The last four digits of a card. */
 export const LAST4_PATTERN = /^\d{4}$/;
+/** A donation's reference, as the proxy makes them: "gk_" and 20 hex digits. */
+export const REFERENCE_PATTERN = /^gk_[0-9a-f]{20}$/;
 
 /** The recurring frequencies a campaign may offer (a one-time gift has none). */
 export const RECURRING_FREQUENCIES = ["monthly", "quarterly", "annually"] as const;

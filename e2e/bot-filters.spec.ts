@@ -5,8 +5,7 @@
  * time (the shared one has none, as its tests give at machine speed).
  */
 import { test as base } from "@playwright/test";
-import { startProxy, type ProxyHandle } from "../test/helpers/proxy";
-import { startSandbox, type SandboxHandle } from "../test/helpers/sandbox";
+import type { SandboxHandle } from "../test/helpers/sandbox";
 import {
   TOTAL,
   cardOf,
@@ -17,7 +16,7 @@ import {
   openGivingPage,
   uniqueLastName,
 } from "./donor-helpers";
-import { expect, startHostServer, type HostServer } from "./fixtures";
+import { expect, withServers, type Servers } from "./fixtures";
 
 /** Long enough that the bot's instant submit falls well inside it even on a loaded machine. */
 const MIN_FORM_MS = 5000;
@@ -25,27 +24,11 @@ const CARD_PATHS = new Set(["/api/v2/donations/create_payment_token", "/api/v2/d
 const DECLINED =
   "Your card was declined, so nothing was charged. Check the card details or use another card.";
 
-const test = base.extend<{}, { stack: { sandbox: SandboxHandle; proxy: ProxyHandle; host: HostServer } }>({
+const test = base.extend<{}, { stack: Servers }>({
   stack: [
     // oxlint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern.
-    async ({}, use) => {
-      const sandbox = await startSandbox();
-      let proxyUrl = "";
-      const host = await startHostServer(() => proxyUrl);
-      const proxy = await startProxy({
-        upstreamUrl: sandbox.url,
-        allowedOrigins: [host.url],
-        env: { GIVEKIT_MIN_FORM_MS: String(MIN_FORM_MS), GIVEKIT_RATE_PAYMENT_TOKENS: "1000" },
-      });
-      proxyUrl = proxy.url;
-      try {
-        await use({ sandbox, proxy, host });
-      } finally {
-        await host.close();
-        await proxy.close();
-        await sandbox.close();
-      }
-    },
+    async ({}, use) =>
+      withServers({ GIVEKIT_MIN_FORM_MS: String(MIN_FORM_MS), GIVEKIT_RATE_PAYMENT_TOKENS: "1000" }, use),
     { scope: "worker" },
   ],
 });

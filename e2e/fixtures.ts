@@ -89,10 +89,35 @@ export async function startHostServer(proxyUrl: () => string): Promise<HostServe
   };
 }
 
-interface Servers {
+export interface Servers {
   sandbox: SandboxHandle;
   proxy: ProxyHandle;
   host: HostServer;
+}
+
+/**
+ * A sandbox, a proxy in front of it (with `proxyEnv`) and a host page server on another origin,
+ * for the length of `use`; closed after it, even when it throws.
+ */
+export async function withServers(
+  proxyEnv: Record<string, string>,
+  use: (servers: Servers) => Promise<void>,
+) {
+  if (!existsSync(BUILT_WIDGET)) {
+    throw new Error("dist/widget/widget.js is missing: run `npm run build` before the browser tests.");
+  }
+  const sandbox = await startSandbox();
+  let proxyUrl = "";
+  const host = await startHostServer(() => proxyUrl);
+  const proxy = await startProxy({ upstreamUrl: sandbox.url, allowedOrigins: [host.url], env: proxyEnv });
+  proxyUrl = proxy.url;
+  try {
+    await use({ sandbox, proxy, host });
+  } finally {
+    await host.close();
+    await proxy.close();
+    await sandbox.close();
+  }
 }
 
 export const test = base.extend<
@@ -108,27 +133,7 @@ export const test = base.extend<
 >({
   servers: [
     // oxlint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern.
-    async ({}, use) => {
-      if (!existsSync(BUILT_WIDGET)) {
-        throw new Error("dist/widget/widget.js is missing: run `npm run build` before the browser tests.");
-      }
-      const sandbox = await startSandbox();
-      let proxyUrl = "";
-      const host = await startHostServer(() => proxyUrl);
-      const proxy = await startProxy({
-        upstreamUrl: sandbox.url,
-        allowedOrigins: [host.url],
-        env: E2E_PROXY_ENV,
-      });
-      proxyUrl = proxy.url;
-      try {
-        await use({ sandbox, proxy, host });
-      } finally {
-        await host.close();
-        await proxy.close();
-        await sandbox.close();
-      }
-    },
+    async ({}, use) => withServers(E2E_PROXY_ENV, use),
     { scope: "worker" },
   ],
   sandbox: async ({ servers }, use) => use(servers.sandbox),
