@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, GIVEKIT_SOURCE, test } from "./fixtures";
 import {
   completeDonation,
   completeOptin,
@@ -58,7 +58,11 @@ for (const [mode, pagePath] of MODES) {
       await completeDonation(page, { first: "Ada", last, email: "ada@example.org" });
       const rows = (await sandbox.transactions({ keyword: "HOPE" })).filter((row) => row.last_name === last);
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ donation_amount: "25.00", last_4: "4242", source: "api_via_givekit" });
+      expect(rows[0]).toMatchObject({
+        donation_amount: "25.00",
+        last_4: "4242",
+        source: expect.stringMatching(GIVEKIT_SOURCE),
+      });
     });
   });
 }

@@ -16,6 +16,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { test as base } from "@playwright/test";
+import { REFERENCE_PATTERN } from "../contract/patterns";
+import { SOURCE_PREFIX } from "../proxy/reconcile/match";
 import { startProxy, type ProxyHandle } from "../test/helpers/proxy";
 import { startSandbox, type SandboxHandle } from "../test/helpers/sandbox";
 
@@ -45,6 +47,9 @@ const E2E_PROXY_ENV = {
   GIVEKIT_DEFENCE_CARDS_PER_MIN: "100000",
   GIVEKIT_DEFENCE_MIN_SAMPLE: "100000",
 };
+
+/** The source a givekit donation gets upstream: givekit's, tagged with its attempt's reference. */
+export const GIVEKIT_SOURCE = new RegExp(`^api_via_${SOURCE_PREFIX}\\.${REFERENCE_PATTERN.source.slice(1)}`);
 
 export interface HostServer {
   url: string;
