@@ -9,14 +9,9 @@
  */
 import { createHmac } from "node:crypto";
 import type { Logger } from "pino";
-import {
-  RateLimiterMemory,
-  RateLimiterPostgres,
-  RateLimiterRes,
-  type IRateLimiterOptions,
-  type RateLimiterAbstract,
-} from "rate-limiter-flexible";
+import { RateLimiterRes, type IRateLimiterOptions } from "rate-limiter-flexible";
 import type { DefenceConfig } from "../config";
+import { sharedLimiter } from "../middleware/rate-limit";
 import { ProblemError } from "../problem";
 import type { RateLimitStore } from "../store";
 import { createTurnstileVerifier, type ChallengeVerifier } from "./turnstile";
@@ -38,15 +33,7 @@ export function createDefence(
   config: DefenceConfig,
   deps: { store: RateLimitStore | null; secret: string; logger: Logger; verifier?: ChallengeVerifier },
 ) {
-  const limiter = (options: IRateLimiterOptions): RateLimiterAbstract =>
-    deps.store
-      ? new RateLimiterPostgres({
-          ...options,
-          ...deps.store,
-          clearExpiredByTimeout: false,
-          insuranceLimiter: new RateLimiterMemory(options),
-        })
-      : new RateLimiterMemory(options);
+  const limiter = (options: IRateLimiterOptions) => sharedLimiter(deps.store, options);
   const counter = (keyPrefix: string, duration: number) =>
     limiter({ keyPrefix, points: UNLIMITED, duration });
   const tokensMin = counter("sig-tokens-min", MINUTE_S);

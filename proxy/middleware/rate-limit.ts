@@ -24,21 +24,31 @@ function retryAfterS(ms: number): string {
 }
 
 /**
+ * A counter shared by every proxy on the store's PostgreSQL, or this process's own with SQLite
+ * (`store` null); in memory meanwhile when the database is out of reach.
+ */
+export function sharedLimiter(
+  store: RateLimitStore | null,
+  options: IRateLimiterOptions,
+): RateLimiterAbstract {
+  return store
+    ? new RateLimiterPostgres({
+        ...options,
+        ...store,
+        // The proxy's retention timer deletes expired counters (proxy/store).
+        clearExpiredByTimeout: false,
+        insuranceLimiter: new RateLimiterMemory(options),
+      })
+    : new RateLimiterMemory(options);
+}
+
+/**
  * @example
  * const limits = createRateLimits(config.rateLimits, store.rateLimitStore);
  * await limits.consume("donations", ip); // throws ProblemError rate_limited (429, Retry-After) when over
  */
 export function createRateLimits(config: RateLimitConfig, store: RateLimitStore | null = null) {
-  const limiter = (options: IRateLimiterOptions): RateLimiterAbstract =>
-    store
-      ? new RateLimiterPostgres({
-          ...options,
-          ...store,
-          // The proxy's retention timer deletes expired counters (proxy/store).
-          clearExpiredByTimeout: false,
-          insuranceLimiter: new RateLimiterMemory(options),
-        })
-      : new RateLimiterMemory(options);
+  const limiter = (options: IRateLimiterOptions) => sharedLimiter(store, options);
   const limiters: Record<LimitedAction, RateLimiterAbstract> = {
     paymentTokens: limiter({ keyPrefix: "tokens", points: config.paymentTokens, duration: config.windowS }),
     donations: limiter({ keyPrefix: "donations", points: config.donations, duration: config.windowS }),
