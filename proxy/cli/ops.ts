@@ -143,6 +143,7 @@ const CONSENT_COLUMNS = [
   "list",
   "keyword",
   "shortcode",
+  "consent_text",
   "consent_text_sha256",
   "consented_at",
   "ip",
@@ -151,8 +152,13 @@ const CONSENT_COLUMNS = [
   "outcome",
 ] as const;
 
+/**
+ * A cell a spreadsheet would run as a formula (a page URL or user agent is the visitor's to
+ * choose) gets a leading apostrophe; an E.164 number ("+15550101234") is left as it is.
+ */
 function csvCell(value: unknown): string {
-  const text = value === null || value === undefined ? "" : String(value);
+  const raw = value === null || value === undefined ? "" : String(value);
+  const text = /^[=+\-@\t\r]/.test(raw) && !/^\+\d+$/.test(raw) ? `'${raw}` : raw;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

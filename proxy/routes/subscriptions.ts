@@ -72,6 +72,7 @@ export function subscriptionRoutes(deps: {
       keyword: target.keyword ?? null,
       shortcode: target.shortcode ?? null,
       consent_text_sha256: createHash("sha256").update(request.consent_text).digest("hex"),
+      consent_text: request.consent_text,
       ip,
       user_agent: c.req.header("user-agent")?.slice(0, CONSENT_FIELD_MAX) ?? null,
       page_url: c.req.header("referer")?.slice(0, CONSENT_FIELD_MAX) ?? null,

@@ -89,6 +89,8 @@ export interface ConsentRecord {
   keyword: string | null;
   shortcode: string | null;
   consent_text_sha256: string;
+  /** The disclosure the person was shown, word for word; null on records kept before it was. */
+  consent_text: string | null;
   consented_at: string;
   ip: string;
   user_agent: string | null;
@@ -96,7 +98,9 @@ export interface ConsentRecord {
   outcome: string;
 }
 
-export type NewConsent = Omit<ConsentRecord, "id" | "consented_at" | "outcome">;
+export type NewConsent = Omit<ConsentRecord, "id" | "consented_at" | "outcome" | "consent_text"> & {
+  consent_text: string;
+};
 
 export interface ClaimRequest {
   scope: string;

@@ -159,6 +159,7 @@ describe("group commit", () => {
       keyword: null,
       shortcode: null,
       consent_text_sha256: "ab".repeat(32),
+      consent_text: "Yes, text me Hope Shelter alerts.",
       ip: "203.0.113.5",
       user_agent: null,
       page_url: null,
@@ -198,6 +199,11 @@ describe("the schema", () => {
         client_ip TEXT NOT NULL, fingerprint TEXT NOT NULL, shortcode TEXT NOT NULL, keyword TEXT NOT NULL, amount TEXT NOT NULL,
         fee_amount TEXT NOT NULL, recurring_frequency TEXT, peer_fundraiser_id TEXT, peer_fundraiser_team_id TEXT,
         state TEXT NOT NULL, upstream_status INTEGER, transaction_id TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+      CREATE TABLE consent_records (id INTEGER PRIMARY KEY, mobilenumber TEXT NOT NULL, list TEXT, keyword TEXT, shortcode TEXT,
+        consent_text_sha256 TEXT NOT NULL, consented_at TEXT NOT NULL, ip TEXT NOT NULL, user_agent TEXT, page_url TEXT,
+        outcome TEXT NOT NULL);
+      INSERT INTO consent_records VALUES (1, '5550101234', 'Hope Alerts', NULL, NULL, '${"ab".repeat(32)}',
+        '2026-11-20T10:00:00.000Z', '203.0.113.5', NULL, NULL, 'subscribed');
     `);
     old
       .prepare(
@@ -217,6 +223,10 @@ describe("the schema", () => {
       kind: "replay",
       attempt: { reference: "gk_old", state: "succeeded", transaction_id: "100042" },
     });
+    // A consent kept before texts were: still exported, its text unknown rather than invented.
+    expect(await store.consents()).toMatchObject([
+      { id: 1, consent_text_sha256: "ab".repeat(32), consent_text: null, outcome: "subscribed" },
+    ]);
     const reader = readOnly(dir);
     try {
       expect(reader.pragma("user_version", { simple: true })).toBe(SQLITE_SCHEMA_VERSION);

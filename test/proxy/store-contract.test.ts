@@ -9,6 +9,8 @@ import { ClaimLostError, type Claim, type ClaimResult, type Store } from "../../
 import { sql, testDatabase } from "../helpers/postgres";
 
 const LEASE_MS = 20_000;
+/** A disclosure as the opt-in form shows it (commas and quotes included, as real ones have). */
+const CONSENT_SHOWN = `By tapping "Subscribe", you agree to get Hope Shelter alerts, 4 msgs/mo. Reply STOP to end.`;
 const dirs: string[] = [];
 const stores: Store[] = [];
 afterEach(async () => {
@@ -54,7 +56,7 @@ const adapters: Adapter[] = [
       await probe.close();
       await sql(
         databaseUrl,
-        "TRUNCATE idempotency_keys, donation_attempts, consent_records, givekit_rate_limits, reconcile_leases RESTART IDENTITY",
+        "TRUNCATE idempotency_keys, donation_attempts, consent_records, consent_texts, givekit_rate_limits, reconcile_leases RESTART IDENTITY",
       );
       return databaseUrl;
     },
@@ -374,7 +376,7 @@ describe.each(adapters)("the $name store", (adapter) => {
     ]);
   });
 
-  it("keeps consent records (never purged) with their outcome", async () => {
+  it("keeps consent records (never purged) with their outcome and the text shown", async () => {
     let now = Date.parse("2026-11-22T10:00:00Z");
     const store = await open(undefined, () => now);
     const id = await store.recordConsent({
@@ -383,6 +385,7 @@ describe.each(adapters)("the $name store", (adapter) => {
       keyword: null,
       shortcode: null,
       consent_text_sha256: "ab".repeat(32),
+      consent_text: CONSENT_SHOWN,
       ip: "203.0.113.5",
       user_agent: "Mozilla/5.0",
       page_url: "https://shelter.example/donate",
@@ -397,11 +400,36 @@ describe.each(adapters)("the $name store", (adapter) => {
       mobilenumber: "5550101234",
       list: "Hope Alerts",
       consent_text_sha256: "ab".repeat(32),
+      consent_text: CONSENT_SHOWN,
       ip: "203.0.113.5",
       user_agent: "Mozilla/5.0",
       page_url: "https://shelter.example/donate",
       consented_at: "2026-11-22T10:00:00.000Z",
     });
+  });
+
+  it("keeps every record's text when many share one, and each its own when they differ", async () => {
+    const store = await open();
+    const consent = (text: string, sha: string) =>
+      store.recordConsent({
+        mobilenumber: "5550101234",
+        list: "Hope Alerts",
+        keyword: null,
+        shortcode: null,
+        consent_text_sha256: sha,
+        consent_text: text,
+        ip: "203.0.113.5",
+        user_agent: null,
+        page_url: null,
+      });
+    await consent(CONSENT_SHOWN, "ab".repeat(32));
+    await consent(CONSENT_SHOWN, "ab".repeat(32));
+    await consent(`${CONSENT_SHOWN} (en español)`, "cd".repeat(32));
+    expect((await store.consents()).map((record) => record.consent_text)).toEqual([
+      CONSENT_SHOWN,
+      CONSENT_SHOWN,
+      `${CONSENT_SHOWN} (en español)`,
+    ]);
   });
 
   it("reports its health", async () => {

@@ -32,7 +32,7 @@ describe("POST /v1/subscriptions", () => {
     ]);
   });
 
-  it("keeps a consent record: number, target, hash of the text shown, time, IP, user agent, page URL", async () => {
+  it("keeps a consent record: number, target, the text shown and its hash, time, IP, user agent, page URL", async () => {
     const before = Date.now();
     await ctx.api.post("/v1/subscriptions", optIn(), {
       headers: { Referer: "https://shelter.example/news", "User-Agent": "GivekitTest/1.0" },
@@ -44,6 +44,7 @@ describe("POST /v1/subscriptions", () => {
       list: "Hope Alerts",
       keyword: null,
       consent_text_sha256: createHash("sha256").update(CONSENT_TEXT).digest("hex"),
+      consent_text: CONSENT_TEXT,
       ip: "127.0.0.1",
       user_agent: "GivekitTest/1.0",
       page_url: "https://shelter.example/news",

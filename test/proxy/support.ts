@@ -104,6 +104,9 @@ export function donate(
 export const CONSENT_TEXT =
   "I agree to receive recurring automated text messages from Hope Shelter. Msg frequency varies. Msg & data rates may apply. Reply HELP for help, STOP to cancel.";
 
+const CONSENTS_WITH_TEXT = `SELECT consent_records.*, consent_texts.text AS consent_text FROM consent_records
+  LEFT JOIN consent_texts ON consent_texts.sha256 = consent_records.consent_text_sha256 ORDER BY id`;
+
 /** The journal's rows, read from the proxy's data directory. */
 export function readJournal(dataDir: string) {
   const db = openSqlite(join(dataDir, JOURNAL_FILE), { readonly: true, fileMustExist: true });
@@ -112,7 +115,7 @@ export function readJournal(dataDir: string) {
       attempts: db
         .prepare("SELECT * FROM donation_attempts ORDER BY created_at, rowid")
         .all() as AttemptRecord[],
-      consents: db.prepare("SELECT * FROM consent_records ORDER BY id").all() as ConsentRecord[],
+      consents: db.prepare(CONSENTS_WITH_TEXT).all() as ConsentRecord[],
       keys: db.prepare("SELECT * FROM idempotency_keys").all() as Record<string, unknown>[],
     };
   } finally {
@@ -129,7 +132,7 @@ export async function journalRows(proxy: ProxyHandle) {
       url,
       "SELECT * FROM donation_attempts ORDER BY created_at, seq",
     )) as unknown as AttemptRecord[],
-    consents: (await sql(url, "SELECT * FROM consent_records ORDER BY id")) as unknown as ConsentRecord[],
+    consents: (await sql(url, CONSENTS_WITH_TEXT)) as unknown as ConsentRecord[],
     keys: await sql(url, "SELECT * FROM idempotency_keys"),
   };
 }

@@ -332,7 +332,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 
     async recordConsent(consent) {
       const { rows } = await query<{ id: string }>(
-        `INSERT INTO consent_records (mobilenumber, list, keyword, shortcode, consent_text_sha256, consented_at, ip, user_agent, page_url, outcome)
+        // The text and the record in one statement: one round trip, one transaction.
+        `WITH text AS (
+           INSERT INTO consent_texts (sha256, text) VALUES ($5, $10) ON CONFLICT (sha256) DO NOTHING
+         )
+         INSERT INTO consent_records (mobilenumber, list, keyword, shortcode, consent_text_sha256, consented_at, ip, user_agent, page_url, outcome)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending') RETURNING id`,
         [
           consent.mobilenumber,
@@ -344,6 +348,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           consent.ip,
           consent.user_agent,
           consent.page_url,
+          consent.consent_text,
         ],
       );
       return Number(rows[0]!.id);
@@ -355,7 +360,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 
     async consents() {
       const { rows } = await query<ConsentRecord & { id: string }>(
-        "SELECT * FROM consent_records ORDER BY id",
+        `SELECT consent_records.*, consent_texts.text AS consent_text FROM consent_records
+         LEFT JOIN consent_texts ON consent_texts.sha256 = consent_records.consent_text_sha256 ORDER BY id`,
       );
       return rows.map((row) => ({ ...row, id: Number(row.id) }));
     },

@@ -83,6 +83,13 @@ const MIGRATIONS: string[] = [
     lease_until bigint NOT NULL
   );
   `,
+  // 3: each consent text word for word, kept once however many records share it.
+  `
+  CREATE TABLE consent_texts (
+    sha256 text PRIMARY KEY,
+    text text NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

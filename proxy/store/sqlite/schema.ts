@@ -79,6 +79,13 @@ const MIGRATIONS: string[] = [
     lease_until INTEGER NOT NULL
   );
   `,
+  // 4: each consent text word for word, kept once however many records share it.
+  `
+  CREATE TABLE consent_texts (
+    sha256 TEXT PRIMARY KEY,
+    text TEXT NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -1,10 +1,13 @@
 // `givekit attempts`, `reconcile` and `consents export` on both stores, while the proxy runs
 // (on SQLite: beside it, on its data directory), and their bad flags.
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { main } from "../../../proxy/cli/main";
 import { DEMO } from "../../helpers/sandbox";
 import { CARDS, collected, CONSENT_TEXT, donate, donationBody, tokenize, useStack } from "../support";
+
+/** A CSV cell as RFC 4180 writes text with commas or quotes. */
+const csvQuoted = (text: string) => (/[",]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
 
 async function givekit(args: string[], env: NodeJS.ProcessEnv) {
   let out = "";
@@ -77,18 +80,33 @@ describe.each(["sqlite", "postgres"] as const)(
         { headers: { Referer: "https://shelter.example/news", "User-Agent": "GivekitTest/1.0" } },
       );
       expect(reply.status).toBe(201);
+      // A page's visitor chooses the user agent: in a spreadsheet it must stay text, not a formula.
+      const hostile = await ctx.api.post(
+        "/v1/subscriptions",
+        { mobilenumber: "+1 (555) 010-9876", list: "Hope Alerts", consent: true, consent_text: CONSENT_TEXT },
+        { headers: { "User-Agent": '=HYPERLINK("https://evil.example","x")' } },
+      );
+      expect(hostile.status).toBe(201);
       const csv = await givekit(["consents", "export"], env());
       expect(csv.code).toBe(0);
       const lines = csv.out.trim().split("\r\n");
       expect(lines[0]).toBe(
-        "id,mobilenumber,list,keyword,shortcode,consent_text_sha256,consented_at,ip,user_agent,page_url,outcome",
+        "id,mobilenumber,list,keyword,shortcode,consent_text,consent_text_sha256,consented_at,ip,user_agent,page_url,outcome",
       );
-      expect(lines).toHaveLength(2);
-      expect(lines[1]).toContain("5550101234,Hope Alerts,");
+      expect(lines).toHaveLength(3);
+      const sha = createHash("sha256").update(CONSENT_TEXT).digest("hex");
+      expect(lines[1]).toContain(`5550101234,Hope Alerts,,,${csvQuoted(CONSENT_TEXT)},${sha},`);
       expect(lines[1]).toContain("GivekitTest/1.0,https://shelter.example/news,");
+      expect(lines[2]).toContain(`,"'=HYPERLINK(""https://evil.example"",""x"")",`);
       const json = await givekit(["consents", "export", "--format", "json"], env());
       expect(JSON.parse(json.out).consents).toMatchObject([
-        { mobilenumber: "5550101234", list: "Hope Alerts" },
+        {
+          mobilenumber: "5550101234",
+          list: "Hope Alerts",
+          consent_text: CONSENT_TEXT,
+          consent_text_sha256: sha,
+        },
+        { mobilenumber: "5550109876", user_agent: '=HYPERLINK("https://evil.example","x")' },
       ]);
       const later = await givekit(["consents", "export", "--since", "2999-01-01", "--format", "json"], env());
       expect(JSON.parse(later.out).consents).toEqual([]);
