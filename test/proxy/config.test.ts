@@ -55,6 +55,7 @@ describe("loadConfig", () => {
       paymentTokens: 10,
       donations: 10,
       subscriptions: 5,
+      donationStatus: 120,
       declineLimit: 5,
       declineWindowS: 600,
       declineBlockS: 3600,
