@@ -24,6 +24,8 @@ export interface RateLimitConfig {
   paymentTokens: number;
   donations: number;
   subscriptions: number;
+  /** Status lookups (GET /v1/donations/{reference}) per IP per window: a Pending screen polls, so a bucket of its own. */
+  donationStatus: number;
   /** Declined donations per IP within declineWindowS that trigger the block. */
   declineLimit: number;
   declineWindowS: number;
@@ -128,6 +130,7 @@ export const CONFIG_DEFAULTS = {
   GIVEKIT_RATE_PAYMENT_TOKENS: "10",
   GIVEKIT_RATE_DONATIONS: "10",
   GIVEKIT_RATE_SUBSCRIPTIONS: "5",
+  GIVEKIT_RATE_DONATION_STATUS: "120",
   GIVEKIT_DECLINE_LIMIT: "5",
   GIVEKIT_DECLINE_WINDOW_S: "600",
   GIVEKIT_DECLINE_BLOCK_S: "3600",
@@ -263,6 +266,7 @@ const EnvSchema = z.object({
   GIVEKIT_RATE_PAYMENT_TOKENS: whole(1, MAX_COUNT),
   GIVEKIT_RATE_DONATIONS: whole(1, MAX_COUNT),
   GIVEKIT_RATE_SUBSCRIPTIONS: whole(1, MAX_COUNT),
+  GIVEKIT_RATE_DONATION_STATUS: whole(1, MAX_COUNT),
   GIVEKIT_DECLINE_LIMIT: whole(1, MAX_COUNT),
   GIVEKIT_DECLINE_WINDOW_S: whole(1, MAX_SECONDS),
   GIVEKIT_DECLINE_BLOCK_S: whole(1, MAX_SECONDS),
@@ -438,6 +442,7 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
       paymentTokens: e.GIVEKIT_RATE_PAYMENT_TOKENS,
       donations: e.GIVEKIT_RATE_DONATIONS,
       subscriptions: e.GIVEKIT_RATE_SUBSCRIPTIONS,
+      donationStatus: e.GIVEKIT_RATE_DONATION_STATUS,
       declineLimit: e.GIVEKIT_DECLINE_LIMIT,
       declineWindowS: e.GIVEKIT_DECLINE_WINDOW_S,
       declineBlockS: e.GIVEKIT_DECLINE_BLOCK_S,

@@ -15,6 +15,8 @@ import { createUpstreamClient } from "./upstream/client";
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 /** How often claims whose proxy died are looked for (a retry of the key finds them at once too). */
 const LEASE_SWEEP_INTERVAL_MS = 60 * 1000;
+/** The reconcile results that resolve an attempt (the others leave it unknown). */
+const RESOLVED = new Set(["succeeded", "declined", "failed", "not_charged"]);
 /** How long requests still being answered get to finish when the proxy closes. */
 const CLOSE_GRACE_MS = 1000;
 
@@ -62,6 +64,18 @@ export async function startProxyServer(
           reconciling = true;
           void reconciler
             .pass()
+            .then((steps) => {
+              // One line per attempt this proxy resolved: with several proxies, the lines of all
+              // of them together name each attempt once.
+              for (const step of steps) {
+                if (RESOLVED.has(step.result)) {
+                  logger.info(
+                    { reference: step.reference, state: step.result, transaction_id: step.transaction_id },
+                    "attempt reconciled",
+                  );
+                }
+              }
+            })
             .catch((error: unknown) => logger.warn({ error: String(error) }, "reconcile pass failed"))
             .finally(() => (reconciling = false));
         }, config.reconcileIntervalS * 1000),

@@ -1,6 +1,6 @@
 /**
- * Per-client limits (rate-limiter-flexible): so many payment tokens, donations and
- * subscriptions per window, and the decline block: after too many declined donations, a
+ * Per-client limits (rate-limiter-flexible): so many payment tokens, donations, donation
+ * status lookups and subscriptions per window, and the decline block: after too many declined donations, a
  * client may not tokenize cards or donate for a while (the usual defence against card testing).
  * On PostgreSQL the counters are shared by every proxy (one table); with SQLite, one proxy,
  * they live in memory. If the database is out of reach, each proxy counts in memory meanwhile.
@@ -17,7 +17,7 @@ import type { RateLimitConfig } from "../config";
 import { ProblemError } from "../problem";
 import type { RateLimitStore } from "../store";
 
-export type LimitedAction = "paymentTokens" | "donations" | "subscriptions";
+export type LimitedAction = "paymentTokens" | "donations" | "subscriptions" | "donationStatus";
 
 function retryAfterS(ms: number): string {
   return String(Math.max(1, Math.ceil(ms / 1000)));
@@ -55,6 +55,12 @@ export function createRateLimits(config: RateLimitConfig, store: RateLimitStore 
     subscriptions: limiter({
       keyPrefix: "subscriptions",
       points: config.subscriptions,
+      duration: config.windowS,
+    }),
+    // A Pending screen asks again and again: its lookups never use up the donations' budget.
+    donationStatus: limiter({
+      keyPrefix: "donation-status",
+      points: config.donationStatus,
       duration: config.windowS,
     }),
   };

@@ -280,7 +280,9 @@ export function donationRoutes(deps: DonationDeps) {
     const reference = c.req.param("reference");
     // A malformed reference is not looked up at all.
     if (!DonationReferenceSchema.safeParse(reference).success) throw donationNotFound();
-    await deps.rateLimits.admit("donations", c.get("clientIp"));
+    // Its own bucket, and no decline block: a lookup moves no money, and a blocked donor may
+    // still learn what became of a donation.
+    await deps.rateLimits.consume("donationStatus", c.get("clientIp"));
     const attempt = await deps.store.attempt(reference);
     if (!attempt) throw donationNotFound();
     return c.json(donationStatus(attempt));

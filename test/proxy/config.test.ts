@@ -55,6 +55,7 @@ describe("loadConfig", () => {
       paymentTokens: 10,
       donations: 10,
       subscriptions: 5,
+      donationStatus: 120,
       declineLimit: 5,
       declineWindowS: 600,
       declineBlockS: 3600,
@@ -87,6 +88,7 @@ describe("loadConfig", () => {
       GIVEKIT_JOURNAL_SECRET: "x".repeat(40),
       GIVEKIT_IDEMPOTENCY_RETENTION_H: "48",
       GIVEKIT_RATE_DONATIONS: "3",
+      GIVEKIT_RATE_DONATION_STATUS: "30",
       GIVEKIT_DECLINE_BLOCK_S: "60",
       GIVEKIT_PEERS_CACHE_S: "0",
       LOG_LEVEL: "warn",
@@ -103,6 +105,7 @@ describe("loadConfig", () => {
     expect(config.journalSecret).toBe("x".repeat(40));
     expect(config.idempotencyRetentionH).toBe(48);
     expect(config.rateLimits.donations).toBe(3);
+    expect(config.rateLimits.donationStatus).toBe(30);
     expect(config.rateLimits.declineBlockS).toBe(60);
     expect(config.peersCacheS).toBe(0);
     expect(config.logLevel).toBe("warn");
@@ -123,6 +126,8 @@ describe("loadConfig", () => {
     ["GIVEKIT_TRUST_PROXY", "yes"],
     ["GIVEKIT_IDEMPOTENCY_RETENTION_H", "12"],
     ["GIVEKIT_RATE_PAYMENT_TOKENS", "-1"],
+    ["GIVEKIT_RATE_DONATION_STATUS", "0"],
+    ["GIVEKIT_RATE_DONATION_STATUS", "many"],
     ["GIVEKIT_DECLINE_LIMIT", "0"],
     ["LOG_LEVEL", "loud"],
     ["GIVEKIT_JOURNAL_SECRET", "short"],

@@ -153,6 +153,41 @@ describe("rate limits", () => {
   });
 });
 
+describe("the status lookups' own bucket", () => {
+  const ctx = useStack({
+    proxy: {
+      env: {
+        GIVEKIT_RATE_DONATIONS: "2",
+        GIVEKIT_RATE_DONATION_STATUS: "3",
+        // 999.99 never answers: the donation is Pending after this long.
+        UPSTREAM_TIMEOUT_MS: "800",
+        GIVEKIT_RECONCILE_INTERVAL_S: "0",
+      },
+    },
+  });
+
+  it("a Pending screen's polling never eats the donations' budget, and is limited on its own", async () => {
+    const pending = await donate(ctx.api, donationBody(await tokenize(ctx.api), { amount: "999.99" }));
+    expect(pending.status).toBe(202);
+    const reference = pending.json.donation.reference as string;
+    const lookups = [];
+    for (let i = 0; i < 4; i++) lookups.push(await ctx.api.get(`/v1/donations/${reference}`));
+    expect(lookups.map((reply) => reply.status)).toEqual([200, 200, 200, 429]);
+    expect(lookups[0]!.json).toEqual({ donation: { status: "Pending", reference } });
+    expect(lookups[3]!.json.code).toBe("rate_limited");
+    expect(Number(lookups[3]!.headers.get("retry-after"))).toBeGreaterThan(0);
+
+    // Four lookups and one donation so far: the second donation is still within the budget of 2.
+    const given = await donate(ctx.api, donationBody(await tokenize(ctx.api), { amount: "25.00" }));
+    expect(given.status).toBe(200);
+    const over = await donate(ctx.api, donationBody(await tokenize(ctx.api), { amount: "26.00" }));
+    expect(over.status).toBe(429);
+    expect(over.json.code).toBe("rate_limited");
+    // The sandbox's own report: only the 25.00 was charged (999.99 never is, 26.00 never left).
+    expect((await collected(ctx.sandbox)).map((row) => row.amount)).toEqual(["25.00"]);
+  });
+});
+
 describe("the decline block", () => {
   const ctx = useStack({
     proxy: {
@@ -182,6 +217,10 @@ describe("the decline block", () => {
       consent_text: "I agree to receive recurring automated messages.",
     });
     expect(optIn.status).toBe(201);
+    // Nor are status lookups: an unknown reference is not found, not refused.
+    const lookup = await ctx.api.get(`/v1/donations/gk_${"0".repeat(20)}`);
+    expect(lookup.status).toBe(404);
+    expect(lookup.json.code).toBe("not_found");
   });
 });
 

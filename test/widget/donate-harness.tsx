@@ -40,6 +40,8 @@ export interface Call {
   url: string;
   headers: Record<string, string>;
   body: unknown;
+  /** Date.now() when it was made (the fake clock's, under fake timers). */
+  at: number;
 }
 
 type Answer = { status: number; body: unknown } | "network-error";
@@ -63,14 +65,29 @@ export const problem = (status: number, code: string, errors?: Record<string, st
   body: { type: "about:blank", title: code, status, code, ...(errors ? { errors } : {}) },
 });
 
+/** A donation's status as GET /v1/donations/{reference} answers it. */
+export const donationStatus = (
+  status: "Pending" | "Success" | "NotCharged",
+  reference: string,
+  transactionId?: string,
+): Answer => ({
+  status: 200,
+  body: { donation: { status, reference, ...(transactionId ? { transaction_id: transactionId } : {}) } },
+});
+
 /**
- * A fake proxy: answers the campaign and peers from HOPE and PEERS, and each POST
- * /v1/donations with the next of `donations` (the last one repeats). Every call is kept.
+ * A fake proxy: answers the campaign and peers from HOPE and PEERS, each POST /v1/donations
+ * with the next of `donations` and each GET /v1/donations/{reference} with the next of
+ * `statuses` (the last one repeats; 404 without any). Every call is kept.
  */
-export function stubProxy(options: { campaign?: Answer; donations?: (Answer | Promise<Answer>)[] } = {}) {
+export function stubProxy(
+  options: { campaign?: Answer; donations?: (Answer | Promise<Answer>)[]; statuses?: Answer[] } = {},
+) {
   const calls: Call[] = [];
   const donations = options.donations ?? [success()];
+  const statuses = options.statuses ?? [];
   let donationCount = 0;
+  let statusCount = 0;
   const fetchStub = vi.fn<typeof fetch>(async (input, init = {}) => {
     const url = new URL(String(input));
     const headers: Record<string, string> = {};
@@ -78,7 +95,7 @@ export function stubProxy(options: { campaign?: Answer; donations?: (Answer | Pr
       headers[name.toLowerCase()] = value;
     }
     const body = typeof init.body === "string" ? JSON.parse(init.body) : undefined;
-    calls.push({ method: init.method ?? "GET", url: url.href, headers, body });
+    calls.push({ method: init.method ?? "GET", url: url.href, headers, body, at: Date.now() });
     let answer: Answer;
     if (url.pathname.endsWith("/peers")) {
       const q = (url.searchParams.get("q") ?? "").toLowerCase();
@@ -88,6 +105,9 @@ export function stubProxy(options: { campaign?: Answer; donations?: (Answer | Pr
     } else if (url.pathname === "/v1/donations") {
       answer = await donations[Math.min(donationCount, donations.length - 1)]!;
       donationCount += 1;
+    } else if (url.pathname.startsWith("/v1/donations/") && statuses.length > 0) {
+      answer = statuses[Math.min(statusCount, statuses.length - 1)]!;
+      statusCount += 1;
     } else {
       answer = problem(404, "not_found");
     }
@@ -101,6 +121,7 @@ export function stubProxy(options: { campaign?: Answer; donations?: (Answer | Pr
   return {
     calls,
     donationCalls: () => calls.filter((call) => call.url.endsWith("/v1/donations")),
+    statusCalls: () => calls.filter((call) => new URL(call.url).pathname.startsWith("/v1/donations/")),
   };
 }
 

@@ -47,6 +47,8 @@ class Donation extends Reactive<WidgetProps> {
 
   override componentWillUnmount() {
     this.live = false;
+    // No more lookups of a Pending donation once the element is gone.
+    this.model.stopFollowing();
     super.componentWillUnmount();
   }
 

@@ -8,7 +8,7 @@ import { CardField } from "./CardField";
 import type { CardPort } from "./card-port";
 import { MEMO_MAX, type DonateField, type DonationModel } from "./DonationModel";
 import { DonorFields } from "./DonorFields";
-import { reactive } from "../shared/reactive";
+import { focusOnMount, reactive } from "../shared/reactive";
 import { Announce, Checkbox, ExternalLink, focusField, TextField } from "../shared/Field";
 import { PeerPicker } from "./PeerPicker";
 import { problemText } from "./problem-text";
@@ -54,12 +54,19 @@ export const DonationForm = reactive(({ model, card, host, t, locale }: Donation
       emit(host, "givekit:error", { code: result.code ?? "validation_failed" });
     } else if (outcome.kind === "success" || outcome.kind === "pending") {
       const success = outcome.kind === "success";
-      emit(host, "givekit:donation", {
-        status: success ? "Success" : "Pending",
-        amount: fromCents(outcome.totalCents),
-        frequency: outcome.frequency,
-        transaction_id: success ? outcome.transactionId : null,
-      });
+      const told = (said: "Success" | "Pending" | "NotCharged", transactionId: string | null) =>
+        emit(host, "givekit:donation", {
+          status: said,
+          amount: fromCents(outcome.totalCents),
+          frequency: outcome.frequency,
+          transaction_id: transactionId,
+        });
+      told(success ? "Success" : "Pending", success ? outcome.transactionId : null);
+      if (success) return;
+      // The form is gone by now; the model keeps asking, and the page hears how it ended.
+      const final = await model.follow();
+      const end = model.status.peek();
+      if (final) told(final, end.kind === "success" ? end.transactionId : null);
     }
   }
 
@@ -134,7 +141,13 @@ export const DonationForm = reactive(({ model, card, host, t, locale }: Donation
         </p>
       </fieldset>
       {status.kind === "failed" ? (
-        <p class="gk-alert" role="alert" part="error">
+        <p
+          class="gk-alert"
+          role="alert"
+          part="error"
+          // Back from a Pending screen: the news is read out first, as that screen's was.
+          {...(status.failure === "notCharged" && { ref: focusOnMount, tabIndex: -1 })}
+        >
           {{ ...t.common, ...d.outcome }[status.failure]}
         </p>
       ) : null}

@@ -7,7 +7,7 @@ import type { ApiClient } from "../shared/api-client";
 import { createFormState, type FormStatus, type SubmitResult as FormResult } from "../shared/form-state";
 import type { DonateProps, Frequency } from "./attributes";
 import type { TokenResult } from "./card-port";
-import { readCampaign, readDonation, readPeers } from "./responses";
+import { readCampaign, readDonation, readDonationStatus, readPeers } from "./responses";
 
 /** The form's fields in the order they appear: the first with an error gets focus. */
 export const DONATE_FIELDS = [
@@ -41,12 +41,22 @@ export type DonateFailure =
   | "networkError"
   | "inProgress"
   | "invalidPeer"
+  | "notCharged"
   | "failed";
 
-/** How a donation ended: charged, or unknown (the upstream may have charged). */
+/**
+ * A Pending donation's follow-up: still asking the proxy, the proxy no longer knows the
+ * reference (404), or FOLLOW_FOR_MS went by without an answer.
+ */
+export type PendingCheck = "asking" | "notFound" | "gaveUp";
+
+/** How a donation ended: charged, or unknown (the upstream may have charged) while it is followed up. */
 export type DonateEnd =
   | { kind: "success"; totalCents: number; frequency: Frequency; transactionId: string }
-  | { kind: "pending"; totalCents: number; frequency: Frequency; reference: string };
+  | { kind: "pending"; totalCents: number; frequency: Frequency; reference: string; check: PendingCheck };
+
+/** What a followed-up Pending donation came to, as `givekit:donation` names it. */
+export type FinalStatus = "Success" | "NotCharged";
 
 export type DonateStatus = FormStatus<DonateFailure, DonateEnd>;
 
@@ -59,6 +69,15 @@ export { MEMO_MAX };
 export const PEER_SEARCH_DEBOUNCE_MS = 200;
 /** How many characters a donor can type into the amount box ("10,000.00" and then some). */
 export const OTHER_AMOUNT_MAX = 12;
+/** A Pending donation is first looked up after this long, then after twice as long each time… */
+export const FOLLOW_FIRST_MS = 2000;
+/** …up to this gap: a donor learns the truth within half a minute, and a waiting tab costs little. */
+export const FOLLOW_MAX_MS = 30_000;
+/**
+ * …for at most this long. The proxy resolves every Pending within its settle window (15 minutes
+ * by default) and one reconcile pass (1 minute); past that, the donor is told to get in touch.
+ */
+export const FOLLOW_FOR_MS = 20 * 60_000;
 
 /** The card frame as the model needs it (createCardPort gives one). */
 export interface CardGateway {
@@ -211,6 +230,9 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
   let retained: { key: string; token: string; fingerprint: string } | null = null;
   let searchSeq = 0;
   let searchTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Bumped to stop the follow-up of a Pending donation (the element removed, or a new one begun). */
+  let followSeq = 0;
+  let followTimer: ReturnType<typeof setTimeout> | undefined;
 
   function body(): Omit<DonationRequest, "credit_card_token"> {
     const amount = amountCents.value;
@@ -442,6 +464,7 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
                 totalCents: total,
                 frequency: chosenFrequency,
                 reference: donation.reference,
+                check: "asking",
               };
         status.value = end;
         return { kind: end.kind };
@@ -456,6 +479,54 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
       );
       if (code === "invalid_peer") refused.peer = "invalid";
       return form.fail(refused, code);
+    },
+
+    /**
+     * Asks the proxy what became of the Pending donation, FOLLOW_FIRST_MS after the answer and
+     * then backing off (FOLLOW_MAX_MS, for FOLLOW_FOR_MS at most), until it is known: Success
+     * shows the thanks, NotCharged brings the form back as the donor left it (a new key and card
+     * token next time). A 429, a 5xx or no answer at all is asked again later; a 404 stops.
+     * Resolves with the final status, or null once it stops without one.
+     */
+    async follow(): Promise<FinalStatus | null> {
+      const pending = status.peek();
+      if (pending.kind !== "pending") return null;
+      const seq = ++followSeq;
+      const until = Date.now() + FOLLOW_FOR_MS;
+      const stop = (check: PendingCheck) => {
+        status.value = { ...pending, check };
+        return null;
+      };
+      for (let delay = FOLLOW_FIRST_MS; ; delay = Math.min(delay * 2, FOLLOW_MAX_MS)) {
+        if (Date.now() + delay > until) return stop("gaveUp");
+        await new Promise((resolve) => (followTimer = setTimeout(resolve, delay)));
+        const result = await api.get<unknown>(`/v1/donations/${encodeURIComponent(pending.reference)}`);
+        if (seq !== followSeq) return null;
+        if (result.kind === "problem" && result.problem.code === "not_found") return stop("notFound");
+        const found = result.kind === "ok" ? readDonationStatus(result.data)?.donation : null;
+        if (found?.status === "Success") {
+          status.value = {
+            kind: "success",
+            totalCents: pending.totalCents,
+            frequency: pending.frequency,
+            transactionId: found.transaction_id ?? "",
+          };
+          return "Success";
+        }
+        if (found?.status === "NotCharged") {
+          batch(() => {
+            status.value = { kind: "failed", failure: "notCharged", code: "payment_failed" };
+            form.attempt.value += 1;
+          });
+          return "NotCharged";
+        }
+      }
+    },
+
+    /** Stops following a Pending donation up (the element is gone). */
+    stopFollowing() {
+      followSeq++;
+      clearTimeout(followTimer);
     },
 
     /** Back to an empty card and the first amount after a completed donation. */

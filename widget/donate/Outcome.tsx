@@ -32,6 +32,7 @@ export function Outcome({ status, currency, locale, t, onAgain }: OutcomeProps) 
         {success ? o.transaction : o.reference}:{" "}
         <strong class="gk-reference">{success ? status.transactionId : status.reference}</strong>
       </p>
+      {success ? null : <p class="gk-muted">{o[status.check]}</p>}
       {/* Pending offers no second try: the donation may have gone through. */}
       {success ? (
         <button type="button" part="button" onClick={onAgain}>

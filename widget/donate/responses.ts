@@ -1,4 +1,4 @@
-import type { Campaign, DonationResponse, Peer } from "../../contract/api";
+import type { Campaign, DonationResponse, DonationStatusResponse, Peer } from "../../contract/api";
 import { toCents } from "../../contract/money";
 import {
   CURRENCY_PATTERN,
@@ -28,7 +28,7 @@ import {
 
 /*
  * The proxy's answers, read as contract/api.ts's schemas read them (CampaignSchema,
- * PeersResponseSchema, DonationResponseSchema), by hand: those schemas pull zod's union,
+ * PeersResponseSchema, DonationResponseSchema, DonationStatusResponseSchema), by hand: those schemas pull zod's union,
  * default and nullable parsers into widget.js, which has a 30 KB budget. test/widget/readers.test.ts
  * holds each reader to its schema.
  */
@@ -69,6 +69,11 @@ const SUCCESS = {
   recurring_frequency: nullable(isFrequency),
 };
 const PENDING = { status: oneOf(["Pending"]), reference: isText };
+const STATUS = {
+  status: oneOf(["Pending", "Success", "NotCharged"]),
+  reference: isText,
+  transaction_id: optional(isText),
+};
 
 export function readCampaign(body: unknown): Campaign | null {
   const campaign = readShape<Campaign>(body, CAMPAIGN, true);
@@ -87,4 +92,12 @@ export function readDonation(body: unknown): DonationResponse | null {
   const donation = isObject(body) ? body.donation : null;
   const read = readShape(donation, SUCCESS) ?? readShape(donation, PENDING);
   return read ? ({ donation: read } as DonationResponse) : null;
+}
+
+export function readDonationStatus(body: unknown): DonationStatusResponse | null {
+  const donation = readShape<DonationStatusResponse["donation"]>(
+    isObject(body) ? body.donation : null,
+    STATUS,
+  );
+  return donation && { donation };
 }

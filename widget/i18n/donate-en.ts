@@ -76,6 +76,11 @@ export const donateEn = {
     pending:
       "It may have gone through, so please do not donate again. If you contact the organization, give them this reference:",
     reference: "Reference",
+    asking: "We are checking with the payment service; this page will update by itself.",
+    notFound: "We can no longer look this donation up. Please give the organization this reference.",
+    gaveUp:
+      "We still cannot confirm it. Please give the organization this reference before you donate again.",
+    notCharged: "Your donation did not go through, so nothing was charged. You can try again.",
     inProgress: "Your donation is still being processed. Wait a moment, then try again.",
     invalidPeer: "That fundraiser or team is not part of this campaign. Choose another one or remove it.",
     failed: "Something went wrong on our side. Please try again later.",

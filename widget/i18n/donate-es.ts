@@ -73,6 +73,10 @@ export const donateEs: DonateMessages = {
     pending:
       "Es posible que se haya realizado, así que no vuelva a donar. Si se comunica con la organización, deles esta referencia:",
     reference: "Referencia",
+    asking: "Estamos consultando con el servicio de pagos; esta página se actualizará sola.",
+    notFound: "Ya no podemos consultar esta donación. Dé esta referencia a la organización.",
+    gaveUp: "Todavía no podemos confirmarla. Dé esta referencia a la organización antes de volver a donar.",
+    notCharged: "Su donación no se realizó, así que no se hizo ningún cargo. Puede intentarlo de nuevo.",
     inProgress: "Su donación todavía se está procesando. Espere un momento y vuelva a intentarlo.",
     invalidPeer: "Ese recaudador o equipo no forma parte de esta campaña. Elija otro o quítelo.",
     failed: "Algo salió mal de nuestro lado. Inténtelo de nuevo más tarde.",

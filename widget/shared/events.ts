@@ -2,7 +2,8 @@
 export interface GivekitEventMap {
   "givekit:ready": { widget: "donate" | "optin" };
   "givekit:donation": {
-    status: "Success" | "Pending";
+    /** Pending first when the outcome is unknown, then Success or NotCharged once it is known. */
+    status: "Success" | "Pending" | "NotCharged";
     amount: string;
     frequency: string;
     transaction_id: string | null;

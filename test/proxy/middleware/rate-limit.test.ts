@@ -7,6 +7,7 @@ const config = {
   paymentTokens: 2,
   donations: 2,
   subscriptions: 1,
+  donationStatus: 2,
   declineLimit: 3,
   declineWindowS: 60,
   declineBlockS: 120,

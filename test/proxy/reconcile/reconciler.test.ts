@@ -12,6 +12,7 @@ const ENV = {
   GIVEKIT_RECONCILE_INTERVAL_S: "1",
   GIVEKIT_RECONCILE_SETTLE_S: "4",
   GIVEKIT_RATE_DONATIONS: "1000",
+  GIVEKIT_RATE_DONATION_STATUS: "1000",
 };
 
 /** Asks the route until the donation is no longer Pending (at most `limitMs`). */
