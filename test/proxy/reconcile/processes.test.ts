@@ -92,15 +92,26 @@ describe("two proxy programs reconciling at once on one PostgreSQL", () => {
       "SELECT reference, amount, state, transaction_id FROM donation_attempts ORDER BY seq",
     );
     expect(attempts.map((attempt) => attempt.reference).toSorted()).toEqual(references.toSorted());
-    for (const attempt of attempts) {
-      if (attempt.amount === "999.99") {
-        expect(attempt).toMatchObject({ state: "not_charged", transaction_id: null });
-        continue;
-      }
-      const row = rows.filter((r) => r.source === `api_via_givekit.${attempt.reference}`);
-      expect(row).toHaveLength(1);
-      expect(attempt).toMatchObject({ state: "succeeded", transaction_id: String(row[0]!.transaction_id) });
-    }
+    // What each attempt should hold: its own tagged row's transaction, or nothing when uncharged.
+    const expected = attempts.map((attempt) => {
+      const tagged = rows.filter((r) => r.source === `api_via_givekit.${attempt.reference}`);
+      return attempt.amount === "999.99"
+        ? { reference: attempt.reference, state: "not_charged", transaction_id: null, rows: 0 }
+        : {
+            reference: attempt.reference,
+            state: "succeeded",
+            transaction_id: tagged[0] ? String(tagged[0].transaction_id) : "no tagged row",
+            rows: 1,
+          };
+    });
+    expect(
+      attempts.map((attempt) => ({
+        reference: attempt.reference,
+        state: attempt.state,
+        transaction_id: attempt.transaction_id,
+        rows: rows.filter((r) => r.source === `api_via_givekit.${attempt.reference}`).length,
+      })),
+    ).toEqual(expected);
     const given = attempts.map((attempt) => attempt.transaction_id).filter((id) => id !== null);
     expect(given.toSorted()).toEqual(rows.map((row) => String(row.transaction_id)).toSorted());
     for (const [i, final] of finals.entries()) {
