@@ -104,7 +104,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     donationRoutes({ campaigns, upstream, store, journalSecret: deps.journalSecret, rateLimits }),
   );
   app.route("/", subscriptionRoutes({ campaigns, upstream, store, rateLimits }));
-  app.route("/", widgetRoutes({ widgetDir: config.widgetDir, allowedOrigins: config.allowedOrigins }));
+  app.route(
+    "/",
+    widgetRoutes({
+      widgetDir: config.widgetDir,
+      allowedOrigins: config.allowedOrigins,
+      challengeScriptUrl: config.defence.turnstile?.scriptUrl ?? null,
+    }),
+  );
 
   app.notFound(() => problemResponse(new ProblemError("not_found", "There is nothing at this address.")));
   app.onError((error, c) => {

@@ -10,11 +10,13 @@ interface CardFieldProps {
   locale: Locale;
   t: Messages;
   error: string | null;
+  /** The campaign the form gives to, as its shortcode and keyword (none: an event's form). */
+  campaign: { shortcode?: string; keyword?: string };
 }
 
 /** The card fields: an iframe served by the proxy, so this page never holds a card number. */
-export const CardField = reactive(({ card, host, proxyUrl, locale, t, error }: CardFieldProps) => {
-  const src = card.frameUrl(() => cardFrameUrl(proxyUrl, locale, frameTheme(host)));
+export const CardField = reactive(({ card, host, proxyUrl, locale, t, error, campaign }: CardFieldProps) => {
+  const src = card.frameUrl(() => cardFrameUrl(proxyUrl, locale, frameTheme(host), campaign));
   const height = card.height.value;
   return (
     <fieldset>
