@@ -337,7 +337,6 @@ export function CardForm({ channel, t, locale, campaign }: CardFormProps) {
       <section
         ref={challengeRegion}
         class="challenge"
-        role="region"
         aria-labelledby="challenge-title"
         tabIndex={-1}
         hidden={!challenge}
@@ -345,7 +344,7 @@ export function CardForm({ channel, t, locale, campaign }: CardFormProps) {
         <p id="challenge-title" class="challenge-title">
           {t.challengeTitle}
         </p>
-        <p role="status">{challenge ? t.challengeStatus[challenge] : null}</p>
+        <output>{challenge ? t.challengeStatus[challenge] : null}</output>
         <div ref={challengeBox} />
       </section>
       {/* Lets Enter submit a form of three text fields; the page's button is the visible one. */}

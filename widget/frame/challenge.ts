@@ -42,8 +42,10 @@ function loadScript(url: string): Promise<TurnstileApi> {
     const script = document.createElement("script");
     script.src = url;
     script.async = true;
-    script.onload = () => (window.turnstile ? resolve(window.turnstile) : reject(new Error("no API")));
-    script.onerror = () => reject(new Error("not loaded"));
+    script.addEventListener("load", () =>
+      window.turnstile ? resolve(window.turnstile) : reject(new Error("no API")),
+    );
+    script.addEventListener("error", () => reject(new Error("not loaded")));
     document.head.append(script);
   }).catch((error: unknown) => {
     // A failed load may be retried on the next attempt.

@@ -286,14 +286,13 @@ describe("the card frame's form", () => {
     );
     vi.stubGlobal("fetch", fetchStub);
     let pass: ((token: string) => void) | null = null;
-    const render = vi.fn(
-      (container: HTMLElement, options: { sitekey: string; callback: (token: string) => void }) => {
-        container.append(Object.assign(document.createElement("button"), { textContent: "I am human" }));
-        pass = options.callback;
-        return "w1";
-      },
-    );
-    vi.stubGlobal("turnstile", { render, remove: vi.fn() });
+    type DrawOptions = { sitekey: string; callback: (token: string) => void };
+    const draw = vi.fn<(container: HTMLElement, options: DrawOptions) => string>((container, options) => {
+      container.append(Object.assign(document.createElement("button"), { textContent: "I am human" }));
+      pass = options.callback;
+      return "w1";
+    });
+    vi.stubGlobal("turnstile", { render: draw, remove: vi.fn<() => void>() });
     const { sent, deliver } = setup();
     fillGoodCard();
     deliver({ type: "givekit:tokenize", id: "t-1" });
@@ -301,7 +300,7 @@ describe("the card frame's form", () => {
     const region = await screen.findByRole("region", { name: "Confirm you are a person" });
     await waitFor(() => expect(document.activeElement).toBe(region));
     expect(screen.getByRole("status").textContent).toBe(frameEn.challengeStatus.shown);
-    expect(render.mock.calls[0]![1]).toMatchObject({ sitekey: "1x-site" });
+    expect(draw.mock.calls[0]![1]).toMatchObject({ sitekey: "1x-site" });
     expect(sent.some((message) => message.type === "givekit:token")).toBe(false);
     // The page asks again meanwhile (its own retry): the one answer goes to its latest request.
     deliver({ type: "givekit:tokenize", id: "t-2" });
