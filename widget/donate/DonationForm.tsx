@@ -84,7 +84,7 @@ export const DonationForm = reactive(({ model, card, host, t, locale }: Donation
         locale={locale}
         t={t}
         error={errorFor("card")}
-        campaign={campaign ?? model.props.target}
+        target={model.props.target}
       />
       <fieldset>
         <legend part="legend">{d.optionsLegend}</legend>

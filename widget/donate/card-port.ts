@@ -25,23 +25,9 @@ export function frameTheme(host: Element): Record<string, string> {
   return theme;
 }
 
-/**
- * The card frame's address: the proxy's /frame/card, told which page origin opened it and, when
- * the page names one by keyword, the campaign (the proxy counts card-testing signals per campaign).
- */
-export function cardFrameUrl(
-  proxyUrl: string,
-  locale: Locale,
-  theme: Record<string, string> = {},
-  campaign: { shortcode?: string; keyword?: string } = {},
-): string {
-  const { shortcode, keyword } = campaign;
-  const params = new URLSearchParams({
-    origin: location.origin,
-    locale,
-    ...theme,
-    ...(shortcode && keyword ? { shortcode, keyword } : {}),
-  });
+/** The card frame's address: the proxy's /frame/card, told which page origin opened it. */
+export function cardFrameUrl(proxyUrl: string, locale: Locale, theme: Record<string, string> = {}): string {
+  const params = new URLSearchParams({ origin: location.origin, locale, ...theme });
   return `${proxyUrl}/frame/card?${params}`;
 }
 

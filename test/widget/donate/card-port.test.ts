@@ -29,14 +29,6 @@ describe("the widget's side of the card frame", () => {
     );
   });
 
-  it("names the campaign to the frame when the form gives to one by keyword, for the proxy's per-campaign signals", () => {
-    expect(cardFrameUrl(PROXY, "en", {}, { shortcode: "71777", keyword: "HOPE" })).toBe(
-      `${PROXY}/frame/card?origin=${encodeURIComponent(location.origin)}&locale=en&shortcode=71777&keyword=HOPE`,
-    );
-    // Half a campaign (an event's form) is not named.
-    expect(cardFrameUrl(PROXY, "en", {}, { keyword: "HOPE" })).not.toContain("keyword");
-  });
-
   it("asks for a token with a message only the proxy's origin can read, and gets token, brand and last 4", async () => {
     current = setup();
     const { port, posted, send } = current;
