@@ -8,6 +8,7 @@ interface TurnstileApi {
     options: {
       sitekey: string;
       language?: string;
+      size?: "flexible";
       callback: (token: string) => void;
       "error-callback": () => void;
       "expired-callback": () => void;
@@ -78,6 +79,8 @@ export async function solveChallenge(
     id = api.render(container, {
       sitekey: challenge.site_key,
       language,
+      // As wide as the frame, which a narrow page makes narrower than Turnstile's usual 300 px.
+      size: "flexible",
       callback: (token) => done(() => resolve(token)),
       "error-callback": () => done(() => reject(new Error("challenge failed"))),
       "expired-callback": () => done(() => reject(new Error("challenge expired"))),
