@@ -137,7 +137,7 @@ export function CardForm({ channel, t, locale, campaign }: CardFormProps) {
     // oxlint-disable-next-line react-hooks/exhaustive-deps -- once per channel; report reads no state.
   }, [channel]);
 
-  // The challenge region takes the focus as it appears, so its heading and status are read out.
+  // The challenge region takes the focus as it appears, so its name and status are read out.
   useEffect(() => {
     if (challenge === "shown") challengeRegion.current?.focus();
   }, [challenge]);
@@ -157,7 +157,7 @@ export function CardForm({ channel, t, locale, campaign }: CardFormProps) {
     }
 
     async function tokenize(id: string) {
-      // A challenge on screen already answers this request too, once passed.
+      // A tokenization under way (its challenge on screen, say) answers this request too: one card, one answer.
       if (answerTo.current) {
         answerTo.current = id;
         return;
