@@ -110,6 +110,26 @@ export type PaymentTokenRequest = z.infer<typeof PaymentTokenRequestSchema>;
 export const HONEYPOT_FIELD = "website";
 /** The proof of a human (a Turnstile token) the frame sends when the proxy asked for one. */
 export const CHALLENGE_FIELD = "challenge_token";
+/**
+ * What a `403 challenge_required` carries besides its code: the challenge the card frame shows
+ * (Cloudflare Turnstile), the site key to render it with and the script that draws it.
+ */
+export const ChallengeSchema = /* @__PURE__ */ z.object({
+  provider: z.literal("turnstile"),
+  site_key: /* @__PURE__ */ z.string().check(z.minLength(1)),
+  script_url: /* @__PURE__ */ z.string().check(z.minLength(1)),
+});
+export type Challenge = z.infer<typeof ChallengeSchema>;
+
+/**
+ * The campaign a tokenization is for, as the card frame knows it from its address; the proxy
+ * counts its defence signals per campaign as well as overall.
+ */
+export const TokenCampaignSchema = /* @__PURE__ */ z.object({
+  shortcode: z.optional(Shortcode),
+  keyword: z.optional(Keyword),
+});
+
 /** Milliseconds between the card form appearing and this tokenization, as the frame measured them. */
 export const FORM_TIME_FIELD = "form_ms";
 

@@ -54,15 +54,16 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const campaigns = createCampaignDirectory(config.campaigns);
   const perClient = deps.rateLimits ?? createRateLimits(config.rateLimits, store.rateLimitStore);
   const defence = createDefence(config.defence, {
-    store: store.rateLimitStore,
+    store,
+    rateLimitStore: store.rateLimitStore,
     secret: deps.journalSecret,
     logger,
   });
   // Every decline also feeds the whole-traffic signals (proxy/defence/defence-mode.ts).
   const rateLimits: RateLimits = {
     ...perClient,
-    recordDecline: async (ip) => {
-      await Promise.all([perClient.recordDecline(ip), defence.recordDecline()]);
+    recordDecline: async (ip, campaign) => {
+      await Promise.all([perClient.recordDecline(ip), defence.recordDecline(campaign)]);
     },
   };
   const peers = createPeersCache(upstream, config.peersCacheS);
@@ -97,13 +98,20 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.route("/", healthRoutes({ store }));
   app.route("/", campaignRoutes({ campaigns, peers, progress, progressCacheS: config.progressCacheS }));
-  app.route("/", paymentTokenRoutes({ upstream, rateLimits, filters: config.defence, defence }));
+  app.route("/", paymentTokenRoutes({ upstream, rateLimits, filters: config.defence, defence, campaigns }));
   app.route(
     "/",
     donationRoutes({ campaigns, upstream, store, journalSecret: deps.journalSecret, rateLimits }),
   );
   app.route("/", subscriptionRoutes({ campaigns, upstream, store, rateLimits }));
-  app.route("/", widgetRoutes({ widgetDir: config.widgetDir, allowedOrigins: config.allowedOrigins }));
+  app.route(
+    "/",
+    widgetRoutes({
+      widgetDir: config.widgetDir,
+      allowedOrigins: config.allowedOrigins,
+      challengeScriptUrl: config.defence.turnstile?.scriptUrl ?? null,
+    }),
+  );
 
   app.notFound(() => problemResponse(new ProblemError("not_found", "There is nothing at this address.")));
   app.onError((error, c) => {

@@ -11,6 +11,15 @@ export interface CampaignDirectory {
 }
 
 /**
+ * A campaign's name in logs, signals and `givekit doctor`: "71777/HOPE".
+ *
+ * @example
+ * campaignScope({ shortcode: "71777", keyword: "hope" }); // "71777/HOPE"
+ */
+export const campaignScope = (campaign: { shortcode: string; keyword: string }) =>
+  `${campaign.shortcode}/${campaign.keyword.toUpperCase()}`;
+
+/**
  * @example
  * const directory = createCampaignDirectory(config.campaigns);
  * directory.byKeyword("71777", "hope")?.fee_rate; // "0.03"

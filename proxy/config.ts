@@ -47,12 +47,26 @@ export interface DefenceConfig {
   declineRatio: number;
   windowS: number;
   minSample: number;
+  /** The same three per campaign (the decline ratio and its sample apply per campaign too). */
+  campaignTokensPerMin: number;
+  campaignDeclinesPerMin: number;
+  campaignCardsPerMin: number;
+  /** Distinct cards of one BIN with near-identical numbers (same last-4 hundred) within binWindowS. */
+  binCards: number;
+  binWindowS: number;
   /** Defence mode ends this long after the last signal over its threshold, in seconds. */
   quietS: number;
   /** Without a challenge: new card tokenizations per minute, all proxies together, in defence mode. */
   throttlePerMin: number;
   /** Cloudflare Turnstile; null: no challenge, defence mode throttles instead. */
-  turnstile: { siteKey: string; secret: string; verifyUrl: string; timeoutMs: number } | null;
+  turnstile: {
+    siteKey: string;
+    secret: string;
+    verifyUrl: string;
+    /** The script the card frame loads to show the challenge (only when the proxy asks). */
+    scriptUrl: string;
+    timeoutMs: number;
+  } | null;
 }
 
 export interface UpstreamConfig {
@@ -141,11 +155,17 @@ export const CONFIG_DEFAULTS = {
   GIVEKIT_DEFENCE_DECLINE_RATIO: "0.5",
   GIVEKIT_DEFENCE_WINDOW_S: "600",
   GIVEKIT_DEFENCE_MIN_SAMPLE: "20",
+  GIVEKIT_DEFENCE_CAMPAIGN_TOKENS_PER_MIN: "30",
+  GIVEKIT_DEFENCE_CAMPAIGN_DECLINES_PER_MIN: "6",
+  GIVEKIT_DEFENCE_CAMPAIGN_CARDS_PER_MIN: "20",
+  GIVEKIT_DEFENCE_BIN_CARDS: "6",
+  GIVEKIT_DEFENCE_BIN_WINDOW_S: "600",
   GIVEKIT_DEFENCE_QUIET_S: "1800",
   GIVEKIT_DEFENCE_THROTTLE_PER_MIN: "5",
   TURNSTILE_SITE_KEY: "",
   TURNSTILE_SECRET: "",
   TURNSTILE_VERIFY_URL: "https://challenges.cloudflare.com/turnstile/v0/siteverify",
+  TURNSTILE_SCRIPT_URL: "https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit",
   TURNSTILE_TIMEOUT_MS: "3000",
   GIVEKIT_PEERS_CACHE_S: "60",
   GIVEKIT_PROGRESS_CACHE_S: "60",
@@ -162,6 +182,7 @@ const SECRET_VARIABLES = new Set<ConfigVariable>([
   "UPSTREAM_PUBLIC_TOKEN",
   "GIVEKIT_JOURNAL_SECRET",
   "DATABASE_URL",
+  "TURNSTILE_SECRET",
 ]);
 
 const MAX_COUNT = 1_000_000;
@@ -287,11 +308,17 @@ const EnvSchema = z.object({
   ),
   GIVEKIT_DEFENCE_WINDOW_S: whole(1, MAX_SECONDS),
   GIVEKIT_DEFENCE_MIN_SAMPLE: whole(1, MAX_COUNT),
+  GIVEKIT_DEFENCE_CAMPAIGN_TOKENS_PER_MIN: whole(1, MAX_COUNT),
+  GIVEKIT_DEFENCE_CAMPAIGN_DECLINES_PER_MIN: whole(1, MAX_COUNT),
+  GIVEKIT_DEFENCE_CAMPAIGN_CARDS_PER_MIN: whole(1, MAX_COUNT),
+  GIVEKIT_DEFENCE_BIN_CARDS: whole(2, MAX_COUNT),
+  GIVEKIT_DEFENCE_BIN_WINDOW_S: whole(1, MAX_SECONDS),
   GIVEKIT_DEFENCE_QUIET_S: whole(1, MAX_SECONDS),
   GIVEKIT_DEFENCE_THROTTLE_PER_MIN: whole(1, MAX_COUNT),
   TURNSTILE_SITE_KEY: z.string(),
   TURNSTILE_SECRET: z.string(),
   TURNSTILE_VERIFY_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
+  TURNSTILE_SCRIPT_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
   TURNSTILE_TIMEOUT_MS: whole(100, 60_000),
   GIVEKIT_PEERS_CACHE_S: whole(0, 24 * 3600),
   GIVEKIT_PROGRESS_CACHE_S: whole(0, 24 * 3600),
@@ -455,12 +482,18 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
       declineRatio: e.GIVEKIT_DEFENCE_DECLINE_RATIO,
       windowS: e.GIVEKIT_DEFENCE_WINDOW_S,
       minSample: e.GIVEKIT_DEFENCE_MIN_SAMPLE,
+      campaignTokensPerMin: e.GIVEKIT_DEFENCE_CAMPAIGN_TOKENS_PER_MIN,
+      campaignDeclinesPerMin: e.GIVEKIT_DEFENCE_CAMPAIGN_DECLINES_PER_MIN,
+      campaignCardsPerMin: e.GIVEKIT_DEFENCE_CAMPAIGN_CARDS_PER_MIN,
+      binCards: e.GIVEKIT_DEFENCE_BIN_CARDS,
+      binWindowS: e.GIVEKIT_DEFENCE_BIN_WINDOW_S,
       quietS: e.GIVEKIT_DEFENCE_QUIET_S,
       throttlePerMin: e.GIVEKIT_DEFENCE_THROTTLE_PER_MIN,
       turnstile: turnstile(
         e.TURNSTILE_SITE_KEY,
         e.TURNSTILE_SECRET,
         e.TURNSTILE_VERIFY_URL,
+        e.TURNSTILE_SCRIPT_URL,
         e.TURNSTILE_TIMEOUT_MS,
       ),
     },
@@ -473,11 +506,11 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
 }
 
 /** Turnstile needs both keys or neither. */
-function turnstile(siteKey: string, secret: string, verifyUrl: string, timeoutMs: number) {
+function turnstile(siteKey: string, secret: string, verifyUrl: string, scriptUrl: string, timeoutMs: number) {
   if (!siteKey && !secret) return null;
   if (!siteKey) throw new ConfigError("TURNSTILE_SITE_KEY", "is required when TURNSTILE_SECRET is set");
   if (!secret) throw new ConfigError("TURNSTILE_SECRET", "is required when TURNSTILE_SITE_KEY is set");
-  return { siteKey, secret, verifyUrl, timeoutMs };
+  return { siteKey, secret, verifyUrl, scriptUrl, timeoutMs };
 }
 
 function absolute(path: string): string {

@@ -6,6 +6,7 @@ import type { DestinationStream, Logger } from "pino";
 import { closeServer, listen, type Listening } from "../http/listen";
 import { createApp } from "./app";
 import type { ProxyConfig } from "./config";
+import { logDefenceExits } from "./defence/defence-mode";
 import { createLogger } from "./logger";
 import { createReconciler } from "./reconcile/reconciler";
 import { openStore, resolveJournalSecret, type Store } from "./store";
@@ -17,6 +18,8 @@ const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 const LEASE_SWEEP_INTERVAL_MS = 60 * 1000;
 /** The reconcile results that resolve an attempt (the others leave it unknown). */
 const RESOLVED = new Set(["succeeded", "declined", "failed", "not_charged"]);
+/** How often a defence period whose quiet time is over is looked for, so its end is logged without traffic. */
+const DEFENCE_EXIT_INTERVAL_MS = 5000;
 /** How long requests still being answered get to finish when the proxy closes. */
 const CLOSE_GRACE_MS = 1000;
 
@@ -49,6 +52,15 @@ export async function startProxyServer(
     // another proxy is running is skipped (proxy/store).
     timers.push(setInterval(() => void sweep(store, logger), LEASE_SWEEP_INTERVAL_MS));
     timers.push(setInterval(() => void purge(store, logger), PURGE_INTERVAL_MS));
+    timers.push(
+      setInterval(
+        () =>
+          void logDefenceExits(store, logger).catch((error: unknown) =>
+            logger.warn({ error: String(error) }, "defence exit sweep failed"),
+          ),
+        DEFENCE_EXIT_INTERVAL_MS,
+      ),
+    );
     const reconciler = createReconciler({
       store,
       upstream,

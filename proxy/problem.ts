@@ -49,6 +49,8 @@ export class ProblemError extends Error {
     readonly detail?: string,
     readonly errors?: Record<string, string[]>,
     readonly headers: Record<string, string> = {},
+    /** More members of the body (RFC 9457 extensions), such as `challenge` on challenge_required. */
+    readonly extensions?: Record<string, unknown>,
   ) {
     super(detail ?? PROBLEM_KINDS[code].title);
     this.name = "ProblemError";
@@ -57,9 +59,20 @@ export class ProblemError extends Error {
 }
 
 /** The JSON body of a problem. */
-export function problemBody(code: ErrorCode, detail?: string, errors?: Record<string, string[]>): Problem {
+export function problemBody(
+  code: ErrorCode,
+  detail?: string,
+  errors?: Record<string, string[]>,
+  extensions?: Record<string, unknown>,
+): Problem {
   const kind = PROBLEM_KINDS[code];
-  const body: Problem = { type: `urn:givekit:problem:${code}`, title: kind.title, status: kind.status, code };
+  const body: Problem = {
+    ...extensions,
+    type: `urn:givekit:problem:${code}`,
+    title: kind.title,
+    status: kind.status,
+    code,
+  };
   if (detail !== undefined) body.detail = detail;
   if (errors !== undefined) body.errors = errors;
   return body;
@@ -67,8 +80,11 @@ export function problemBody(code: ErrorCode, detail?: string, errors?: Record<st
 
 /** A complete problem+json response. */
 export function problemResponse(problem: ProblemError, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(problemBody(problem.code, problem.detail, problem.errors)), {
-    status: problem.status,
-    headers: { "Content-Type": PROBLEM_CONTENT_TYPE, ...problem.headers, ...headers },
-  });
+  return new Response(
+    JSON.stringify(problemBody(problem.code, problem.detail, problem.errors, problem.extensions)),
+    {
+      status: problem.status,
+      headers: { "Content-Type": PROBLEM_CONTENT_TYPE, ...problem.headers, ...headers },
+    },
+  );
 }

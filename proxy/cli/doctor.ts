@@ -7,7 +7,8 @@ import { join } from "node:path";
 import type { Campaign } from "../../contract/api";
 import { ConfigError, loadConfig, type ProxyConfig } from "../config";
 import { ProblemError } from "../problem";
-import { openStore, StoreOpenError } from "../store";
+import { activeDefences, ALL_SCOPE } from "../defence/defence-mode";
+import { openStore, StoreOpenError, type DefenceState } from "../store";
 import { openSqliteBeside } from "../store/sqlite/beside";
 import { JOURNAL_FILE } from "../store/sqlite/data-dir";
 import { createUpstreamClient, type UpstreamClient } from "../upstream/client";
@@ -32,6 +33,32 @@ function campaignCheck(upstream: UpstreamClient, campaign: Campaign): Check {
       return `exists upstream (${fundraisers.length} fundraiser${fundraisers.length === 1 ? "" : "s"})`;
     },
   };
+}
+
+/** "2026-11-23T23:10:04Z": when, to the second, in UTC. */
+const at = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
+
+const scopeName = (scope: string) => (scope === ALL_SCOPE ? "all campaigns" : `campaign ${scope}`);
+
+/**
+ * Defence mode as every proxy on this store sees it now: on or off, since when, which signal
+ * started it, in which scope (all campaigns, or one). Never a card: the table holds none.
+ */
+export function describeDefence(states: DefenceState[], now = Date.now()): string {
+  const on = activeDefences(states, now);
+  if (on.length === 0) {
+    const last = states.toSorted((a, b) => b.until - a.until)[0];
+    return last
+      ? `off (last: ${scopeName(last.scope)}, ${last.signal}, ${at(last.since)} to ${at(last.until)})`
+      : "off (never entered)";
+  }
+  return on
+    .map(
+      (state) =>
+        `ON for ${scopeName(state.scope)} since ${at(state.since)} (signal ${state.signal}: ${+state.value.toFixed(2)}), ` +
+        `ends ${at(state.until)} unless a signal crosses again`,
+    )
+    .join("; ");
 }
 
 /** Runs every check; resolves with the exit code (1 when any failed). */
@@ -63,6 +90,21 @@ export async function runDoctor(env: NodeJS.ProcessEnv, out: Output): Promise<nu
           if (!(await store.healthy())) throw new Error("does not answer");
           const unknown = await store.listAttempts({ state: "unknown" });
           return `${config.databaseUrl ? "PostgreSQL" : "SQLite"} answers; ${unknown.length} attempt(s) unknown`;
+        } finally {
+          await store.close();
+        }
+      },
+    },
+    {
+      name: "defence mode",
+      run: async () => {
+        if (!config.databaseUrl && !existsSync(join(config.dataDir, JOURNAL_FILE)))
+          return "off (no journal yet)";
+        const store = config.databaseUrl
+          ? await openStore(config)
+          : openSqliteBeside(config.dataDir, { readonly: true });
+        try {
+          return describeDefence(await store.defenceStates());
         } finally {
           await store.close();
         }

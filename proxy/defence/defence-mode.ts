@@ -1,39 +1,86 @@
 /**
  * Whole-traffic signals and defence mode against card testing from many addresses. The counters
- * are rate-limiter-flexible's (shared by every proxy on PostgreSQL, in memory with SQLite):
- * card tokenizations and declines per minute, declines over tokenizations in a sliding window,
- * and distinct cards per minute, each card known only by an HMAC of its number under the
- * journal secret. When one crosses its threshold, defence mode starts for every proxy; it ends
- * `quietS` after the last crossing. In defence mode a new tokenization needs a Turnstile proof
- * when one is configured, or else takes its turn in a small global budget per minute.
+ * are rate-limiter-flexible's (shared by every proxy on PostgreSQL, in memory with SQLite), kept
+ * for all campaigns together and for each campaign: card tokenizations and declines per minute,
+ * declines over tokenizations in a sliding window, distinct cards per minute, and (overall) a
+ * run of distinct cards sharing a BIN and the hundred of their last four. A card is known only
+ * by an HMAC of its number under the journal secret, its BIN and those two digits: never the
+ * number. When a signal crosses its threshold, defence mode starts in its scope (every campaign,
+ * or the one) for every proxy, in the store's `defence_modes` table; it ends `quietS` after the
+ * last crossing. In defence mode a new tokenization needs a Turnstile proof when one is
+ * configured, or else takes its turn in a small budget per minute.
  */
 import { createHmac } from "node:crypto";
 import type { Logger } from "pino";
 import { RateLimiterRes, type IRateLimiterOptions } from "rate-limiter-flexible";
+import type { Challenge } from "../../contract/api";
 import type { DefenceConfig } from "../config";
 import { sharedLimiter } from "../middleware/rate-limit";
 import { ProblemError } from "../problem";
-import type { RateLimitStore } from "../store";
+import type { DefenceState, RateLimitStore, Store } from "../store";
 import { createTurnstileVerifier, type ChallengeVerifier } from "./turnstile";
 
 /** Far above any threshold: the signal counters count, they never refuse. */
 const UNLIMITED = 1_000_000_000;
-const ALL = "all";
+/** The scope of signals over every campaign; a campaign's scope is "shortcode/KEYWORD". */
+export const ALL_SCOPE = "all";
 const MINUTE_S = 60;
 
-export type DefenceSignal = "tokens_per_min" | "declines_per_min" | "cards_per_min" | "decline_ratio";
+export type DefenceSignal =
+  | "tokens_per_min"
+  | "declines_per_min"
+  | "cards_per_min"
+  | "decline_ratio"
+  | "bin_run";
+
+/** What defence mode needs of the store. */
+export type DefenceStore = Pick<Store, "crossDefence" | "defenceStates" | "endDefences">;
+
+/**
+ * Marks the periods whose quiet time is over as ended and logs each once (one proxy gets each).
+ *
+ * @example
+ * setInterval(() => void logDefenceExits(store, logger), 5000);
+ */
+export async function logDefenceExits(store: DefenceStore, logger: Logger): Promise<void> {
+  for (const state of await store.endDefences()) {
+    logger.info(
+      {
+        event: "defence_mode_off",
+        scope: state.scope,
+        signal: state.signal,
+        since: new Date(state.since).toISOString(),
+        lastedS: Math.round((state.until - state.since) / 1000),
+      },
+      "defence mode ended: quiet period over",
+    );
+  }
+}
+
+/** The scopes a tokenization or decline counts in: all campaigns', and its own when named. */
+const scopesOf = (campaign: string | undefined) => (campaign ? [ALL_SCOPE, campaign] : [ALL_SCOPE]);
+
+/** The periods on now among `states`. */
+export const activeDefences = (states: DefenceState[], now = Date.now()) =>
+  states.filter((state) => !state.ended && state.until > now);
 
 /**
  * @example
- * const defence = createDefence(config.defence, { store: store.rateLimitStore, secret, logger });
- * await defence.admitTokenization(ip, body.challenge_token); // 403 challenge_required in defence mode
- * await defence.recordTokenization(digits);
+ * const defence = createDefence(config.defence, { store, rateLimitStore: store.rateLimitStore, secret, logger });
+ * await defence.admitTokenization(ip, body.challenge_token, "71777/HOPE"); // 403 challenge_required in defence mode
+ * await defence.recordTokenization(digits, "71777/HOPE");
  */
 export function createDefence(
   config: DefenceConfig,
-  deps: { store: RateLimitStore | null; secret: string; logger: Logger; verifier?: ChallengeVerifier },
+  deps: {
+    store: DefenceStore;
+    rateLimitStore: RateLimitStore | null;
+    secret: string;
+    logger: Logger;
+    verifier?: ChallengeVerifier;
+  },
 ) {
-  const limiter = (options: IRateLimiterOptions) => sharedLimiter(deps.store, options);
+  const limiter = (options: IRateLimiterOptions) => sharedLimiter(deps.rateLimitStore, options);
   const counter = (keyPrefix: string, duration: number) =>
     limiter({ keyPrefix, points: UNLIMITED, duration });
   const tokensMin = counter("sig-tokens-min", MINUTE_S);
@@ -42,7 +89,8 @@ export function createDefence(
   const declinesWindow = counter("sig-declines-win", config.windowS);
   const cardSeen = counter("sig-card", MINUTE_S);
   const cardsMin = counter("sig-cards-min", MINUTE_S);
-  const mode = counter("defence-mode", config.quietS);
+  const binCardSeen = counter("sig-bin-card", config.binWindowS);
+  const binCards = counter("sig-bin", config.binWindowS);
   const throttle = limiter({
     keyPrefix: "defence-throttle",
     points: config.throttlePerMin,
@@ -57,37 +105,62 @@ export function createDefence(
           timeoutMs: config.turnstile.timeoutMs,
         })
       : null);
-  /** What this proxy last saw, for the one log line at each change. */
-  let seenActive = false;
+  const challenge: Challenge | null = config.turnstile
+    ? { provider: "turnstile", site_key: config.turnstile.siteKey, script_url: config.turnstile.scriptUrl }
+    : null;
+  const limits = (scope: string) =>
+    scope === ALL_SCOPE
+      ? { tokens: config.tokensPerMin, declines: config.declinesPerMin, cards: config.cardsPerMin }
+      : {
+          tokens: config.campaignTokensPerMin,
+          declines: config.campaignDeclinesPerMin,
+          cards: config.campaignCardsPerMin,
+        };
 
-  async function isActive(): Promise<boolean> {
-    const state = await mode.get(ALL);
-    const active = state !== null && state.msBeforeNext > 0;
-    if (seenActive && !active)
-      deps.logger.info({ event: "defence_mode_off" }, "defence mode ended: quiet period over");
-    seenActive = active;
-    return active;
+  /** The signals never break a request: a store out of reach is logged, and the request goes on. */
+  async function guarded(what: string, run: () => Promise<void>): Promise<void> {
+    try {
+      await run();
+    } catch (error) {
+      deps.logger.warn(
+        { event: "defence_signal_failed", error: error instanceof Error ? error.message : String(error) },
+        `defence signals: ${what} failed`,
+      );
+    }
   }
 
-  /** A signal over its threshold: starts defence mode, or keeps it on for another quiet period. */
-  async function cross(signal: DefenceSignal, value: number): Promise<void> {
-    // One atomic count per crossing: the proxy whose count is the first of a period logs the entry.
-    const state = await mode.penalty(ALL, 1);
-    if (state.consumedPoints === 1) {
+  /** The periods on now in these scopes; one over but not yet told is logged on the way. */
+  async function activeIn(scopes: string[]): Promise<DefenceState[]> {
+    const states = await deps.store.defenceStates(scopes);
+    const now = Date.now();
+    if (states.some((state) => !state.ended && state.until <= now))
+      await logDefenceExits(deps.store, deps.logger);
+    return activeDefences(states, now);
+  }
+
+  /** A signal over its threshold: starts defence mode in its scope, or keeps it on another quiet period. */
+  async function cross(scope: string, signal: DefenceSignal, value: number, extra: object = {}) {
+    // A period over but not yet told is told before a new one starts.
+    await logDefenceExits(deps.store, deps.logger);
+    const { entered } = await deps.store.crossDefence(scope, signal, value, config.quietS * 1000);
+    if (entered) {
       deps.logger.warn(
-        { event: "defence_mode_on", signal, value, challenge: verifier ? "turnstile" : "throttle" },
+        {
+          event: "defence_mode_on",
+          scope,
+          signal,
+          value,
+          ...extra,
+          challenge: verifier ? "turnstile" : "throttle",
+        },
         "defence mode started: card testing suspected",
       );
-    } else {
-      // Another crossing: the quiet period starts again from now.
-      await mode.set(ALL, state.consumedPoints, config.quietS);
     }
-    seenActive = true;
   }
 
-  async function throttled(): Promise<void> {
+  async function throttled(scope: string): Promise<void> {
     try {
-      await throttle.consume(ALL);
+      await throttle.consume(scope);
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
       throw new ProblemError(
@@ -101,19 +174,74 @@ export function createDefence(
     }
   }
 
+  /** Counts one tokenization in a scope and checks that scope's per-minute signals. */
+  async function countTokenization(scope: string, hash: string): Promise<void> {
+    const limit = limits(scope);
+    const [perMin, seen] = await Promise.all([
+      tokensMin.penalty(scope, 1),
+      cardSeen.penalty(`${scope}:${hash}`, 1),
+      tokensWindow.penalty(scope, 1),
+    ]);
+    const cards = seen.consumedPoints === 1 ? (await cardsMin.penalty(scope, 1)).consumedPoints : 0;
+    if (perMin.consumedPoints >= limit.tokens) await cross(scope, "tokens_per_min", perMin.consumedPoints);
+    else if (cards >= limit.cards) await cross(scope, "cards_per_min", cards);
+  }
+
+  /**
+   * Distinct cards sharing a BIN and the hundred of their last four within binWindowS: sequential
+   * numbers (a generator counting up) and near-identical ones (same last four, the middle varied).
+   */
+  async function countBin(digits: string, hash: string): Promise<void> {
+    const bin = digits.slice(0, 6);
+    const run = `${bin}:${digits.slice(-4, -2)}`;
+    const seen = await binCardSeen.penalty(`${run}:${hash}`, 1);
+    if (seen.consumedPoints !== 1) return;
+    const cards = (await binCards.penalty(run, 1)).consumedPoints;
+    if (cards >= config.binCards) await cross(ALL_SCOPE, "bin_run", cards, { bin });
+  }
+
+  async function countDecline(scope: string): Promise<void> {
+    const [perMin, inWindow] = await Promise.all([
+      declinesMin.penalty(scope, 1),
+      declinesWindow.penalty(scope, 1),
+    ]);
+    if (perMin.consumedPoints >= limits(scope).declines)
+      return cross(scope, "declines_per_min", perMin.consumedPoints);
+    const tokens = (await tokensWindow.get(scope))?.consumedPoints ?? 0;
+    const ratio = tokens > 0 ? inWindow.consumedPoints / tokens : 0;
+    if (tokens >= config.minSample && ratio >= config.declineRatio)
+      await cross(scope, "decline_ratio", ratio);
+  }
+
   return {
-    /** Whether defence mode is on for all proxies. */
-    isActive,
+    /** The periods of defence mode on now for this campaign (its own, or all campaigns'). */
+    active: (campaign?: string) => activeIn(scopesOf(campaign)),
     /**
      * Before a tokenization: outside defence mode, nothing. In it, a valid Turnstile proof
-     * (403 challenge_required without one, challenge_failed for a bad one), or, without a
-     * challenge or with its verify endpoint down (fail closed), a turn in the global budget.
+     * (403 challenge_required without one, carrying the challenge to show; challenge_failed for
+     * a bad one), or, without a challenge or with its verify endpoint down (fail closed), a turn
+     * in the budget of the scope in defence mode.
      */
-    async admitTokenization(ip: string, proof: string | undefined): Promise<void> {
-      if (!(await isActive())) return;
-      if (!verifier) return throttled();
+    async admitTokenization(ip: string, proof: string | undefined, campaign?: string): Promise<void> {
+      let on: DefenceState[];
+      try {
+        on = await activeIn(scopesOf(campaign));
+      } catch (error) {
+        // Fail open: without its store the proxy cannot take a donation anyway (claims live there).
+        await guarded("reading defence mode", () => Promise.reject(error));
+        return;
+      }
+      const scope = on[0]?.scope;
+      if (scope === undefined) return;
+      if (!verifier || !challenge) return throttled(scope);
       if (!proof) {
-        throw new ProblemError("challenge_required", "Confirm you are a person, then try again.");
+        throw new ProblemError(
+          "challenge_required",
+          "Confirm you are a person, then try again.",
+          undefined,
+          {},
+          { challenge },
+        );
       }
       const verdict = await verifier.verify(proof, ip);
       if (verdict.kind === "passed") return;
@@ -127,28 +255,23 @@ export function createDefence(
         { event: "challenge_unavailable", reason: verdict.reason, fallback: "throttle" },
         "challenge verify endpoint unavailable: failing closed (throttled)",
       );
-      return throttled();
+      return throttled(scope);
     },
-    /** Counts a tokenization about to reach the upstream: the card only as an HMAC. */
-    async recordTokenization(digits: string): Promise<void> {
+    /** Counts a tokenization about to reach the upstream, overall and for its campaign. */
+    async recordTokenization(digits: string, campaign?: string): Promise<void> {
       const hash = createHmac("sha256", deps.secret).update(`card:${digits}`).digest("hex");
-      const [perMin, seen] = await Promise.all([tokensMin.penalty(ALL, 1), cardSeen.penalty(hash, 1)]);
-      await tokensWindow.penalty(ALL, 1);
-      const cards = seen.consumedPoints === 1 ? (await cardsMin.penalty(ALL, 1)).consumedPoints : 0;
-      if (perMin.consumedPoints >= config.tokensPerMin) await cross("tokens_per_min", perMin.consumedPoints);
-      else if (cards >= config.cardsPerMin) await cross("cards_per_min", cards);
+      await guarded("counting a tokenization", async () => {
+        await Promise.all([
+          ...scopesOf(campaign).map((scope) => countTokenization(scope, hash)),
+          countBin(digits, hash),
+        ]);
+      });
     },
-    /** Counts a declined donation; a decline rate over threshold starts defence mode. */
-    async recordDecline(): Promise<void> {
-      const [perMin, inWindow] = await Promise.all([
-        declinesMin.penalty(ALL, 1),
-        declinesWindow.penalty(ALL, 1),
-      ]);
-      if (perMin.consumedPoints >= config.declinesPerMin)
-        return cross("declines_per_min", perMin.consumedPoints);
-      const tokens = (await tokensWindow.get(ALL))?.consumedPoints ?? 0;
-      const ratio = tokens > 0 ? inWindow.consumedPoints / tokens : 0;
-      if (tokens >= config.minSample && ratio >= config.declineRatio) await cross("decline_ratio", ratio);
+    /** Counts a declined donation, overall and for its campaign. */
+    async recordDecline(campaign?: string): Promise<void> {
+      await guarded("counting a decline", async () => {
+        await Promise.all(scopesOf(campaign).map((scope) => countDecline(scope)));
+      });
     },
   };
 }

@@ -113,8 +113,11 @@ export function createRateLimits(config: RateLimitConfig, store: RateLimitStore 
       if (blocked.status === "rejected") throw blocked.reason;
       if (counted.status === "rejected") throw counted.reason;
     },
-    /** Counts a declined donation; the one that reaches the limit starts the block. */
-    async recordDecline(ip: string): Promise<void> {
+    /**
+     * Counts a declined donation; the one that reaches the limit starts the block. The campaign
+     * is for the whole-traffic signals (app.ts adds them); the per-client count is per address.
+     */
+    async recordDecline(ip: string, _campaign?: string): Promise<void> {
       const key = rateLimitKey(ip);
       const state = await declines.penalty(key, 1);
       if (state.consumedPoints >= config.declineLimit) await declines.block(key, config.declineBlockS);

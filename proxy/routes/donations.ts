@@ -35,6 +35,7 @@ import {
 import type { DonateOutcome, UpstreamClient } from "../upstream/client";
 import { donationSource } from "../reconcile/match";
 import { validate } from "../validate";
+import { campaignScope } from "../campaigns";
 
 export interface DonationDeps {
   campaigns: CampaignDirectory;
@@ -368,13 +369,14 @@ export function donationRoutes(deps: DonationDeps) {
         // The outcome could not be journaled: answer what every replay will answer once the
         // claim's lease runs out (Pending), never something a replay would contradict.
         log({ outcome: result.state, journal: "outcome_unrecorded" });
-        if (result.state === "declined") await deps.rateLimits.recordDecline(ip).catch(() => undefined);
+        if (result.state === "declined")
+          await deps.rateLimits.recordDecline(ip, campaignScope(campaign)).catch(() => undefined);
         if (!(error instanceof StoreUnavailableError)) throw error;
         return donationAnswer({ ...record, state: "unknown" });
       }
       log({ outcome: result.state, ...(result.problem_code ? { code: result.problem_code } : {}) });
       if (outcome.kind === "unknown") log({ upstream: outcome.reason });
-      if (result.state === "declined") await deps.rateLimits.recordDecline(ip);
+      if (result.state === "declined") await deps.rateLimits.recordDecline(ip, campaignScope(campaign));
       return donationAnswer(record);
     },
   );

@@ -9,10 +9,12 @@ import {
   FormSignalsSchema,
   HONEYPOT_FIELD,
   PaymentTokenRequestSchema,
+  TokenCampaignSchema,
   type PaymentTokenResponse,
 } from "../../contract/api";
 import { cardBrand, cardDigits, parseExpiry } from "../../contract/card";
 import { LAST4_PATTERN } from "../../contract/patterns";
+import { campaignScope, type CampaignDirectory } from "../campaigns";
 import type { DefenceConfig } from "../config";
 import type { AppEnv } from "../context";
 import type { Defence } from "../defence/defence-mode";
@@ -34,11 +36,29 @@ function looksDeclined(): ProblemError {
   return new ProblemError("card_declined", "The card was declined. No money was taken.");
 }
 
+/**
+ * The campaign a tokenization names (the card frame sends the one it was opened for), as its
+ * defence scope; none named: counted overall only. One not served here is a clear 404.
+ */
+function tokenCampaign(campaigns: CampaignDirectory, named: { shortcode: unknown; keyword: unknown }) {
+  if (named.shortcode === undefined && named.keyword === undefined) return undefined;
+  const { shortcode, keyword } = validate(TokenCampaignSchema, named);
+  if (!shortcode || !keyword) {
+    throw new ProblemError("validation_failed", "Name the campaign with both shortcode and keyword.", {
+      keyword: ["Name the campaign with both shortcode and keyword."],
+    });
+  }
+  const campaign = campaigns.byKeyword(shortcode, keyword);
+  if (!campaign) throw new ProblemError("campaign_not_served", "This campaign is not served here.");
+  return campaignScope(campaign);
+}
+
 export function paymentTokenRoutes(deps: {
   upstream: UpstreamClient;
   rateLimits: RateLimits;
   filters: DefenceConfig;
   defence: Defence;
+  campaigns: CampaignDirectory;
 }) {
   return new Hono<AppEnv>().post("/v1/payment-tokens", jsonBody(), async (c) => {
     const body: unknown = c.get("body");
@@ -46,9 +66,12 @@ export function paymentTokenRoutes(deps: {
       [HONEYPOT_FIELD]: honeypot,
       [FORM_TIME_FIELD]: formMs,
       [CHALLENGE_FIELD]: proof,
+      shortcode,
+      keyword,
       ...rest
     } = isObject(body) ? body : {};
     const card = validate(PaymentTokenRequestSchema, isObject(body) ? rest : body);
+    const campaign = tokenCampaign(deps.campaigns, { shortcode, keyword });
     const signals = FormSignalsSchema.safeParse({ [HONEYPOT_FIELD]: honeypot, [FORM_TIME_FIELD]: formMs });
     const ip = c.get("clientIp");
     await deps.rateLimits.admit("paymentTokens", ip);
@@ -64,9 +87,9 @@ export function paymentTokenRoutes(deps: {
       c.set("logFields", { ...c.get("logFields"), filtered: filter });
       throw looksDeclined();
     }
-    await deps.defence.admitTokenization(ip, typeof proof === "string" ? proof : undefined);
+    await deps.defence.admitTokenization(ip, typeof proof === "string" ? proof : undefined, campaign);
     const digits = cardDigits(card.card_number);
-    await deps.defence.recordTokenization(digits);
+    await deps.defence.recordTokenization(digits, campaign);
     // The schema accepted the date, so it parses; the upstream takes MM/YYYY.
     const expiry = parseExpiry(card.expiration_date)!;
     const outcome = await deps.upstream.createPaymentToken({

@@ -18,12 +18,22 @@ const ASSET_CACHE = "public, max-age=31536000, immutable";
 const FRAME_CACHE = "no-cache";
 const ASSET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/** The card frame's policy: its own scripts only, framed only by the allowed origins. */
-export function frameContentSecurityPolicy(allowedOrigins: readonly string[]): string {
+/**
+ * The card frame's policy: its own scripts only, framed only by the allowed origins. With a
+ * challenge configured, its script's origin may run a script and a frame (Turnstile draws its
+ * widget in an iframe of its own), and nothing more: the frame loads that script only in
+ * defence mode, when the proxy asks for a proof.
+ */
+export function frameContentSecurityPolicy(
+  allowedOrigins: readonly string[],
+  challengeScriptUrl: string | null = null,
+): string {
   const ancestors = allowedOrigins.length > 0 ? allowedOrigins.join(" ") : "'none'";
+  const challenge = challengeScriptUrl ? ` ${new URL(challengeScriptUrl).origin}` : "";
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    `script-src 'self'${challenge}`,
+    ...(challenge ? [`frame-src${challenge}`] : []),
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "connect-src 'self'",
@@ -34,8 +44,13 @@ export function frameContentSecurityPolicy(allowedOrigins: readonly string[]): s
   ].join("; ");
 }
 
-export function widgetRoutes(options: { widgetDir: string; allowedOrigins: readonly string[] }) {
-  const frameCsp = frameContentSecurityPolicy(options.allowedOrigins);
+export function widgetRoutes(options: {
+  widgetDir: string;
+  allowedOrigins: readonly string[];
+  /** The challenge script's URL when Turnstile is configured (TURNSTILE_SCRIPT_URL), else null. */
+  challengeScriptUrl?: string | null;
+}) {
+  const frameCsp = frameContentSecurityPolicy(options.allowedOrigins, options.challengeScriptUrl ?? null);
 
   async function serve(
     c: Context<AppEnv>,

@@ -124,6 +124,21 @@ export type ClaimResult =
   | { kind: "mismatch" }
   | { kind: "in_flight" };
 
+/**
+ * Defence mode in one scope ("all", or one campaign "71777/HOPE"), as every proxy sees it: on
+ * from `since` until `until` (ms since the epoch), unless a further crossing moves `until`.
+ */
+export interface DefenceState {
+  scope: string;
+  /** The signal that started this period, and its value then. */
+  signal: string;
+  value: number;
+  since: number;
+  until: number;
+  /** Its end has been logged (by exactly one proxy). */
+  ended: boolean;
+}
+
 /** The rate limiter's shared store, or none (then counters live in this process's memory). */
 export interface RateLimitStore {
   storeClient: unknown;
@@ -181,6 +196,20 @@ export interface Store {
   expireLeases(): Promise<number>;
   /** Forgets finished idempotency records past the retention window; returns how many. */
   purgeExpired(): Promise<number>;
+  /**
+   * A defence signal crossed its threshold in `scope` at `now`: starts a period (`entered`, for
+   * exactly one caller across every proxy) or keeps the current one on until `now + quietMs`.
+   */
+  crossDefence(
+    scope: string,
+    signal: string,
+    value: number,
+    quietMs: number,
+  ): Promise<{ entered: boolean; state: DefenceState }>;
+  /** The defence state of these scopes (none: of every scope), periods over included. */
+  defenceStates(scopes?: string[]): Promise<DefenceState[]>;
+  /** Marks periods past their `until` ended; each is returned to exactly one caller, to log. */
+  endDefences(): Promise<DefenceState[]>;
   /** Whether the store answers now. */
   healthy(): Promise<boolean>;
   /** The shared rate-limit store, or null for per-process counters. */

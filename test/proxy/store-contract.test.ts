@@ -56,7 +56,7 @@ const adapters: Adapter[] = [
       await probe.close();
       await sql(
         databaseUrl,
-        "TRUNCATE idempotency_keys, donation_attempts, consent_records, consent_texts, givekit_rate_limits, reconcile_leases RESTART IDENTITY",
+        "TRUNCATE idempotency_keys, donation_attempts, consent_records, consent_texts, givekit_rate_limits, reconcile_leases, defence_modes RESTART IDENTITY",
       );
       return databaseUrl;
     },
@@ -435,6 +435,36 @@ describe.each(adapters)("the $name store", (adapter) => {
   it("reports its health", async () => {
     expect(await (await open()).healthy()).toBe(true);
   });
+
+  it("defence mode: a crossing starts a period once, later ones prolong it, its end is told once", async () => {
+    let now = Date.parse("2026-11-23T22:00:00Z");
+    const store = await open(undefined, () => now);
+    const first = await store.crossDefence("all", "bin_run", 6, 60_000);
+    expect(first).toEqual({
+      entered: true,
+      state: { scope: "all", signal: "bin_run", value: 6, since: now, until: now + 60_000, ended: false },
+    });
+    now += 30_000;
+    const again = await store.crossDefence("all", "declines_per_min", 12, 60_000);
+    // Still the period bin_run started, now until 60 s after this crossing.
+    expect(again).toEqual({ entered: false, state: { ...first.state, until: now + 60_000 } });
+    await store.crossDefence("71777/HOPE", "tokens_per_min", 30, 10_000);
+    expect((await store.defenceStates(["71777/HOPE"])).map((state) => state.scope)).toEqual(["71777/HOPE"]);
+    expect(await store.endDefences()).toEqual([]);
+
+    now += 60_000;
+    const ended = await store.endDefences();
+    expect(ended.map((state) => [state.scope, state.ended]).toSorted()).toEqual([
+      ["71777/HOPE", true],
+      ["all", true],
+    ]);
+    expect(await store.endDefences()).toEqual([]);
+    const next = await store.crossDefence("all", "cards_per_min", 40, 60_000);
+    expect(next).toMatchObject({
+      entered: true,
+      state: { signal: "cards_per_min", since: now, ended: false },
+    });
+  });
 });
 
 describe("on PostgreSQL, with several proxies", () => {
@@ -457,5 +487,21 @@ describe("on PostgreSQL, with several proxies", () => {
     expect(await sql(place, "SELECT count(*)::int AS n FROM idempotency_keys")).toEqual([{ n: 0 }]);
     // The attempts themselves are kept: they are the donation records.
     expect(await a!.attempts()).toHaveLength(30);
+  });
+
+  it("two proxies crossing at once: one of them starts defence mode; one of them tells its end", async () => {
+    let now = Date.parse("2026-11-23T22:00:00Z");
+    const place = await postgres.place();
+    const [a, b] = [await postgres.open(place, () => now), await postgres.open(place, () => now)];
+    stores.push(a!, b!);
+    const crossings = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 ? a! : b!).crossDefence("all", "declines_per_min", 10 + i, 5000),
+      ),
+    );
+    expect(crossings.filter((crossing) => crossing.entered)).toHaveLength(1);
+    now += 6000;
+    const ends = await Promise.all([a!.endDefences(), b!.endDefences(), a!.endDefences(), b!.endDefences()]);
+    expect(ends.flat().map((state) => state.scope)).toEqual(["all"]);
   });
 });

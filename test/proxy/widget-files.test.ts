@@ -22,12 +22,12 @@ function builtWidget(): string {
 let proxy: ProxyHandle;
 afterEach(() => proxy.close());
 
-async function start(widgetDir: string) {
+async function start(widgetDir: string, env: Record<string, string> = {}) {
   // No upstream is needed to serve files.
   proxy = await startProxy({
     upstreamUrl: "http://127.0.0.1:9",
     allowedOrigins: [ALLOWED],
-    env: { GIVEKIT_WIDGET_DIR: widgetDir },
+    env: { GIVEKIT_WIDGET_DIR: widgetDir, ...env },
   });
 }
 
@@ -55,8 +55,28 @@ describe("the widget's files", () => {
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
     const policy = res.headers.get("content-security-policy") ?? "";
     expect(policy).toContain(`frame-ancestors ${ALLOWED}`);
-    expect(policy).toContain("script-src 'self'");
+    expect(policy).toContain("script-src 'self';");
+    expect(policy).not.toContain("frame-src");
     expect(res.headers.get("x-frame-options")).toBeNull();
+  });
+
+  it("/frame/card with Turnstile configured: the challenge script's origin may run a script and a frame, nothing more", async () => {
+    await start(builtWidget(), {
+      TURNSTILE_SITE_KEY: "1x-site",
+      TURNSTILE_SECRET: "1x-secret",
+      TURNSTILE_SCRIPT_URL: "https://challenges.example/turnstile/v0/api.js?render=explicit",
+    });
+    const policy = (await fetch(`${proxy.url}/frame/card`)).headers.get("content-security-policy") ?? "";
+    const directives = new Map(
+      policy.split(";").map((directive) => {
+        const [name, ...values] = directive.trim().split(/\s+/);
+        return [name, values.join(" ")] as const;
+      }),
+    );
+    expect(directives.get("script-src")).toBe("'self' https://challenges.example");
+    expect(directives.get("frame-src")).toBe("https://challenges.example");
+    expect(directives.get("connect-src")).toBe("'self'");
+    expect(directives.get("default-src")).toBe("'self'");
   });
 
   it("/assets/*: hashed files cached for a year; an unchanged file answers 304", async () => {

@@ -1,4 +1,5 @@
 import type { Locale, Messages } from "../i18n";
+import type { DonateTarget } from "./attributes";
 import { cardFrameUrl, frameTheme, type CardPort } from "./card-port";
 import { describedBy, FieldError, fieldId } from "../shared/Field";
 import { reactive } from "../shared/reactive";
@@ -10,11 +11,16 @@ interface CardFieldProps {
   locale: Locale;
   t: Messages;
   error: string | null;
+  /**
+   * The campaign as the page names it: the frame sends its shortcode and keyword with the card,
+   * so the proxy counts card-testing signals per campaign (an event's form: counted overall).
+   */
+  target: DonateTarget;
 }
 
 /** The card fields: an iframe served by the proxy, so this page never holds a card number. */
-export const CardField = reactive(({ card, host, proxyUrl, locale, t, error }: CardFieldProps) => {
-  const src = card.frameUrl(() => cardFrameUrl(proxyUrl, locale, frameTheme(host)));
+export const CardField = reactive(({ card, host, proxyUrl, locale, t, error, target }: CardFieldProps) => {
+  const src = card.frameUrl(() => cardFrameUrl(proxyUrl, locale, { ...frameTheme(host), ...target }));
   const height = card.height.value;
   return (
     <fieldset>

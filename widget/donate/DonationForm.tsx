@@ -91,6 +91,7 @@ export const DonationForm = reactive(({ model, card, host, t, locale }: Donation
         locale={locale}
         t={t}
         error={errorFor("card")}
+        target={model.props.target}
       />
       <fieldset>
         <legend part="legend">{d.optionsLegend}</legend>

@@ -16,8 +16,9 @@ import {
   type CardProblem,
   type CardValues,
 } from "./card-input";
+import { solveChallenge } from "./challenge";
 import type { ParentChannel } from "./parent-channel";
-import { requestToken } from "./token-client";
+import { requestToken, type TokenAnswer } from "./token-client";
 
 const EMPTY: CardValues = { number: "", expiry: "", cvv: "" };
 const FIELDS: CardFieldName[] = ["number", "expiry", "cvv"];
@@ -37,13 +38,20 @@ const SERVER_PROBLEMS: Record<CardFieldName, CardProblem> = {
 interface CardFormProps {
   channel: ParentChannel;
   t: FrameMessages;
+  /** The frame's language, for the challenge's own words. */
+  locale: string;
+  /** The campaign the page opened the frame for (its address says), or null. */
+  campaign: { shortcode: string; keyword: string } | null;
 }
+
+/** Where the challenge is: asked and shown, being checked with the proxy, or failed. */
+type ChallengeStatus = "shown" | "checking" | "failed";
 
 /**
  * The card number, expiry and security code. They never leave this frame except in the one
  * request to the proxy's /v1/payment-tokens; the page gets back only a token, brand and last 4.
  */
-export function CardForm({ channel, t }: CardFormProps) {
+export function CardForm({ channel, t, locale, campaign }: CardFormProps) {
   const [values, setValues] = useState<CardValues>(EMPTY);
   const [touched, setTouched] = useState<Partial<Record<CardFieldName, boolean>>>({});
   const [serverProblems, setServerProblems] = useState<Partial<Record<CardFieldName, CardProblem>>>({});
@@ -56,6 +64,11 @@ export function CardForm({ channel, t }: CardFormProps) {
   /** The card as the donor left it, ahead of the next render: read by messages and events alike. */
   const latest = useRef(values);
   const honeypot = useRef<HTMLInputElement>(null);
+  const [challenge, setChallenge] = useState<ChallengeStatus | null>(null);
+  const challengeRegion = useRef<HTMLElement>(null);
+  const challengeBox = useRef<HTMLDivElement>(null);
+  /** The page's latest tokenize request: a challenge outlives the request that met it. */
+  const answerTo = useRef<string | null>(null);
 
   const digits = values.number.replace(/\D/g, "");
   const brand = cardBrand(digits);
@@ -124,8 +137,31 @@ export function CardForm({ channel, t }: CardFormProps) {
     // oxlint-disable-next-line react-hooks/exhaustive-deps -- once per channel; report reads no state.
   }, [channel]);
 
+  // The challenge region takes the focus as it appears, so its name and status are read out.
   useEffect(() => {
+    if (challenge === "shown") challengeRegion.current?.focus();
+  }, [challenge]);
+
+  useEffect(() => {
+    function answer(message: TokenAnswer) {
+      if (message.type === "givekit:token-error") {
+        const refused: Partial<Record<CardFieldName, CardProblem>> = {};
+        for (const path of Object.keys(message.errors ?? {})) {
+          const field = SERVER_FIELDS[path];
+          if (field) refused[field] = SERVER_PROBLEMS[field];
+        }
+        setServerProblems(refused);
+      }
+      channel.send({ ...message, id: answerTo.current ?? message.id });
+      answerTo.current = null;
+    }
+
     async function tokenize(id: string) {
+      // A tokenization under way (its challenge on screen, say) answers this request too: one card, one answer.
+      if (answerTo.current) {
+        answerTo.current = id;
+        return;
+      }
       const current = sync();
       setTouched({ number: true, expiry: true, cvv: true });
       const found = cardProblems(current);
@@ -133,26 +169,33 @@ export function CardForm({ channel, t }: CardFormProps) {
         channel.send({ type: "givekit:token-error", id, code: "validation_failed" });
         return;
       }
+      answerTo.current = id;
       setBusy(true);
-      const answer = await requestToken(
-        id,
-        {
-          card_number: current.number.replace(/\D/g, ""),
-          cvv: current.cvv,
-          expiration_date: normalizeExpiry(current.expiry) ?? current.expiry,
-        },
-        honeypot.current?.value ?? "",
-      );
-      setBusy(false);
-      if (answer.type === "givekit:token-error") {
-        const refused: Partial<Record<CardFieldName, CardProblem>> = {};
-        for (const path of Object.keys(answer.errors ?? {})) {
-          const field = SERVER_FIELDS[path];
-          if (field) refused[field] = SERVER_PROBLEMS[field];
+      setChallenge(null);
+      const card = {
+        card_number: current.number.replace(/\D/g, ""),
+        cvv: current.cvv,
+        expiration_date: normalizeExpiry(current.expiry) ?? current.expiry,
+      };
+      const context = { honeypot: honeypot.current?.value ?? "", campaign };
+      let reply = await requestToken(id, card, context);
+      if (reply.challenge) {
+        // Defence mode: the proxy asks for a proof of a human; the script loads only now.
+        setChallenge("shown");
+        try {
+          // One turn for the region to show before the challenge draws into it.
+          await new Promise((resolve) => setTimeout(resolve));
+          const proof = await solveChallenge(challengeBox.current!, reply.challenge, locale);
+          setChallenge("checking");
+          reply = await requestToken(id, card, { ...context, proof });
+          setChallenge(reply.answer.type === "givekit:token" ? null : "failed");
+        } catch {
+          setChallenge("failed");
+          reply = { answer: { type: "givekit:token-error", id, code: "challenge_failed" }, challenge: null };
         }
-        setServerProblems(refused);
       }
-      channel.send(answer);
+      setBusy(false);
+      answer(reply.answer);
     }
 
     function focusFirstProblem() {
@@ -290,6 +333,20 @@ export function CardForm({ channel, t }: CardFormProps) {
       <div class="hp" aria-hidden="true">
         <input ref={honeypot} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autocomplete="off" />
       </div>
+      {/* Always in the page, hidden until the proxy asks: the challenge draws into it at once. */}
+      <section
+        ref={challengeRegion}
+        class="challenge"
+        aria-labelledby="challenge-title"
+        tabIndex={-1}
+        hidden={!challenge}
+      >
+        <p id="challenge-title" class="challenge-title">
+          {t.challengeTitle}
+        </p>
+        <output>{challenge ? t.challengeStatus[challenge] : null}</output>
+        <div ref={challengeBox} />
+      </section>
       {/* Lets Enter submit a form of three text fields; the page's button is the visible one. */}
       <button type="submit" hidden tabIndex={-1} aria-label={t.title} />
     </form>

@@ -32,5 +32,9 @@ export function startCardFrame(root: HTMLElement): void {
     return;
   }
   const channel = createParentChannel(parentOrigin);
-  render(<CardForm channel={channel} t={t} />, root);
+  // The campaign the page opened the frame for: the proxy counts card-testing signals per campaign.
+  const shortcode = params.get("shortcode");
+  const keyword = params.get("keyword");
+  const campaign = shortcode && keyword ? { shortcode, keyword } : null;
+  render(<CardForm channel={channel} t={t} locale={locale} campaign={campaign} />, root);
 }

@@ -1,23 +1,35 @@
-import { FORM_TIME_FIELD, HONEYPOT_FIELD } from "../../contract/api";
+import { CHALLENGE_FIELD, FORM_TIME_FIELD, HONEYPOT_FIELD, type Challenge } from "../../contract/api";
 import type { FromFrameMessage } from "../../contract/frame";
 import { readFromFrameMessage } from "../shared/frame-messages";
+import { readChallenge } from "./challenge";
 
 /** Same origin as the frame: the proxy that served it. */
 const PAYMENT_TOKENS = "/v1/payment-tokens";
 
-type TokenAnswer =
+export type TokenAnswer =
   | Extract<FromFrameMessage, { type: "givekit:token" }>
   | Extract<FromFrameMessage, { type: "givekit:token-error" }>;
 
+/** What the frame sends beside the card. */
+export interface TokenContext {
+  /** The honeypot's value (empty for people). */
+  honeypot: string;
+  /** The campaign the frame was opened for, so the proxy counts its signals per campaign. */
+  campaign: { shortcode: string; keyword: string } | null;
+  /** The proof of a human, when the proxy asked for one. */
+  proof?: string;
+}
+
 /**
  * Posts the card to the proxy's /v1/payment-tokens (this frame's own origin) and turns the
- * answer into the message for the page: the token, brand and last four, or an error code.
+ * answer into the message for the page: the token, brand and last four, or an error code; and,
+ * on `403 challenge_required`, the challenge the proxy asks the donor to pass.
  */
 export async function requestToken(
   id: string,
   card: { card_number: string; cvv: string; expiration_date: string },
-  honeypot: string,
-): Promise<TokenAnswer> {
+  context: TokenContext,
+): Promise<{ answer: TokenAnswer; challenge: Challenge | null }> {
   let response: Response;
   try {
     response = await fetch(PAYMENT_TOKENS, {
@@ -26,13 +38,15 @@ export async function requestToken(
       // The cheap bot filters (proxy/README.md): the honeypot, and how long this frame has been open.
       body: JSON.stringify({
         ...card,
-        [HONEYPOT_FIELD]: honeypot,
+        ...context.campaign,
+        [HONEYPOT_FIELD]: context.honeypot,
         [FORM_TIME_FIELD]: Math.round(performance.now()),
+        ...(context.proof ? { [CHALLENGE_FIELD]: context.proof } : {}),
       }),
       credentials: "omit",
     });
   } catch {
-    return { type: "givekit:token-error", id, code: "network_error" };
+    return { answer: { type: "givekit:token-error", id, code: "network_error" }, challenge: null };
   }
   let body: Record<string, unknown> = {};
   try {
@@ -42,9 +56,13 @@ export async function requestToken(
   }
   // The answer is read as the message it becomes: the token, brand and last four, or a code.
   const message = readFromFrameMessage(
-    response.ok ? { ...body, type: "givekit:token", id } : { ...body, type: "givekit:token-error", id },
+    response.ok
+      ? { ...body, type: "givekit:token", id }
+      : { type: "givekit:token-error", id, code: body.code, errors: body.errors },
   );
-  return message?.type === "givekit:token" || message?.type === "givekit:token-error"
-    ? message
-    : { type: "givekit:token-error", id, code: "upstream_error" };
+  const answer: TokenAnswer =
+    message?.type === "givekit:token" || message?.type === "givekit:token-error"
+      ? message
+      : { type: "givekit:token-error", id, code: "upstream_error" };
+  return { answer, challenge: body.code === "challenge_required" ? readChallenge(body) : null };
 }

@@ -17,6 +17,13 @@ export const frameEn = {
   expiryInvalid: "Enter the expiry date as MM/YYYY.",
   expired: "The card has expired.",
   cvvInvalid: (digits: number) => `Enter the ${digits}-digit security code.`,
+  challengeTitle: "Confirm you are a person",
+  challengeStatus: {
+    shown:
+      "Many card payments are being tried on this form right now. Complete the check below and your gift will continue.",
+    checking: "Thank you. Checking your card…",
+    failed: "The check did not pass, so nothing was charged. Try again.",
+  },
   refused: "This card form cannot be used on this page.",
 };
 export type FrameMessages = typeof frameEn;

@@ -19,5 +19,12 @@ export const frameEs: FrameMessages = {
   expiryInvalid: "Escriba la fecha de vencimiento como MM/AAAA.",
   expired: "La tarjeta está vencida.",
   cvvInvalid: (digits: number) => `Escriba el código de seguridad de ${digits} dígitos.`,
+  challengeTitle: "Confirme que es una persona",
+  challengeStatus: {
+    shown:
+      "Ahora mismo se están probando muchos pagos con tarjeta en este formulario. Complete la verificación de abajo y su donación continuará.",
+    checking: "Gracias. Verificando su tarjeta…",
+    failed: "La verificación no se superó, así que no se cobró nada. Inténtelo de nuevo.",
+  },
   refused: "Este formulario de tarjeta no se puede usar en esta página.",
 };

@@ -15,6 +15,7 @@ import {
   type Store,
   type StoreOptions,
 } from "../types";
+import { CROSS_DEFENCE_SQL, END_DEFENCES_SQL, toDefenceState } from "../defence";
 import { openError, storeError } from "./errors";
 import { migratePostgres, RATE_LIMIT_TABLE } from "./schema";
 
@@ -39,6 +40,17 @@ const KEY_ROW = `SELECT k.fingerprint, k.state, k.reference, k.created_at::float
   k.lease_until::float8 AS lease_until, a.state AS attempt_state
   FROM idempotency_keys k LEFT JOIN donation_attempts a ON a.reference = k.reference
   WHERE k.client_scope = $1 AND k.idempotency_key = $2 FOR UPDATE OF k`;
+
+const pg = (n: number) => `$${n}`;
+const DEFENCE_SELECT = "SELECT scope, signal, value, since_ms, until_ms, ended FROM defence_modes";
+interface DefenceRow {
+  scope: string;
+  signal: string;
+  value: number;
+  since_ms: string;
+  until_ms: string;
+  ended: number;
+}
 
 async function selectAttempt(client: ClientBase, reference: string): Promise<AttemptRecord> {
   const { rows } = await client.query<AttemptRecord>(
@@ -404,6 +416,28 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         await client.query(`DELETE FROM ${RATE_LIMIT_TABLE} WHERE expire < $1`, [now()]);
         return purged.rowCount ?? 0;
       }, lazy);
+    },
+
+    // Defence mode rides the lazy pool: a database crash loses at most a period the next crossing restarts.
+    async crossDefence(scope, signal, value, quietMs) {
+      const nonce = newClaimToken();
+      const at = now();
+      const { rows } = await query<DefenceRow & { started_by: string }>(
+        CROSS_DEFENCE_SQL("GREATEST", pg),
+        [scope, signal, value, at, at + quietMs, nonce],
+        lazy,
+      );
+      return { entered: rows[0]!.started_by === nonce, state: toDefenceState(rows[0]!) };
+    },
+    async defenceStates(scopes) {
+      const { rows } = scopes
+        ? await query<DefenceRow>(`${DEFENCE_SELECT} WHERE scope = ANY($1) ORDER BY scope`, [scopes], lazy)
+        : await query<DefenceRow>(`${DEFENCE_SELECT} ORDER BY scope`, [], lazy);
+      return rows.map(toDefenceState);
+    },
+    async endDefences() {
+      const { rows } = await query<DefenceRow>(END_DEFENCES_SQL(pg), [now()], lazy);
+      return rows.map(toDefenceState);
     },
 
     async healthy() {

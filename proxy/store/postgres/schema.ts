@@ -90,6 +90,18 @@ const MIGRATIONS: string[] = [
     text text NOT NULL
   );
   `,
+  // 4: defence mode per scope (all campaigns, or one), for `givekit doctor` and one log line per change.
+  `
+  CREATE TABLE defence_modes (
+    scope text PRIMARY KEY,
+    signal text NOT NULL,
+    value double precision NOT NULL,
+    since_ms bigint NOT NULL,
+    until_ms bigint NOT NULL,
+    ended integer NOT NULL DEFAULT 0,
+    started_by text NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -11,6 +11,7 @@ import { StoreOpenError, type Store } from "../types";
 import { sqliteAttempts } from "./attempts";
 import { sqliteConsents } from "./consents";
 import { JOURNAL_FILE } from "./data-dir";
+import { sqliteDefence } from "./defence";
 import { SQLITE_SCHEMA_VERSION } from "./schema";
 
 /** What the command line needs of a store. */
@@ -22,6 +23,7 @@ export type CliStore = Pick<
   | "leaseReconcile"
   | "resolveUnknown"
   | "noteUnknown"
+  | "defenceStates"
   | "healthy"
   | "close"
 >;
@@ -48,6 +50,7 @@ export function openSqliteBeside(dataDir: string, options: { readonly: boolean }
   }
   const attempts = sqliteAttempts(db, { leaseMs: 0 });
   const consents = sqliteConsents(db);
+  const defence = sqliteDefence(db);
   return {
     async listAttempts(filter) {
       return attempts.list(filter);
@@ -66,6 +69,9 @@ export function openSqliteBeside(dataDir: string, options: { readonly: boolean }
     },
     async noteUnknown(reference, note) {
       attempts.note(reference, note, Date.now());
+    },
+    async defenceStates(scopes) {
+      return defence.states(scopes);
     },
     async healthy() {
       return db.open;

@@ -10,6 +10,7 @@ import type { Store, StoreOptions } from "../types";
 import { sqliteAttempts } from "./attempts";
 import { sqliteConsents } from "./consents";
 import { JOURNAL_FILE, lockDataDir, syncDirectory } from "./data-dir";
+import { sqliteDefence } from "./defence";
 import { createGroupCommit } from "./group-commit";
 import { sqliteKeys } from "./idempotency-keys";
 import { migrateSqlite } from "./schema";
@@ -55,6 +56,7 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
   const keys = sqliteKeys(db, { retentionMs: options.retentionH * 3600 * 1000, leaseMs: options.leaseMs });
   const attempts = sqliteAttempts(db, { leaseMs: options.leaseMs });
   const consents = sqliteConsents(db);
+  const defence = sqliteDefence(db);
   const { write, durable } = commits;
 
   // Whatever a previous run left in flight is orphaned: this process holds the lock.
@@ -131,6 +133,16 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
       const purged = write(() => keys.purge(now()));
       await durable();
       return purged;
+    },
+    // Defence mode needs no fsync: a crash loses at most a period that the next crossing restarts.
+    async crossDefence(scope, signal, value, quietMs) {
+      return write(() => defence.cross(scope, signal, value, quietMs, now()));
+    },
+    async defenceStates(scopes) {
+      return defence.states(scopes);
+    },
+    async endDefences() {
+      return write(() => defence.end(now()));
     },
     async healthy() {
       return db.open;

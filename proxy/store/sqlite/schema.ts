@@ -86,6 +86,18 @@ const MIGRATIONS: string[] = [
     text TEXT NOT NULL
   );
   `,
+  // 5: defence mode per scope (all campaigns, or one), for `givekit doctor` and one log line per change.
+  `
+  CREATE TABLE defence_modes (
+    scope TEXT PRIMARY KEY,
+    signal TEXT NOT NULL,
+    value REAL NOT NULL,
+    since_ms INTEGER NOT NULL,
+    until_ms INTEGER NOT NULL,
+    ended INTEGER NOT NULL DEFAULT 0,
+    started_by TEXT NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -52,6 +52,7 @@ describe("givekit doctor", () => {
     expect(out.split("\n").filter(Boolean)).toEqual([
       expect.stringMatching(/^✓ configuration: 2 campaign\(s\), upstream http:\/\/127\.0\.0\.1:\d+/),
       expect.stringMatching(/^✓ store: SQLite: no journal yet in /),
+      "✓ defence mode: off (no journal yet)",
       "✓ upstream login: the private token is accepted",
       expect.stringMatching(/^✓ campaign 71777\/HOPE: exists upstream/),
       expect.stringMatching(/^✓ campaign 41444\/MEALS: exists upstream/),

@@ -73,6 +73,9 @@ describe("the donation form", () => {
     expect(frameUrl.searchParams.get("origin")).toBe(location.origin);
     expect(frameUrl.searchParams.get("locale")).toBe("en");
     expect(frameUrl.searchParams.get("size")).toMatch(/^\d+(\.\d+)?px$/);
+    // And the campaign, which the frame names with the card for the proxy's per-campaign signals.
+    expect(frameUrl.searchParams.get("shortcode")).toBe("71777");
+    expect(frameUrl.searchParams.get("keyword")).toBe("HOPE");
     const sms = widget.getByRole("checkbox", { name: "Text me updates from this organization" });
     expect(sms).toHaveProperty("checked", false);
     expect(document.getElementById(sms.getAttribute("aria-describedby")!)?.textContent).toMatch(

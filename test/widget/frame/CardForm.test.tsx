@@ -11,6 +11,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+const HOPE = { shortcode: "71777", keyword: "HOPE" };
+
 function setup(t = frameEn) {
   const sent: FromFrameMessage[] = [];
   let deliver: ((message: ToFrameMessage) => void) | null = null;
@@ -21,7 +23,7 @@ function setup(t = frameEn) {
       return () => {};
     },
   };
-  render(<CardForm channel={channel} t={t} />);
+  render(<CardForm channel={channel} t={t} locale="en" campaign={HOPE} />);
   return { sent, deliver: (message: ToFrameMessage) => act(() => deliver?.(message)) };
 }
 
@@ -117,6 +119,8 @@ describe("the card frame's form", () => {
       card_number: "4242424242424242",
       cvv: "123",
       expiration_date: "12/2034",
+      shortcode: "71777",
+      keyword: "HOPE",
       website: "",
       form_ms: expect.any(Number),
     });
@@ -162,6 +166,9 @@ describe("the card frame's form", () => {
       card_number: "4242424242424242",
       cvv: "123",
       expiration_date: "12/2034",
+      // The campaign the frame was opened for, for the proxy's per-campaign signals.
+      shortcode: "71777",
+      keyword: "HOPE",
       website: "",
       form_ms: expect.any(Number),
     });
@@ -262,5 +269,79 @@ describe("the card frame's form", () => {
     expect(screen.getByLabelText("Número de tarjeta").getAttribute("autocomplete")).toBe("cc-number");
     expect(screen.getByLabelText("Fecha de vencimiento").getAttribute("autocomplete")).toBe("cc-exp");
     expect(screen.getByLabelText("Código de seguridad").getAttribute("autocomplete")).toBe("cc-csc");
+  });
+
+  it("in defence mode shows the challenge in a labelled region with the focus, then retries with its proof", async () => {
+    const challenge = {
+      provider: "turnstile",
+      site_key: "1x-site",
+      script_url: "https://challenge.example/api.js",
+    };
+    const replies = [
+      new Response(JSON.stringify({ code: "challenge_required", challenge }), { status: 403 }),
+      new Response(JSON.stringify({ token: "tok_7", brand: "visa", last4: "4242" }), { status: 201 }),
+    ];
+    const fetchStub = vi.fn<(url: string, init: RequestInit) => Promise<Response>>(async () =>
+      replies.shift()!,
+    );
+    vi.stubGlobal("fetch", fetchStub);
+    let pass: ((token: string) => void) | null = null;
+    type DrawOptions = { sitekey: string; callback: (token: string) => void };
+    const draw = vi.fn<(container: HTMLElement, options: DrawOptions) => string>((container, options) => {
+      container.append(Object.assign(document.createElement("button"), { textContent: "I am human" }));
+      pass = options.callback;
+      return "w1";
+    });
+    vi.stubGlobal("turnstile", { render: draw, remove: vi.fn<() => void>() });
+    const { sent, deliver } = setup();
+    fillGoodCard();
+    deliver({ type: "givekit:tokenize", id: "t-1" });
+
+    const region = await screen.findByRole("region", { name: "Confirm you are a person" });
+    await waitFor(() => expect(document.activeElement).toBe(region));
+    expect(screen.getByRole("status").textContent).toBe(frameEn.challengeStatus.shown);
+    expect(draw.mock.calls[0]![1]).toMatchObject({ sitekey: "1x-site" });
+    expect(sent.some((message) => message.type === "givekit:token")).toBe(false);
+    // The page asks again meanwhile (its own retry): the one answer goes to its latest request.
+    deliver({ type: "givekit:tokenize", id: "t-2" });
+    await act(() => pass!("proof-123"));
+
+    await waitFor(() =>
+      expect(sent.at(-1)).toEqual({
+        type: "givekit:token",
+        id: "t-2",
+        token: "tok_7",
+        brand: "visa",
+        last4: "4242",
+      }),
+    );
+    expect(fetchStub).toHaveBeenCalledTimes(2);
+    expect(JSON.parse(String(fetchStub.mock.calls[1]![1].body))).toMatchObject({
+      challenge_token: "proof-123",
+    });
+    expect(JSON.parse(String(fetchStub.mock.calls[0]![1].body))).not.toHaveProperty("challenge_token");
+    expect(screen.queryByRole("region")).toBeNull();
+  });
+
+  it("a challenge that fails says so and reports challenge_failed to the page, nothing charged", async () => {
+    const challenge = {
+      provider: "turnstile",
+      site_key: "1x-site",
+      script_url: "https://challenge.example/api.js",
+    };
+    answer(403, { code: "challenge_required", challenge });
+    vi.stubGlobal("turnstile", {
+      render: (_container: HTMLElement, options: { "error-callback": () => void }) => {
+        setTimeout(() => options["error-callback"](), 0);
+        return "w1";
+      },
+    });
+    const { sent, deliver } = setup();
+    fillGoodCard();
+    deliver({ type: "givekit:tokenize", id: "t-3" });
+    await waitFor(() =>
+      expect(sent.at(-1)).toEqual({ type: "givekit:token-error", id: "t-3", code: "challenge_failed" }),
+    );
+    expect(screen.getByRole("status").textContent).toBe(frameEn.challengeStatus.failed);
   });
 });
