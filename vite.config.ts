@@ -3,15 +3,32 @@ import { preact } from "@preact/preset-vite";
 import { defineConfig, type BuildEnvironmentOptions, type Plugin } from "vite";
 
 /**
- * `vite build` builds four things, one Vite environment each:
- *   widget  → dist/widget/widget.js       the script-tag file (IIFE), defines both elements
- *   module  → dist/widget/givekit.js      the ES module: defineElements(), mount()
+ * `vite build` builds four things, one Vite environment each, in this order:
+ *   donate, optin, all (one environment each)
+ *           → dist/widget/assets/*.js     ES modules: an element's code, whole (a page with one
+ *                                         element loads nothing of the other), both elements'
+ *                                         together, and each language's messages
+ *   widget  → dist/widget/widget.js       the script-tag file (IIFE): a loader of those chunks
+ *   module  → dist/widget/givekit.js      the ES module for bundlers: defineElements(), mount()
  *   frame   → dist/widget/frame/card.html the card frame page, its script in dist/widget/assets/
  *   client  → dist/demo/                  the demo campaign page (index.html, Vite's root)
  */
 const WIDGET_DIR = "dist/widget";
 const FRAME_HTML_SOURCE = "widget/frame/card.html";
 const FRAME_HTML_OUTPUT = "frame/card.html";
+/**
+ * The chunks widget.js loads on demand, each built whole (its own Preact and zod: shared chunks
+ * would cost a one-element page more than they save): `<givekit-NAME>`'s code, and `all` for a
+ * page that shows more than one kind. Each exports `define()`.
+ */
+const ELEMENT_CHUNKS: Record<string, string> = {
+  donate: "widget/chunks/donate.ts",
+  optin: "widget/chunks/optin.ts",
+  all: "widget/chunks/all.ts",
+};
+const ELEMENT_CHUNKS_MODULE = "virtual:givekit/element-chunks";
+/** dist/widget/chunks.json: the chunk table and the messages' files, read by `npm run size`. */
+const CHUNK_TABLE_FILE = "chunks.json";
 
 const widgetBuild = (options: BuildEnvironmentOptions): BuildEnvironmentOptions => ({
   outDir: WIDGET_DIR,
@@ -27,17 +44,23 @@ const widgetBuild = (options: BuildEnvironmentOptions): BuildEnvironmentOptions 
  * `jsx(type, { ...props, children })`: the same elements in fewer bytes. Listed after preact(),
  * whose JSX setting it replaces, and for builds only (the tests keep the preset's).
  */
-function classicJsx(): Plugin {
-  return {
-    name: "givekit:classic-jsx",
-    apply: "build",
-    config: () => ({
-      oxc: {
-        jsx: { runtime: "classic", pragma: "h", pragmaFrag: "Fragment" },
-        jsxInject: 'import { h, Fragment } from "preact";',
-      },
-    }),
-  };
+function classicJsx(): Plugin[] {
+  return [
+    {
+      name: "givekit:classic-jsx",
+      apply: "build",
+      config: () => ({ oxc: { jsx: { runtime: "classic", pragma: "h", pragmaFrag: "Fragment" } } }),
+    },
+    {
+      // Into .tsx files only (not oxc's jsxInject, which is every file): a message catalog
+      // importing preact would tie its chunk to preact's.
+      name: "givekit:classic-jsx-import",
+      apply: "build",
+      enforce: "pre",
+      transform: (code, id) =>
+        id.endsWith(".tsx") ? `import { h, Fragment } from "preact";\n${code}` : null,
+    },
+  ];
 }
 
 /** Vite names an HTML page after its path from the root; the proxy serves it as frame/card.html. */
@@ -55,12 +78,56 @@ function placeFrameHtml(): Plugin {
   };
 }
 
+/**
+ * Tells widget.js where each element's chunk went: each element's build records the hashed file
+ * names of the ELEMENT_CHUNKS entries, and the widget build reads them as a virtual module.
+ */
+// On globalThis: Vite gives each environment's build its own plugins, from its own copy of this file.
+const shared = globalThis as {
+  givekitChunks?: Record<string, string>;
+  givekitMessages?: Record<string, string>;
+};
+const elementChunkFiles = (shared.givekitChunks ??= {});
+const messageFiles = (shared.givekitMessages ??= {});
+
+function elementChunkNames(): Plugin {
+  const files = elementChunkFiles;
+  const resolved = `\0${ELEMENT_CHUNKS_MODULE}`;
+  const table = () => {
+    const missing = Object.keys(ELEMENT_CHUNKS).filter((name) => !files[name]);
+    if (missing.length > 0)
+      throw new Error(`Build ${missing.join(", ")} before widget.js, which names their chunks.`);
+    const { all, ...elements } = files;
+    const byTag = Object.entries(elements).map(([name, file]) => [`givekit-${name}`, file]);
+    return { elements: Object.fromEntries(byTag) as Record<string, string>, all: all! };
+  };
+  return {
+    name: "givekit:element-chunk-names",
+    generateBundle(_options, bundle) {
+      if (this.environment.name === "widget") {
+        // For `npm run size` (the proxy does not serve it): what each kind of page loads.
+        const source = JSON.stringify({ ...table(), messages: messageFiles }, null, 2);
+        this.emitFile({ type: "asset", fileName: CHUNK_TABLE_FILE, source });
+        return;
+      }
+      if (!(this.environment.name in ELEMENT_CHUNKS)) return;
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== "chunk") continue;
+        if (chunk.isEntry) files[this.environment.name] = chunk.fileName;
+        else if (chunk.isDynamicEntry) messageFiles[chunk.name] = chunk.fileName;
+      }
+    },
+    resolveId: (id) => (id === ELEMENT_CHUNKS_MODULE ? resolved : null),
+    load: (id) => (id === resolved ? `export default ${JSON.stringify(table())};` : null),
+  };
+}
+
 export default defineConfig({
-  plugins: [preact(), classicJsx(), placeFrameHtml()],
+  plugins: [preact(), classicJsx(), placeFrameHtml(), elementChunkNames()],
   builder: {
     async buildApp(builder) {
       await rm(WIDGET_DIR, { recursive: true, force: true });
-      for (const name of ["widget", "module", "frame", "client"]) {
+      for (const name of [...Object.keys(ELEMENT_CHUNKS), "widget", "module", "frame", "client"]) {
         await builder.build(builder.environments[name]!);
       }
     },
@@ -87,6 +154,25 @@ export default defineConfig({
         },
       }),
     },
+    ...Object.fromEntries(
+      Object.entries(ELEMENT_CHUNKS).map(([name, entry]) => [
+        name,
+        {
+          consumer: "client",
+          build: widgetBuild({
+            rolldownOptions: {
+              input: { [name]: entry },
+              preserveEntrySignatures: "strict",
+              output: {
+                format: "es",
+                entryFileNames: "assets/[name]-[hash].js",
+                chunkFileNames: "assets/[name]-[hash].js",
+              },
+            },
+          }),
+        },
+      ]),
+    ),
     frame: {
       consumer: "client",
       build: widgetBuild({ rolldownOptions: { input: FRAME_HTML_SOURCE } }),

@@ -21,6 +21,7 @@ export default defineConfig({
           name: "dom",
           environment: "happy-dom",
           include: ["test/widget/**/*.test.{ts,tsx}"],
+          setupFiles: ["test/helpers/messages.ts"],
           testTimeout: 20_000,
         },
       },

@@ -1,9 +1,9 @@
 /**
- * The script-tag build (widget.js): `<script src="https://PROXY/widget.js" async></script>`
- * defines both elements; the proxy it came from is their default `proxy`.
+ * The script-tag build (widget.js): `<script src="https://PROXY/widget.js" async></script>`.
+ * A small loader: each element's code, and each language's messages, load when the page first
+ * uses them (widget/loader.ts); the chunks come from the proxy that served this script.
  */
-import { defineElements } from "./elements";
-import { rememberScriptOrigin } from "./shared/proxy-url";
+import chunks from "virtual:givekit/element-chunks";
+import { watchForElements } from "./loader";
 
-rememberScriptOrigin((document.currentScript as HTMLScriptElement | null)?.src);
-defineElements();
+watchForElements(chunks, (document.currentScript as HTMLScriptElement | null)?.src ?? location.href);

@@ -1,4 +1,5 @@
 import { render, type ComponentType } from "preact";
+import { loadedMessages, loadMessages } from "../i18n";
 import type { AttributeResult } from "./attributes";
 import { Fallback } from "./Fallback";
 import { adoptStyles } from "./styles";
@@ -14,8 +15,8 @@ export interface ElementSpec<P> {
 
 /**
  * Defines a givekit custom element once: it renders its Preact component into an open
- * shadow root, re-renders when an observed attribute changes, and shows a polite fallback
- * (after logging `[givekit] …`) when an attribute is invalid.
+ * shadow root (once its language's messages are loaded), re-renders when an observed attribute
+ * changes, and shows a polite fallback (after logging `[givekit] …`) when an attribute is invalid.
  */
 export function defineGivekitElement<P>(spec: ElementSpec<P>): void {
   if (typeof customElements === "undefined" || customElements.get(spec.tag)) return;
@@ -45,10 +46,19 @@ export function defineGivekitElement<P>(spec: ElementSpec<P>): void {
     }
 
     #render() {
+      const locale = this.getAttribute("locale");
+      if (!loadedMessages(locale)) {
+        // Its language's messages first (a chunk of their own); a failed load shows nothing new.
+        loadMessages(locale).then(
+          () => this.isConnected && this.#render(),
+          () => console.error(`[givekit] <${spec.tag}>: its messages could not be loaded.`),
+        );
+        return;
+      }
       const result = spec.readAttributes((name) => this.getAttribute(name), this);
       if (!result.ok) {
         console.error(`[givekit] <${spec.tag}>: ${result.problem}`);
-        render(<Fallback lang={this.getAttribute("locale")} />, this.#root!);
+        render(<Fallback lang={locale} />, this.#root!);
         return;
       }
       const { Component } = spec;

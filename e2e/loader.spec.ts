@@ -1,0 +1,78 @@
+// widget.js is a loader: each page loads the code of the elements it shows and the messages of
+// its language, and nothing else (counted from the requests the page makes to the proxy).
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { optinOf } from "./optin-helpers";
+
+/** The proxy's widget files a page asked for: "widget.js", "donate", "optin", "all", "en", "es". */
+function recordChunks(page: Page, proxyUrl: string): string[] {
+  const asked: string[] = [];
+  page.on("request", (request) => {
+    const url = request.url();
+    if (!url.startsWith(proxyUrl)) return;
+    const path = new URL(url).pathname;
+    if (path === "/widget.js") asked.push("widget.js");
+    const chunk = /^\/assets\/(donate|optin|all|en|es)-[\w-]+\.js$/.exec(path);
+    if (chunk) asked.push(chunk[1]!);
+  });
+  return asked;
+}
+
+test("a page with only the opt-in, in English, loads no donate code and no Spanish", async ({
+  page,
+  hostUrl,
+  proxyServer,
+}) => {
+  const asked = recordChunks(page, proxyServer.url);
+  await page.goto(`${hostUrl}/optin.html`);
+  await expect(optinOf(page).getByRole("button", { name: "Subscribe" })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(asked.toSorted()).toEqual(["en", "optin", "widget.js"]);
+});
+
+test("a Spanish page loads the Spanish messages and not the English ones", async ({
+  page,
+  hostUrl,
+  proxyServer,
+}) => {
+  const asked = recordChunks(page, proxyServer.url);
+  await page.goto(`${hostUrl}/optin-es.html`);
+  await expect(optinOf(page).getByRole("button", { name: "Suscribirme" })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(asked.toSorted()).toEqual(["es", "optin", "widget.js"]);
+});
+
+test("a page with both forms loads them in one chunk", async ({ page, hostUrl, proxyServer }) => {
+  const asked = recordChunks(page, proxyServer.url);
+  await page.goto(`${hostUrl}/embed-script.html`);
+  await expect(optinOf(page).getByRole("button", { name: "Subscribe" })).toBeVisible();
+  await expect(page.locator("givekit-donate").getByRole("button", { name: /^Donate/ })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(asked.toSorted()).toEqual(["all", "en", "widget.js"]);
+});
+
+test("a form the page adds later is loaded then, and works", async ({ page, hostUrl, proxyServer }) => {
+  const asked = recordChunks(page, proxyServer.url);
+  await page.goto(`${hostUrl}/loader-later.html`);
+  await page.waitForLoadState("networkidle");
+  expect(asked).toEqual(["widget.js"]);
+  const donate = page.locator("givekit-donate");
+  await expect(donate.getByRole("button", { name: /^Donate/ })).toBeVisible();
+  await expect(donate.getByLabel("First name")).toBeVisible();
+  expect(asked.toSorted()).toEqual(["donate", "en", "widget.js"]);
+});
+
+test("chunks are cached for good and may be loaded from any origin; widget.js briefly", async ({
+  proxyServer,
+}) => {
+  const loader = await fetch(`${proxyServer.url}/widget.js`);
+  expect(loader.headers.get("cache-control")).toBe("public, max-age=300, must-revalidate");
+  const table = /assets\/donate-[\w-]+\.js/.exec(await loader.text());
+  expect(table).not.toBeNull();
+  const chunk = await fetch(`${proxyServer.url}/${table![0]}`);
+  expect(chunk.status).toBe(200);
+  expect(chunk.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  expect(chunk.headers.get("access-control-allow-origin")).toBe("*");
+  expect(chunk.headers.get("content-type")).toMatch(/javascript/);
+  expect((await fetch(`${proxyServer.url}/assets/donate-00000000.js`)).status).toBe(404);
+});

@@ -1,0 +1,21 @@
+import { loadMessages } from "../i18n";
+import { rememberScriptOrigin } from "../shared/proxy-url";
+
+/**
+ * A chunk's `define()`: the messages of every language its elements on the page ask for are
+ * loaded first, so each element renders whole at once, the space the page kept for it filled
+ * in one step (no layout shift). A language that fails to load is retried at render.
+ *
+ * @example
+ * export const define = definer(import.meta.url, ["givekit-donate"], defineDonateElement);
+ */
+export function definer(chunkUrl: string, tags: readonly string[], define: () => void) {
+  // The chunk is served by the proxy, like widget.js: its origin is the elements' default `proxy`.
+  rememberScriptOrigin(chunkUrl);
+  return async (): Promise<void> => {
+    const elements = document.querySelectorAll(tags.join(","));
+    const locales = new Set([...elements].map((element) => element.getAttribute("locale")));
+    await Promise.allSettled([...locales].map((locale) => loadMessages(locale)));
+    define();
+  };
+}

@@ -1,0 +1,5 @@
+/** Written by vite.config.ts from the element builds: where widget.js finds each chunk. */
+declare module "virtual:givekit/element-chunks" {
+  const chunks: import("./loader").ChunkTable;
+  export default chunks;
+}
