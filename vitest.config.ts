@@ -8,7 +8,11 @@ export default defineConfig({
         test: {
           name: "node",
           environment: "node",
-          include: ["test/{contract,sandbox,proxy,scripts,e2e,bench}/**/*.test.ts"],
+          // Unit tests sit beside their code; integration tests (servers, processes) under test/.
+          include: [
+            "{contract,http,sqlite,proxy,sandbox,bench,e2e,scripts}/**/*.test.ts",
+            "test/**/*.test.ts",
+          ],
           // One PostgreSQL server for the run (or GIVEKIT_TEST_DATABASE_URL's); each file makes its database.
           globalSetup: ["test/helpers/postgres-global.ts"],
           testTimeout: 20_000,
@@ -20,7 +24,7 @@ export default defineConfig({
         test: {
           name: "dom",
           environment: "happy-dom",
-          include: ["test/widget/**/*.test.{ts,tsx}"],
+          include: ["widget/**/*.test.{ts,tsx}"],
           setupFiles: ["test/helpers/messages.ts"],
           testTimeout: 20_000,
         },

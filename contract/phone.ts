@@ -2,7 +2,7 @@
  * The phone rule: US and Canadian mobile numbers (+1, the North American Numbering Plan) only.
  * Written out here rather than taken from libphonenumber-js, so that the widget and the proxy
  * run the very same rule at a tenth of the library's size. libphonenumber-js is its reference:
- * test/contract/phone.test.ts compares the two over thousands of generated inputs, the table of
+ * contract/phone.test.ts compares the two over thousands of generated inputs, the table of
  * area codes below included.
  */
 

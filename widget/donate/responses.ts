@@ -29,7 +29,7 @@ import {
 /*
  * The proxy's answers, read as contract/api.ts's schemas read them (CampaignSchema,
  * PeersResponseSchema, DonationResponseSchema, DonationStatusResponseSchema), by hand: those schemas pull zod's union,
- * default and nullable parsers into widget.js, which has a 30 KB budget. test/widget/readers.test.ts
+ * default and nullable parsers into widget.js, which has a 30 KB budget. widget/readers.test.ts
  * holds each reader to its schema.
  */
 

@@ -2,7 +2,7 @@
  * The widget's readers of what the proxy and the card frame send: a value checked field by
  * field against a shape, as contract/'s zod schemas would check it, in a few hundred bytes
  * rather than zod's parsers. Each reader built from these is held to its schema by a property
- * test (test/widget/readers.test.ts): it accepts exactly what the schema accepts.
+ * test (widget/readers.test.ts): it accepts exactly what the schema accepts.
  */
 import { matches } from "../../contract/patterns";
 

@@ -19,7 +19,7 @@ import {
 /*
  * The card frame's messages, read as contract/frame.ts's schemas read them. Both ends check
  * them by hand rather than with zod, which keeps the frame's script a few kilobytes;
- * test/widget/readers.test.ts holds these readers to the schemas.
+ * widget/readers.test.ts holds these readers to the schemas.
  */
 
 const TO_FRAME: Record<string, Shape> = {

@@ -1,0 +1,71 @@
+// The card-testing settings: documented defaults, and a bad value named by its variable.
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../config";
+
+const REQUIRED = {
+  UPSTREAM_BASE_URL: "http://127.0.0.1:4010",
+  UPSTREAM_PRIVATE_TOKEN: "private-token-for-config-tests",
+  UPSTREAM_PUBLIC_TOKEN: "public-token-for-config-tests",
+};
+
+function variableOf(env: Record<string, string>): string {
+  try {
+    loadConfig({ ...REQUIRED, ...env });
+  } catch (error) {
+    if (error instanceof ConfigError) return error.variable;
+    throw error;
+  }
+  throw new Error("loadConfig accepted the configuration");
+}
+
+describe("the card-testing settings", () => {
+  it("default to the filters and thresholds proxy/README.md gives, with no challenge", () => {
+    expect(loadConfig(REQUIRED).defence).toEqual({
+      minFormMs: 1500,
+      tokensPerMin: 60,
+      declinesPerMin: 10,
+      cardsPerMin: 40,
+      declineRatio: 0.5,
+      windowS: 600,
+      minSample: 20,
+      campaignTokensPerMin: 30,
+      campaignDeclinesPerMin: 6,
+      campaignCardsPerMin: 20,
+      binCards: 6,
+      binWindowS: 600,
+      quietS: 1800,
+      throttlePerMin: 5,
+      turnstile: null,
+    });
+  });
+
+  it("take Turnstile with both keys and a verify URL", () => {
+    const config = loadConfig({
+      ...REQUIRED,
+      TURNSTILE_SITE_KEY: "1x-site",
+      TURNSTILE_SECRET: "1x-secret",
+      TURNSTILE_VERIFY_URL: "http://127.0.0.1:9/siteverify",
+    });
+    expect(config.defence.turnstile).toEqual({
+      siteKey: "1x-site",
+      secret: "1x-secret",
+      verifyUrl: "http://127.0.0.1:9/siteverify",
+      scriptUrl: "https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit",
+      timeoutMs: 3000,
+    });
+  });
+
+  it.each([
+    [{ TURNSTILE_SECRET: "1x-secret" }, "TURNSTILE_SITE_KEY"],
+    [{ TURNSTILE_SITE_KEY: "1x-site" }, "TURNSTILE_SECRET"],
+    [{ TURNSTILE_VERIFY_URL: "ftp://example.org" }, "TURNSTILE_VERIFY_URL"],
+    [{ TURNSTILE_SCRIPT_URL: "javascript:alert(1)" }, "TURNSTILE_SCRIPT_URL"],
+    [{ GIVEKIT_DEFENCE_BIN_CARDS: "1" }, "GIVEKIT_DEFENCE_BIN_CARDS"],
+    [{ GIVEKIT_DEFENCE_CAMPAIGN_TOKENS_PER_MIN: "0" }, "GIVEKIT_DEFENCE_CAMPAIGN_TOKENS_PER_MIN"],
+    [{ GIVEKIT_DEFENCE_DECLINE_RATIO: "1.5" }, "GIVEKIT_DEFENCE_DECLINE_RATIO"],
+    [{ GIVEKIT_MIN_FORM_MS: "-1" }, "GIVEKIT_MIN_FORM_MS"],
+    [{ GIVEKIT_DEFENCE_QUIET_S: "0" }, "GIVEKIT_DEFENCE_QUIET_S"],
+  ])("%o → a ConfigError naming %s", (env, variable) => {
+    expect(variableOf(env)).toBe(variable);
+  });
+});

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { cors } from "./cors";
+import { appWith } from "./test-app";
+
+const ALLOWED = "https://shelter.example";
+const app = appWith(cors([ALLOWED]));
+
+function request(method: string, headers: Record<string, string>) {
+  return app.request("http://proxy.example:8787/v1/donations", {
+    method,
+    headers: { Host: "proxy.example:8787", ...headers },
+  });
+}
+
+describe("CORS", () => {
+  it("an allowed origin may POST and read the answer", async () => {
+    const res = await request("POST", { Origin: ALLOWED });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("access-control-allow-origin")).toBe(ALLOWED);
+    expect(res.headers.get("access-control-expose-headers")).toContain("Idempotent-Replayed");
+    expect(res.headers.get("vary")).toContain("Origin");
+  });
+
+  it("a POST from another origin is refused with 403 origin_not_allowed", async () => {
+    const res = await request("POST", { Origin: "https://evil.example" });
+    expect(res.status).toBe(403);
+    expect((await res.json()).code).toBe("origin_not_allowed");
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("an opaque origin ('null') is refused too", async () => {
+    expect((await request("POST", { Origin: "null" })).status).toBe(403);
+  });
+
+  it("a GET from another origin is answered without CORS headers (the browser keeps it from the page)", async () => {
+    const res = await request("GET", { Origin: "https://evil.example" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("preflight: allowed origin → 204 with the methods and headers", async () => {
+    const res = await request("OPTIONS", {
+      Origin: ALLOWED,
+      "Access-Control-Request-Method": "POST",
+      "Access-Control-Request-Headers": "content-type,idempotency-key",
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe(ALLOWED);
+    expect(res.headers.get("access-control-allow-methods")).toContain("POST");
+    expect(res.headers.get("access-control-allow-headers")).toContain("Idempotency-Key");
+  });
+
+  it("preflight: another origin → 403", async () => {
+    const res = await request("OPTIONS", {
+      Origin: "https://evil.example",
+      "Access-Control-Request-Method": "POST",
+    });
+    expect(res.status).toBe(403);
+  });
+
+  it("the proxy's own origin (the card frame) is allowed", async () => {
+    const res = await request("POST", { Origin: "http://proxy.example:8787" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("access-control-allow-origin")).toBe("http://proxy.example:8787");
+  });
+
+  it("a request without Origin (not from a browser page) passes", async () => {
+    expect((await request("POST", {})).status).toBe(200);
+  });
+});

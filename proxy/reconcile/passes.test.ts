@@ -1,0 +1,120 @@
+// One reconcile pass against a report that fails, has no row yet, or cannot tell two attempts
+// apart: the attempt stays unknown with a note a person can read, and nothing is guessed.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { TransactionRow } from "../../contract/upstream";
+import { createReconciler } from "./reconciler";
+import { openSqliteStore } from "../store/sqlite";
+import type { Store } from "../store/types";
+import { reportRow } from "../../test/helpers/fake-upstream";
+
+const LEASE_MS = 20_000;
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).toReversed()) await step();
+});
+
+async function unknownStore(references: string[], clock: { now: number }): Promise<Store> {
+  const dir = mkdtempSync(join(tmpdir(), "givekit-reconcile-"));
+  const store = openSqliteStore({ dataDir: dir, retentionH: 24, leaseMs: LEASE_MS, now: () => clock.now });
+  cleanup.push(
+    () => rmSync(dir, { recursive: true, force: true }),
+    () => store.close(),
+  );
+  for (const reference of references) {
+    const claimed = await store.claimKey({
+      scope: "s",
+      key: reference,
+      endpoint: "donations",
+      fingerprint: "f",
+    });
+    if (claimed.kind !== "started") throw new Error("expected a claim");
+    await store.startAttempt(claimed.claim, {
+      reference,
+      idempotency_key: reference,
+      client_scope: "s",
+      client_ip: "203.0.113.5",
+      fingerprint: "f",
+      shortcode: "71777",
+      keyword: "HOPE",
+      amount: "25.00",
+      fee_amount: "0.00",
+      recurring_frequency: null,
+      peer_fundraiser_id: null,
+      peer_fundraiser_team_id: null,
+    });
+  }
+  clock.now += LEASE_MS + 1;
+  await store.expireLeases();
+  return store;
+}
+
+describe("a reconcile pass", () => {
+  it("a failing report leaves the attempt unknown, warns, and the next pass resolves it", async () => {
+    const clock = { now: Date.parse("2026-11-23T10:00:00Z") };
+    const store = await unknownStore(["gk_a"], clock);
+    const warnings: string[] = [];
+    let fail = true;
+    const upstream = {
+      async transactions() {
+        if (fail) throw new Error("HTTP 503");
+        return { rows: [reportRow({ transaction_id: "900", source: "api_via_givekit.gk_a" })], skipped: 1 };
+      },
+    };
+    const reconciler = createReconciler({
+      store,
+      upstream,
+      settleS: 900,
+      now: () => clock.now,
+      warn: (_fields, message) => warnings.push(message),
+    });
+    expect(await reconciler.pass()).toEqual([{ reference: "gk_a", result: "report_failed" }]);
+    expect((await store.attempt("gk_a"))?.state).toBe("unknown");
+    expect(warnings).toEqual([expect.stringContaining("report failed")]);
+    fail = false;
+    expect(await reconciler.pass()).toEqual([
+      { reference: "gk_a", result: "succeeded", transaction_id: "900" },
+    ]);
+    expect(warnings[1]).toContain("unexpected shape");
+    expect(await store.attempt("gk_a")).toMatchObject({ state: "succeeded", transaction_id: "900" });
+  });
+
+  it("no row yet → unknown with 'waiting until …'; rows that fit two attempts → unknown, flagged ambiguous", async () => {
+    const clock = { now: Date.parse("2026-11-23T10:00:00Z") };
+    const store = await unknownStore(["gk_a", "gk_b"], clock);
+    let rows: TransactionRow[] = [];
+    const reconciler = createReconciler({
+      store,
+      upstream: { transactions: async () => ({ rows, skipped: 0 }) },
+      settleS: 900,
+      now: () => clock.now,
+    });
+    await reconciler.pass();
+    const created = (await store.attempt("gk_a"))!.created_at;
+    const until = new Date(Date.parse(created) + 900_000).toISOString();
+    expect((await store.attempt("gk_a"))?.note).toBe(
+      `waiting until ${until}: no transaction in the report yet`,
+    );
+
+    // Two untagged rows of the same amount, in the window: either could be either attempt's.
+    const at = new Date(Date.parse(created) + 1000).toISOString();
+    rows = [
+      reportRow({ transaction_id: "1", source: "api_via_givekit", created_at: at, email: null }),
+      reportRow({ transaction_id: "2", source: "api_via_givekit", created_at: at, email: null }),
+    ];
+    const steps = await reconciler.pass();
+    expect(steps.map((step) => step.result)).toEqual(["unknown", "unknown"]);
+    // One untagged row that fits both is given to neither.
+    rows = [reportRow({ transaction_id: "1", source: "api_via_givekit", created_at: at, email: null })];
+    expect((await reconciler.pass()).map((step) => step.result)).toEqual(["unknown", "unknown"]);
+    for (const reference of ["gk_a", "gk_b"]) {
+      expect(await store.attempt(reference)).toMatchObject({
+        state: "unknown",
+        transaction_id: null,
+        note: expect.stringMatching(/^ambiguous, for a person to decide: /),
+      });
+    }
+  });
+});

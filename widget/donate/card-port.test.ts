@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cardFrameUrl, createCardPort } from "./card-port";
+
+const PROXY = "https://give.example.org";
+
+function setup() {
+  const posted: { message: unknown; targetOrigin: string }[] = [];
+  const frameWindow = {
+    postMessage: (message: unknown, targetOrigin: string) => posted.push({ message, targetOrigin }),
+  };
+  const iframe = { contentWindow: frameWindow, focus: vi.fn<() => void>() } as unknown as HTMLIFrameElement;
+  const port = createCardPort(PROXY);
+  port.attach(iframe);
+  const send = (data: unknown, origin = PROXY, source: unknown = frameWindow) =>
+    window.dispatchEvent(new MessageEvent("message", { data, origin, source: source as Window }));
+  return { port, posted, send, iframe };
+}
+
+let current: ReturnType<typeof setup> | null = null;
+afterEach(() => {
+  current?.port.detach();
+  current = null;
+});
+
+describe("the widget's side of the card frame", () => {
+  it("opens the frame on the proxy, telling it the page's origin and language", () => {
+    expect(cardFrameUrl(PROXY, "es", { accent: "#b00" })).toBe(
+      `${PROXY}/frame/card?origin=${encodeURIComponent(location.origin)}&locale=es&accent=%23b00`,
+    );
+  });
+
+  it("asks for a token with a message only the proxy's origin can read, and gets token, brand and last 4", async () => {
+    current = setup();
+    const { port, posted, send } = current;
+    const pending = port.tokenize();
+    expect(posted).toEqual([
+      { message: { type: "givekit:tokenize", id: expect.any(String) }, targetOrigin: PROXY },
+    ]);
+    const id = (posted[0]!.message as { id: string }).id;
+    send({
+      type: "givekit:token",
+      id,
+      token: "tok_1",
+      brand: "visa",
+      last4: "4242",
+      card_number: "4242424242424242",
+    });
+    expect(await pending).toEqual({ ok: true, token: "tok_1", brand: "visa", last4: "4242" });
+  });
+
+  it("ignores messages from any other origin or window, and malformed ones", async () => {
+    vi.useFakeTimers();
+    try {
+      current = setup();
+      const { port, posted, send } = current;
+      const pending = port.tokenize();
+      const id = (posted[0]!.message as { id: string }).id;
+      const forged = { type: "givekit:token", id, token: "tok_evil", brand: "visa", last4: "0000" };
+      send(forged, "https://evil.example");
+      send(forged, PROXY, { postMessage() {} });
+      send({ ...forged, last4: "12345" });
+      send({ type: "givekit:card-state", complete: "yes", brand: "visa" });
+      expect(port.complete.value).toBe(false);
+      send({ type: "givekit:card-state", complete: true, brand: "amex" });
+      expect(port.complete.value).toBe(true);
+      expect(port.brand.value).toBe("amex");
+      send({ type: "givekit:resize", height: 180.4 });
+      expect(port.height.value).toBe(181);
+      vi.advanceTimersByTime(60_000);
+      expect(await pending).toEqual({ ok: false, code: "network_error" });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("passes on the frame's error code", async () => {
+    current = setup();
+    const { port, posted, send } = current;
+    const pending = port.tokenize();
+    const id = (posted[0]!.message as { id: string }).id;
+    send({ type: "givekit:token-error", id, code: "rate_limited" });
+    expect(await pending).toEqual({ ok: false, code: "rate_limited" });
+  });
+
+  it("moves focus into the frame and clears it on request", () => {
+    current = setup();
+    const { port, posted, iframe } = current;
+    port.focus();
+    port.reset();
+    expect(iframe.focus).toHaveBeenCalled();
+    expect(posted.map((entry) => entry.message)).toEqual([
+      { type: "givekit:focus" },
+      { type: "givekit:reset" },
+    ]);
+  });
+});

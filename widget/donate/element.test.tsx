@@ -1,0 +1,110 @@
+import { cleanup, waitFor, within } from "@testing-library/preact";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { defineDonateElement } from "./element";
+import { installFakeCardFrame, problem, stubProxy } from "./test-harness";
+
+let frame: ReturnType<typeof installFakeCardFrame>;
+
+beforeEach(() => {
+  frame = installFakeCardFrame();
+  defineDonateElement();
+});
+afterEach(() => {
+  cleanup();
+  frame.restore();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  document.body.innerHTML = "";
+});
+
+function place(html: string) {
+  document.body.innerHTML = html;
+  const element = document.body.firstElementChild as HTMLElement;
+  return { element, shadow: within(element.shadowRoot as unknown as HTMLElement) };
+}
+
+describe("<givekit-donate>", () => {
+  it("renders its form in an open shadow root with adopted styles, and says it is ready", async () => {
+    stubProxy();
+    const ready = vi.fn<(event: Event) => void>();
+    document.addEventListener("givekit:ready", ready);
+    const { element, shadow } = place(
+      '<givekit-donate proxy="https://give.example.org" shortcode="71777" keyword="HOPE"></givekit-donate>',
+    );
+    expect(await shadow.findByRole("button", { name: "Donate $25.00" })).toBeTruthy();
+    expect(
+      element.shadowRoot!.adoptedStyleSheets.length + element.shadowRoot!.querySelectorAll("style").length,
+    ).toBe(1);
+    await waitFor(() => expect(ready).toHaveBeenCalledTimes(1));
+    expect(ready.mock.calls[0]![0]).toMatchObject({
+      detail: { widget: "donate" },
+      bubbles: true,
+      composed: true,
+    });
+    document.removeEventListener("givekit:ready", ready);
+  });
+
+  it.each([
+    ["amounts", "25,abc"],
+    ["keyword", "NO SPACES ALLOWED"],
+    ["frequencies", "once,weekly"],
+    ["default-frequency", "quarterly"],
+    ["locale", "fr"],
+    ["fundraiser", "1 OR 1=1"],
+    ["terms-url", "javascript:alert(1)"],
+    ["proxy", "ftp://give.example.org"],
+  ])('refuses %s="%s", naming the attribute, and shows a polite fallback', (name, value) => {
+    const fetchStub = vi.fn<typeof fetch>();
+    vi.stubGlobal("fetch", fetchStub);
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const attributes: Record<string, string> = {
+      proxy: "https://give.example.org",
+      shortcode: "71777",
+      keyword: "HOPE",
+      [name]: value,
+    };
+    const element = document.createElement("givekit-donate");
+    for (const [attribute, text] of Object.entries(attributes)) element.setAttribute(attribute, text);
+    document.body.append(element);
+    const shadow = within(element.shadowRoot as unknown as HTMLElement);
+    expect(error).toHaveBeenCalledWith(
+      expect.stringMatching(new RegExp(`^\\[givekit\\] <givekit-donate>: .*"${name}"`)),
+    );
+    expect(shadow.getByRole("note").textContent).toMatch(/not available right now/);
+    expect(shadow.queryByRole("button")).toBeNull();
+    expect(fetchStub).not.toHaveBeenCalled();
+  });
+
+  it("asks for a campaign when none is named", () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    place('<givekit-donate proxy="https://give.example.org" shortcode="71777"></givekit-donate>');
+    expect(error).toHaveBeenCalledWith(expect.stringContaining('the "keyword" attribute is required'));
+  });
+
+  it("shows the fallback and reports an error when the proxy does not serve the campaign", async () => {
+    stubProxy({ campaign: problem(404, "campaign_not_served") });
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const failed = vi.fn<(event: Event) => void>();
+    document.addEventListener("givekit:error", failed);
+    const { shadow } = place(
+      '<givekit-donate proxy="https://give.example.org" shortcode="71777" keyword="GONE"></givekit-donate>',
+    );
+    expect((await shadow.findByRole("note")).textContent).toMatch(/not available right now/);
+    expect(error).toHaveBeenCalledWith(
+      expect.stringContaining("[givekit] <givekit-donate>: the campaign could not be loaded"),
+    );
+    await waitFor(() => expect(failed).toHaveBeenCalled());
+    expect(failed.mock.calls[0]![0]).toMatchObject({ detail: { code: "campaign_not_served" } });
+    document.removeEventListener("givekit:error", failed);
+  });
+
+  it("follows a changed attribute", async () => {
+    stubProxy();
+    const { element, shadow } = place(
+      '<givekit-donate proxy="https://give.example.org" shortcode="71777" keyword="HOPE"></givekit-donate>',
+    );
+    await shadow.findByRole("button", { name: "Donate $25.00" });
+    element.setAttribute("heading", "Walk with us");
+    expect(await shadow.findByRole("heading", { name: "Walk with us" })).toBeTruthy();
+  });
+});

@@ -1,0 +1,256 @@
+/**
+ * The widget reads what the proxy and the card frame send by hand (widget/shared/checks.ts),
+ * to keep zod's parsers out of its bundles. These properties hold each reader to the contract
+ * schema it stands for: over values near and far from valid, the reader accepts exactly what
+ * the schema accepts, and what it reads is what the schema parses.
+ */
+import * as fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type * as z from "zod/mini";
+import {
+  CampaignSchema,
+  DonationResponseSchema,
+  DonationStatusResponseSchema,
+  PeersResponseSchema,
+  type Campaign,
+} from "../contract/api";
+import { ERROR_CODES, UNREACHABLE } from "../contract/errors";
+import { FromFrameMessageSchema, ToFrameMessageSchema } from "../contract/frame";
+import {
+  AMOUNT_PATTERN,
+  CURRENCY_PATTERN,
+  KEYWORD_PATTERN,
+  RATE_PATTERN,
+  SHORTCODE_PATTERN,
+} from "../contract/patterns";
+import { readCampaign, readDonation, readDonationStatus, readPeers } from "./donate/responses";
+import { readFromFrameMessage, readToFrameMessage } from "./shared/frame-messages";
+
+const RUNS = 2000;
+
+/** Values of every JSON type and a few that only postMessage can carry. */
+const junk: fc.Arbitrary<unknown> = fc.oneof(
+  fc.string({ maxLength: 8 }),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, -0),
+  fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 4 }), fc.string({ maxLength: 4 }), { maxKeys: 3 }),
+);
+
+/** Mostly a value the schema may take, sometimes a near miss or anything at all. */
+const field = (valid: fc.Arbitrary<unknown>, ...nearMisses: unknown[]) =>
+  fc.oneof(
+    { weight: 20, arbitrary: valid },
+    { weight: 1, arbitrary: nearMisses.length > 0 ? fc.constantFrom(...nearMisses) : junk },
+    { weight: 1, arbitrary: junk },
+  );
+
+const text = (max: number) => fc.string({ maxLength: max });
+const matching = (pattern: RegExp) => fc.stringMatching(pattern);
+const amount = field(
+  fc.oneof(
+    matching(AMOUNT_PATTERN),
+    fc.integer({ min: 1, max: 99_999_999 }).map((cents) => (cents / 100).toFixed(2)),
+  ),
+  "007",
+  "0",
+  "0.00",
+  "1e3",
+  "-5",
+  "25.555",
+  " 25",
+  "1000000000",
+);
+const errors = field(
+  fc.dictionary(fc.string({ maxLength: 6 }), fc.array(fc.string({ maxLength: 6 }), { maxLength: 2 }), {
+    maxKeys: 3,
+  }),
+  { card_number: "Not valid." },
+  { card_number: [1] },
+  [],
+  {},
+);
+
+/** Now and then a value, mostly null. */
+const rarely = <T>(value: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 8, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: value });
+
+/** The field names of every object generator made, to check them against their schemas. */
+const generated: string[][] = [];
+
+/** An object of these fields, now and then one missing or one the schema does not name. */
+function objectOf(fields: Record<string, fc.Arbitrary<unknown>>) {
+  generated.push(Object.keys(fields));
+  return fc
+    .tuple(
+      fc.record(fields),
+      rarely(fc.constantFrom(...Object.keys(fields))),
+      rarely(fc.dictionary(fc.constantFrom("extra", "id", "note", "status"), junk, { maxKeys: 2 })),
+    )
+    .map(([known, missing, extra]) => {
+      const value: Record<string, unknown> = { ...extra, ...known };
+      if (missing !== null) delete value[missing];
+      return value;
+    })
+    .chain((value) => fc.oneof({ weight: 20, arbitrary: fc.constant(value) }, junk));
+}
+
+/**
+ * The reader says yes exactly when the schema does, and reads what the schema parses. Returns
+ * how many values both accepted: a property that only ever sees refusals proves little.
+ */
+function holdsTo<T>(
+  schema: z.ZodMiniType,
+  reader: (value: unknown) => T | null,
+  values: fc.Arbitrary<unknown>,
+): number {
+  let accepted = 0;
+  fc.assert(
+    fc.property(values, (value) => {
+      const parsed = schema.safeParse(value);
+      const read = reader(value);
+      if (read !== null) accepted++;
+      expect(read).toEqual(parsed.success ? parsed.data : null);
+    }),
+    { numRuns: RUNS },
+  );
+  return accepted;
+}
+
+/** Enough accepted values to say something. */
+const ENOUGH = RUNS / 10;
+
+const frequency = field(fc.constantFrom("monthly", "quarterly", "annually"), "weekly", "Monthly");
+
+describe("widget/donate/responses.ts reads the proxy's answers as contract/api.ts does", () => {
+  it("readCampaign and CampaignSchema", () => {
+    const campaign = objectOf({
+      shortcode: field(matching(SHORTCODE_PATTERN), "123", "1234567", "7177a"),
+      keyword: field(matching(KEYWORD_PATTERN), "HO", "HOPE!", "A".repeat(16)),
+      event_id: field(text(70)),
+      event_type: field(text(70)),
+      fee_rate: field(matching(RATE_PATTERN), "05", "0.1234567", "100", "-0.03"),
+      min_amount: amount,
+      max_amount: amount,
+      currency: field(matching(CURRENCY_PATTERN), "usd", "US", "USDX"),
+      recurring_frequencies: field(fc.array(frequency, { maxLength: 3 })),
+      peer_fundraising: field(fc.boolean(), "true", 1),
+      opt_in_lists: field(fc.array(text(110), { maxLength: 2 })),
+      goal_amount: amount,
+    });
+    // A field the schema gains and the generator lacks would go untested: the two must agree.
+    expect(generated.at(-1)!.toSorted()).toEqual(Object.keys(CampaignSchema.shape).toSorted());
+    expect(holdsTo(CampaignSchema, readCampaign, campaign)).toBeGreaterThan(ENOUGH);
+  });
+
+  it("readPeers and PeersResponseSchema", () => {
+    const peer = objectOf({
+      id: field(fc.string({ maxLength: 6 }), 101),
+      name: field(fc.string({ maxLength: 6 })),
+      kind: field(fc.constantFrom("fundraiser", "team"), "Team", "npo"),
+      team_id: field(fc.option(fc.string({ maxLength: 4 }))),
+      team_name: field(fc.option(fc.string({ maxLength: 4 }))),
+    });
+    const peers = objectOf({ peers: field(fc.array(peer, { maxLength: 2 })) });
+    expect(
+      holdsTo(PeersResponseSchema, (value) => readPeers(value) && { peers: readPeers(value) }, peers),
+    ).toBeGreaterThan(ENOUGH);
+  });
+
+  it("readDonation and DonationResponseSchema", () => {
+    const success = objectOf({
+      status: field(fc.constant("Success"), "Pending", "success"),
+      message: field(fc.string({ maxLength: 8 })),
+      transaction_id: field(fc.string({ maxLength: 8 }), 1001),
+      amount,
+      fee_amount: amount,
+      recurring_frequency: field(fc.option(fc.constantFrom("monthly", "quarterly", "annually"))),
+    });
+    const pending = objectOf({
+      status: field(fc.constant("Pending"), "Success"),
+      reference: field(fc.string({ maxLength: 8 })),
+    });
+    const answer = objectOf({ donation: fc.oneof(success, pending) });
+    expect(holdsTo(DonationResponseSchema, readDonation, answer)).toBeGreaterThan(ENOUGH);
+  });
+
+  it("readDonationStatus and DonationStatusResponseSchema", () => {
+    const donation = objectOf({
+      status: field(fc.constantFrom("Pending", "Success", "NotCharged"), "Declined", "success", "notcharged"),
+      reference: field(fc.string({ maxLength: 8 }), 1001),
+      transaction_id: field(fc.option(fc.string({ maxLength: 8 }), { nil: undefined }), 1001, null),
+    });
+    const shape = DonationStatusResponseSchema.shape.donation.shape;
+    // A field the schema gains and the generator lacks would go untested: the two must agree.
+    expect(generated.at(-1)!.toSorted()).toEqual(Object.keys(shape).toSorted());
+    const answer = objectOf({ donation });
+    expect(holdsTo(DonationStatusResponseSchema, readDonationStatus, answer)).toBeGreaterThan(ENOUGH);
+  });
+});
+
+describe("widget/shared/frame-messages.ts reads the frame's messages as contract/frame.ts does", () => {
+  const id = field(fc.string({ maxLength: 6 }), "");
+
+  it("readToFrameMessage and ToFrameMessageSchema", () => {
+    const message = objectOf({
+      type: field(fc.constantFrom("givekit:tokenize", "givekit:reset", "givekit:focus"), "givekit:token"),
+      id,
+    });
+    expect(holdsTo(ToFrameMessageSchema, readToFrameMessage, message)).toBeGreaterThan(ENOUGH);
+  });
+
+  it("readFromFrameMessage and FromFrameMessageSchema", () => {
+    const types = [
+      "givekit:frame-ready",
+      "givekit:submit",
+      "givekit:resize",
+      "givekit:card-state",
+      "givekit:token",
+      "givekit:token-error",
+    ];
+    // A message type the schema gains and this list lacks would go untested: the two must agree.
+    const schemaTypes = FromFrameMessageSchema._zod.def.options.map(
+      (option) =>
+        (option._zod.def as unknown as { shape: { type: z.ZodMiniLiteral } }).shape.type._zod.def.values[0],
+    );
+    expect(types.toSorted()).toEqual(schemaTypes.toSorted());
+    const message = objectOf({
+      type: field(fc.constantFrom(...types), "givekit:tokenize", "toString", "__proto__"),
+      height: field(fc.double()),
+      complete: field(fc.boolean()),
+      brand: field(fc.constantFrom("visa", "amex", "")),
+      id,
+      token: field(fc.string({ maxLength: 6 }), ""),
+      last4: field(fc.stringMatching(/^\d{4}$/), "424", "42424", "abcd"),
+      code: field(fc.constantFrom(...ERROR_CODES, UNREACHABLE), "bad_code", "network error", "toString"),
+      errors,
+    });
+    expect(holdsTo(FromFrameMessageSchema, readFromFrameMessage, message)).toBeGreaterThan(ENOUGH);
+  });
+
+  it("a token-error's code is one of the contract's error codes, not any snake_case word", () => {
+    const message = { type: "givekit:token-error", id: "t-1", code: "made_up_code" };
+    expect(FromFrameMessageSchema.safeParse(message).success).toBe(false);
+    expect(readFromFrameMessage(message)).toBeNull();
+  });
+});
+
+// The campaign a proxy serves without a minimum reads with the contract's default minimum.
+it("a campaign without min_amount reads with the contract's default", () => {
+  const campaign: Partial<Campaign> = {
+    shortcode: "71777",
+    keyword: "HOPE",
+    fee_rate: "0.03",
+    max_amount: "10000.00",
+    currency: "USD",
+    recurring_frequencies: [],
+    peer_fundraising: false,
+    opt_in_lists: [],
+  };
+  expect(readCampaign(campaign)).toEqual(CampaignSchema.parse(campaign));
+  expect(readCampaign(campaign)?.min_amount).toBe("5.00");
+});
