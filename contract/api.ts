@@ -83,7 +83,7 @@ export const ProgressSchema = z.object({
   raised: AmountSchema,
   goal: z.nullable(AmountSchema),
   donors: z.int(),
-  currency: z.string(),
+  currency: /* @__PURE__ */ z.string().check(z.regex(CURRENCY_PATTERN)),
   /** When the upstream's report behind these figures was read (ISO 8601). */
   updated_at: z.string(),
 });

@@ -11,6 +11,7 @@ import {
   CampaignSchema,
   DonationResponseSchema,
   DonationStatusResponseSchema,
+  ProgressSchema,
   PeersResponseSchema,
   type Campaign,
 } from "../../contract/api";
@@ -24,6 +25,7 @@ import {
   SHORTCODE_PATTERN,
 } from "../../contract/patterns";
 import { readCampaign, readDonation, readDonationStatus, readPeers } from "../../widget/donate/responses";
+import { readProgress } from "../../widget/goal/progress";
 import { readFromFrameMessage, readToFrameMessage } from "../../widget/shared/frame-messages";
 
 const RUNS = 2000;
@@ -189,6 +191,20 @@ describe("widget/donate/responses.ts reads the proxy's answers as contract/api.t
     expect(generated.at(-1)!.toSorted()).toEqual(Object.keys(shape).toSorted());
     const answer = objectOf({ donation });
     expect(holdsTo(DonationStatusResponseSchema, readDonationStatus, answer)).toBeGreaterThan(ENOUGH);
+  });
+});
+
+describe("widget/goal/progress.ts reads the progress answer as contract/api.ts does", () => {
+  it("readProgress and ProgressSchema", () => {
+    const progress = objectOf({
+      raised: amount,
+      goal: field(fc.option(amount, { nil: null }), undefined, "0x10"),
+      donors: field(fc.integer({ min: 0, max: 1_000_000 }), 1.5, "12", -0, Number.MAX_SAFE_INTEGER + 2),
+      currency: field(fc.constantFrom("USD", "CAD"), "usd", "US", "USDX"),
+      updated_at: field(fc.date({ noInvalidDate: true }).map((date) => date.toISOString()), 0, null),
+    });
+    expect(generated.at(-1)!.toSorted()).toEqual(Object.keys(ProgressSchema.shape).toSorted());
+    expect(holdsTo(ProgressSchema, readProgress, progress)).toBeGreaterThan(ENOUGH);
   });
 });
 
