@@ -14,7 +14,7 @@ const progress = (raised: string, donors: number, goal: string | null = "25000.0
 /** A fetch that answers each call with the next answer (a status and a body), the last one again. */
 function stubFetch(...answers: [number, unknown][]) {
   const calls: { url: string; cache: RequestCache | undefined }[] = [];
-  const fetch = vi.fn(async (url: string, init?: RequestInit) => {
+  const fetch = vi.fn<(url: string, init?: RequestInit) => Promise<Response>>(async (url, init) => {
     calls.push({ url, cache: init?.cache });
     const [status, body] = answers[Math.min(calls.length - 1, answers.length - 1)]!;
     return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
