@@ -24,6 +24,7 @@ const FRAME_HTML_OUTPUT = "frame/card.html";
 const ELEMENT_CHUNKS: Record<string, string> = {
   donate: "widget/chunks/donate.ts",
   optin: "widget/chunks/optin.ts",
+  goal: "widget/chunks/goal.ts",
   all: "widget/chunks/all.ts",
 };
 const ELEMENT_CHUNKS_MODULE = "virtual:givekit/element-chunks";

@@ -83,7 +83,7 @@ export const ProgressSchema = z.object({
   raised: AmountSchema,
   goal: z.nullable(AmountSchema),
   donors: z.int(),
-  currency: z.string(),
+  currency: /* @__PURE__ */ z.string().check(z.regex(CURRENCY_PATTERN)),
   /** When the upstream's report behind these figures was read (ISO 8601). */
   updated_at: z.string(),
 });
@@ -95,6 +95,10 @@ export const PeerSchema = z.object({
   kind: z.enum(PEER_KINDS),
   team_id: z.nullable(z.string()),
   team_name: z.nullable(z.string()),
+  /** What the fundraiser or team has raised so far, when the upstream says. */
+  raised: z.nullable(AmountSchema),
+  /** A team's fundraising goal, when it has one (fundraisers have none upstream). */
+  goal: z.nullable(AmountSchema),
 });
 export type Peer = z.infer<typeof PeerSchema>;
 

@@ -157,6 +157,34 @@ test.describe("<givekit-donate> on a page of another origin", () => {
     expect(rows[0]).toMatchObject({ peer_fundraiser_id: "104", peer_fundraiser_team_id: "12" });
   });
 
+  test("a fundraiser's page shows what they have raised so far, as the sandbox counts it", async ({
+    page,
+    sandbox,
+    hostUrl,
+  }) => {
+    // Chloe Park: no other browser test gives to her, so her total is this test's to move.
+    const raisedSoFar = async () => {
+      const rows = await sandbox.transactions({ keyword: "HOPE", status: "collected" });
+      const cents = rows
+        .filter((row) => (row as { peer_fundraiser_id?: string }).peer_fundraiser_id === "103")
+        .reduce(
+          (sum, row) => sum + Math.round(Number((row as { donation_amount: string }).donation_amount) * 100),
+          0,
+        );
+      const whole = cents % 100 === 0;
+      const money = new Intl.NumberFormat("en-US", {
+        style: "currency",
+        currency: "USD",
+        ...(whole && { minimumFractionDigits: 0, maximumFractionDigits: 0 }),
+      }).format(cents / 100);
+      return `${money} raised so far.`;
+    };
+    await page.goto(`${hostUrl}/donate.html?fundraiser=103`);
+    const donate = donateOf(page);
+    await expect(donate.getByText("Your gift supports Chloe Park.")).toBeVisible();
+    await expect(donate.getByText(await raisedSoFar())).toBeVisible();
+  });
+
   test("the page, the widget's shadow root and the page's requests never hold the card number", async ({
     page,
     context,

@@ -3,7 +3,15 @@ import { fileURLToPath } from "node:url";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page, Route } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { completeOptin, donateOf, journaled, optinOf, uniqueMobile } from "./optin-helpers";
+import {
+  completeDonation,
+  completeOptin,
+  donateOf,
+  journaled,
+  optinOf,
+  uniqueMobile,
+  uniqueName,
+} from "./optin-helpers";
 
 /** The demo campaign page as `npm run build` leaves it for `npm start` to serve. */
 const DEMO_DIR = fileURLToPath(new URL("../dist/demo/", import.meta.url));
@@ -48,7 +56,43 @@ test.describe("the demo campaign page (dist/demo/index.html)", () => {
       `<script src="${proxyServer.url}/widget.js" async></script>\n<givekit-donate shortcode="71777" keyword="HOPE"></givekit-donate>`,
     );
     await expect(page.locator("#snippet-optin")).toContainText(`<givekit-optin list="Hope Alerts"`);
-    await expect(page.getByRole("progressbar", { name: "$18,240 raised" })).toBeVisible();
+    await expect(
+      page.locator("givekit-goal").getByRole("progressbar", { name: "Progress toward the goal" }),
+    ).toBeVisible();
+  });
+
+  test("the goal is live: it shows what the sandbox collected, and moves when someone gives on the page", async ({
+    page,
+    proxyServer,
+    sandbox,
+    hostUrl,
+  }) => {
+    /** The sandbox's own sum of the Hope Walk's collected gifts, as the element words it. */
+    const raisedText = async () => {
+      const rows = await sandbox.transactions({ keyword: "HOPE", status: "collected" });
+      const cents = rows.reduce((sum, row) => sum + Math.round(Number(row.amount) * 100), 0);
+      const whole = cents % 100 === 0;
+      const money = new Intl.NumberFormat("en-US", {
+        style: "currency",
+        currency: "USD",
+        ...(whole && { minimumFractionDigits: 0, maximumFractionDigits: 0 }),
+      }).format(cents / 100);
+      return { cents, text: `${money} raised` };
+    };
+    await openDemo(page, hostUrl, proxyServer.url);
+    const goal = page.locator("givekit-goal");
+    const before = await raisedText();
+    await expect(goal.getByText(before.text, { exact: true })).toBeVisible();
+    await expect(goal.getByRole("progressbar")).toHaveAttribute(
+      "aria-valuenow",
+      String(Math.min(100, Math.floor(before.cents / 25_000))),
+    );
+
+    await completeDonation(page, { first: "Ada", last: uniqueName("Goal"), email: "ada@example.org" });
+    const after = await raisedText();
+    expect(after.cents).toBeGreaterThan(before.cents);
+    // No reload: the element heard the form's givekit:donation and asked the proxy again.
+    await expect(goal.getByText(after.text, { exact: true })).toBeVisible();
   });
 
   test("the whole page has no WCAG 2.2 A/AA violation, and an opt-in from it is journaled", async ({

@@ -101,7 +101,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", paymentTokenRoutes({ upstream, rateLimits, filters: config.defence, defence, campaigns }));
   app.route(
     "/",
-    donationRoutes({ campaigns, upstream, store, journalSecret: deps.journalSecret, rateLimits }),
+    donationRoutes({ campaigns, upstream, store, journalSecret: deps.journalSecret, rateLimits, progress }),
   );
   app.route("/", subscriptionRoutes({ campaigns, upstream, store, rateLimits }));
   app.route(

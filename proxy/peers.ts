@@ -3,6 +3,7 @@
  * root "NPO Page" and hidden records (such as the captain the upstream creates for a team
  * that has none). Cached per campaign; callers during a load share it.
  */
+import { isAmount } from "../contract/patterns";
 import type { Campaign, Peer } from "../contract/api";
 import type { UpstreamFundraiser, UpstreamTeam } from "../contract/upstream";
 import type { UpstreamClient } from "./upstream/client";
@@ -14,7 +15,11 @@ function isHidden(record: { hidden?: unknown; is_root?: unknown }): boolean {
   return record.hidden === true || record.is_root === true;
 }
 
-/** Upstream records → the public Peer shape, sorted by name. */
+/** An upstream total as a decimal string, or null when it is missing or not one. */
+const amountOrNull = (value: string | null | undefined): string | null =>
+  typeof value === "string" && isAmount(value) ? value : null;
+
+/** Upstream records → the public Peer shape (with what each has raised), sorted by name. */
 export function toPeers(fundraisers: readonly UpstreamFundraiser[], teams: readonly UpstreamTeam[]): Peer[] {
   const visibleTeams = teams.filter((team) => !isHidden(team as { hidden?: unknown }));
   const teamNames = new Map(teams.map((team) => [String(team.id), team.name]));
@@ -30,6 +35,8 @@ export function toPeers(fundraisers: readonly UpstreamFundraiser[], teams: reado
           kind: "fundraiser",
           team_id: teamId,
           team_name: teamId === null ? null : (teamNames.get(teamId) ?? null),
+          raised: amountOrNull(fundraiser.total_raised),
+          goal: null,
         };
       }),
     ...visibleTeams.map((team): Peer => ({
@@ -38,6 +45,8 @@ export function toPeers(fundraisers: readonly UpstreamFundraiser[], teams: reado
       kind: "team",
       team_id: null,
       team_name: null,
+      raised: amountOrNull(team.total_raised),
+      goal: amountOrNull(team.team_fundraising_goal),
     })),
   ];
   return peers.toSorted((a, b) => a.name.localeCompare(b.name, "en") || a.kind.localeCompare(b.kind));

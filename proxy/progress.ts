@@ -11,8 +11,13 @@ import { ProblemError } from "./problem";
 import type { UpstreamClient } from "./upstream/client";
 
 export interface ProgressCache {
-  /** The freshest value there is; waits for the upstream only when there has never been one. */
+  /**
+   * The freshest value there is; waits for the upstream only when there has never been one, or
+   * when a gift made through this proxy is being counted (changed()).
+   */
   get(campaign: Campaign): Promise<Progress>;
+  /** A gift to the campaign was charged through this proxy: read the report again now. */
+  changed(campaign: Campaign): void;
 }
 
 /**
@@ -38,6 +43,8 @@ interface Entry {
   /** When `value` was read, ms since the epoch. */
   readAt: number;
   loading?: Promise<Progress>;
+  /** The reload changed() started: a page asking meanwhile waits for it, not for the stale value. */
+  counting?: Promise<Progress>;
 }
 
 /**
@@ -81,11 +88,34 @@ export function createProgressCache(options: {
     return entry.loading;
   }
 
+  function entryOf(campaign: Campaign): Entry {
+    const id = `${campaign.shortcode}/${campaign.keyword.toUpperCase()}`;
+    let entry = entries.get(id);
+    if (!entry) entries.set(id, (entry = { readAt: 0 }));
+    return entry;
+  }
+
   return {
+    changed(campaign) {
+      const entry = entryOf(campaign);
+      // After the report already in flight (it may predate the gift), one more.
+      const counting = (entry.loading ?? Promise.resolve())
+        .catch(() => undefined)
+        .then(() => load(campaign, entry));
+      entry.counting = counting;
+      counting
+        .catch((error: unknown) => onStale?.(campaign, error))
+        .finally(() => {
+          if (entry.counting === counting) entry.counting = undefined;
+        });
+    },
+
     async get(campaign) {
-      const id = `${campaign.shortcode}/${campaign.keyword.toUpperCase()}`;
-      let entry = entries.get(id);
-      if (!entry) entries.set(id, (entry = { readAt: 0 }));
+      const entry = entryOf(campaign);
+      if (entry.counting) {
+        const counted = await entry.counting.catch(() => null);
+        if (counted) return counted;
+      }
       if (!entry.value) {
         return load(campaign, entry).catch(() => {
           throw new ProblemError(

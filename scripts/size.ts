@@ -6,7 +6,8 @@
  *   widget.js            the loader the script tag loads                                ≤ 3 KB
  *   a page, in English   the loader + its elements' chunk + the English messages        ≤ 31 KB
  *                        (<givekit-donate> alone: target 26 KB, reported). 31 KB: the
- *                        30 KB that widget.js had for everything, plus the Pending follow-up.
+ *                        30 KB that widget.js had for everything, plus the Pending follow-up;
+ *                        a page with every element (the goal too) ≤ 32 KB
  *   <givekit-goal>       its chunk alone, when it is built                              ≤ 4 KB
  *   the card frame       the script(s) /frame/card loads                                ≤ 12 KB
  */
@@ -21,7 +22,13 @@ const WIDGET_DIR = join(ROOT, "dist/widget");
 const KB = 1024;
 const GZIP_LEVEL = 9;
 
-export const BUDGETS = { loader: 3 * KB, page: 31 * KB, goal: 4 * KB, frame: 12 * KB } as const;
+export const BUDGETS = {
+  loader: 3 * KB,
+  page: 31 * KB,
+  everything: 32 * KB,
+  goal: 4 * KB,
+  frame: 12 * KB,
+} as const;
 /** The issue's target for a page with only `<givekit-donate>` in English: reported, not enforced. */
 export const DONATE_PAGE_TARGET = 26 * KB;
 
@@ -102,7 +109,7 @@ function main(): number {
       print(`    (target ${kb(DONATE_PAGE_TARGET)}: ${verdict})`);
     }
   }
-  line("  a page with several kinds of element", loader + chunk(table.all) + english, BUDGETS.page);
+  line("  a page with every kind of element", loader + chunk(table.all) + english, BUDGETS.everything);
   const goal = table.elements["givekit-goal"];
   if (goal) line("<givekit-goal> chunk alone", chunk(goal), BUDGETS.goal);
 

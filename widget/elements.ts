@@ -1,8 +1,9 @@
 import { defineDonateElement } from "./donate/element";
+import { defineGoalElement } from "./goal/element";
 import { defineOptinElement } from "./optin/element";
 
 /**
- * Defines both custom elements, `<givekit-donate>` and `<givekit-optin>`. Safe to call twice.
+ * Defines every custom element: `<givekit-donate>`, `<givekit-optin>`, `<givekit-goal>`. Safe to call twice.
  *
  * @example
  * import { defineElements } from "https://give.example.org/givekit.js";
@@ -11,6 +12,7 @@ import { defineOptinElement } from "./optin/element";
 export function defineElements(): void {
   defineDonateElement();
   defineOptinElement();
+  defineGoalElement();
 }
 
 type AttributeValue = string | number | boolean | readonly (string | number)[] | null | undefined;

@@ -11,6 +11,8 @@ import {
   CampaignSchema,
   DonationResponseSchema,
   DonationStatusResponseSchema,
+  PeerSchema,
+  ProgressSchema,
   PeersResponseSchema,
   type Campaign,
 } from "../contract/api";
@@ -24,6 +26,7 @@ import {
   SHORTCODE_PATTERN,
 } from "../contract/patterns";
 import { readCampaign, readDonation, readDonationStatus, readPeers } from "./donate/responses";
+import { readProgress } from "./goal/progress";
 import { readFromFrameMessage, readToFrameMessage } from "./shared/frame-messages";
 
 const RUNS = 2000;
@@ -154,7 +157,10 @@ describe("widget/donate/responses.ts reads the proxy's answers as contract/api.t
       kind: field(fc.constantFrom("fundraiser", "team"), "Team", "npo"),
       team_id: field(fc.option(fc.string({ maxLength: 4 }))),
       team_name: field(fc.option(fc.string({ maxLength: 4 }))),
+      raised: field(fc.option(amount, { nil: null }), undefined),
+      goal: field(fc.option(amount, { nil: null }), undefined),
     });
+    expect(generated.at(-1)!.toSorted()).toEqual(Object.keys(PeerSchema.shape).toSorted());
     const peers = objectOf({ peers: field(fc.array(peer, { maxLength: 2 })) });
     expect(
       holdsTo(PeersResponseSchema, (value) => readPeers(value) && { peers: readPeers(value) }, peers),
@@ -189,6 +195,24 @@ describe("widget/donate/responses.ts reads the proxy's answers as contract/api.t
     expect(generated.at(-1)!.toSorted()).toEqual(Object.keys(shape).toSorted());
     const answer = objectOf({ donation });
     expect(holdsTo(DonationStatusResponseSchema, readDonationStatus, answer)).toBeGreaterThan(ENOUGH);
+  });
+});
+
+describe("widget/goal/progress.ts reads the progress answer as contract/api.ts does", () => {
+  it("readProgress and ProgressSchema", () => {
+    const progress = objectOf({
+      raised: amount,
+      goal: field(fc.option(amount, { nil: null }), undefined, "0x10"),
+      donors: field(fc.integer({ min: 0, max: 1_000_000 }), 1.5, "12", -0, Number.MAX_SAFE_INTEGER + 2),
+      currency: field(fc.constantFrom("USD", "CAD"), "usd", "US", "USDX"),
+      updated_at: field(
+        fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
+        0,
+        null,
+      ),
+    });
+    expect(generated.at(-1)!.toSorted()).toEqual(Object.keys(ProgressSchema.shape).toSorted());
+    expect(holdsTo(ProgressSchema, readProgress, progress)).toBeGreaterThan(ENOUGH);
   });
 });
 

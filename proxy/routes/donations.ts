@@ -32,6 +32,7 @@ import {
   type NewAttempt,
   type Store,
 } from "../store";
+import type { ProgressCache } from "../progress";
 import type { DonateOutcome, UpstreamClient } from "../upstream/client";
 import { donationSource } from "../reconcile/match";
 import { validate } from "../validate";
@@ -43,6 +44,8 @@ export interface DonationDeps {
   store: Store;
   journalSecret: string;
   rateLimits: RateLimits;
+  /** Told of each charged gift, so the campaign's progress counts it at once. */
+  progress?: Pick<ProgressCache, "changed">;
 }
 
 /** The 202 body for a donation whose outcome is unknown. */
@@ -377,6 +380,7 @@ export function donationRoutes(deps: DonationDeps) {
       log({ outcome: result.state, ...(result.problem_code ? { code: result.problem_code } : {}) });
       if (outcome.kind === "unknown") log({ upstream: outcome.reason });
       if (result.state === "declined") await deps.rateLimits.recordDecline(ip, campaignScope(campaign));
+      if (result.state === "succeeded") deps.progress?.changed(campaign);
       return donationAnswer(record);
     },
   );

@@ -1,9 +1,10 @@
 // GET /v1/health, /v1/campaigns/{shortcode}/{keyword} and …/peers, and the answers to wrong paths.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { PeersResponseSchema } from "../../contract/api";
+import { PeersResponseSchema, type Peer } from "../../contract/api";
+import { fromCents, toCents } from "../../contract/money";
 import { DEFAULT_CAMPAIGNS_PATH } from "../../proxy/config";
-import { upstreamCalls, useStack } from "./support";
+import { CARDS, collected, donate, donationBody, tokenize, upstreamCalls, useStack } from "./support";
 
 const demo = JSON.parse(readFileSync(DEFAULT_CAMPAIGNS_PATH, "utf8")) as {
   campaigns: Record<string, unknown>[];
@@ -64,14 +65,54 @@ describe("the read-only API", () => {
       ].toSorted(),
     );
     for (const peer of peers)
-      expect(Object.keys(peer).toSorted()).toEqual(["id", "kind", "name", "team_id", "team_name"]);
+      expect(Object.keys(peer).toSorted()).toEqual([
+        "goal",
+        "id",
+        "kind",
+        "name",
+        "raised",
+        "team_id",
+        "team_name",
+      ]);
     expect(peers.find((peer) => peer.id === "101")).toEqual({
       id: "101",
       name: "Ana Ruiz",
       kind: "fundraiser",
       team_id: "11",
       team_name: "Team Sunrise",
+      raised: "0.00",
+      goal: null,
     });
+  });
+
+  it("peers: each fundraiser's and team's total is what the sandbox collected for it", async () => {
+    for (const [amount, peer] of [
+      ["10.00", "101"],
+      ["5.50", "101"],
+      ["7.25", "103"],
+    ] as const) {
+      await donate(
+        ctx.api,
+        donationBody(await tokenize(ctx.api, CARDS.ok), { amount, peer_fundraiser_id: peer }),
+      );
+    }
+    await donate(
+      ctx.api,
+      donationBody(await tokenize(ctx.api, CARDS.declined), { amount: "40.00", peer_fundraiser_id: "101" }),
+    );
+    const rows = await collected(ctx.sandbox, "HOPE");
+    /** The sandbox's own sum for one fundraiser, or one team, in cents (the gift, not the fee). */
+    const creditedTo = (field: "peer_fundraiser_id" | "peer_fundraiser_team_id", id: string) =>
+      fromCents(
+        rows.filter((row) => row[field] === id).reduce((sum, row) => sum + toCents(row.donation_amount), 0),
+      );
+    const peers = (await ctx.api.get("/v1/campaigns/71777/HOPE/peers")).json.peers as Peer[];
+    const raised = (id: string, kind: string) =>
+      peers.find((peer) => peer.id === id && peer.kind === kind)?.raised;
+    expect(raised("101", "fundraiser")).toBe(creditedTo("peer_fundraiser_id", "101"));
+    expect(raised("101", "fundraiser")).toBe("15.50");
+    expect(raised("103", "fundraiser")).toBe("7.25");
+    expect(raised("11", "team")).toBe(creditedTo("peer_fundraiser_team_id", "11"));
   });
 
   it("peers: ?q= filters by name without regard to case; the list is cached", async () => {

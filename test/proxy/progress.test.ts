@@ -71,6 +71,16 @@ describe("campaign progress against the sandbox", () => {
     expect(await upstreamCalls(ctx.sandbox, REPORT_PATH)).toBe(1);
   });
 
+  it("a gift charged through this proxy is counted at once, though the value was cached a moment ago", async () => {
+    const before = await ctx.api.get(progressOf("71777", "HOPE"));
+    await donate(ctx.api, donationBody(await tokenize(ctx.api, CARDS.ok), { amount: "12.00" }));
+    // Well inside GIVEKIT_PROGRESS_CACHE_S: without the gift, the cached value would be served.
+    const after = await ctx.api.get(progressOf("71777", "HOPE"));
+    const rows = await collected(ctx.sandbox, "HOPE");
+    expect(toCents(after.json.raised as string) - toCents(before.json.raised as string)).toBe(1200);
+    expect(after.json.raised).toBe(fromCents(rows.reduce((cents, row) => cents + toCents(row.amount), 0)));
+  });
+
   it("a campaign this proxy does not serve → 404 campaign_not_served, nothing asked upstream", async () => {
     const reply = await ctx.api.get(progressOf("71777", "NOPE"));
     expect(reply.status).toBe(404);

@@ -2,4 +2,8 @@
 import { defineElements } from "../elements";
 import { definer } from "./when-ready";
 
-export const define = definer(import.meta.url, ["givekit-donate", "givekit-optin"], defineElements);
+export const define = definer(
+  import.meta.url,
+  ["givekit-donate", "givekit-optin", "givekit-goal"],
+  defineElements,
+);

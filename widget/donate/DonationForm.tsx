@@ -82,7 +82,7 @@ export const DonationForm = reactive(({ model, card, host, t, locale }: Donation
     >
       <FrequencyPicker model={model} t={t} />
       <AmountPicker model={model} t={t} locale={locale} error={errorFor("amount")} />
-      <PeerPicker model={model} t={t} error={errorFor("peer")} />
+      <PeerPicker model={model} t={t} locale={locale} error={errorFor("peer")} />
       <DonorFields model={model} t={t} locale={locale} errorFor={errorFor} />
       <CardField
         card={card}

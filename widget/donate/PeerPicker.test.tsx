@@ -73,6 +73,8 @@ describe("the fundraiser and team picker", () => {
     fireEvent.keyDown(combo, { key: "Enter" });
 
     expect(widget.getByText(/Your gift supports Night Owls · Team\./)).toBeTruthy();
+    // A team's progress toward its own goal, as the peers answer gives it.
+    expect(widget.getByText("$410.50 raised of $2,000.")).toBeTruthy();
     await donateWith(widget);
     const body = proxy.donationCalls()[0]!.body as Record<string, unknown>;
     expect(body.peer_fundraiser_team_id).toBe("12");
@@ -95,6 +97,7 @@ describe("the fundraiser and team picker", () => {
       }),
     );
     expect(widget.getByText(/Your gift supports Ana Ruiz · Team Sunrise\./)).toBeTruthy();
+    expect(widget.getByText("$1,230 raised so far.")).toBeTruthy();
     fireEvent.click(widget.getByRole("button", { name: "Remove" }));
     const again = widget.getByRole("combobox", { name: /fundraiser or team/ });
     await waitFor(() => expect(document.activeElement).toBe(again));
@@ -142,6 +145,8 @@ describe("the fundraiser and team picker", () => {
       kind: "fundraiser",
       team_id: null,
       team_name: null,
+      raised: null,
+      goal: null,
     });
     try {
       const { widget, host } = await renderDonate();

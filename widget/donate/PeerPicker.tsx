@@ -1,5 +1,7 @@
 import type { Peer } from "../../contract/api";
-import type { Messages } from "../i18n";
+import { toCents } from "../../contract/money";
+import type { Locale, Messages } from "../i18n";
+import { formatMoney } from "../shared/format";
 import type { DonationModel } from "./DonationModel";
 import { describedBy, FieldError, fieldId, hintId } from "../shared/Field";
 import { reactive } from "../shared/reactive";
@@ -22,12 +24,24 @@ function peerLabel({ kind, name, team_name: team }: Peer, t: Messages): string {
  * screen readers. The choice is shown above it, with a button to remove it.
  */
 export const PeerPicker = reactive(
-  ({ model, t, error }: { model: DonationModel; t: Messages; error: string | null }) => {
+  ({
+    model,
+    t,
+    locale,
+    error,
+  }: {
+    model: DonationModel;
+    t: Messages;
+    locale: Locale;
+    error: string | null;
+  }) => {
     const d = t.donate;
     const { peerQuery: query, peerActive: active } = model;
     const activate = (index: number) => model.set(active, index);
     if (!model.campaign.value?.peer_fundraising) return null;
     const selected = model.peer.value;
+    const currency = model.campaign.value.currency;
+    const money = (amount: string) => formatMoney(toCents(amount), currency, locale, true);
     const results = model.peerResults.value ?? [];
     const open = model.peerResults.value !== null;
 
@@ -85,6 +99,11 @@ export const PeerPicker = reactive(
         {selected ? (
           <p id={CHOSEN_ID} class="gk-chosen">
             {d.peerSupporting(peerLabel(selected, t))}{" "}
+            {selected.raised === null ? null : (
+              <span part="peer-progress">
+                {d.peerRaised(money(selected.raised), selected.goal && money(selected.goal))}{" "}
+              </span>
+            )}
             <button
               type="button"
               class="gk-link"

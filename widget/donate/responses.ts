@@ -58,6 +58,8 @@ const PEER = {
   kind: oneOf(PEER_KINDS),
   team_id: nullable(isText),
   team_name: nullable(isText),
+  raised: nullable(isAmount),
+  goal: nullable(isAmount),
 };
 
 const SUCCESS = {

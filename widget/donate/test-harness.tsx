@@ -28,11 +28,43 @@ export const HOPE: Campaign = {
 };
 
 export const PEERS: Peer[] = [
-  { id: "101", name: "Ana Ruiz", kind: "fundraiser", team_id: "11", team_name: "Team Sunrise" },
-  { id: "103", name: "Chloe Park", kind: "fundraiser", team_id: null, team_name: null },
-  { id: "104", name: "Dev Patel", kind: "fundraiser", team_id: "12", team_name: "Night Owls" },
-  { id: "12", name: "Night Owls", kind: "team", team_id: null, team_name: null },
-  { id: "11", name: "Team Sunrise", kind: "team", team_id: null, team_name: null },
+  {
+    id: "101",
+    name: "Ana Ruiz",
+    kind: "fundraiser",
+    team_id: "11",
+    team_name: "Team Sunrise",
+    raised: "1230.00",
+    goal: null,
+  },
+  {
+    id: "103",
+    name: "Chloe Park",
+    kind: "fundraiser",
+    team_id: null,
+    team_name: null,
+    raised: null,
+    goal: null,
+  },
+  {
+    id: "104",
+    name: "Dev Patel",
+    kind: "fundraiser",
+    team_id: "12",
+    team_name: "Night Owls",
+    raised: "0.00",
+    goal: null,
+  },
+  {
+    id: "12",
+    name: "Night Owls",
+    kind: "team",
+    team_id: null,
+    team_name: null,
+    raised: "410.50",
+    goal: "2000.00",
+  },
+  { id: "11", name: "Team Sunrise", kind: "team", team_id: null, team_name: null, raised: null, goal: null },
 ];
 
 export interface Call {

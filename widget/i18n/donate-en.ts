@@ -25,6 +25,8 @@ export const donateEn = {
   /** A name that already says it is a team ("Team Sunrise") is shown as it is, with no label. */
   peerTeamWord: /\bteam\b/i,
   peerSupporting: (name: string) => `Your gift supports ${name}.`,
+  peerRaised: (raised: string, goal: string | null) =>
+    goal ? `${raised} raised of ${goal}.` : `${raised} raised so far.`,
   peerRemove: "Remove",
   donorLegend: "Your details",
   email: "E-mail",

@@ -21,6 +21,8 @@ export const donateEs: DonateMessages = {
   peerTeam: "Equipo",
   peerTeamWord: /\b(equipo|team)\b/i,
   peerSupporting: (name: string) => `Su donación apoya a ${name}.`,
+  peerRaised: (raised: string, goal: string | null) =>
+    goal ? `${raised} recaudados de ${goal}.` : `${raised} recaudados hasta ahora.`,
   peerRemove: "Quitar",
   donorLegend: "Sus datos",
   email: "Correo electrónico",

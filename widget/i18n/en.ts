@@ -50,4 +50,12 @@ export const en = {
       "The sign-up service is not answering right now. You have not been subscribed; please try again in a few minutes.",
     failed: "Something went wrong and you have not been subscribed. Please try again.",
   },
+  goal: {
+    raised: (amount: string) => `${amount} raised`,
+    ofGoal: (goal: string) => `of our ${goal} goal`,
+    donors: (count: number) => (count === 1 ? "1 donor" : `${count.toLocaleString("en-US")} donors`),
+    barLabel: "Progress toward the goal",
+    barText: (raised: string, goal: string, percent: number) => `${raised} of ${goal}, ${percent} percent`,
+    unavailable: "The campaign's progress is not available right now.",
+  },
 };

@@ -47,4 +47,12 @@ export const es: typeof en = {
       "El servicio de suscripción no responde en este momento. No quedó suscrito; inténtelo de nuevo en unos minutos.",
     failed: "Algo salió mal y no quedó suscrito. Inténtelo de nuevo.",
   },
+  goal: {
+    raised: (amount: string) => `${amount} recaudados`,
+    ofGoal: (goal: string) => `de nuestra meta de ${goal}`,
+    donors: (count: number) => (count === 1 ? "1 donante" : `${count.toLocaleString("es-US")} donantes`),
+    barLabel: "Avance hacia la meta",
+    barText: (raised: string, goal: string, percent: number) => `${raised} de ${goal}, ${percent} por ciento`,
+    unavailable: "El avance de la campaña no está disponible en este momento.",
+  },
 };

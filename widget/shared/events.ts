@@ -1,6 +1,6 @@
 /** The events a host page can listen for; never any card data or phone number. */
 export interface GivekitEventMap {
-  "givekit:ready": { widget: "donate" | "optin" };
+  "givekit:ready": { widget: "donate" | "optin" | "goal" };
   "givekit:donation": {
     /** Pending first when the outcome is unknown, then Success or NotCharged once it is known. */
     status: "Success" | "Pending" | "NotCharged";
