@@ -12,8 +12,12 @@
 export const PEER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** A campaign keyword: 3 to 15 letters and digits. */
 export const KEYWORD_PATTERN = /^[A-Za-z0-9]{3,15}$/;
+/** What a page author is told a keyword attribute must be. */
+export const KEYWORD_EXPECTED = "3 to 15 letters and digits, such as HOPE";
 /** A short code: 4 to 6 digits. */
 export const SHORTCODE_PATTERN = /^\d{4,6}$/;
+/** What a page author is told a shortcode attribute must be. */
+export const SHORTCODE_EXPECTED = "4 to 6 digits, such as 71777";
 /** Plain decimal money: no exponent, sign, spaces, leading zeros or more than two decimals ("25", "25.5"). */
 export const AMOUNT_PATTERN = /^(0|[1-9]\d{0,8})(\.\d{1,2})?$/;
 /** A fee rate such as "0.03" (3 %); at most six decimals. */

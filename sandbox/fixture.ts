@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as z from "zod/mini";
-import { KEYWORD_PATTERN, SHORTCODE_PATTERN, isReservedKeyword } from "../contract/patterns";
+import { AMOUNT_PATTERN, KEYWORD_PATTERN, SHORTCODE_PATTERN, isReservedKeyword } from "../contract/patterns";
 import { UPSTREAM_ID_PATTERN } from "../contract/upstream";
 
 /**
@@ -55,6 +55,8 @@ const TeamSchema = z.strictObject({
   keyword_id: Id,
   name: Name,
   captain_id: z.optional(z.nullable(Id)),
+  /** The team's fundraising goal, a decimal string ("2000.00"); the teams endpoint gives it back. */
+  fundraising_goal: z.optional(z.nullable(z.string().check(z.regex(AMOUNT_PATTERN)))),
 });
 
 const AccountSchema = z.strictObject({
@@ -97,6 +99,7 @@ export interface FixtureTeam {
   keywordId: string;
   name: string;
   captainId: string | null;
+  goal: string | null;
 }
 export interface FixtureAccount {
   name: string;
@@ -174,6 +177,7 @@ export function parseFixture(value: unknown, source = "fixture"): Fixture {
         keywordId: String(team.keyword_id),
         name: team.name,
         captainId: team.captain_id === undefined || team.captain_id === null ? null : String(team.captain_id),
+        goal: team.fundraising_goal ?? null,
       })),
       lists: account.lists,
     })),

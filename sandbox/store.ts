@@ -35,7 +35,7 @@ CREATE TABLE forms (
 );
 CREATE TABLE teams (
   id TEXT PRIMARY KEY, account_id INTEGER NOT NULL REFERENCES accounts(id),
-  keyword_id TEXT NOT NULL REFERENCES keywords(id), name TEXT NOT NULL, captain_id TEXT
+  keyword_id TEXT NOT NULL REFERENCES keywords(id), name TEXT NOT NULL, captain_id TEXT, goal TEXT
 );
 CREATE TABLE fundraisers (
   id TEXT PRIMARY KEY, account_id INTEGER NOT NULL REFERENCES accounts(id),
@@ -102,6 +102,8 @@ export interface Team {
   keywordId: string;
   name: string;
   captainId: string | null;
+  /** The team's fundraising goal as a decimal string, or null. */
+  goal: string | null;
 }
 export type CardOutcome = "success" | "declined" | "fatal";
 export interface PaymentToken {
@@ -216,6 +218,7 @@ interface TeamRow {
   keyword_id: string;
   name: string;
   captain_id: string | null;
+  goal: string | null;
 }
 
 const toKeyword = (row: KeywordRow): Keyword => ({
@@ -242,6 +245,7 @@ const toTeam = (row: TeamRow): Team => ({
   keywordId: row.keyword_id,
   name: row.name,
   captainId: row.captain_id,
+  goal: row.goal,
 });
 
 /** Session and payment tokens are kept only as hashes, so the database file holds no usable secret. */
@@ -560,7 +564,7 @@ function rebuild(db: Database.Database, fixture: Fixture, fingerprint: string, c
       "INSERT INTO forms (keyword_id, id, name, is_default, position) VALUES (?, ?, ?, ?, ?)",
     );
     const insertTeam = db.prepare(
-      "INSERT INTO teams (id, account_id, keyword_id, name, captain_id) VALUES (?, ?, ?, ?, ?)",
+      "INSERT INTO teams (id, account_id, keyword_id, name, captain_id, goal) VALUES (?, ?, ?, ?, ?, ?)",
     );
     const insertFundraiser = db.prepare(
       `INSERT INTO fundraisers (id, account_id, keyword_id, name, team_id, is_root, hidden, created_at)
@@ -601,7 +605,7 @@ function rebuild(db: Database.Database, fixture: Fixture, fingerprint: string, c
         }
       }
       for (const team of account.teams) {
-        insertTeam.run(team.id, accountId, team.keywordId, team.name, team.captainId);
+        insertTeam.run(team.id, accountId, team.keywordId, team.name, team.captainId, team.goal);
       }
       for (const fundraiser of account.fundraisers) {
         insertFundraiser.run(

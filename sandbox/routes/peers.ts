@@ -104,7 +104,7 @@ export function peerRoutes(runtime: SandboxRuntime): Hono<SandboxEnv> {
           member_count: members.get(team.id) ?? 0,
           total_raised: fromCents(total?.cents ?? 0),
           donation_count: total?.count ?? 0,
-          team_fundraising_goal: null,
+          team_fundraising_goal: team.goal,
           call_to_action: null,
           alternative_team_id: null,
         };

@@ -113,6 +113,9 @@ describe("the read-only API", () => {
     expect(raised("101", "fundraiser")).toBe("15.50");
     expect(raised("103", "fundraiser")).toBe("7.25");
     expect(raised("11", "team")).toBe(creditedTo("peer_fundraiser_team_id", "11"));
+    // A team's goal, as the fixture gives Team Sunrise one and Night Owls none.
+    expect(peers.find((peer) => peer.id === "11" && peer.kind === "team")?.goal).toBe("2000.00");
+    expect(peers.find((peer) => peer.id === "12" && peer.kind === "team")?.goal).toBeNull();
   });
 
   it("peers: ?q= filters by name without regard to case; the list is cached", async () => {

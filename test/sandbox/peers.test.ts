@@ -80,6 +80,12 @@ describe("fundraisers and teams", () => {
       name: "Team Sunrise",
       campaign_keyword_id: "kw-hope",
       total_raised: "0.00",
+      team_fundraising_goal: "2000.00",
+    });
+    // A team without a goal in the fixture has none.
+    expect(answer.json.peer_fundraising_teams[1]).toMatchObject({
+      name: "Night Owls",
+      team_fundraising_goal: null,
     });
   });
 

@@ -4,7 +4,12 @@
  * form on the same page. Plain DOM, no Preact: it is small enough to be its own chunk.
  */
 import { toCents } from "../../contract/money";
-import { KEYWORD_PATTERN, SHORTCODE_PATTERN } from "../../contract/patterns";
+import {
+  KEYWORD_EXPECTED,
+  KEYWORD_PATTERN,
+  SHORTCODE_EXPECTED,
+  SHORTCODE_PATTERN,
+} from "../../contract/patterns";
 import { loadMessages, localeOf, type Messages } from "../i18n";
 import { emit, type GivekitEventMap } from "../shared/events";
 import { formatMoney } from "../shared/format";
@@ -29,10 +34,8 @@ interface GoalProps {
 export function readGoalAttributes(get: (name: string) => string | null): GoalProps | string {
   const shortcode = get("shortcode") ?? "";
   const keyword = get("keyword") ?? "";
-  if (!SHORTCODE_PATTERN.test(shortcode))
-    return 'the "shortcode" attribute must be 4 to 6 digits, such as 71777.';
-  if (!KEYWORD_PATTERN.test(keyword))
-    return 'the "keyword" attribute must be 3 to 15 letters and digits, such as HOPE.';
+  if (!SHORTCODE_PATTERN.test(shortcode)) return `the "shortcode" attribute must be ${SHORTCODE_EXPECTED}.`;
+  if (!KEYWORD_PATTERN.test(keyword)) return `the "keyword" attribute must be ${KEYWORD_EXPECTED}.`;
   const refresh = get("refresh");
   const refreshS = refresh === null ? DEFAULT_REFRESH_S : Number(refresh);
   if (!Number.isInteger(refreshS) || refreshS < MIN_REFRESH_S)

@@ -1,5 +1,10 @@
 import * as z from "zod/mini";
-import { KEYWORD_PATTERN, SHORTCODE_PATTERN } from "../../contract/patterns";
+import {
+  KEYWORD_EXPECTED,
+  KEYWORD_PATTERN,
+  SHORTCODE_EXPECTED,
+  SHORTCODE_PATTERN,
+} from "../../contract/patterns";
 import { resolveProxyUrl } from "./proxy-url";
 import type { Locale } from "../i18n";
 
@@ -25,8 +30,8 @@ export const text = (max: number, expected = `1 to ${max} characters`): Rule => 
   z.string().check(z.trim(), z.minLength(1), z.maxLength(max)),
   expected,
 ];
-export const SHORTCODE = matching(SHORTCODE_PATTERN, "4 to 6 digits, such as 71777");
-export const KEYWORD = matching(KEYWORD_PATTERN, "3 to 15 letters and digits, such as HOPE");
+export const SHORTCODE = matching(SHORTCODE_PATTERN, SHORTCODE_EXPECTED);
+export const KEYWORD = matching(KEYWORD_PATTERN, KEYWORD_EXPECTED);
 export const LOCALE = matching(/^(en|es)(-[A-Za-z0-9]{2,8})?$/i, '"en" or "es"');
 
 export interface AttributeReader {
