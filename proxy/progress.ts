@@ -16,7 +16,10 @@ export interface ProgressCache {
    * when a gift made through this proxy is being counted (changed()).
    */
   get(campaign: Campaign): Promise<Progress>;
-  /** A gift to the campaign was charged through this proxy: read the report again now. */
+  /**
+   * A gift to the campaign was charged through this proxy: read the report again soon (at most
+   * every RECOUNT_MIN_MS), if anyone shows this campaign's progress.
+   */
   changed(campaign: Campaign): void;
 }
 
@@ -43,9 +46,17 @@ interface Entry {
   /** When `value` was read, ms since the epoch. */
   readAt: number;
   loading?: Promise<Progress>;
-  /** The reload changed() started: a page asking meanwhile waits for it, not for the stale value. */
-  counting?: Promise<Progress>;
+  /** The re-read changed() started: a page asking meanwhile waits for it, not for the old value. */
+  counting?: Promise<void>;
+  /** A gift came since the last read began: one more read is due. */
+  dirty?: boolean;
 }
+
+/**
+ * However many gifts come in, a campaign's report is re-read for them at most this often: a
+ * busy day costs the upstream one report every two seconds per campaign and proxy, not one a gift.
+ */
+export const RECOUNT_MIN_MS = 2000;
 
 /**
  * @example
@@ -98,24 +109,28 @@ export function createProgressCache(options: {
   return {
     changed(campaign) {
       const entry = entryOf(campaign);
-      // After the report already in flight (it may predate the gift), one more.
-      const counting = (entry.loading ?? Promise.resolve())
-        .catch(() => undefined)
-        .then(() => load(campaign, entry));
-      entry.counting = counting;
-      counting
-        .catch((error: unknown) => onStale?.(campaign, error))
-        .finally(() => {
-          if (entry.counting === counting) entry.counting = undefined;
-        });
+      // Nobody has asked for this campaign's progress: the next ask reads the report anyway.
+      if (!entry.value) return;
+      entry.dirty = true;
+      entry.counting ??= (async () => {
+        try {
+          while (entry.dirty) {
+            // After the read already in flight (it may predate the gift), and not too soon.
+            await entry.loading?.catch(() => undefined);
+            const wait = entry.readAt + RECOUNT_MIN_MS - now();
+            if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+            entry.dirty = false;
+            await load(campaign, entry).catch((error: unknown) => onStale?.(campaign, error));
+          }
+        } finally {
+          entry.counting = undefined;
+        }
+      })();
     },
 
     async get(campaign) {
       const entry = entryOf(campaign);
-      if (entry.counting) {
-        const counted = await entry.counting.catch(() => null);
-        if (counted) return counted;
-      }
+      if (entry.counting) await entry.counting;
       if (!entry.value) {
         return load(campaign, entry).catch(() => {
           throw new ProblemError(

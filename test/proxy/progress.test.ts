@@ -1,7 +1,7 @@
 // GET /v1/campaigns/{shortcode}/{keyword}/progress: raised and donors from the sandbox's own report.
 import { afterEach, describe, expect, it } from "vitest";
 import { fromCents, toCents } from "../../contract/money";
-import { createProgressCache, summarize } from "../../proxy/progress";
+import { createProgressCache, RECOUNT_MIN_MS, summarize } from "../../proxy/progress";
 import type { UpstreamClient } from "../../proxy/upstream/client";
 import { startProxy, type ProxyHandle } from "../helpers/proxy";
 import { startSandbox, type SandboxHandle } from "../helpers/sandbox";
@@ -184,5 +184,28 @@ describe("the progress cache", () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect((await cache.get(campaign)).raised).toBe("15.00");
     expect((await cache.get(campaign)).goal).toBe("100.00");
+  });
+
+  it("gifts charged here are counted at once, by one more report however many there are", async () => {
+    let now = 0;
+    let reports = 0;
+    let rows = [row("10.00")];
+    const upstream = {
+      transactions: async () => {
+        reports++;
+        return { rows, skipped: 0 };
+      },
+    } as unknown as UpstreamClient;
+    const cache = createProgressCache({ upstream, ttlS: 60, now: () => now });
+    // Nobody has asked for this campaign's progress yet: a gift costs no report.
+    cache.changed(campaign);
+    expect(reports).toBe(0);
+    expect((await cache.get(campaign)).raised).toBe("10.00");
+    now += RECOUNT_MIN_MS;
+    rows = [row("10.00"), row("5.00"), row("2.50")];
+    for (let gift = 0; gift < 50; gift++) cache.changed(campaign);
+    // Well within the cache's time, the page asking now waits for the gifts to be counted.
+    expect((await cache.get(campaign)).raised).toBe("17.50");
+    expect(reports).toBe(2);
   });
 });
