@@ -10,18 +10,65 @@ const fundraisers = [
   { id: "103", name: "Chloe Park", team_id: null },
 ];
 const teams = [
-  { id: "11", name: "Team Sunrise", captain_id: "101" },
-  { id: 12, name: "Night Owls", captain_id: null },
+  {
+    id: "11",
+    name: "Team Sunrise",
+    captain_id: "101",
+    total_raised: "10.00",
+    team_fundraising_goal: "2000.00",
+  },
+  // Totals the upstream writes in a way givekit does not read are left out, not guessed at.
+  { id: 12, name: "Night Owls", captain_id: null, total_raised: "1,230.00", team_fundraising_goal: null },
 ];
 
 describe("peers", () => {
   it("are the public fields of fundraisers and teams, without root or hidden records, sorted by name", () => {
     expect(toPeers(fundraisers, teams)).toEqual([
-      { id: "101", name: "Ana Ruiz", kind: "fundraiser", team_id: "11", team_name: "Team Sunrise" },
-      { id: "102", name: "ben Okafor", kind: "fundraiser", team_id: "11", team_name: "Team Sunrise" },
-      { id: "103", name: "Chloe Park", kind: "fundraiser", team_id: null, team_name: null },
-      { id: "12", name: "Night Owls", kind: "team", team_id: null, team_name: null },
-      { id: "11", name: "Team Sunrise", kind: "team", team_id: null, team_name: null },
+      {
+        id: "101",
+        name: "Ana Ruiz",
+        kind: "fundraiser",
+        team_id: "11",
+        team_name: "Team Sunrise",
+        raised: "10.00",
+        goal: null,
+      },
+      {
+        id: "102",
+        name: "ben Okafor",
+        kind: "fundraiser",
+        team_id: "11",
+        team_name: "Team Sunrise",
+        raised: null,
+        goal: null,
+      },
+      {
+        id: "103",
+        name: "Chloe Park",
+        kind: "fundraiser",
+        team_id: null,
+        team_name: null,
+        raised: null,
+        goal: null,
+      },
+      {
+        id: "12",
+        name: "Night Owls",
+        kind: "team",
+        team_id: null,
+        team_name: null,
+        raised: null,
+        goal: null,
+      },
+      {
+        id: "11",
+        name: "Team Sunrise",
+        kind: "team",
+        team_id: null,
+        team_name: null,
+        raised: "10.00",
+        goal: "2000.00",
+      },
     ]);
   });
 
