@@ -1,5 +1,6 @@
 import type { Page, Request } from "@playwright/test";
 import { expect, GIVEKIT_SOURCE, test } from "./fixtures";
+import { shownMoney, sumCents } from "./optin-helpers";
 
 /** The sandbox's test cards (sandbox/README.md): always charged, and always declined. */
 const GOOD_CARD = "4242424242424242";
@@ -165,19 +166,10 @@ test.describe("<givekit-donate> on a page of another origin", () => {
     // Chloe Park: no other browser test gives to her, so her total is this test's to move.
     const raisedSoFar = async () => {
       const rows = await sandbox.transactions({ keyword: "HOPE", status: "collected" });
-      const cents = rows
-        .filter((row) => (row as { peer_fundraiser_id?: string }).peer_fundraiser_id === "103")
-        .reduce(
-          (sum, row) => sum + Math.round(Number((row as { donation_amount: string }).donation_amount) * 100),
-          0,
-        );
-      const whole = cents % 100 === 0;
-      const money = new Intl.NumberFormat("en-US", {
-        style: "currency",
-        currency: "USD",
-        ...(whole && { minimumFractionDigits: 0, maximumFractionDigits: 0 }),
-      }).format(cents / 100);
-      return `${money} raised so far.`;
+      const hers = rows.filter(
+        (row) => (row as { peer_fundraiser_id?: string }).peer_fundraiser_id === "103",
+      );
+      return `${shownMoney(sumCents(hers, "donation_amount"))} raised so far.`;
     };
     await page.goto(`${hostUrl}/donate.html?fundraiser=103`);
     const donate = donateOf(page);

@@ -9,6 +9,8 @@ import {
   donateOf,
   journaled,
   optinOf,
+  shownMoney,
+  sumCents,
   uniqueMobile,
   uniqueName,
 } from "./optin-helpers";
@@ -69,15 +71,8 @@ test.describe("the demo campaign page (dist/demo/index.html)", () => {
   }) => {
     /** The sandbox's own sum of the Hope Walk's collected gifts, as the element words it. */
     const raisedText = async () => {
-      const rows = await sandbox.transactions({ keyword: "HOPE", status: "collected" });
-      const cents = rows.reduce((sum, row) => sum + Math.round(Number(row.amount) * 100), 0);
-      const whole = cents % 100 === 0;
-      const money = new Intl.NumberFormat("en-US", {
-        style: "currency",
-        currency: "USD",
-        ...(whole && { minimumFractionDigits: 0, maximumFractionDigits: 0 }),
-      }).format(cents / 100);
-      return { cents, text: `${money} raised` };
+      const cents = sumCents(await sandbox.transactions({ keyword: "HOPE", status: "collected" }), "amount");
+      return { cents, text: `${shownMoney(cents)} raised` };
     };
     await openDemo(page, hostUrl, proxyServer.url);
     const goal = page.locator("givekit-goal");

@@ -97,3 +97,20 @@ export async function completeDonation(page: Page, donor: { first: string; last:
 export function uniqueName(prefix: string): string {
   return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 }
+
+/**
+ * Cents as givekit's progress figures word them in English: whole dollars without cents
+ * ("$1,230"), else with them ("$410.50").
+ */
+export function shownMoney(cents: number): string {
+  const whole = cents % 100 === 0;
+  return new Intl.NumberFormat("en-US", {
+    style: "currency",
+    currency: "USD",
+    ...(whole && { minimumFractionDigits: 0, maximumFractionDigits: 0 }),
+  }).format(cents / 100);
+}
+
+/** The sum, in cents, of a field of the sandbox's report rows. */
+export const sumCents = (rows: readonly Record<string, unknown>[], field: "amount" | "donation_amount") =>
+  rows.reduce((sum, row) => sum + Math.round(Number(row[field]) * 100), 0);
