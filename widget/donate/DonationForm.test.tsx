@@ -1,6 +1,14 @@
 import { cleanup, fireEvent, waitFor, within } from "@testing-library/preact";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { HOPE, installFakeCardFrame, problem, renderDonate, stubProxy, success } from "./test-harness";
+import {
+  giveAgainWithNewCard,
+  HOPE,
+  installFakeCardFrame,
+  problem,
+  renderDonate,
+  stubProxy,
+  success,
+} from "./test-harness";
 
 let frame: ReturnType<typeof installFakeCardFrame>;
 
@@ -294,20 +302,7 @@ describe("the donation form", () => {
     expect(widget.getByTitle("Card details")).toBeTruthy();
     expect(events.at(-1)).toEqual({ type: "givekit:error", detail: { code: "card_declined" } });
 
-    frame.replyWith((id) => ({
-      type: "givekit:token",
-      id,
-      token: "tok_test_2",
-      brand: "visa",
-      last4: "4242",
-    }));
-    frame.cardComplete();
-    fireEvent.click(widget.getByRole("button", { name: "Donate $25.00" }));
-    await widget.findByRole("heading", { name: "Thank you!" });
-    const [first, second] = proxy.donationCalls();
-    expect(second!.headers["idempotency-key"]).not.toBe(first!.headers["idempotency-key"]);
-    expect((second!.body as { credit_card_token: string }).credit_card_token).toBe("tok_test_2");
-    expect(frame.tokenizeRequests()).toHaveLength(2);
+    await giveAgainWithNewCard(widget, frame, proxy, "Donate $25.00");
   });
 
   it.each([

@@ -7,6 +7,7 @@ import { FOLLOW_FOR_MS, FOLLOW_MAX_MS } from "./DonationModel";
 import { defineDonateElement } from "./element";
 import {
   donationStatus,
+  giveAgainWithNewCard,
   installFakeCardFrame,
   problem,
   renderDonate,
@@ -118,20 +119,7 @@ describe("a Pending donation, followed up", () => {
       { status: "NotCharged", amount: "50.00", frequency: "once", transaction_id: null },
     ]);
 
-    frame.replyWith((id) => ({
-      type: "givekit:token",
-      id,
-      token: "tok_test_2",
-      brand: "visa",
-      last4: "4242",
-    }));
-    frame.cardComplete();
-    fireEvent.click(widget.getByRole("button", { name: "Donate $50.00" }));
-    await widget.findByRole("heading", { name: "Thank you!" });
-    const [first, second] = proxy.donationCalls();
-    expect(second!.headers["idempotency-key"]).not.toBe(first!.headers["idempotency-key"]);
-    expect((second!.body as { credit_card_token: string }).credit_card_token).toBe("tok_test_2");
-    expect(frame.tokenizeRequests()).toHaveLength(2);
+    await giveAgainWithNewCard(widget, frame, proxy, "Donate $50.00");
     expect(proxy.statusCalls()).toHaveLength(1);
   });
 

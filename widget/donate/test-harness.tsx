@@ -4,8 +4,8 @@
  * speaks the frame's side of contract/frame.ts: it says when the card is complete and answers a
  * tokenize request with a token (or an error), exactly as the real frame does.
  */
-import { render, screen, within } from "@testing-library/preact";
-import { vi } from "vitest";
+import { fireEvent, render, screen, within } from "@testing-library/preact";
+import { expect, vi } from "vitest";
 import type { Campaign, Peer } from "../../contract/api";
 import type { FromFrameMessage, ToFrameMessage } from "../../contract/frame";
 import { readDonateAttributes } from "./attributes";
@@ -247,6 +247,26 @@ export async function renderDonate(attributes: Record<string, string> = {}) {
   const widget = within(host);
   await widget.findByRole("button", { name: /^(Donate|Donar)/ });
   return { ...view, host, events, widget };
+}
+
+/**
+ * After a try that charged nothing, gives again with a new card and checks what a retry must be:
+ * a second tokenization, its new token, and a new idempotency key.
+ */
+export async function giveAgainWithNewCard(
+  widget: ReturnType<typeof within>,
+  frame: ReturnType<typeof installFakeCardFrame>,
+  proxy: ReturnType<typeof stubProxy>,
+  button: string,
+) {
+  frame.replyWith((id) => ({ type: "givekit:token", id, token: "tok_test_2", brand: "visa", last4: "4242" }));
+  frame.cardComplete();
+  fireEvent.click(widget.getByRole("button", { name: button }));
+  await widget.findByRole("heading", { name: "Thank you!" });
+  const [first, second] = proxy.donationCalls();
+  expect(second!.headers["idempotency-key"]).not.toBe(first!.headers["idempotency-key"]);
+  expect((second!.body as { credit_card_token: string }).credit_card_token).toBe("tok_test_2");
+  expect(frame.tokenizeRequests()).toHaveLength(2);
 }
 
 export { screen };
