@@ -252,6 +252,9 @@ describe("card testing from many addresses, two proxies on one PostgreSQL", () =
       GIVEKIT_DEFENCE_DECLINES_PER_MIN: "3",
       GIVEKIT_DEFENCE_CAMPAIGN_DECLINES_PER_MIN: "3",
       GIVEKIT_DEFENCE_THROTTLE_PER_MIN: "2",
+      // The declines signal is the one under test here: the BIN-run signal (6 cards by default)
+      // would otherwise race it and trip first in some runs.
+      GIVEKIT_DEFENCE_BIN_CARDS: "1000",
     });
     const startedAt = Date.now();
     await runBot(p.apis);
