@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sql, testDatabase } from "../helpers/postgres";
 import { startProxy, type ProxyHandle } from "../helpers/proxy";
 import { startSandbox, type SandboxHandle } from "../helpers/sandbox";
-import { CARDS, CVV, EXPIRY, client, donationBody, logLines, type Client } from "./support";
+import { CARDS, CVV, EXPIRY, client, donationBody, logLines, withCheckDigit, type Client } from "./support";
 
 const TOKEN_PATH = "/api/v2/donations/create_payment_token";
 const BOT_CARDS = 300;
@@ -18,18 +18,7 @@ const QUIET_S = 5;
 
 /** A Luhn-valid 16-digit Visa number ending in 0002 (the sandbox declines all of them), one per n. */
 function decliningCard(n: number): string {
-  const head = `4${String(n).padStart(10, "0")}`;
-  for (let digit = 0; digit <= 9; digit++) {
-    const number = `${head}${digit}0002`;
-    let sum = 0;
-    for (let i = 0; i < number.length; i++) {
-      let d = Number(number[number.length - 1 - i]);
-      if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-      sum += d;
-    }
-    if (sum % 10 === 0) return number;
-  }
-  throw new Error("unreachable: one digit always completes the check");
+  return withCheckDigit(`4${String(n).padStart(10, "0")}`, "0002");
 }
 
 /** A fake Turnstile siteverify: "good-…" passes once; anything else is forged; "down" mode is a 503. */

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
+import { luhnValid } from "../../contract/card";
 import { openSqlite } from "../../sqlite/open";
 import { afterAll, afterEach, beforeEach, expect } from "vitest";
 import { JOURNAL_FILE } from "../../proxy/store/sqlite/data-dir";
@@ -202,4 +203,19 @@ export async function upstreamCalls(sandbox: SandboxHandle, path: string): Promi
 /** Log lines parsed as JSON objects. */
 export function logLines(proxy: ProxyHandle): Record<string, unknown>[] {
   return proxy.logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/**
+ * A Luhn-valid card number: `before`, the one check digit that makes it valid, then `after`
+ * (contract/card.ts's rule decides).
+ *
+ * @example
+ * withCheckDigit("424242424242424"); // "4242424242424242"
+ */
+export function withCheckDigit(before: string, after = ""): string {
+  for (let digit = 0; digit <= 9; digit++) {
+    const number = `${before}${digit}${after}`;
+    if (luhnValid(number)) return number;
+  }
+  throw new Error("unreachable: one digit always completes the check");
 }

@@ -9,36 +9,21 @@ import { openSqlite } from "../../../sqlite/open";
 import { sql } from "../../helpers/postgres";
 import { startProxy, type ProxyHandle } from "../../helpers/proxy";
 import { DEMO, startSandbox, type SandboxHandle } from "../../helpers/sandbox";
-import { CVV, EXPIRY, client, logLines } from "../support";
-
-/** `prefix` completed with its Luhn check digit. */
-function luhn(prefix: string): string {
-  for (let digit = 0; digit <= 9; digit++) {
-    const number = `${prefix}${digit}`;
-    let sum = 0;
-    for (let i = 0; i < number.length; i++) {
-      let d = Number(number[number.length - 1 - i]);
-      if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-      sum += d;
-    }
-    if (sum % 10 === 0) return number;
-  }
-  throw new Error("unreachable: one digit always completes the check");
-}
+import { CVV, EXPIRY, client, logLines, withCheckDigit } from "../support";
 
 /** Cards a generator counts through: one BIN, account numbers one after another. */
 const sequential = (count: number) =>
-  Array.from({ length: count }, (_, i) => luhn(`411111000000${String(120 + i).padStart(3, "0")}`));
+  Array.from({ length: count }, (_, i) => withCheckDigit(`411111000000${String(120 + i).padStart(3, "0")}`));
 /** Cards of as many people: other BINs, other last fours. */
 const UNRELATED = [
-  luhn("424242424242424"),
-  luhn("555555555555444"),
-  luhn("400005566555555"),
-  luhn("522222000000000"),
-  luhn("437512345678901"),
-  luhn("601111111111111"),
-  luhn("476173000000001"),
-  luhn("411111987654321"),
+  withCheckDigit("424242424242424"),
+  withCheckDigit("555555555555444"),
+  withCheckDigit("400005566555555"),
+  withCheckDigit("522222000000000"),
+  withCheckDigit("437512345678901"),
+  withCheckDigit("601111111111111"),
+  withCheckDigit("476173000000001"),
+  withCheckDigit("411111987654321"),
 ];
 
 const CAMPAIGNS = {
