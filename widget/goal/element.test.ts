@@ -65,6 +65,7 @@ describe("<givekit-goal>", () => {
     const calls = stubFetch([200, progress("100.00", 2)], [200, progress("125.00", 3)]);
     const goal = place({ shortcode: "71777", keyword: "HOPE" });
     await vi.waitFor(() => expect(text(goal)).toContain("$100 raised"));
+    const shownBar = bar(goal);
     const form = document.createElement("div");
     document.body.append(form);
     // A Pending answer is not a gift yet.
@@ -73,6 +74,8 @@ describe("<givekit-goal>", () => {
     form.dispatchEvent(new CustomEvent("givekit:donation", { detail: { status: "Success" }, bubbles: true }));
     await vi.waitFor(() => expect(text(goal)).toContain("$125 raised"));
     expect(calls.map((call) => call.cache)).toEqual(["default", "no-cache"]);
+    // The bar is updated where it stands, so it slides to the new figure instead of being redrawn.
+    expect(bar(goal)).toBe(shownBar);
   });
 
   it("refreshes on its timer, keeps its figures while the proxy fails, and stops once removed", async () => {

@@ -55,6 +55,22 @@ function part<K extends keyof HTMLElementTagNameMap>(tag: K, name: string, class
 export class GoalElement extends HTMLElement {
   static observedAttributes = GOAL_ATTRIBUTES;
   #root = part("div", "goal", "gk-root gk-goal");
+  /** The figures' nodes, made once and updated in place. */
+  #figures = (() => {
+    const bar = part("div", "bar");
+    bar.setAttribute("role", "progressbar");
+    bar.setAttribute("aria-valuemin", "0");
+    bar.setAttribute("aria-valuemax", "100");
+    const fill = part("span", "bar-fill", "");
+    bar.append(fill);
+    return {
+      raised: part("p", "raised"),
+      ofGoal: part("p", "of-goal"),
+      bar,
+      fill,
+      donors: part("p", "donors"),
+    };
+  })();
   #timer: ReturnType<typeof setInterval> | undefined;
   #props: GoalProps | null = null;
   #t: Messages | null = null;
@@ -128,29 +144,23 @@ export class GoalElement extends HTMLElement {
     const t = this.#t!.goal;
     const locale = localeOf(this.getAttribute("locale"));
     const money = (amount: string) => formatMoney(toCents(amount), currency, locale, true);
-    const raisedText = part("p", "raised");
+    const { raised: raisedText, ofGoal, bar, fill, donors: donorCount } = this.#figures;
     raisedText.textContent = t.raised(money(raised));
-    const children: HTMLElement[] = [raisedText];
-    if (goal !== null && toCents(goal) > 0) {
-      const ofGoal = part("p", "of-goal");
+    donorCount.textContent = t.donors(donors);
+    const hasGoal = goal !== null && toCents(goal) > 0;
+    if (hasGoal) {
       ofGoal.textContent = t.ofGoal(money(goal));
       const percent = Math.min(100, Math.floor((toCents(raised) * 100) / toCents(goal)));
-      const bar = part("div", "bar");
-      bar.setAttribute("role", "progressbar");
       bar.setAttribute("aria-label", t.barLabel);
-      bar.setAttribute("aria-valuemin", "0");
-      bar.setAttribute("aria-valuemax", "100");
       bar.setAttribute("aria-valuenow", String(percent));
       bar.setAttribute("aria-valuetext", t.barText(money(raised), money(goal), percent));
-      const fill = part("span", "bar-fill", "");
+      // The same element each time: a new figure slides the bar along (goal.css's transition).
       fill.style.width = `${percent}%`;
-      bar.append(fill);
-      children.push(ofGoal, bar);
     }
-    const donorCount = part("p", "donors");
-    donorCount.textContent = t.donors(donors);
-    children.push(donorCount);
-    this.#root.replaceChildren(...children);
+    const shown = hasGoal ? [raisedText, ofGoal, bar, donorCount] : [raisedText, donorCount];
+    const children = [...this.#root.children];
+    if (shown.length !== children.length || shown.some((node, i) => node !== children[i]))
+      this.#root.replaceChildren(...shown);
     this.#shown = true;
   }
 
