@@ -20,7 +20,7 @@ function documentedPolicy(): string {
   return header[1]!;
 }
 
-test("a donation and an opt-in go through under the README's Content-Security-Policy, with no violation", async ({
+test("a donation and an opt-in go through, and the goal moves, under the README's Content-Security-Policy, with no violation", async ({
   page,
   sandbox,
   proxyServer,
@@ -38,6 +38,9 @@ test("a donation and an opt-in go through under the README's Content-Security-Po
 
   const served = await page.goto(`${hostUrl}/csp.html`);
   expect(served?.headers()["content-security-policy"]).toContain("script-src 'self' http://127.0.0.1:");
+  const goalBar = page.locator("givekit-goal").getByRole("progressbar");
+  await expect(goalBar).toHaveAttribute("aria-valuetext", /^\$/);
+  const raisedBefore = await goalBar.getAttribute("aria-valuetext");
   const donate = page.locator("givekit-donate");
   await donate.getByRole("radio", { name: "$25" }).check();
   await donate.getByLabel("First name").fill("Ada");
@@ -49,6 +52,8 @@ test("a donation and an opt-in go through under the README's Content-Security-Po
   await card.getByLabel("Security code").fill(GOOD_CARD.cvv);
   await donate.getByRole("button", { name: "Donate $25.00" }).click();
   await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
+  // The goal heard the gift and asked the proxy again, its bar drawn through the CSSOM.
+  await expect(goalBar).not.toHaveAttribute("aria-valuetext", raisedBefore!);
 
   const optin = page.locator("givekit-optin");
   await fillOptin(optin, mobile);
