@@ -8,11 +8,12 @@ afterEach(() => {
 });
 
 describe("the JS API", () => {
-  it("defineElements() defines both elements, and is safe to call twice", () => {
+  it("defineElements() defines every element, and is safe to call twice", () => {
     defineElements();
     defineElements();
     expect(customElements.get("givekit-donate")).toBeTypeOf("function");
     expect(customElements.get("givekit-optin")).toBeTypeOf("function");
+    expect(customElements.get("givekit-goal")).toBeTypeOf("function");
   });
 
   it("mount() places an element in the target, attributes from camelCase and lists", () => {
@@ -52,6 +53,9 @@ describe("the JS API", () => {
     const target = document.createElement("section");
     document.body.append(target);
     expect(mount(target, { widget: "optin", list: "Hope Alerts" }).tagName).toBe("GIVEKIT-OPTIN");
+    expect(mount(target, { widget: "goal", shortcode: "71777", keyword: "HOPE" }).tagName).toBe(
+      "GIVEKIT-GOAL",
+    );
     expect(() => mount("#nowhere", { keyword: "HOPE" })).toThrow(
       '[givekit] mount(): no element matches "#nowhere".',
     );

@@ -19,8 +19,8 @@ type AttributeValue = string | number | boolean | readonly (string | number)[] |
 
 /** What mount() creates: the element, and its attributes by name or in camelCase. */
 export interface MountOptions {
-  /** Which form: "donate" (the default) or "optin". */
-  widget?: "donate" | "optin";
+  /** Which element: "donate" (the default), "optin" or "goal". */
+  widget?: "donate" | "optin" | "goal";
   [attribute: string]: AttributeValue;
 }
 
@@ -42,7 +42,7 @@ export function mount(target: Element | string, options: MountOptions): HTMLElem
   const parent = typeof target === "string" ? document.querySelector(target) : target;
   if (!parent) throw new Error(`[givekit] mount(): no element matches "${String(target)}".`);
   const { widget = "donate", ...attributes } = options;
-  const element = document.createElement(widget === "optin" ? "givekit-optin" : "givekit-donate");
+  const element = document.createElement(`givekit-${widget}`);
   for (const [key, value] of Object.entries(attributes)) {
     if (value === undefined || value === null || value === false) continue;
     const text = value === true ? "" : Array.isArray(value) ? value.join(",") : String(value);
