@@ -86,7 +86,7 @@ export class GoalElement extends HTMLElement {
   connectedCallback() {
     if (!this.shadowRoot) {
       const shadow = this.attachShadow({ mode: "open" });
-      adoptStyles(shadow, css, false);
+      adoptStyles(shadow, css);
       shadow.append(this.#root);
     }
     document.addEventListener("givekit:donation", this.#onDonation);

@@ -2,6 +2,7 @@ import { render, type ComponentType } from "preact";
 import { loadedMessages, loadMessages } from "../i18n";
 import type { AttributeResult } from "./attributes";
 import { Fallback } from "./Fallback";
+import formCss from "./forms.css?inline";
 import { adoptStyles } from "./styles";
 
 export interface ElementSpec<P> {
@@ -28,7 +29,7 @@ export function defineGivekitElement<P>(spec: ElementSpec<P>): void {
     connectedCallback() {
       if (!this.#root) {
         const shadow = this.shadowRoot ?? this.attachShadow({ mode: "open" });
-        adoptStyles(shadow, spec.css);
+        adoptStyles(shadow, formCss + spec.css);
         this.#root = document.createElement("div");
         this.#root.setAttribute("part", "root");
         this.#root.className = "gk-root";
