@@ -52,10 +52,10 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { config, logger, store, upstream } = deps;
   const campaigns = createCampaignDirectory(config.campaigns);
-  const perClient = deps.rateLimits ?? createRateLimits(config.rateLimits, store.rateLimitStore);
+  const perClient = deps.rateLimits ?? createRateLimits(config.rateLimits, store.counters);
   const defence = createDefence(config.defence, {
     store,
-    rateLimitStore: store.rateLimitStore,
+    counters: store.counters,
     secret: deps.journalSecret,
     logger,
   });

@@ -1,6 +1,7 @@
 /**
  * Whole-traffic signals and defence mode against card testing from many addresses. The counters
- * are rate-limiter-flexible's (shared by every proxy on PostgreSQL, in memory with SQLite), kept
+ * are the store's (shared by every proxy on PostgreSQL, in memory with SQLite; one round trip for
+ * all of a tokenization's, one more when its card is new), kept
  * for all campaigns together and for each campaign: card tokenizations and declines per minute,
  * declines over tokenizations in a sliding window, distinct cards per minute, and (overall) a
  * run of distinct cards sharing a BIN and the hundred of their last four. A card is known only
@@ -12,19 +13,22 @@
  */
 import { createHmac } from "node:crypto";
 import type { Logger } from "pino";
-import { RateLimiterRes, type IRateLimiterOptions } from "rate-limiter-flexible";
 import type { Challenge } from "../../contract/api";
 import type { DefenceConfig } from "../config";
-import { sharedLimiter } from "../middleware/rate-limit";
+import { retryAfterS } from "../middleware/rate-limit";
 import { ProblemError } from "../problem";
-import type { DefenceState, RateLimitStore, Store } from "../store";
+import { memoryCounters } from "../store/counters";
+import type { CounterHit, Counters, DefenceState, Store } from "../store";
 import { createTurnstileVerifier, type ChallengeVerifier } from "./turnstile";
 
-/** Far above any threshold: the signal counters count, they never refuse. */
-const UNLIMITED = 1_000_000_000;
 /** The scope of signals over every campaign; a campaign's scope is "shortcode/KEYWORD". */
 export const ALL_SCOPE = "all";
-const MINUTE_S = 60;
+const MINUTE_MS = 60_000;
+
+/** A signal's counter: its hit for one scope, card or run. */
+const counter =
+  (prefix: string, ttlMs: number) =>
+  (id: string, points = 1): CounterHit => ({ key: `${prefix}:${id}`, points, ttlMs });
 
 export type DefenceSignal =
   | "tokens_per_min"
@@ -66,7 +70,7 @@ export const activeDefences = (states: DefenceState[], now = Date.now()) =>
 
 /**
  * @example
- * const defence = createDefence(config.defence, { store, rateLimitStore: store.rateLimitStore, secret, logger });
+ * const defence = createDefence(config.defence, { store, counters: store.counters, secret, logger });
  * await defence.admitTokenization(ip, body.challenge_token, "71777/HOPE"); // 403 challenge_required in defence mode
  * await defence.recordTokenization(digits, "71777/HOPE");
  */
@@ -74,28 +78,22 @@ export function createDefence(
   config: DefenceConfig,
   deps: {
     store: DefenceStore;
-    rateLimitStore: RateLimitStore | null;
+    counters: Counters | null;
     secret: string;
     logger: Logger;
     verifier?: ChallengeVerifier;
   },
 ) {
-  const limiter = (options: IRateLimiterOptions) => sharedLimiter(deps.rateLimitStore, options);
-  const counter = (keyPrefix: string, duration: number) =>
-    limiter({ keyPrefix, points: UNLIMITED, duration });
-  const tokensMin = counter("sig-tokens-min", MINUTE_S);
-  const declinesMin = counter("sig-declines-min", MINUTE_S);
-  const tokensWindow = counter("sig-tokens-win", config.windowS);
-  const declinesWindow = counter("sig-declines-win", config.windowS);
-  const cardSeen = counter("sig-card", MINUTE_S);
-  const cardsMin = counter("sig-cards-min", MINUTE_S);
-  const binCardSeen = counter("sig-bin-card", config.binWindowS);
-  const binCards = counter("sig-bin", config.binWindowS);
-  const throttle = limiter({
-    keyPrefix: "defence-throttle",
-    points: config.throttlePerMin,
-    duration: MINUTE_S,
-  });
+  const count = deps.counters ?? memoryCounters();
+  const tokensMin = counter("sig-tokens-min", MINUTE_MS);
+  const declinesMin = counter("sig-declines-min", MINUTE_MS);
+  const tokensWindow = counter("sig-tokens-win", config.windowS * 1000);
+  const declinesWindow = counter("sig-declines-win", config.windowS * 1000);
+  const cardSeen = counter("sig-card", MINUTE_MS);
+  const cardsMin = counter("sig-cards-min", MINUTE_MS);
+  const binCardSeen = counter("sig-bin-card", config.binWindowS * 1000);
+  const binCards = counter("sig-bin", config.binWindowS * 1000);
+  const throttle = counter("defence-throttle", MINUTE_MS);
   const verifier =
     deps.verifier ??
     (config.turnstile
@@ -159,58 +157,63 @@ export function createDefence(
   }
 
   async function throttled(scope: string): Promise<void> {
-    try {
-      await throttle.consume(scope);
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error;
-      throw new ProblemError(
-        "rate_limited",
-        "Too many card payments right now. Try again in a minute.",
-        undefined,
-        {
-          "Retry-After": String(Math.max(1, Math.ceil(error.msBeforeNext / 1000))),
-        },
-      );
-    }
-  }
-
-  /** Counts one tokenization in a scope and checks that scope's per-minute signals. */
-  async function countTokenization(scope: string, hash: string): Promise<void> {
-    const limit = limits(scope);
-    const [perMin, seen] = await Promise.all([
-      tokensMin.penalty(scope, 1),
-      cardSeen.penalty(`${scope}:${hash}`, 1),
-      tokensWindow.penalty(scope, 1),
-    ]);
-    const cards = seen.consumedPoints === 1 ? (await cardsMin.penalty(scope, 1)).consumedPoints : 0;
-    if (perMin.consumedPoints >= limit.tokens) await cross(scope, "tokens_per_min", perMin.consumedPoints);
-    else if (cards >= limit.cards) await cross(scope, "cards_per_min", cards);
+    const [turns] = await count.add([throttle(scope)]);
+    if (turns!.points <= config.throttlePerMin) return;
+    throw new ProblemError(
+      "rate_limited",
+      "Too many card payments right now. Try again in a minute.",
+      undefined,
+      { "Retry-After": retryAfterS(turns!) },
+    );
   }
 
   /**
-   * Distinct cards sharing a BIN and the hundred of their last four within binWindowS: sequential
-   * numbers (a generator counting up) and near-identical ones (same last four, the middle varied).
+   * Counts one tokenization in each scope and in its BIN run, all in one round trip (one more
+   * when the card is new to a scope or run), then checks each signal: per scope, tokenizations
+   * and distinct cards per minute; overall, distinct cards sharing a BIN and the hundred of their
+   * last four within binWindowS (sequential numbers, or the same last four with the middle varied).
    */
-  async function countBin(digits: string, hash: string): Promise<void> {
+  async function countTokenization(scopes: string[], digits: string, hash: string): Promise<void> {
     const bin = digits.slice(0, 6);
     const run = `${bin}:${digits.slice(-4, -2)}`;
-    const seen = await binCardSeen.penalty(`${run}:${hash}`, 1);
-    if (seen.consumedPoints !== 1) return;
-    const cards = (await binCards.penalty(run, 1)).consumedPoints;
-    if (cards >= config.binCards) await cross(ALL_SCOPE, "bin_run", cards, { bin });
+    const seen = await count.add([
+      ...scopes.flatMap((scope) => [tokensMin(scope), cardSeen(`${scope}:${hash}`), tokensWindow(scope)]),
+      binCardSeen(`${run}:${hash}`),
+    ]);
+    const isNew = (index: number) => seen[index]!.points === 1;
+    const newIn = scopes.filter((_, index) => isNew(index * 3 + 1));
+    const newRun = isNew(scopes.length * 3);
+    const cards = await count.add([
+      ...newIn.map((scope) => cardsMin(scope)),
+      ...(newRun ? [binCards(run)] : []),
+    ]);
+    for (const [index, scope] of scopes.entries()) {
+      const perMin = seen[index * 3]!.points;
+      const at = newIn.indexOf(scope);
+      const distinct = at === -1 ? 0 : cards[at]!.points;
+      const limit = limits(scope);
+      if (perMin >= limit.tokens) await cross(scope, "tokens_per_min", perMin);
+      else if (distinct >= limit.cards) await cross(scope, "cards_per_min", distinct);
+    }
+    const runCards = newRun ? cards[newIn.length]!.points : 0;
+    if (runCards >= config.binCards) await cross(ALL_SCOPE, "bin_run", runCards, { bin });
   }
 
-  async function countDecline(scope: string): Promise<void> {
-    const [perMin, inWindow] = await Promise.all([
-      declinesMin.penalty(scope, 1),
-      declinesWindow.penalty(scope, 1),
-    ]);
-    if (perMin.consumedPoints >= limits(scope).declines)
-      return cross(scope, "declines_per_min", perMin.consumedPoints);
-    const tokens = (await tokensWindow.get(scope))?.consumedPoints ?? 0;
-    const ratio = tokens > 0 ? inWindow.consumedPoints / tokens : 0;
-    if (tokens >= config.minSample && ratio >= config.declineRatio)
-      await cross(scope, "decline_ratio", ratio);
+  /** Counts one decline in each scope, in one round trip, then checks each scope's signals. */
+  async function countDeclines(scopes: string[]): Promise<void> {
+    const states = await count.add(
+      scopes.flatMap((scope) => [declinesMin(scope), declinesWindow(scope), tokensWindow(scope, 0)]),
+    );
+    for (const [index, scope] of scopes.entries()) {
+      const [perMin, inWindow, tokens] = states.slice(index * 3, index * 3 + 3).map((state) => state.points);
+      if (perMin! >= limits(scope).declines) {
+        await cross(scope, "declines_per_min", perMin!);
+        continue;
+      }
+      const ratio = tokens! > 0 ? inWindow! / tokens! : 0;
+      if (tokens! >= config.minSample && ratio >= config.declineRatio)
+        await cross(scope, "decline_ratio", ratio);
+    }
   }
 
   return {
@@ -260,18 +263,11 @@ export function createDefence(
     /** Counts a tokenization about to reach the upstream, overall and for its campaign. */
     async recordTokenization(digits: string, campaign?: string): Promise<void> {
       const hash = createHmac("sha256", deps.secret).update(`card:${digits}`).digest("hex");
-      await guarded("counting a tokenization", async () => {
-        await Promise.all([
-          ...scopesOf(campaign).map((scope) => countTokenization(scope, hash)),
-          countBin(digits, hash),
-        ]);
-      });
+      await guarded("counting a tokenization", () => countTokenization(scopesOf(campaign), digits, hash));
     },
     /** Counts a declined donation, overall and for its campaign. */
     async recordDecline(campaign?: string): Promise<void> {
-      await guarded("counting a decline", async () => {
-        await Promise.all(scopesOf(campaign).map((scope) => countDecline(scope)));
-      });
+      await guarded("counting a decline", () => countDeclines(scopesOf(campaign)));
     },
   };
 }

@@ -1,129 +1,109 @@
 /**
- * Per-client limits (rate-limiter-flexible): so many payment tokens, donations, donation
- * status lookups and subscriptions per window, and the decline block: after too many declined donations, a
- * client may not tokenize cards or donate for a while (the usual defence against card testing).
- * On PostgreSQL the counters are shared by every proxy (one table); with SQLite, one proxy,
- * they live in memory. If the database is out of reach, each proxy counts in memory meanwhile.
+ * Per-client limits: so many payment tokens, donations, donation status lookups and
+ * subscriptions per window, and the decline block: after too many declined donations, a client
+ * may not tokenize cards or donate for a while (the usual defence against card testing).
+ * The counts are the store's counters (proxy/store/counters.ts): on PostgreSQL shared by every
+ * proxy; with SQLite, one proxy, in this process's memory. A request's checks are one round trip.
  */
-import {
-  RateLimiterMemory,
-  RateLimiterPostgres,
-  RateLimiterRes,
-  type IRateLimiterOptions,
-  type RateLimiterAbstract,
-} from "rate-limiter-flexible";
 import { rateLimitKey } from "../client-ip";
 import type { RateLimitConfig } from "../config";
 import { ProblemError } from "../problem";
-import type { RateLimitStore } from "../store";
+import { memoryCounters } from "../store/counters";
+import type { CounterHit, CounterState, Counters } from "../store";
 
 export type LimitedAction = "paymentTokens" | "donations" | "subscriptions" | "donationStatus";
 
-function retryAfterS(ms: number): string {
-  return String(Math.max(1, Math.ceil(ms / 1000)));
-}
+/** Each action's counter prefix (the keys are `prefix:client`). */
+const PREFIXES: Record<LimitedAction, string> = {
+  paymentTokens: "tokens",
+  donations: "donations",
+  subscriptions: "subscriptions",
+  donationStatus: "donation-status",
+};
 
-/**
- * A counter shared by every proxy on the store's PostgreSQL, or this process's own with SQLite
- * (`store` null); in memory meanwhile when the database is out of reach.
- */
-export function sharedLimiter(
-  store: RateLimitStore | null,
-  options: IRateLimiterOptions,
-): RateLimiterAbstract {
-  return store
-    ? new RateLimiterPostgres({
-        ...options,
-        ...store,
-        // The proxy's retention timer deletes expired counters (proxy/store).
-        clearExpiredByTimeout: false,
-        insuranceLimiter: new RateLimiterMemory(options),
-      })
-    : new RateLimiterMemory(options);
+/** Whole seconds until a counter starts again, at least 1: a Retry-After. */
+export function retryAfterS(state: CounterState, now = Date.now()): string {
+  return String(Math.max(1, Math.ceil((state.resetAt - now) / 1000)));
 }
 
 /**
  * @example
- * const limits = createRateLimits(config.rateLimits, store.rateLimitStore);
+ * const limits = createRateLimits(config.rateLimits, store.counters);
  * await limits.consume("donations", ip); // throws ProblemError rate_limited (429, Retry-After) when over
  */
-export function createRateLimits(config: RateLimitConfig, store: RateLimitStore | null = null) {
-  const limiter = (options: IRateLimiterOptions) => sharedLimiter(store, options);
-  const limiters: Record<LimitedAction, RateLimiterAbstract> = {
-    paymentTokens: limiter({ keyPrefix: "tokens", points: config.paymentTokens, duration: config.windowS }),
-    donations: limiter({ keyPrefix: "donations", points: config.donations, duration: config.windowS }),
-    subscriptions: limiter({
-      keyPrefix: "subscriptions",
-      points: config.subscriptions,
-      duration: config.windowS,
-    }),
-    // A Pending screen asks again and again: its lookups never use up the donations' budget.
-    donationStatus: limiter({
-      keyPrefix: "donation-status",
-      points: config.donationStatus,
-      duration: config.windowS,
-    }),
+export function createRateLimits(config: RateLimitConfig, counters: Counters | null = null) {
+  const count = counters ?? memoryCounters();
+  const budgets: Record<LimitedAction, number> = {
+    paymentTokens: config.paymentTokens,
+    donations: config.donations,
+    subscriptions: config.subscriptions,
+    donationStatus: config.donationStatus,
   };
-  const declines = limiter({
-    keyPrefix: "declines",
-    points: config.declineLimit,
-    duration: config.declineWindowS,
+  const hit = (action: LimitedAction, ip: string): CounterHit => ({
+    key: `${PREFIXES[action]}:${rateLimitKey(ip)}`,
+    points: 1,
+    ttlMs: config.windowS * 1000,
+  });
+  const declines = (ip: string, points: number, ttlS = config.declineWindowS): CounterHit => ({
+    key: `declines:${rateLimitKey(ip)}`,
+    points,
+    ttlMs: ttlS * 1000,
   });
 
-  const limits = {
+  function assertWithin(action: LimitedAction, state: CounterState): void {
+    if (state.points <= budgets[action]) return;
+    throw new ProblemError(
+      "rate_limited",
+      "Too many requests from this address. Try again later.",
+      undefined,
+      {
+        "Retry-After": retryAfterS(state),
+      },
+    );
+  }
+
+  /** Past the decline limit (the block sets the count above it) while the block lasts. */
+  function assertNotBlockedBy(state: CounterState): void {
+    if (state.points <= config.declineLimit || state.resetAt <= Date.now()) return;
+    throw new ProblemError(
+      "too_many_declines",
+      "Too many declined payments from this address. Try again later.",
+      undefined,
+      { "Retry-After": retryAfterS(state) },
+    );
+  }
+
+  return {
     /** Counts one request; over the limit, throws 429 rate_limited with Retry-After. */
     async consume(action: LimitedAction, ip: string): Promise<void> {
-      try {
-        await limiters[action].consume(rateLimitKey(ip));
-      } catch (error) {
-        if (!(error instanceof RateLimiterRes)) throw error;
-        throw new ProblemError(
-          "rate_limited",
-          "Too many requests from this address. Try again later.",
-          undefined,
-          {
-            "Retry-After": retryAfterS(error.msBeforeNext),
-          },
-        );
-      }
+      const [state] = await count.add([hit(action, ip)]);
+      assertWithin(action, state!);
     },
     /** Throws 429 too_many_declines while the client is blocked for declines. */
     async assertNotBlocked(ip: string): Promise<void> {
-      const state = await declines.get(rateLimitKey(ip));
-      if (state && state.consumedPoints > config.declineLimit && state.msBeforeNext > 0) {
-        throw new ProblemError(
-          "too_many_declines",
-          "Too many declined payments from this address. Try again later.",
-          undefined,
-          { "Retry-After": retryAfterS(state.msBeforeNext) },
-        );
-      }
+      const [state] = await count.add([declines(ip, 0)]);
+      assertNotBlockedBy(state!);
     },
     /**
-     * assertNotBlocked and consume together, in one round trip's time on a shared store: a
-     * blocked client is told so (too_many_declines wins over rate_limited), and a request of a
-     * blocked client also counts, which changes nothing while the block (longer than the
-     * window by default) lasts.
+     * assertNotBlocked and consume in one round trip: a blocked client is told so
+     * (too_many_declines wins over rate_limited), and its request counts too, which changes
+     * nothing while the block (longer than the window by default) lasts.
      */
     async admit(action: LimitedAction, ip: string): Promise<void> {
-      const [blocked, counted] = await Promise.allSettled([
-        limits.assertNotBlocked(ip),
-        limits.consume(action, ip),
-      ]);
-      if (blocked.status === "rejected") throw blocked.reason;
-      if (counted.status === "rejected") throw counted.reason;
+      const [blocked, counted] = await count.add([declines(ip, 0), hit(action, ip)]);
+      assertNotBlockedBy(blocked!);
+      assertWithin(action, counted!);
     },
     /**
      * Counts a declined donation; the one that reaches the limit starts the block. The campaign
      * is for the whole-traffic signals (app.ts adds them); the per-client count is per address.
      */
     async recordDecline(ip: string, _campaign?: string): Promise<void> {
-      const key = rateLimitKey(ip);
-      const state = await declines.penalty(key, 1);
-      if (state.consumedPoints >= config.declineLimit) await declines.block(key, config.declineBlockS);
+      const [state] = await count.add([declines(ip, 1)]);
+      if (state!.points >= config.declineLimit)
+        await count.set([declines(ip, state!.points + 1, config.declineBlockS)]);
     },
   };
-  return limits;
 }
 
 export type RateLimits = ReturnType<typeof createRateLimits>;

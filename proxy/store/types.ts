@@ -139,12 +139,28 @@ export interface DefenceState {
   ended: boolean;
 }
 
-/** The rate limiter's shared store, or none (then counters live in this process's memory). */
-export interface RateLimitStore {
-  storeClient: unknown;
-  storeType: "pool";
-  tableName: string;
-  tableCreated: true;
+/** A change to a counter: `points` added (0: only read); its count starts again `ttlMs` after it began. */
+export interface CounterHit {
+  key: string;
+  points: number;
+  ttlMs: number;
+}
+
+export interface CounterState {
+  points: number;
+  /** When the count starts again (milliseconds since the epoch). */
+  resetAt: number;
+}
+
+/** Counters with a time to live (proxy/store/counters.ts): the rate limits' and the defence signals'. */
+export interface Counters {
+  /**
+   * Adds every hit at once (one statement on PostgreSQL) and gives each counter's state after it,
+   * in the order of `hits`. A counter whose time is over starts again from the hit's points.
+   */
+  add(hits: readonly CounterHit[]): Promise<CounterState[]>;
+  /** Sets counters outright, each from now for its `ttlMs` (a block). */
+  set(hits: readonly CounterHit[]): Promise<void>;
 }
 
 /**
@@ -212,8 +228,8 @@ export interface Store {
   endDefences(): Promise<DefenceState[]>;
   /** Whether the store answers now. */
   healthy(): Promise<boolean>;
-  /** The shared rate-limit store, or null for per-process counters. */
-  readonly rateLimitStore: RateLimitStore | null;
+  /** Counters every proxy on this store shares, or null: each proxy counts in its own memory. */
+  readonly counters: Counters | null;
   close(): Promise<void>;
 }
 

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { openPostgresStore } from "../../proxy/store/postgres";
 import { openSqliteStore } from "../../proxy/store/sqlite";
+import { memoryCounters } from "../../proxy/store/counters";
 import { ClaimLostError, type Claim, type ClaimResult, type Store } from "../../proxy/store/types";
 import { sql, testDatabase } from "../helpers/postgres";
 
@@ -465,6 +466,31 @@ describe.each(adapters)("the $name store", (adapter) => {
       state: { signal: "cards_per_min", since: now, ended: false },
     });
   });
+  it("counters: hits add up within their time, start again after it, and a set overrides", async () => {
+    let now = Date.parse("2026-11-24T07:00:00Z");
+    const store = await open(undefined, () => now);
+    // SQLite (one proxy) keeps none: each proxy counts in its own memory.
+    const counters = store.counters ?? memoryCounters(() => now);
+    const tokens = { key: "tokens:198.51.100.7", points: 1, ttlMs: 60_000 };
+    const declines = { key: "declines:198.51.100.7", points: 0, ttlMs: 600_000 };
+    expect(await counters.add([declines, tokens])).toEqual([
+      { points: 0, resetAt: now + 600_000 },
+      { points: 1, resetAt: now + 60_000 },
+    ]);
+    const started = now;
+    now += 30_000;
+    // The same key twice in one call counts twice; each hit gets the key's state, in order.
+    expect(await counters.add([tokens, { ...declines, points: 1 }, tokens])).toEqual([
+      { points: 3, resetAt: started + 60_000 },
+      { points: 1, resetAt: started + 600_000 },
+      { points: 3, resetAt: started + 60_000 },
+    ]);
+    now += 30_000;
+    expect(await counters.add([tokens])).toEqual([{ points: 1, resetAt: now + 60_000 }]);
+    await counters.set([{ ...declines, points: 6, ttlMs: 3_600_000 }]);
+    expect(await counters.add([declines])).toEqual([{ points: 6, resetAt: now + 3_600_000 }]);
+    expect(await counters.add([])).toEqual([]);
+  });
 });
 
 describe("on PostgreSQL, with several proxies", () => {
@@ -503,5 +529,28 @@ describe("on PostgreSQL, with several proxies", () => {
     now += 6000;
     const ends = await Promise.all([a!.endDefences(), b!.endDefences(), a!.endDefences(), b!.endDefences()]);
     expect(ends.flat().map((state) => state.scope)).toEqual(["all"]);
+  });
+
+  it("counters are shared: 40 calls at once over two proxies, the same keys in either order, count 40 each", async () => {
+    const place = await postgres.place();
+    const [a, b] = [await postgres.open(place), await postgres.open(place)];
+    stores.push(a!, b!);
+    // Each call touches the same three keys, as a tokenization's signals do, from either proxy.
+    const hits = ["sig-tokens-min:all", "sig-tokens-min:71777/HOPE", "tokens:198.51.100.7"].map((key) => ({
+      key,
+      points: 1,
+      ttlMs: 60_000,
+    }));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? a! : b!).counters!.add(i % 3 ? hits : hits.toReversed())),
+    );
+    // Every count from 1 to 40 was seen exactly once on each key: none lost, none counted twice.
+    for (const [index] of hits.entries()) {
+      const seen = answers.map((states, i) => states[i % 3 ? index : hits.length - 1 - index]!.points);
+      expect(seen.toSorted((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    }
+    expect(await sql(place, "SELECT key, points FROM givekit_rate_limits ORDER BY key")).toEqual(
+      hits.map((hit) => ({ key: hit.key, points: 40 })).toSorted((x, y) => (x.key < y.key ? -1 : 1)),
+    );
   });
 });

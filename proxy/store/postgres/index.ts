@@ -6,9 +6,12 @@
  */
 import { Pool, type ClientBase, type PoolClient, type QueryResultRow } from "pg";
 import { decideClaim, newClaimToken, type KeyRow } from "../claims";
+import { mergeHits, statesInOrder, withFallback } from "../counters";
 import {
   ClaimLostError,
   type AttemptRecord,
+  type CounterState,
+  type Counters,
   type Claim,
   type ClaimResult,
   type ConsentRecord,
@@ -17,7 +20,7 @@ import {
 } from "../types";
 import { CROSS_DEFENCE_SQL, END_DEFENCES_SQL, toDefenceState } from "../defence";
 import { openError, storeError } from "./errors";
-import { migratePostgres, RATE_LIMIT_TABLE } from "./schema";
+import { COUNTERS_TABLE, migratePostgres } from "./schema";
 
 export interface PostgresStoreOptions extends StoreOptions {
   url: string;
@@ -40,6 +43,20 @@ const KEY_ROW = `SELECT k.fingerprint, k.state, k.reference, k.created_at::float
   k.lease_until::float8 AS lease_until, a.state AS attempt_state
   FROM idempotency_keys k LEFT JOIN donation_attempts a ON a.reference = k.reference
   WHERE k.client_scope = $1 AND k.idempotency_key = $2 FOR UPDATE OF k`;
+
+/**
+ * Every hit in one statement. A counter whose time is over ($4: now) starts again. Rows are
+ * locked in the order given (mergeHits sorts them), so two of these never wait on each other.
+ */
+const ADD_COUNTERS = `INSERT INTO ${COUNTERS_TABLE} AS c (key, points, expire)
+  SELECT * FROM unnest($1::text[], $2::int[], $3::bigint[])
+  ON CONFLICT (key) DO UPDATE SET
+    points = CASE WHEN c.expire <= $4 THEN excluded.points ELSE c.points + excluded.points END,
+    expire = CASE WHEN c.expire <= $4 THEN excluded.expire ELSE c.expire END
+  RETURNING key, points, expire::float8 AS expire`;
+const SET_COUNTERS = `INSERT INTO ${COUNTERS_TABLE} AS c (key, points, expire)
+  SELECT * FROM unnest($1::text[], $2::int[], $3::bigint[])
+  ON CONFLICT (key) DO UPDATE SET points = excluded.points, expire = excluded.expire`;
 
 const pg = (n: number) => `$${n}`;
 const DEFENCE_SELECT = "SELECT scope, signal, value, since_ms, until_ms, ended FROM defence_modes";
@@ -80,9 +97,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   };
   // Two pools. `pool` commits durably (the WAL flushed before COMMIT returns): attempts,
   // outcomes, consent records. `lazy` does not wait for the flush (synchronous_commit=off):
-  // claims, releases, lease expiries and rate-limit counters, all of which a database crash
-  // may lose without harm, since nothing is sent upstream before a durable attempt, and that
-  // attempt's flush carries every earlier commit with it. One fsync less per claim and limit.
+  // claims, releases, lease expiries and counters, all of which a database crash may lose
+  // without harm, since nothing is sent upstream before a durable attempt, and that attempt's
+  // flush carries every earlier commit with it. One fsync less per claim and count.
   const pool = new Pool(poolOptions);
   const lazy = new Pool({ ...poolOptions, options: "-c synchronous_commit=off" });
   // An idle connection that breaks must not crash the process: the next query reconnects.
@@ -101,13 +118,53 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw openError(error, options.url);
   }
 
-  async function query<R extends QueryResultRow>(text: string, values: unknown[] = [], on: Pool = pool) {
+  /** A statement; `name`d ones (the hot path's) are parsed and planned once per connection. */
+  async function query<R extends QueryResultRow>(
+    text: string,
+    values: unknown[] = [],
+    on: Pool = pool,
+    name?: string,
+  ) {
     try {
-      return await on.query<R>(text, values);
+      return await on.query<R>({ name, text, values });
     } catch (error) {
       throw storeError(error);
     }
   }
+
+  /** The shared counters, on the lazy pool: a database crash may lose a count, never a charge. */
+  const sharedCounters: Counters = {
+    async add(hits) {
+      if (hits.length === 0) return [];
+      const at = now();
+      const merged = mergeHits(hits);
+      const { rows } = await query<{ key: string; points: number; expire: number }>(
+        ADD_COUNTERS,
+        [
+          merged.map((hit) => hit.key),
+          merged.map((hit) => hit.points),
+          merged.map((hit) => at + hit.ttlMs),
+          at,
+        ],
+        lazy,
+        "givekit-counters-add",
+      );
+      const states = new Map<string, CounterState>(
+        rows.map((row) => [row.key, { points: row.points, resetAt: row.expire }]),
+      );
+      return statesInOrder(hits, states);
+    },
+    async set(hits) {
+      const at = now();
+      const merged = mergeHits(hits);
+      await query(
+        SET_COUNTERS,
+        [merged.map((hit) => hit.key), merged.map((hit) => hit.points), merged.map((hit) => at + hit.ttlMs)],
+        lazy,
+        "givekit-counters-set",
+      );
+    },
+  };
 
   async function transaction<T>(run: (client: PoolClient) => Promise<T>, on: Pool = pool): Promise<T> {
     let client: PoolClient;
@@ -187,7 +244,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 
   return {
     kind: "postgres",
-    rateLimitStore: { storeClient: lazy, storeType: "pool", tableName: RATE_LIMIT_TABLE, tableCreated: true },
+    // While the database is away, each proxy counts in its own memory (and still limits).
+    counters: withFallback(sharedCounters),
 
     async claimKey(request) {
       for (let round = 0; ; round++) {
@@ -207,6 +265,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
             at + options.leaseMs,
           ],
           lazy,
+          "givekit-claim",
         );
         if (inserted.rowCount === 1) return { kind: "started", claim };
         const result = await claimExisting(request, claim);
@@ -253,6 +312,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           created,
           at + options.leaseMs,
         ],
+        pool,
+        "givekit-start-attempt",
       );
       if (result.rowCount !== 1) throw new ClaimLostError();
     },
@@ -278,6 +339,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           new Date(at).toISOString(),
           at,
         ],
+        pool,
+        "givekit-finish-attempt",
       );
     },
 
@@ -413,7 +476,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           "DELETE FROM idempotency_keys WHERE state = 'done' AND created_at < $1",
           [now() - retentionMs],
         );
-        await client.query(`DELETE FROM ${RATE_LIMIT_TABLE} WHERE expire < $1`, [now()]);
+        await client.query(`DELETE FROM ${COUNTERS_TABLE} WHERE expire < $1`, [now()]);
         return purged.rowCount ?? 0;
       }, lazy);
     },
@@ -431,7 +494,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     },
     async defenceStates(scopes) {
       const { rows } = scopes
-        ? await query<DefenceRow>(`${DEFENCE_SELECT} WHERE scope = ANY($1) ORDER BY scope`, [scopes], lazy)
+        ? await query<DefenceRow>(
+            `${DEFENCE_SELECT} WHERE scope = ANY($1) ORDER BY scope`,
+            [scopes],
+            lazy,
+            "givekit-defence-states",
+          )
         : await query<DefenceRow>(`${DEFENCE_SELECT} ORDER BY scope`, [], lazy);
       return rows.map(toDefenceState);
     },

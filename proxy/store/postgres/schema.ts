@@ -8,8 +8,8 @@ import { SchemaTooNewError } from "../schema-version";
 /** The advisory lock key of migrations ("givekit" in ASCII, as a number). */
 const MIGRATION_LOCK = 0x676976656b6974n;
 
-/** Where rate-limiter-flexible keeps its counters (its own layout). */
-export const RATE_LIMIT_TABLE = "givekit_rate_limits";
+/** The counters of rate limits and defence signals (proxy/store/counters.ts): key, points, expiry. */
+export const COUNTERS_TABLE = "givekit_rate_limits";
 
 const MIGRATIONS: string[] = [
   // 1: claims with leases, attempts (answers rebuilt from their state), consent records, rate limits.
@@ -67,7 +67,7 @@ const MIGRATIONS: string[] = [
     page_url text,
     outcome text NOT NULL
   );
-  CREATE TABLE ${RATE_LIMIT_TABLE} (
+  CREATE TABLE ${COUNTERS_TABLE} (
     key varchar(255) PRIMARY KEY,
     points integer NOT NULL DEFAULT 0,
     expire bigint

@@ -64,7 +64,7 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
 
   return {
     kind: "sqlite",
-    rateLimitStore: null,
+    counters: null,
     async claimKey(request) {
       // Not waited for: startAttempt waits for the claim with the attempt, before anything is sent.
       return write(() => keys.claim(request, now()));
