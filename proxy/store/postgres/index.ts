@@ -95,11 +95,13 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     query_timeout: 10_000,
     application_name: "givekit-proxy",
   };
-  // Two pools. `pool` commits durably (the WAL flushed before COMMIT returns): attempts,
-  // outcomes, consent records. `lazy` does not wait for the flush (synchronous_commit=off):
-  // claims, releases, lease expiries and counters, all of which a database crash may lose
-  // without harm, since nothing is sent upstream before a durable attempt, and that attempt's
-  // flush carries every earlier commit with it. One fsync less per claim and count.
+  // Two pools. `pool` commits durably (the WAL flushed before COMMIT returns): attempts and
+  // consent records. `lazy` does not wait for the flush (synchronous_commit=off): claims,
+  // releases, lease expiries, counters and outcomes, all of which a database crash may lose
+  // without harm, since nothing is sent upstream before a durable attempt (whose flush carries
+  // every earlier commit with it), and an attempt whose outcome was lost stays `sending`, which
+  // its lease turns `unknown` and the reconciler settles from the upstream's report: never sent
+  // again. One disk wait per donation, the attempt's, where there would be four.
   const pool = new Pool(poolOptions);
   const lazy = new Pool({ ...poolOptions, options: "-c synchronous_commit=off" });
   // An idle connection that breaks must not crash the process: the next query reconnects.
@@ -339,7 +341,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           new Date(at).toISOString(),
           at,
         ],
-        pool,
+        lazy,
         "givekit-finish-attempt",
       );
     },
