@@ -26,7 +26,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,6 +45,8 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S || 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S || 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 16);
+/** The store comparison's set rate: a campaign day's busiest minute many times over. */
+const DONATION_RATE = Number(process.env.BENCH_DONATION_RATE || 100);
 /** `stores`: the store comparison alone; `proxy`: everything before it. Unset: both. */
 const ONLY = process.env.BENCH_ONLY;
 const START_TIMEOUT_MS = 30_000;
@@ -359,53 +361,96 @@ interface StoreFigures {
   p50: number;
   p99: number;
   dbShare: number;
+  /** CPU time per donation (payment token included) of the proxies, and of PostgreSQL's processes. */
+  proxyCpuUs: number;
+  dbCpuUs: number;
   failed: number;
 }
 
+/** CPU seconds used so far by every PostgreSQL process on this machine (its backends included). */
+function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres")
+        total += cpuSeconds(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
+}
+
+/** How the donation path is driven: clients each in a loop (as fast as it goes), or arrivals at a set rate. */
+type Load = { clients: number } | { perS: number };
+
 /**
- * Payment token then donation on CONNECTIONS clients, spread over the proxies; the donation
- * request's latency as the client saw it.
+ * Payment token then donation, spread over the proxies, under `load`; the donation request's
+ * latency as the client saw it. At a set rate each donor arrives on time whether or not the
+ * ones before have their answer (an open loop), so a slow answer cannot hide the ones behind it.
  */
-async function donationPath(name: string, urls: string[], times: StoreTime[]): Promise<StoreFigures> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+async function donationPath(
+  name: string,
+  proxies: { child: ChildProcess; url: string }[],
+  times: StoreTime[],
+  load: Load,
+): Promise<StoreFigures> {
+  const urls = proxies.map((proxy) => proxy.url);
+  const proxyCpu = () => proxies.reduce((sum, proxy) => sum + cpuSeconds(proxy.child.pid), 0);
+  const agent = new Agent({ keepAlive: true, maxSockets: "clients" in load ? load.clients : 256 });
   const run = async (durationS: number) => {
     const latencies: number[] = [];
     let failed = 0;
+    const donate = async (url: string) => {
+      const token = await post(agent, url, "/v1/payment-tokens", CARD_BODY);
+      if (token.status !== 201) {
+        failed++;
+        return;
+      }
+      const started = performance.now();
+      const donation = await post(
+        agent,
+        url,
+        "/v1/donations",
+        JSON.stringify({
+          shortcode: "71777",
+          keyword: "HOPE",
+          amount: "25.00",
+          cover_fee: true,
+          donor: { first_name: "Ana", last_name: "Doe", email: "ana@example.org" },
+          credit_card_token: (JSON.parse(token.text) as { token: string }).token,
+        }),
+        { "idempotency-key": randomUUID() },
+      );
+      if (donation.status === 200) latencies.push(performance.now() - started);
+      else failed++;
+    };
     const until = performance.now() + durationS * 1000;
-    await Promise.all(
-      Array.from({ length: CONNECTIONS }, async (_, worker) => {
-        const url = urls[worker % urls.length]!;
-        while (performance.now() < until) {
-          const token = await post(agent, url, "/v1/payment-tokens", CARD_BODY);
-          if (token.status !== 201) {
-            failed++;
-            continue;
-          }
-          const started = performance.now();
-          const donation = await post(
-            agent,
-            url,
-            "/v1/donations",
-            JSON.stringify({
-              shortcode: "71777",
-              keyword: "HOPE",
-              amount: "25.00",
-              cover_fee: true,
-              donor: { first_name: "Ana", last_name: "Doe", email: "ana@example.org" },
-              credit_card_token: (JSON.parse(token.text) as { token: string }).token,
-            }),
-            { "idempotency-key": randomUUID() },
-          );
-          if (donation.status === 200) latencies.push(performance.now() - started);
-          else failed++;
-        }
-      }),
-    );
+    if ("clients" in load) {
+      await Promise.all(
+        Array.from({ length: load.clients }, async (_, client) => {
+          while (performance.now() < until) await donate(urls[client % urls.length]!);
+        }),
+      );
+    } else {
+      const arrivals: Promise<void>[] = [];
+      const gapMs = 1000 / load.perS;
+      const begun = performance.now();
+      for (let n = 0; begun + n * gapMs < until; n++) {
+        const due = begun + n * gapMs - performance.now();
+        if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
+        arrivals.push(donate(urls[n % urls.length]!));
+      }
+      await Promise.all(arrivals);
+    }
     return { latencies, failed };
   };
   await run(WARMUP_S);
   for (const time of times) Object.assign(time, { ms: 0, storeMs: 0 });
+  const [proxyBefore, dbBefore] = [proxyCpu(), postgresCpuSeconds()];
   const { latencies, failed } = await run(DURATION_S);
+  const perDonationUs = (seconds: number) => (Math.max(0, seconds) * 1e6) / Math.max(1, latencies.length);
   agent.destroy();
   const sorted = latencies.toSorted((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
@@ -417,6 +462,8 @@ async function donationPath(name: string, urls: string[], times: StoreTime[]): P
     p50: at(0.5),
     p99: at(0.99),
     dbShare: totalMs > 0 ? storeMs / totalMs : Number.NaN,
+    proxyCpuUs: perDonationUs(proxyCpu() - proxyBefore),
+    dbCpuUs: perDonationUs(postgresCpuSeconds() - dbBefore),
     failed,
   };
 }
@@ -428,6 +475,8 @@ function medianStoreFigures(runs: StoreFigures[]): StoreFigures {
     p50: median(runs.map((run) => run.p50)),
     p99: median(runs.map((run) => run.p99)),
     dbShare: median(runs.map((run) => run.dbShare)),
+    proxyCpuUs: median(runs.map((run) => run.proxyCpuUs)),
+    dbCpuUs: median(runs.map((run) => run.dbCpuUs)),
     failed: runs.reduce((sum, run) => sum + run.failed, 0),
   };
 }
@@ -553,32 +602,43 @@ async function measureStores(stub: { url: string }): Promise<Record<string, numb
     await startProxy(stub.url, "bench-private", "bench-public", pgEnv(twoDb), donationTimes(times[2]!)),
     await startProxy(stub.url, "bench-private", "bench-public", pgEnv(twoDb), donationTimes(times[3]!)),
   ];
-  const storeRuns: StoreFigures[][] = [[], [], []];
+  const setups = [
+    { name: "1 proxy, SQLite", proxies: [onSqlite], times: [times[0]!] },
+    { name: "1 proxy, PostgreSQL", proxies: [onPg], times: [times[1]!] },
+    { name: "2 proxies, PostgreSQL", proxies: pgPair, times: [times[2]!, times[3]!] },
+  ];
+  const loads: { title: string; load: Load }[] = [
+    { title: `at ${DONATION_RATE} donations/s`, load: { perS: DONATION_RATE } },
+    { title: `as fast as it goes (${CONNECTIONS} clients, each in a loop)`, load: { clients: CONNECTIONS } },
+  ];
+  // Every setup under every load in each round, taking turns, so a slow spell falls on all.
+  const runs = loads.map(() => setups.map((): StoreFigures[] => []));
   for (let round = 0; round < ROUNDS; round++) {
-    storeRuns[0]!.push(await donationPath("1 proxy, SQLite", [onSqlite.url], [times[0]!]));
-    storeRuns[1]!.push(await donationPath("1 proxy, PostgreSQL", [onPg.url], [times[1]!]));
-    storeRuns[2]!.push(
-      await donationPath(
-        "2 proxies, PostgreSQL",
-        pgPair.map((server) => server.url),
-        [times[2]!, times[3]!],
-      ),
-    );
+    for (const [l, { load }] of loads.entries()) {
+      for (const [k, setup] of setups.entries())
+        runs[l]![k]!.push(await donationPath(setup.name, setup.proxies, setup.times, load));
+    }
   }
-  const stores = storeRuns.map(medianStoreFigures);
-  say(`donation path by store, in front of the stub: medians of ${rounds()}`);
-  say(
-    `  ${"".padEnd(22)} ${"donations/s".padStart(12)} ${"p50".padStart(9)} ${"p99".padStart(9)} ${"DB share".padStart(9)} ${"not 200".padStart(8)}`,
-  );
-  for (const row of stores) {
+  const [atRate, saturated] = runs.map((byLoad) => byLoad.map(medianStoreFigures));
+  for (const [l, { title }] of loads.entries()) {
+    say(`donation path by store, in front of the stub, ${title}: medians of ${rounds()}`);
     say(
-      `  ${row.name.padEnd(22)} ${row.perS.toFixed(0).padStart(12)} ${ms(row.p50).padStart(9)} ${ms(row.p99).padStart(9)} ${`${(row.dbShare * 100).toFixed(0)} %`.padStart(9)} ${String(row.failed).padStart(8)}`,
+      `  ${"".padEnd(22)} ${"donations/s".padStart(12)} ${"p50".padStart(9)} ${"p99".padStart(9)} ${"DB share".padStart(9)} ${"proxy CPU".padStart(10)} ${"DB CPU".padStart(9)} ${"not 200".padStart(8)}`,
     );
+    for (const row of [atRate, saturated][l]!) {
+      say(
+        `  ${row.name.padEnd(22)} ${row.perS.toFixed(0).padStart(12)} ${ms(row.p50).padStart(9)} ${ms(row.p99).padStart(9)} ${`${(row.dbShare * 100).toFixed(0)} %`.padStart(9)} ${`${row.proxyCpuUs.toFixed(0)} µs`.padStart(10)} ${`${row.dbCpuUs.toFixed(0)} µs`.padStart(9)} ${String(row.failed).padStart(8)}`,
+      );
+    }
+    say();
   }
+  say("  (CPU: per donation with its payment token, the proxies' and PostgreSQL's processes)");
   say();
   return {
-    donation_p99_pg_over_sqlite_ms: stores[1]!.p99 - stores[0]!.p99,
-    non_2xx: stores.reduce((sum, row) => sum + row.failed, 0),
+    donation_p99_pg_over_sqlite_ms: atRate![1]!.p99 - atRate![0]!.p99,
+    donation_p99_pg_over_sqlite_saturated_ms: saturated![1]!.p99 - saturated![0]!.p99,
+    donations_per_s_pg_over_sqlite: saturated![1]!.perS / saturated![0]!.perS,
+    non_2xx: [...atRate!, ...saturated!].reduce((sum, row) => sum + row.failed, 0),
   };
 }
 
