@@ -477,13 +477,13 @@ describe.each(adapters)("the $name store", (adapter) => {
       { points: 0, resetAt: now + 600_000 },
       { points: 1, resetAt: now + 60_000 },
     ]);
-    const started = now;
+    const began = now;
     now += 30_000;
     // The same key twice in one call counts twice; each hit gets the key's state, in order.
     expect(await counters.add([tokens, { ...declines, points: 1 }, tokens])).toEqual([
-      { points: 3, resetAt: started + 60_000 },
-      { points: 1, resetAt: started + 600_000 },
-      { points: 3, resetAt: started + 60_000 },
+      { points: 3, resetAt: began + 60_000 },
+      { points: 1, resetAt: began + 600_000 },
+      { points: 3, resetAt: began + 60_000 },
     ]);
     now += 30_000;
     expect(await counters.add([tokens])).toEqual([{ points: 1, resetAt: now + 60_000 }]);
