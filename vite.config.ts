@@ -3,11 +3,12 @@ import { preact } from "@preact/preset-vite";
 import { defineConfig, type BuildEnvironmentOptions, type Plugin } from "vite";
 
 /**
- * `vite build` builds four things, one Vite environment each, in this order:
- *   donate, optin, all (one environment each)
+ * `vite build` builds these, one Vite environment each, in this order:
+ *   donate, optin, goal, all
  *           → dist/widget/assets/*.js     ES modules: an element's code, whole (a page with one
- *                                         element loads nothing of the other), both elements'
- *                                         together, and each language's messages
+ *                                         element loads nothing of the others), every element's
+ *                                         together, and beside each its catalog in each language
+ *                                         (what its elements say, and no more)
  *   widget  → dist/widget/widget.js       the script-tag file (IIFE): a loader of those chunks
  *   module  → dist/widget/givekit.js      the ES module for bundlers: defineElements(), mount()
  *   frame   → dist/widget/frame/card.html the card frame page, its script in dist/widget/assets/
@@ -19,7 +20,7 @@ const FRAME_HTML_OUTPUT = "frame/card.html";
 /**
  * The chunks widget.js loads on demand, each built whole (its own Preact and zod: shared chunks
  * would cost a one-element page more than they save): `<givekit-NAME>`'s code, and `all` for a
- * page that shows more than one kind. Each exports `define()`.
+ * page that shows more than one kind. Each exports `define(messages)`.
  */
 const ELEMENT_CHUNKS: Record<string, string> = {
   donate: "widget/chunks/donate.ts",
@@ -27,6 +28,8 @@ const ELEMENT_CHUNKS: Record<string, string> = {
   goal: "widget/chunks/goal.ts",
   all: "widget/chunks/all.ts",
 };
+/** The languages of the catalogs each chunk has beside it (widget/chunks/messages/NAME-LOCALE.ts). */
+const LOCALES = ["en", "es"];
 const ELEMENT_CHUNKS_MODULE = "virtual:givekit/element-chunks";
 /** dist/widget/chunks.json: the chunk table and the messages' files, read by `npm run size`. */
 const CHUNK_TABLE_FILE = "chunks.json";
@@ -86,7 +89,7 @@ function placeFrameHtml(): Plugin {
 // On globalThis: Vite gives each environment's build its own plugins, from its own copy of this file.
 const shared = globalThis as {
   givekitChunks?: Record<string, string>;
-  givekitMessages?: Record<string, string>;
+  givekitMessages?: Record<string, Record<string, string>>;
 };
 const elementChunkFiles = (shared.givekitChunks ??= {});
 const messageFiles = (shared.givekitMessages ??= {});
@@ -98,24 +101,31 @@ function elementChunkNames(): Plugin {
     const missing = Object.keys(ELEMENT_CHUNKS).filter((name) => !files[name]);
     if (missing.length > 0)
       throw new Error(`Build ${missing.join(", ")} before widget.js, which names their chunks.`);
+    const key = (name: string) => (name === "all" ? name : `givekit-${name}`);
     const { all, ...elements } = files;
-    const byTag = Object.entries(elements).map(([name, file]) => [`givekit-${name}`, file]);
-    return { elements: Object.fromEntries(byTag) as Record<string, string>, all: all! };
+    const byTag = Object.entries(elements).map(([name, file]) => [key(name), file]);
+    const messages = Object.entries(messageFiles).map(([name, byLocale]) => [key(name), byLocale]);
+    return {
+      elements: Object.fromEntries(byTag) as Record<string, string>,
+      all: all!,
+      messages: Object.fromEntries(messages) as Record<string, Record<string, string>>,
+    };
   };
   return {
     name: "givekit:element-chunk-names",
     generateBundle(_options, bundle) {
       if (this.environment.name === "widget") {
         // For `npm run size` (the proxy does not serve it): what each kind of page loads.
-        const source = JSON.stringify({ ...table(), messages: messageFiles }, null, 2);
+        const source = JSON.stringify(table(), null, 2);
         this.emitFile({ type: "asset", fileName: CHUNK_TABLE_FILE, source });
         return;
       }
-      if (!(this.environment.name in ELEMENT_CHUNKS)) return;
+      const name = this.environment.name;
+      if (!(name in ELEMENT_CHUNKS)) return;
       for (const chunk of Object.values(bundle)) {
-        if (chunk.type !== "chunk") continue;
-        if (chunk.isEntry) files[this.environment.name] = chunk.fileName;
-        else if (chunk.isDynamicEntry) messageFiles[chunk.name] = chunk.fileName;
+        if (chunk.type !== "chunk" || !chunk.isEntry) continue;
+        if (chunk.name === name) files[name] = chunk.fileName;
+        else (messageFiles[name] ??= {})[chunk.name.slice(name.length + 1)] = chunk.fileName;
       }
     },
     resolveId: (id) => (id === ELEMENT_CHUNKS_MODULE ? resolved : null),
@@ -162,7 +172,16 @@ export default defineConfig({
           consumer: "client",
           build: widgetBuild({
             rolldownOptions: {
-              input: { [name]: entry },
+              // The element's code, and beside it its catalog in each language.
+              input: {
+                [name]: entry,
+                ...Object.fromEntries(
+                  LOCALES.map((locale) => [
+                    `${name}-${locale}`,
+                    `widget/chunks/messages/${name}-${locale}.ts`,
+                  ]),
+                ),
+              },
               preserveEntrySignatures: "strict",
               output: {
                 format: "es",

@@ -4,16 +4,22 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { optinOf } from "./optin-helpers";
 
-/** The proxy's widget files a page asked for: "widget.js", "donate", "optin", "all", "en", "es". */
+/** The widget file a path names: "widget.js", a chunk ("donate", "all" …) or its catalog ("donate-en" …). */
+function widgetFile(proxyUrl: string, url: string): string | undefined {
+  if (!url.startsWith(proxyUrl)) return undefined;
+  const path = new URL(url).pathname;
+  if (path === "/widget.js") return "widget.js";
+  // Rolldown's hashes are eight characters of [A-Za-z0-9_-].
+  const chunk = /^\/assets\/((?:donate|optin|goal|all)(?:-en|-es)?)-[\w-]{8}\.js$/.exec(path);
+  return chunk?.[1];
+}
+
+/** The proxy's widget files a page asked for, in the order asked. */
 function recordChunks(page: Page, proxyUrl: string): string[] {
   const asked: string[] = [];
   page.on("request", (request) => {
-    const url = request.url();
-    if (!url.startsWith(proxyUrl)) return;
-    const path = new URL(url).pathname;
-    if (path === "/widget.js") asked.push("widget.js");
-    const chunk = /^\/assets\/(donate|optin|all|en|es)-[\w-]+\.js$/.exec(path);
-    if (chunk) asked.push(chunk[1]!);
+    const file = widgetFile(proxyUrl, request.url());
+    if (file) asked.push(file);
   });
   return asked;
 }
@@ -27,7 +33,7 @@ test("a page with only the opt-in, in English, loads no donate code and no Spani
   await page.goto(`${hostUrl}/optin.html`);
   await expect(optinOf(page).getByRole("button", { name: "Subscribe" })).toBeVisible();
   await page.waitForLoadState("networkidle");
-  expect(asked.toSorted()).toEqual(["en", "optin", "widget.js"]);
+  expect(asked.toSorted()).toEqual(["optin", "optin-en", "widget.js"]);
 });
 
 test("a Spanish page loads the Spanish messages and not the English ones", async ({
@@ -39,7 +45,7 @@ test("a Spanish page loads the Spanish messages and not the English ones", async
   await page.goto(`${hostUrl}/optin-es.html`);
   await expect(optinOf(page).getByRole("button", { name: "Suscribirme" })).toBeVisible();
   await page.waitForLoadState("networkidle");
-  expect(asked.toSorted()).toEqual(["es", "optin", "widget.js"]);
+  expect(asked.toSorted()).toEqual(["optin", "optin-es", "widget.js"]);
 });
 
 test("a page with both forms loads them in one chunk", async ({ page, hostUrl, proxyServer }) => {
@@ -48,7 +54,7 @@ test("a page with both forms loads them in one chunk", async ({ page, hostUrl, p
   await expect(optinOf(page).getByRole("button", { name: "Subscribe" })).toBeVisible();
   await expect(page.locator("givekit-donate").getByRole("button", { name: /^Donate/ })).toBeVisible();
   await page.waitForLoadState("networkidle");
-  expect(asked.toSorted()).toEqual(["all", "en", "widget.js"]);
+  expect(asked.toSorted()).toEqual(["all", "all-en", "widget.js"]);
 });
 
 test("a form the page adds later is loaded then, and works", async ({ page, hostUrl, proxyServer }) => {
@@ -59,7 +65,28 @@ test("a form the page adds later is loaded then, and works", async ({ page, host
   const donate = page.locator("givekit-donate");
   await expect(donate.getByRole("button", { name: /^Donate/ })).toBeVisible();
   await expect(donate.getByLabel("First name")).toBeVisible();
-  expect(asked.toSorted()).toEqual(["donate", "en", "widget.js"]);
+  expect(asked.toSorted()).toEqual(["donate", "donate-en", "widget.js"]);
+});
+
+test("an element's messages are asked for beside its code, not after it", async ({
+  page,
+  hostUrl,
+  proxyServer,
+}) => {
+  const events: string[] = [];
+  page.on("request", (request) => {
+    const file = widgetFile(proxyServer.url, request.url());
+    if (file) events.push(`asked ${file}`);
+  });
+  page.on("response", (response) => {
+    const file = widgetFile(proxyServer.url, response.url());
+    if (file) events.push(`got ${file}`);
+  });
+  await page.goto(`${hostUrl}/optin.html`);
+  await expect(optinOf(page).getByRole("button", { name: "Subscribe" })).toBeVisible();
+  // Both requests left before the chunk came back: one round trip for the two.
+  expect(events.indexOf("asked optin-en")).toBeGreaterThan(-1);
+  expect(events.indexOf("asked optin-en")).toBeLessThan(events.indexOf("got optin"));
 });
 
 test("chunks are cached for good and may be loaded from any origin; widget.js briefly", async ({

@@ -1,13 +1,17 @@
 /**
  * widget.js's whole job: watch the page for givekit's elements and load their code (ES module
  * chunks served by the proxy) when the first of each kind appears, already in the HTML or added
- * later by a script. An element present before its code arrives is upgraded by
+ * later by a script, with the messages of the languages they ask for beside it (two requests at
+ * once, not one after the other). An element present before its code arrives is upgraded by
  * customElements.define(), attributes and all.
  */
 
-/** What every chunk exports (widget/chunks/): it defines its element(s). */
+/** Gives a language's catalog (widget/i18n `MessageSource`). */
+type Catalogs = (locale: string) => Promise<unknown>;
+
+/** What every chunk exports (widget/chunks/): it defines its element(s), with its catalogs. */
 interface ElementChunk {
-  define(): void | Promise<void>;
+  define(messages: Catalogs): void | Promise<void>;
 }
 
 /** Where the chunks are, relative to widget.js: written by the build (vite.config.ts). */
@@ -16,12 +20,18 @@ export interface ChunkTable {
   elements: Record<string, string>;
   /** Every element in one chunk: smaller than two alone, each bringing its own Preact and zod. */
   all: string;
+  /** Each chunk's catalogs (a tag's, or "all") by language: what its elements say, and no more. */
+  messages: Record<string, Record<string, string>>;
 }
 
 /**
  * @param base the URL widget.js was loaded from
  * @example
- * watchForElements({ elements: { "givekit-donate": "assets/donate-1a2b.js" }, all: "assets/all-3c4d.js" }, script.src);
+ * watchForElements({
+ *   elements: { "givekit-donate": "assets/donate-1a2b.js" },
+ *   all: "assets/all-3c4d.js",
+ *   messages: { "givekit-donate": { en: "assets/donate-en-5e6f.js" }, all: { en: "assets/all-en-7a8b.js" } },
+ * }, script.src);
  */
 export function watchForElements(chunks: ChunkTable, base: string): void {
   const waiting = new Map(Object.entries(chunks.elements));
@@ -30,11 +40,30 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
       for (const node of record.addedNodes) if (node instanceof Element) load(node);
   });
 
-  function fetchChunk(file: string, tags: string[]) {
+  /** A chunk's catalogs, each requested once (again after a failure); unknown languages are English, as in widget/i18n. */
+  function catalogsOf(files: Record<string, string>): Catalogs {
+    const requests = new Map<string, Promise<unknown>>();
+    return (locale) => {
+      const url = new URL(files[locale] ?? files.en!, base).href;
+      let request = requests.get(url);
+      if (!request) {
+        request = import(/* @vite-ignore */ url).then((module: { messages: unknown }) => module.messages);
+        request.catch(() => requests.delete(url));
+        requests.set(url, request);
+      }
+      return request;
+    };
+  }
+
+  function fetchChunk(key: string, file: string, tags: string[]) {
     for (const tag of tags) waiting.delete(tag);
     if (waiting.size === 0) observer.disconnect();
+    const catalogs = catalogsOf(chunks.messages[key]!);
+    // The languages these elements ask for, requested now: beside the chunk, not after it.
+    for (const element of document.querySelectorAll(tags.join(",")))
+      catalogs(element.getAttribute("locale") ?? "en").catch(() => undefined);
     import(/* @vite-ignore */ new URL(file, base).href).then(
-      (chunk: ElementChunk) => chunk.define(),
+      (chunk: ElementChunk) => chunk.define(catalogs),
       () =>
         console.error(`[givekit] <${tags.join(">, <")}> could not be loaded from ${new URL(base).origin}.`),
     );
@@ -45,8 +74,8 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
     const found = [...waiting.keys()].filter(
       (tag) => (root instanceof Element && root.localName === tag) || root.querySelector(tag),
     );
-    if (found.length > 1) fetchChunk(chunks.all, [...waiting.keys()]);
-    else if (found[0]) fetchChunk(waiting.get(found[0])!, found);
+    if (found.length > 1) fetchChunk("all", chunks.all, [...waiting.keys()]);
+    else if (found[0]) fetchChunk(found[0], waiting.get(found[0])!, found);
   }
 
   observer.observe(document, { childList: true, subtree: true });

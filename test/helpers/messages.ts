@@ -1,7 +1,9 @@
 /**
  * The dom tests render components straight away, as an element does once its language's
- * messages have loaded (widget/i18n: each language is a chunk of its own in the build).
+ * messages have loaded (givekit.js's source: every section of both languages).
  */
-import { loadMessages } from "../../widget/i18n";
+import { loadMessages, useMessageSource } from "../../widget/i18n";
+import { bundledMessages } from "../../widget/i18n/bundled";
 
+useMessageSource(bundledMessages);
 await Promise.all([loadMessages("en"), loadMessages("es")]);

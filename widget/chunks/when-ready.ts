@@ -1,10 +1,12 @@
-import { loadMessages } from "../i18n";
+import { loadMessages, useMessageSource, type MessageSource } from "../i18n";
 import { rememberScriptOrigin } from "../shared/proxy-url";
 
 /**
- * A chunk's `define()`: the messages of every language its elements on the page ask for are
- * loaded first, so each element renders whole at once, the space the page kept for it filled
- * in one step (no layout shift). A language that fails to load is retried at render.
+ * A chunk's `define(messages)`: widget.js hands it where this chunk's catalogs are (their
+ * requests already under way, beside the chunk's own); the messages of every language its
+ * elements on the page ask for are loaded first, so each element renders whole at once, the
+ * space the page kept for it filled in one step (no layout shift). A language that fails to
+ * load is retried at render.
  *
  * @example
  * export const define = definer(import.meta.url, ["givekit-donate"], defineDonateElement);
@@ -12,7 +14,8 @@ import { rememberScriptOrigin } from "../shared/proxy-url";
 export function definer(chunkUrl: string, tags: readonly string[], define: () => void) {
   // The chunk is served by the proxy, like widget.js: its origin is the elements' default `proxy`.
   rememberScriptOrigin(chunkUrl);
-  return async (): Promise<void> => {
+  return async (messages: MessageSource): Promise<void> => {
+    useMessageSource(messages);
     const elements = document.querySelectorAll(tags.join(","));
     const locales = new Set([...elements].map((element) => element.getAttribute("locale")));
     await Promise.allSettled([...locales].map((locale) => loadMessages(locale)));

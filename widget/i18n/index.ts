@@ -2,17 +2,29 @@ import type { en } from "./en";
 
 export type Locale = "en" | "es";
 export type Messages = typeof en;
+/**
+ * What a language's catalog holds for one bundle: the sections its elements show. widget.js
+ * loads each element chunk's own (widget/chunks/messages/), beside the chunk; givekit.js has
+ * every section of both languages inside (bundled.ts).
+ */
+export type Catalog = Partial<Messages>;
+/** Gives a language's catalog; asked once per language. */
+export type MessageSource = (locale: Locale) => Promise<Catalog>;
+
+let source: MessageSource | null = null;
+const loaded: Partial<Record<Locale, Catalog>> = {};
+const loading: Partial<Record<Locale, Promise<Catalog>>> = {};
 
 /**
- * Each language is a chunk of its own, loaded when an element in that language first renders:
- * an English page never fetches the Spanish messages.
+ * Where this bundle's messages come from. Set once, before an element renders: by widget.js
+ * through each chunk's define(), by givekit.js to its own copy.
+ *
+ * @example
+ * useMessageSource((locale) => import(`./messages-${locale}.js`).then((module) => module.messages));
  */
-const loaders: Record<Locale, () => Promise<Messages>> = {
-  en: () => import("./en").then((module) => module.en),
-  es: () => import("./es").then((module) => module.es),
-};
-const loaded: Partial<Record<Locale, Messages>> = {};
-const loading: Partial<Record<Locale, Promise<Messages>>> = {};
+export function useMessageSource(next: MessageSource): void {
+  source = next;
+}
 
 export function isLocale(value: string): value is Locale {
   return value === "en" || value === "es";
@@ -31,7 +43,8 @@ export function localeOf(locale: string | null | undefined): Locale {
  */
 export function loadMessages(locale: string | null | undefined): Promise<Messages> {
   const language = localeOf(locale);
-  return (loading[language] ??= loaders[language]().then(
+  if (!source) return Promise.reject(new Error("[givekit] no message source: useMessageSource() first."));
+  const catalog = (loading[language] ??= source(language).then(
     (messages) => (loaded[language] = messages),
     (error: unknown) => {
       // A failed fetch (a network blip) may be tried again by the next render.
@@ -39,11 +52,15 @@ export function loadMessages(locale: string | null | undefined): Promise<Message
       throw error;
     },
   ));
+  return catalog as Promise<Messages>;
 }
 
-/** The loaded catalog for a `locale` attribute (English when it is missing or unknown), or null. */
+/**
+ * The loaded catalog for a `locale` attribute (English when it is missing or unknown), or null.
+ * Typed whole: an element reads only the sections its own chunk's catalog carries.
+ */
 export function loadedMessages(locale: string | null | undefined): Messages | null {
-  return loaded[localeOf(locale)] ?? null;
+  return (loaded[localeOf(locale)] as Messages | undefined) ?? null;
 }
 
 /** The catalog for a `locale` attribute, which loadMessages() has loaded: elements render after it. */
