@@ -94,6 +94,9 @@ const shared = globalThis as {
 const elementChunkFiles = (shared.givekitChunks ??= {});
 const messageFiles = (shared.givekitMessages ??= {});
 
+/** How the table names a chunk: by its element's tag, or "all". */
+const tableKey = (name: string) => (name === "all" ? name : `givekit-${name}`);
+
 function elementChunkNames(): Plugin {
   const files = elementChunkFiles;
   const resolved = `\0${ELEMENT_CHUNKS_MODULE}`;
@@ -101,10 +104,9 @@ function elementChunkNames(): Plugin {
     const missing = Object.keys(ELEMENT_CHUNKS).filter((name) => !files[name]);
     if (missing.length > 0)
       throw new Error(`Build ${missing.join(", ")} before widget.js, which names their chunks.`);
-    const key = (name: string) => (name === "all" ? name : `givekit-${name}`);
     const { all, ...elements } = files;
-    const byTag = Object.entries(elements).map(([name, file]) => [key(name), file]);
-    const messages = Object.entries(messageFiles).map(([name, byLocale]) => [key(name), byLocale]);
+    const byTag = Object.entries(elements).map(([name, file]) => [tableKey(name), file]);
+    const messages = Object.entries(messageFiles).map(([name, byLocale]) => [tableKey(name), byLocale]);
     return {
       elements: Object.fromEntries(byTag) as Record<string, string>,
       all: all!,
