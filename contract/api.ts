@@ -4,7 +4,7 @@
  */
 import * as z from "zod/mini";
 import { CardSchema } from "./card";
-import { PositiveAmountSchema, RateSchema, AmountSchema } from "./money";
+import { PositiveAmountSchema, RateSchema, AmountSchema } from "./money-schemas";
 import {
   COUNTRY_PATTERN,
   CURRENCY_PATTERN,

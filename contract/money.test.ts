@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AmountSchema, PositiveAmountSchema, feeCents, fromCents, toCents } from "./money";
+import { feeCents, fromCents, toCents } from "./money";
+import { AmountSchema, PositiveAmountSchema } from "./money-schemas";
 
 describe("amounts travel as decimal strings", () => {
   it.each(["0", "-5", "1e3", "25.001", "NaN", "  25", "25 ", "0x10", ""])(

@@ -5,7 +5,7 @@
  * chosen here and written down in sandbox/README.md.
  */
 import * as z from "zod/mini";
-import { AmountSchema } from "./money";
+import { AmountSchema } from "./money-schemas";
 
 /** An id or source name as the upstream takes it: letters, digits, '_', '.' and '-'. */
 export const UPSTREAM_ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;

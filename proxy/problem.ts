@@ -2,7 +2,8 @@
  * RFC 9457 problem details with givekit's `code`. Every error answer of the proxy is built here,
  * so the status, title and code of a problem never drift apart.
  */
-import type { ErrorCode, Problem } from "../contract/errors";
+import type { Problem } from "../contract/error-schemas";
+import type { ErrorCode } from "../contract/errors";
 
 interface ProblemKind {
   status: number;

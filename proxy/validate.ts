@@ -1,6 +1,6 @@
 /** Request validation with the contract's schemas: failures become 400 validation_failed with per-field errors. */
 import type * as z from "zod/mini";
-import { fieldErrors } from "../contract/errors";
+import { fieldErrors } from "../contract/error-schemas";
 import { ProblemError } from "./problem";
 
 /**

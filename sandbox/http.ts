@@ -2,7 +2,7 @@
 import type { HttpBindings } from "@hono/node-server";
 import type { Context } from "hono";
 import type * as z from "zod/mini";
-import { fieldErrors } from "../contract/errors";
+import { fieldErrors } from "../contract/error-schemas";
 import { BodyTooLargeError, decodeUtf8, readBody } from "../http/body";
 import type { Account, Store } from "./store";
 

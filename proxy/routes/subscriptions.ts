@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { Hono } from "hono";
 import { SubscriptionRequestSchema, type SubscriptionResponse } from "../../contract/api";
-import { fieldErrors } from "../../contract/errors";
+import { fieldErrors } from "../../contract/error-schemas";
 import type { UpstreamSubscriptionRequest } from "../../contract/upstream";
 import type { CampaignDirectory } from "../campaigns";
 import type { AppEnv } from "../context";

@@ -8,7 +8,7 @@ import {
   PaymentTokenRequestSchema,
   SubscriptionRequestSchema,
 } from "../../contract/api";
-import { ProblemSchema } from "../../contract/errors";
+import { ProblemSchema } from "../../contract/error-schemas";
 import { CONSENT_TEXT, CVV, EXPIRY, useStack, type Client, type Reply } from "./support";
 
 const RUNS_PER_ENDPOINT = 1000;

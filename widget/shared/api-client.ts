@@ -1,4 +1,5 @@
-import { isErrorCode, type ErrorCode, type Problem } from "../../contract/errors";
+import type { Problem } from "../../contract/error-schemas";
+import { isErrorCode, type ErrorCode } from "../../contract/errors";
 import { isFieldErrors, isObject } from "./checks";
 
 /**

@@ -1,5 +1,6 @@
 import { batch, computed, signal } from "@preact/signals-core";
-import type { Problem, WidgetErrorCode } from "../../contract/errors";
+import type { Problem } from "../../contract/error-schemas";
+import type { WidgetErrorCode } from "../../contract/errors";
 
 /** Where a form is: being filled in, sending, refused (and why), or one of its own endings. */
 export type FormStatus<Failure, End extends { kind: string }> =
