@@ -7,6 +7,7 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type * as z from "zod/mini";
+import * as zm from "zod/mini";
 import {
   CampaignSchema,
   DonationResponseSchema,
@@ -14,8 +15,10 @@ import {
   PeerSchema,
   ProgressSchema,
   PeersResponseSchema,
+  RecurringFrequencySchema,
   type Campaign,
 } from "../contract/api";
+import { PositiveAmountSchema } from "../contract/money-schemas";
 import { ERROR_CODES, UNREACHABLE } from "../contract/errors";
 import { FromFrameMessageSchema, ToFrameMessageSchema } from "../contract/frame";
 import {
@@ -25,8 +28,17 @@ import {
   RATE_PATTERN,
   SHORTCODE_PATTERN,
 } from "../contract/patterns";
+import { FREQUENCIES, FREQUENCY } from "./donate/attributes";
 import { readCampaign, readDonation, readDonationStatus, readPeers } from "./donate/responses";
 import { readProgress } from "./goal/progress";
+import {
+  KEYWORD,
+  LOCALE,
+  POSITIVE_AMOUNT,
+  SHORTCODE,
+  text as attributeText,
+  type Rule,
+} from "./shared/attributes";
 import { readFromFrameMessage, readToFrameMessage } from "./shared/frame-messages";
 
 const RUNS = 2000;
@@ -277,4 +289,53 @@ it("a campaign without min_amount reads with the contract's default", () => {
   };
   expect(readCampaign(campaign)).toEqual(CampaignSchema.parse(campaign));
   expect(readCampaign(campaign)?.min_amount).toBe("5.00");
+});
+
+/** An attribute's value: any text, mostly near the rule's edges. */
+const attribute = (...near: fc.Arbitrary<string>[]) =>
+  fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: "grapheme", maxLength: 4 }), ...near);
+const readerOf =
+  ([read]: Rule) =>
+  (value: unknown) =>
+    read(value as string) ?? null;
+
+describe("widget/shared/attributes.ts reads attributes as the schemas they stand for", () => {
+  it("POSITIVE_AMOUNT and contract/money.ts's PositiveAmountSchema", () => {
+    const values = attribute(
+      matching(AMOUNT_PATTERN),
+      fc.constantFrom("0", "0.00", "0.01", "007", "1e3", "-5", "25.555", " 25", "1000000000"),
+    );
+    expect(holdsTo(PositiveAmountSchema, readerOf(POSITIVE_AMOUNT), values)).toBeGreaterThan(RUNS / 10);
+  });
+
+  it("FREQUENCY and the contract's frequencies, with once", () => {
+    const schema = zm.enum(["once", ...RecurringFrequencySchema.options]);
+    const values = attribute(fc.constantFrom(...FREQUENCIES, "Monthly", "weekly", " once"));
+    expect(holdsTo(schema, readerOf(FREQUENCY), values)).toBeGreaterThan(RUNS / 10);
+  });
+
+  it("text(max): trimmed, 1 to max characters", () => {
+    const schema = zm.string().check(zm.trim(), zm.minLength(1), zm.maxLength(5));
+    const values = attribute(fc.string({ maxLength: 7 }).map((value) => ` ${value} `));
+    expect(holdsTo(schema, readerOf(attributeText(5)), values)).toBeGreaterThan(RUNS / 10);
+  });
+
+  it("matching(pattern): SHORTCODE, KEYWORD and LOCALE as their patterns", () => {
+    const rules: [Rule, RegExp][] = [
+      [SHORTCODE, SHORTCODE_PATTERN],
+      [KEYWORD, KEYWORD_PATTERN],
+      [LOCALE, /^(en|es)(-[A-Za-z0-9]{2,8})?$/i],
+    ];
+    for (const [rule, pattern] of rules) {
+      const schema = zm.string().check(zm.regex(pattern));
+      // fast-check generates from patterns without flags: an `i` pattern's other case is added by hand.
+      const near = matching(new RegExp(pattern.source));
+      const values = attribute(
+        near,
+        near.map((value) => value.toUpperCase()),
+        near.map((value) => `${value} `),
+      );
+      expect(holdsTo(schema, readerOf(rule), values)).toBeGreaterThan(RUNS / 10);
+    }
+  });
 });

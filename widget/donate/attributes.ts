@@ -1,21 +1,21 @@
-import * as z from "zod/mini";
-import { RecurringFrequencySchema } from "../../contract/api";
-import { PositiveAmountSchema, toCents } from "../../contract/money";
-import { PEER_ID_PATTERN, TARGET_TEXT_MAX } from "../../contract/patterns";
+import { toCents } from "../../contract/money";
+import { PEER_ID_PATTERN, RECURRING_FREQUENCIES, TARGET_TEXT_MAX } from "../../contract/patterns";
 import type { Locale } from "../i18n";
 import {
   KEYWORD,
   matching,
+  oneOf,
+  POSITIVE_AMOUNT,
   readAttributes,
   refuse,
   SHORTCODE,
   text,
   type AttributeResult,
-  type Rule,
 } from "../shared/attributes";
 
-export const FrequencySchema = z.enum(["once", ...RecurringFrequencySchema.options]);
-export type Frequency = z.infer<typeof FrequencySchema>;
+/** How often a donor may give: once, or one of the contract's recurring frequencies. */
+export const FREQUENCIES = ["once", ...RECURRING_FREQUENCIES] as const;
+export type Frequency = (typeof FREQUENCIES)[number];
 
 /** Which campaign the donation is for: shortcode+keyword, or event_id+event_type. */
 export interface DonateTarget {
@@ -51,8 +51,8 @@ const HEADING_MAX = 120;
 const PROGRAM_NAME_MAX = 100;
 
 const ID = matching(PEER_ID_PATTERN, "an id of letters, digits, - and _");
-const AMOUNT: Rule = [PositiveAmountSchema, 'amounts such as "50" or "50.00"'];
-const FREQUENCY: Rule = [FrequencySchema, '"once", "monthly", "quarterly" or "annually"'];
+const AMOUNT = POSITIVE_AMOUNT;
+export const FREQUENCY = oneOf(FREQUENCIES, '"once", "monthly", "quarterly" or "annually"');
 
 /** The attributes <givekit-donate> observes (README.md documents each). */
 export const DONATE_ATTRIBUTES = [

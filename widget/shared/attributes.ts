@@ -1,7 +1,14 @@
-import * as z from "zod/mini";
+/**
+ * Element attributes, read by hand (as shared/checks.ts reads the proxy's answers) so that an
+ * element can render before zod loads: each rule is held to the zod schema it stands for by a
+ * property test (widget/readers.test.ts).
+ */
+import { toCents } from "../../contract/money";
 import {
+  AMOUNT_PATTERN,
   KEYWORD_EXPECTED,
   KEYWORD_PATTERN,
+  matches,
   SHORTCODE_EXPECTED,
   SHORTCODE_PATTERN,
 } from "../../contract/patterns";
@@ -11,8 +18,11 @@ import type { Locale } from "../i18n";
 /** What an element's attributes parse into: its props, or the problem with one of them. */
 export type AttributeResult<P> = { ok: true; props: P } | { ok: false; problem: string };
 
-/** An attribute's schema and, for the `[givekit] …` message, what the attribute must hold. */
-export type Rule = [schema: z.ZodMiniType<string>, expected: string];
+/**
+ * An attribute's reader (the value it reads, undefined when the value breaks the rule) and,
+ * for the `[givekit] …` message, what the attribute must hold.
+ */
+export type Rule = [read: (value: string) => string | undefined, expected: string];
 
 /** A bad or missing attribute; readAttributes turns it into the element's problem. */
 class Refused extends Error {}
@@ -22,13 +32,30 @@ export function refuse(name: string, problem: string): never {
   throw new Refused(`the "${name}" attribute ${problem}.`);
 }
 
+/** A value the pattern matches, as is (zod: `z.string().check(z.regex(pattern))`). */
 export const matching = (pattern: RegExp, expected: string): Rule => [
-  z.string().check(z.regex(pattern)),
+  (value) => (matches(pattern, value) ? value : undefined),
   expected,
 ];
+/** Trimmed text of 1 to `max` characters (zod: `z.string().check(z.trim(), z.minLength(1), z.maxLength(max))`). */
 export const text = (max: number, expected = `1 to ${max} characters`): Rule => [
-  z.string().check(z.trim(), z.minLength(1), z.maxLength(max)),
+  (value) => {
+    const trimmed = value.trim();
+    // Counted in code points, as zod counts (an emoji is one character, not two).
+    const length = [...trimmed].length;
+    return length >= 1 && length <= max ? trimmed : undefined;
+  },
   expected,
+];
+/** One of these values (zod: `z.enum(values)`). */
+export const oneOf = (values: readonly string[], expected: string): Rule => [
+  (value) => (values.includes(value) ? value : undefined),
+  expected,
+];
+/** A positive amount, as contract/money.ts's PositiveAmountSchema reads one. */
+export const POSITIVE_AMOUNT: Rule = [
+  (value) => (matches(AMOUNT_PATTERN, value) && toCents(value) > 0 ? value : undefined),
+  'amounts such as "50" or "50.00"',
 ];
 export const SHORTCODE = matching(SHORTCODE_PATTERN, SHORTCODE_EXPECTED);
 export const KEYWORD = matching(KEYWORD_PATTERN, KEYWORD_EXPECTED);
@@ -48,9 +75,8 @@ export interface AttributeReader {
 }
 
 /** A value as its rule reads it, or the refusal naming the attribute. */
-function parse(name: string, value: string, [schema, expected]: Rule): string {
-  const parsed = schema.safeParse(value);
-  return parsed.success ? parsed.data : refuse(name, `must be ${expected}`);
+function parse(name: string, value: string, [read, expected]: Rule): string {
+  return read(value) ?? refuse(name, `must be ${expected}`);
 }
 
 /**
