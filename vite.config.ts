@@ -90,9 +90,12 @@ function placeFrameHtml(): Plugin {
 const shared = globalThis as {
   givekitChunks?: Record<string, string>;
   givekitMessages?: Record<string, Record<string, string>>;
+  givekitChunkImports?: Record<string, { imports: string[]; later: string[] }>;
 };
 const elementChunkFiles = (shared.givekitChunks ??= {});
 const messageFiles = (shared.givekitMessages ??= {});
+/** What each element chunk imports: at once (none, while chunks stay whole), and later (import()). */
+const chunkImports = (shared.givekitChunkImports ??= {});
 
 /** How the table names a chunk: by its element's tag, or "all". */
 const tableKey = (name: string) => (name === "all" ? name : `givekit-${name}`);
@@ -118,7 +121,8 @@ function elementChunkNames(): Plugin {
     generateBundle(_options, bundle) {
       if (this.environment.name === "widget") {
         // For `npm run size` (the proxy does not serve it): what each kind of page loads.
-        const source = JSON.stringify(table(), null, 2);
+        const imports = Object.entries(chunkImports).map(([name, loads]) => [tableKey(name), loads]);
+        const source = JSON.stringify({ ...table(), imports: Object.fromEntries(imports) }, null, 2);
         this.emitFile({ type: "asset", fileName: CHUNK_TABLE_FILE, source });
         return;
       }
@@ -126,8 +130,10 @@ function elementChunkNames(): Plugin {
       if (!(name in ELEMENT_CHUNKS)) return;
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== "chunk" || !chunk.isEntry) continue;
-        if (chunk.name === name) files[name] = chunk.fileName;
-        else (messageFiles[name] ??= {})[chunk.name.slice(name.length + 1)] = chunk.fileName;
+        if (chunk.name === name) {
+          files[name] = chunk.fileName;
+          chunkImports[name] = { imports: chunk.imports, later: chunk.dynamicImports };
+        } else (messageFiles[name] ??= {})[chunk.name.slice(name.length + 1)] = chunk.fileName;
       }
     },
     resolveId: (id) => (id === ELEMENT_CHUNKS_MODULE ? resolved : null),
@@ -184,7 +190,8 @@ export default defineConfig({
                   ]),
                 ),
               },
-              preserveEntrySignatures: "strict",
+              // An entry may export more than define(): what its lazy parts share with it, so they stay in it.
+              preserveEntrySignatures: "allow-extension",
               output: {
                 format: "es",
                 entryFileNames: "assets/[name]-[hash].js",

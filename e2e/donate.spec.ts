@@ -140,6 +140,58 @@ test.describe("<givekit-donate> on a page of another origin", () => {
     expect(rows).toHaveLength(1);
   });
 
+  test("Donate waits for the request check, loaded while the donor fills in the form, and charges once", async ({
+    page,
+    sandbox,
+    hostUrl,
+  }) => {
+    // A slow network: the check (zod and the contract's schema) arrives after the click.
+    await page.route("**/assets/request-check-*.js", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await route.continue();
+    });
+    const lastName = uniqueLastName("Patient");
+    await page.goto(`${hostUrl}/donate.html`);
+    const donate = donateOf(page);
+    await donate.getByRole("radio", { name: "$50" }).check();
+    await fillDonor(page, lastName);
+    await donate.getByLabel("E-mail").fill("grace@");
+    await typeCard(page, GOOD_CARD);
+    await donate.getByRole("button", { name: "Donate $50.00 monthly" }).click();
+    // The schema's verdict, not a guess made without it: the e-mail is refused, nothing sent.
+    await expect(donate.getByLabel("E-mail")).toHaveAttribute("aria-invalid", "true", { timeout: 10_000 });
+    expect(await rowsOf(sandbox, lastName)).toHaveLength(0);
+    await donate.getByLabel("E-mail").fill("grace@example.org");
+    await donate.getByRole("button", { name: "Donate $50.00 monthly" }).click();
+    await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
+    expect(await rowsOf(sandbox, lastName)).toHaveLength(1);
+  });
+
+  test("a request check that could not be loaded says so, and the next Donate loads it and gives once", async ({
+    page,
+    sandbox,
+    hostUrl,
+  }) => {
+    // Refused twice: when the form shows, and again at the first Donate.
+    let refused = 0;
+    await page.route("**/assets/request-check-*.js", (route) =>
+      refused++ < 2 ? route.abort("connectionreset") : route.continue(),
+    );
+    const lastName = uniqueLastName("Retry");
+    await page.goto(`${hostUrl}/donate.html`);
+    const donate = donateOf(page);
+    await donate.getByRole("radio", { name: "$50" }).check();
+    await fillDonor(page, lastName);
+    await typeCard(page, GOOD_CARD);
+    await donate.getByRole("button", { name: "Donate $50.00 monthly" }).click();
+    await expect(donate.getByRole("alert")).toContainText("could not reach the server");
+    expect(refused).toBe(2);
+    expect(await rowsOf(sandbox, lastName)).toHaveLength(0);
+    await donate.getByRole("button", { name: "Donate $50.00 monthly" }).click();
+    await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
+    expect(await rowsOf(sandbox, lastName)).toHaveLength(1);
+  });
+
   test("?fundraiser= on the page's URL attributes the gift to that fundraiser and their team", async ({
     page,
     sandbox,

@@ -4,13 +4,16 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { optinOf } from "./optin-helpers";
 
-/** The widget file a path names: "widget.js", a chunk ("donate", "all" …) or its catalog ("donate-en" …). */
+/**
+ * The widget file a URL names: "widget.js", a chunk ("donate", "all" …), its catalog
+ * ("donate-en" …) or what a donate form loads while the donor fills it in ("request-check").
+ */
 function widgetFile(proxyUrl: string, url: string): string | undefined {
   if (!url.startsWith(proxyUrl)) return undefined;
   const path = new URL(url).pathname;
   if (path === "/widget.js") return "widget.js";
   // Rolldown's hashes are eight characters of [A-Za-z0-9_-].
-  const chunk = /^\/assets\/((?:donate|optin|goal|all)(?:-en|-es)?)-[\w-]{8}\.js$/.exec(path);
+  const chunk = /^\/assets\/((?:donate|optin|goal|all|request-check)(?:-en|-es)?)-[\w-]{8}\.js$/.exec(path);
   return chunk?.[1];
 }
 
@@ -54,7 +57,7 @@ test("a page with both forms loads them in one chunk", async ({ page, hostUrl, p
   await expect(optinOf(page).getByRole("button", { name: "Subscribe" })).toBeVisible();
   await expect(page.locator("givekit-donate").getByRole("button", { name: /^Donate/ })).toBeVisible();
   await page.waitForLoadState("networkidle");
-  expect(asked.toSorted()).toEqual(["all", "all-en", "widget.js"]);
+  expect(asked.toSorted()).toEqual(["all", "all-en", "request-check", "widget.js"]);
 });
 
 test("a form the page adds later is loaded then, and works", async ({ page, hostUrl, proxyServer }) => {
@@ -65,7 +68,7 @@ test("a form the page adds later is loaded then, and works", async ({ page, host
   const donate = page.locator("givekit-donate");
   await expect(donate.getByRole("button", { name: /^Donate/ })).toBeVisible();
   await expect(donate.getByLabel("First name")).toBeVisible();
-  expect(asked.toSorted()).toEqual(["donate", "donate-en", "widget.js"]);
+  await expect.poll(() => asked.toSorted()).toEqual(["donate", "donate-en", "request-check", "widget.js"]);
 });
 
 test("an element's messages are asked for beside its code, not after it", async ({

@@ -4,10 +4,12 @@
  * found, or the build is missing (run `npm run build` first).
  *
  *   widget.js            the loader the script tag loads                                ≤ 3 KB
- *   a page, in English   the loader + its elements' chunk + that chunk's English catalog ≤ 31 KB
- *                        (<givekit-donate> alone: target 26 KB, reported). 31 KB: the
- *                        30 KB that widget.js had for everything, plus the Pending follow-up;
- *                        a page with every element (the goal too) ≤ 32 KB
+ *   a page, in English   what it loads before its form is interactive: the loader, its
+ *                        element's chunk (and anything that chunk imports at once) and
+ *                        that chunk's English catalog                                   ≤ 26 KB
+ *                        a page with every kind of element                              ≤ 28 KB
+ *   a donation           the donate page, then the request check it loads meanwhile     ≤ 30 KB
+ *                        (the 30 KB widget.js once had for everything)
  *   <givekit-goal>       its chunk alone, when it is built                              ≤ 4 KB
  *   the card frame       the script(s) /frame/card loads                                ≤ 12 KB
  */
@@ -24,13 +26,12 @@ const GZIP_LEVEL = 9;
 
 export const BUDGETS = {
   loader: 3 * KB,
-  page: 31 * KB,
-  everything: 32 * KB,
+  page: 26 * KB,
+  everything: 28 * KB,
+  donation: 30 * KB,
   goal: 4 * KB,
   frame: 12 * KB,
 } as const;
-/** The issue's target for a page with only `<givekit-donate>` in English: reported, not enforced. */
-export const DONATE_PAGE_TARGET = 26 * KB;
 
 /** dist/widget/chunks.json, written by the build (vite.config.ts). */
 interface ChunkTable {
@@ -38,6 +39,8 @@ interface ChunkTable {
   all: string;
   /** Each chunk's catalogs (a tag's, or "all") by language. */
   messages: Record<string, Record<string, string>>;
+  /** What each chunk imports: at once (it cannot run without them), and later (by import()). */
+  imports: Record<string, { imports: string[]; later: string[] }>;
 }
 
 export function gzipSize(path: string): number {
@@ -97,9 +100,14 @@ function main(): number {
   const table = JSON.parse(readFileSync(tablePath, "utf8")) as ChunkTable;
   const chunk = (file: string) => gzipSize(join(WIDGET_DIR, file));
   const catalogs = (key: string) => {
+    for (const file of table.imports[key]?.imports ?? []) line(`    with, at once, ${file}`, chunk(file));
     for (const [locale, file] of Object.entries(table.messages[key] ?? {}))
       line(`    its ${locale} messages (${file})`, chunk(file));
+    for (const file of table.imports[key]?.later ?? []) line(`    later (import()): ${file}`, chunk(file));
   };
+  /** A chunk and what it imports at once: what the browser must have before it runs. */
+  const whole = (key: string, file: string) =>
+    (table.imports[key]?.imports ?? []).reduce((sum, dependency) => sum + chunk(dependency), chunk(file));
   for (const [tag, file] of Object.entries(table.elements)) {
     line(`  <${tag}> chunk (${file})`, chunk(file));
     catalogs(tag);
@@ -109,14 +117,17 @@ function main(): number {
   const english = (key: string) => chunk(table.messages[key]!.en!);
   print("What a page loads before its forms are interactive (English):");
   for (const [tag, file] of Object.entries(table.elements)) {
-    const total = loader + chunk(file) + english(tag);
+    const total = loader + whole(tag, file) + english(tag);
     line(`  a page with <${tag}> only`, total, BUDGETS.page);
-    if (tag === "givekit-donate") {
-      const verdict = total <= DONATE_PAGE_TARGET ? "met" : `missed by ${kb(total - DONATE_PAGE_TARGET)}`;
-      print(`    (target ${kb(DONATE_PAGE_TARGET)}: ${verdict})`);
-    }
+    const later = (table.imports[tag]?.later ?? []).reduce((sum, dependency) => sum + chunk(dependency), 0);
+    if (later > 0)
+      line(`    and all a donation loads (with ${kb(later)} later)`, total + later, BUDGETS.donation);
   }
-  line("  a page with every kind of element", loader + chunk(table.all) + english("all"), BUDGETS.everything);
+  line(
+    "  a page with every kind of element",
+    loader + whole("all", table.all) + english("all"),
+    BUDGETS.everything,
+  );
   const goal = table.elements["givekit-goal"];
   if (goal) line("<givekit-goal> chunk alone", chunk(goal), BUDGETS.goal);
 

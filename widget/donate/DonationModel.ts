@@ -1,5 +1,5 @@
 import { batch, computed, signal, type ReadonlySignal, type Signal } from "@preact/signals-core";
-import { DonationRequestSchema, type Campaign, type DonationRequest, type Peer } from "../../contract/api";
+import type { Campaign, DonationRequest, Peer } from "../../contract/api";
 import { UNREACHABLE, type ErrorCode, type WidgetErrorCode } from "../../contract/errors";
 import { feeCents, fromCents, toCents } from "../../contract/money";
 import { AMOUNT_PATTERN, MEMO_MAX, PEER_ID_PATTERN } from "../../contract/patterns";
@@ -157,6 +157,20 @@ function campaignPath(target: DonateProps["target"]): string {
   return `/v1/campaigns?${params}`;
 }
 
+type RefusedPaths = (request: Omit<DonationRequest, "credit_card_token">) => string[];
+let requestCheck: Promise<RefusedPaths> | null = null;
+
+/** request-check.ts, loaded once (again after a failed load, at the next Donate). */
+function loadRequestCheck(): Promise<RefusedPaths> {
+  return (requestCheck ??= import("./request-check").then(
+    (module) => module.refusedPaths,
+    (error: unknown) => {
+      requestCheck = null;
+      throw error;
+    },
+  ));
+}
+
 /**
  * The donation form's state and actions, as signals. Created once per element.
  *
@@ -168,6 +182,8 @@ function campaignPath(target: DonateProps["target"]): string {
  * await model.submit();
  */
 export function createDonationModel({ api, props, card, search = "" }: DonationModelDeps) {
+  // The request check (zod and the contract's schema) starts loading now, while the donor fills in the form.
+  void loadRequestCheck().catch(() => undefined);
   const loadState = signal<LoadState>("loading");
   const campaign = signal<Campaign | null>(null);
 
@@ -266,14 +282,14 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
   }
 
   /** Every problem the donor can fix before anything leaves the browser. */
-  function validate(request: Omit<DonationRequest, "credit_card_token">): FieldProblems {
+  function validate(
+    request: Omit<DonationRequest, "credit_card_token">,
+    refused: RefusedPaths,
+  ): FieldProblems {
     const problems: FieldProblems = {};
-    const checked = DonationRequestSchema.safeParse({ ...request, credit_card_token: "unchecked" });
-    if (!checked.success) {
-      for (const issue of checked.error.issues) {
-        const field = fieldAt(issue.path.join("."));
-        if (field) problems[field] = "invalid";
-      }
+    for (const path of refused(request)) {
+      const field = fieldAt(path);
+      if (field) problems[field] = "invalid";
     }
     const amount = amountCents.value;
     const c = campaign.value;
@@ -422,13 +438,21 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
      */
     async submit(): Promise<SubmitResult> {
       if (form.busy.peek()) return { kind: "busy" };
+      // The form as it was when Donate was pressed, whatever the wait below.
       const request = body();
-      const problems = validate(request);
-      if (Object.keys(problems).length > 0) return form.fail(problems, "validation_failed");
-
       const fingerprint = JSON.stringify([request, card.revision.value]);
       const total = totalCents.value ?? 0;
       const chosenFrequency = frequency.value;
+      let schemaRefuses: RefusedPaths;
+      try {
+        schemaRefuses = await loadRequestCheck();
+      } catch {
+        return form.fail({}, UNREACHABLE);
+      }
+      // Two clicks while it loaded: the first starts the attempt, the second finds it busy.
+      if (form.busy.peek()) return { kind: "busy" };
+      const problems = validate(request, schemaRefuses);
+      if (Object.keys(problems).length > 0) return form.fail(problems, "validation_failed");
       form.start();
 
       let current = retained?.fingerprint === fingerprint ? retained : null;
