@@ -152,6 +152,19 @@ function main(): number {
   if (existsSync(join(WIDGET_DIR, "givekit.js")))
     line("givekit.js (ES module)", gzipSize(join(WIDGET_DIR, "givekit.js")));
 
+  // zod comes later (the request check), never before a form works: its instances carry `_zod`.
+  const early = [...Object.entries(table.elements), ["all", table.all] as const].flatMap(([key, file]) => [
+    file,
+    ...(table.imports[key]?.imports ?? []),
+  ]);
+  const withZod = early.filter((file) => readFileSync(join(WIDGET_DIR, file), "utf8").includes("_zod"));
+  if (withZod.length > 0) {
+    failed = true;
+    console.error(`zod is in what a page loads before its form works: ${withZod.join(", ")}`);
+  } else {
+    print(`No zod in what a page loads before its form works (${early.length} chunks).`);
+  }
+
   const tokens = demoTokens();
   const files = filesUnder(WIDGET_DIR);
   const leaks = files.flatMap((path) => {
