@@ -167,6 +167,26 @@ test.describe("<givekit-donate> on a page of another origin", () => {
     expect(await rowsOf(sandbox, lastName)).toHaveLength(1);
   });
 
+  test("a double-click while the request check is still on its way charges once", async ({
+    page,
+    sandbox,
+    hostUrl,
+  }) => {
+    await page.route("**/assets/request-check-*.js", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await route.continue();
+    });
+    const lastName = uniqueLastName("Eager");
+    await page.goto(`${hostUrl}/donate.html`);
+    const donate = donateOf(page);
+    await donate.getByRole("radio", { name: "$50" }).check();
+    await fillDonor(page, lastName);
+    await typeCard(page, GOOD_CARD);
+    await donate.getByRole("button", { name: "Donate $50.00 monthly" }).dblclick();
+    await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
+    expect(await rowsOf(sandbox, lastName)).toHaveLength(1);
+  });
+
   test("a request check that could not be loaded says so, and the next Donate loads it and gives once", async ({
     page,
     sandbox,
