@@ -160,7 +160,10 @@ function campaignPath(target: DonateProps["target"]): string {
 type RefusedPaths = (request: Omit<DonationRequest, "credit_card_token">) => string[];
 let requestCheck: Promise<RefusedPaths> | null = null;
 
-/** request-check.ts, loaded once (again after a failed load, at the next Donate). */
+/** How long Donate waits for a request check still on its way, before going on without it. */
+export const REQUEST_CHECK_WAIT_MS = 5000;
+
+/** request-check.ts, loaded once (tried again after a failed load, at the next Donate). */
 function loadRequestCheck(): Promise<RefusedPaths> {
   return (requestCheck ??= import("./request-check").then(
     (module) => module.refusedPaths,
@@ -169,6 +172,25 @@ function loadRequestCheck(): Promise<RefusedPaths> {
       throw error;
     },
   ));
+}
+
+/**
+ * The request check, or null when it could not be loaded (some browsers never fetch a module
+ * again once it failed) or is still on its way after REQUEST_CHECK_WAIT_MS: the donation then
+ * goes without it, and the proxy, which checks the same schema, names any field it refuses.
+ */
+async function requestCheckIfAny(): Promise<RefusedPaths | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), REQUEST_CHECK_WAIT_MS);
+  });
+  try {
+    return await Promise.race([loadRequestCheck(), late]);
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -284,10 +306,10 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
   /** Every problem the donor can fix before anything leaves the browser. */
   function validate(
     request: Omit<DonationRequest, "credit_card_token">,
-    refused: RefusedPaths,
+    refused: RefusedPaths | null,
   ): FieldProblems {
     const problems: FieldProblems = {};
-    for (const path of refused(request)) {
+    for (const path of refused?.(request) ?? []) {
       const field = fieldAt(path);
       if (field) problems[field] = "invalid";
     }
@@ -443,12 +465,7 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
       const fingerprint = JSON.stringify([request, card.revision.value]);
       const total = totalCents.value ?? 0;
       const chosenFrequency = frequency.value;
-      let schemaRefuses: RefusedPaths;
-      try {
-        schemaRefuses = await loadRequestCheck();
-      } catch {
-        return form.fail({}, UNREACHABLE);
-      }
+      const schemaRefuses = await requestCheckIfAny();
       // Two clicks while it loaded: the first starts the attempt, the second finds it busy.
       if (form.busy.peek()) return { kind: "busy" };
       const problems = validate(request, schemaRefuses);
