@@ -3,7 +3,7 @@
  * money.ts so that a bundle which only counts cents (the widget's forms) carries no zod.
  */
 import * as z from "zod/mini";
-import { toCents } from "./money";
+import { isPositiveAmount } from "./money";
 import { AMOUNT_PATTERN, RATE_PATTERN } from "./patterns";
 
 // `/* @__PURE__ */`: building a schema has no side effect, so a bundle may drop an unused one.
@@ -15,7 +15,7 @@ export const AmountSchema = /* @__PURE__ */ z
 
 /** A positive amount: the only kind anyone may give. */
 export const PositiveAmountSchema = /* @__PURE__ */ AmountSchema.check(
-  z.refine((value) => toCents(value) > 0, "The amount must be greater than 0."),
+  z.refine(isPositiveAmount, "The amount must be greater than 0."),
 );
 
 /** A fee rate as a decimal string, "0.03" meaning 3 %. */

@@ -3,12 +3,16 @@
  * and every sum, fee and comparison is made in cents. No zod here: the widget's forms count
  * cents before zod loads.
  */
+import { isAmount } from "./patterns";
 
 /** "25.5" → 2550. The string must already match AmountSchema. */
 export function toCents(amount: string): number {
   const [whole = "0", fraction = ""] = amount.split(".");
   return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
 }
+
+/** A positive amount ("0.01" and up): the only kind anyone may give (PositiveAmountSchema's rule). */
+export const isPositiveAmount = (value: unknown): value is string => isAmount(value) && toCents(value) > 0;
 
 /** 2550 → "25.50". */
 export function fromCents(cents: number): string {

@@ -51,7 +51,6 @@ const HEADING_MAX = 120;
 const PROGRAM_NAME_MAX = 100;
 
 const ID = matching(PEER_ID_PATTERN, "an id of letters, digits, - and _");
-const AMOUNT = POSITIVE_AMOUNT;
 export const FREQUENCY = oneOf(FREQUENCIES, '"once", "monthly", "quarterly" or "annually"');
 
 /** The attributes <givekit-donate> observes (README.md documents each). */
@@ -105,8 +104,10 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
                       : "keyword",
               'is required: name the campaign with "shortcode" and "keyword", or "event-id" and "event-type"',
             );
-    const amounts = [...new Set(attr.list("amounts", DEFAULT_AMOUNTS, AMOUNT, MAX_PRESETS).map(toCents))];
-    const defaultAmount = attr("default-amount", AMOUNT);
+    const amounts = [
+      ...new Set(attr.list("amounts", DEFAULT_AMOUNTS, POSITIVE_AMOUNT, MAX_PRESETS).map(toCents)),
+    ];
+    const defaultAmount = attr("default-amount", POSITIVE_AMOUNT);
     const frequencies = [...new Set(attr.list("frequencies", DEFAULT_FREQUENCIES, FREQUENCY))] as Frequency[];
     const defaultFrequency = (attr("default-frequency", FREQUENCY) ?? frequencies[0]) as Frequency;
     if (!frequencies.includes(defaultFrequency))

@@ -1,5 +1,5 @@
 import type { Campaign, DonationResponse, DonationStatusResponse, Peer } from "../../contract/api";
-import { toCents } from "../../contract/money";
+import { isPositiveAmount } from "../../contract/money";
 import {
   CURRENCY_PATTERN,
   DEFAULT_MIN_AMOUNT,
@@ -23,7 +23,6 @@ import {
   pattern,
   readShape,
   textUpTo,
-  type Check,
 } from "../shared/checks";
 
 /*
@@ -33,7 +32,6 @@ import {
  * holds each reader to its schema.
  */
 
-const isPositiveAmount: Check = (value) => isAmount(value) && toCents(value) > 0;
 const isFrequency = oneOf(RECURRING_FREQUENCIES);
 const targetText = optional(textUpTo(TARGET_TEXT_MAX));
 

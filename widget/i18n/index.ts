@@ -1,6 +1,8 @@
 import type { en } from "./en";
 
-export type Locale = "en" | "es";
+/** The languages givekit speaks; each element chunk has a catalog in each beside it (vite.config.ts). */
+export const LOCALES = ["en", "es"] as const;
+export type Locale = (typeof LOCALES)[number];
 export type Messages = typeof en;
 /**
  * What a language's catalog holds for one bundle: the sections its elements show. widget.js
@@ -27,7 +29,7 @@ export function useMessageSource(next: MessageSource): void {
 }
 
 export function isLocale(value: string): value is Locale {
-  return value === "en" || value === "es";
+  return (LOCALES as readonly string[]).includes(value);
 }
 
 /** A `locale` attribute's language; English when it is missing or unknown. */

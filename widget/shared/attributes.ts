@@ -3,15 +3,14 @@
  * element can render before zod loads: each rule is held to the zod schema it stands for by a
  * property test (widget/readers.test.ts).
  */
-import { toCents } from "../../contract/money";
+import { isPositiveAmount } from "../../contract/money";
 import {
-  AMOUNT_PATTERN,
   KEYWORD_EXPECTED,
   KEYWORD_PATTERN,
-  matches,
   SHORTCODE_EXPECTED,
   SHORTCODE_PATTERN,
 } from "../../contract/patterns";
+import { oneOf as isOneOf, pattern, type Check } from "./checks";
 import { resolveProxyUrl } from "./proxy-url";
 import type { Locale } from "../i18n";
 
@@ -32,11 +31,14 @@ export function refuse(name: string, problem: string): never {
   throw new Refused(`the "${name}" attribute ${problem}.`);
 }
 
-/** A value the pattern matches, as is (zod: `z.string().check(z.regex(pattern))`). */
-export const matching = (pattern: RegExp, expected: string): Rule => [
-  (value) => (matches(pattern, value) ? value : undefined),
+/** The value as is when the check passes. */
+const as = (check: Check, expected: string): Rule => [
+  (value) => (check(value) ? value : undefined),
   expected,
 ];
+
+/** A value the pattern matches (zod: `z.string().check(z.regex(pattern))`). */
+export const matching = (regexp: RegExp, expected: string): Rule => as(pattern(regexp), expected);
 /** Trimmed text of 1 to `max` characters (zod: `z.string().check(z.trim(), z.minLength(1), z.maxLength(max))`). */
 export const text = (max: number, expected = `1 to ${max} characters`): Rule => [
   (value) => {
@@ -48,15 +50,9 @@ export const text = (max: number, expected = `1 to ${max} characters`): Rule => 
   expected,
 ];
 /** One of these values (zod: `z.enum(values)`). */
-export const oneOf = (values: readonly string[], expected: string): Rule => [
-  (value) => (values.includes(value) ? value : undefined),
-  expected,
-];
-/** A positive amount, as contract/money.ts's PositiveAmountSchema reads one. */
-export const POSITIVE_AMOUNT: Rule = [
-  (value) => (matches(AMOUNT_PATTERN, value) && toCents(value) > 0 ? value : undefined),
-  'amounts such as "50" or "50.00"',
-];
+export const oneOf = (values: readonly string[], expected: string): Rule => as(isOneOf(values), expected);
+/** A positive amount (contract/money-schemas.ts's PositiveAmountSchema). */
+export const POSITIVE_AMOUNT = as(isPositiveAmount, 'amounts such as "50" or "50.00"');
 export const SHORTCODE = matching(SHORTCODE_PATTERN, SHORTCODE_EXPECTED);
 export const KEYWORD = matching(KEYWORD_PATTERN, KEYWORD_EXPECTED);
 export const LOCALE = matching(/^(en|es)(-[A-Za-z0-9]{2,8})?$/i, '"en" or "es"');
