@@ -1,6 +1,7 @@
 import { rm } from "node:fs/promises";
 import { preact } from "@preact/preset-vite";
 import { defineConfig, type BuildEnvironmentOptions, type Plugin } from "vite";
+import { LOCALES } from "./widget/i18n";
 
 /**
  * `vite build` builds these, one Vite environment each, in this order:
@@ -28,8 +29,6 @@ const ELEMENT_CHUNKS: Record<string, string> = {
   goal: "widget/chunks/goal.ts",
   all: "widget/chunks/all.ts",
 };
-/** The languages of the catalogs each chunk has beside it (widget/chunks/messages/NAME-LOCALE.ts). */
-const LOCALES = ["en", "es"];
 const ELEMENT_CHUNKS_MODULE = "virtual:givekit/element-chunks";
 /** dist/widget/chunks.json: the chunk table and the messages' files, read by `npm run size`. */
 const CHUNK_TABLE_FILE = "chunks.json";
@@ -180,7 +179,7 @@ export default defineConfig({
           consumer: "client",
           build: widgetBuild({
             rolldownOptions: {
-              // The element's code, and beside it its catalog in each language.
+              // The element's code, and beside it its catalog in each language (widget/chunks/messages/NAME-LOCALE.ts).
               input: {
                 [name]: entry,
                 ...Object.fromEntries(

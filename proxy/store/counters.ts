@@ -1,7 +1,7 @@
 /**
  * Counters with a time to live: what the per-client rate limits and the defence signals count.
  * Several counters change in one call, which on PostgreSQL is one statement (one round trip),
- * where a limiter per counter would send one each: a card tokenization touches up to nine.
+ * where a limiter per counter would send one each: a card tokenization's signals touch up to ten.
  */
 import type { CounterHit, CounterState, Counters } from "./types";
 
