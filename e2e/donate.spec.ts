@@ -1,4 +1,4 @@
-import type { Page, Request } from "@playwright/test";
+import type { Locator, Page, Request } from "@playwright/test";
 import { expect, GIVEKIT_SOURCE, test } from "./fixtures";
 import { shownMoney, sumCents } from "./optin-helpers";
 
@@ -35,11 +35,46 @@ async function typeCard(page: Page, number: string) {
   await card.getByLabel("Security code").pressSequentially(CVV);
 }
 
-async function rowsOf(
-  sandbox: { transactions: (f?: { keyword?: string }) => Promise<{ last_name: string | null }[]> },
-  lastName: string,
-) {
+/** What these tests ask of the sandbox fixture: its transactions report. */
+type Sandbox = { transactions: (f?: { keyword?: string }) => Promise<{ last_name: string | null }[]> };
+
+async function rowsOf(sandbox: Sandbox, lastName: string) {
   return (await sandbox.transactions({ keyword: "HOPE" })).filter((row) => row.last_name === lastName);
+}
+
+/** The chunk a donate form loads while the donor fills it in (zod and the contract's schema). */
+const REQUEST_CHECK = "**/assets/request-check-*.js";
+const DONATE_50 = "Donate $50.00 monthly";
+
+/** A slow network for the request check: held `ms`, then let through. */
+async function holdRequestCheck(page: Page, ms: number) {
+  await page.route(REQUEST_CHECK, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await route.continue().catch(() => undefined);
+  });
+}
+
+/** The donate page with $50 monthly, a donor (with `email`, when given) and the good card filled in. */
+async function readyToGive(page: Page, hostUrl: string, prefix: string, email?: string) {
+  const lastName = uniqueLastName(prefix);
+  await page.goto(`${hostUrl}/donate.html`);
+  const donate = donateOf(page);
+  await donate.getByRole("radio", { name: "$50" }).check();
+  await fillDonor(page, lastName);
+  if (email !== undefined) await donate.getByLabel("E-mail").fill(email);
+  await typeCard(page, GOOD_CARD);
+  return { donate, lastName };
+}
+
+/** Donate with a bad e-mail: it is named and nothing is charged; put right, one charge. */
+async function refusedEmailThenOneGift(donate: Locator, sandbox: Sandbox, lastName: string) {
+  await donate.getByRole("button", { name: DONATE_50 }).click();
+  await expect(donate.getByLabel("E-mail")).toHaveAttribute("aria-invalid", "true", { timeout: 10_000 });
+  expect(await rowsOf(sandbox, lastName)).toHaveLength(0);
+  await donate.getByLabel("E-mail").fill("grace@example.org");
+  await donate.getByRole("button", { name: DONATE_50 }).click();
+  await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
+  expect(await rowsOf(sandbox, lastName)).toHaveLength(1);
 }
 
 test.describe("<givekit-donate> on a page of another origin", () => {
@@ -146,25 +181,10 @@ test.describe("<givekit-donate> on a page of another origin", () => {
     hostUrl,
   }) => {
     // A slow network: the check (zod and the contract's schema) arrives after the click.
-    await page.route("**/assets/request-check-*.js", async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 3000));
-      await route.continue();
-    });
-    const lastName = uniqueLastName("Patient");
-    await page.goto(`${hostUrl}/donate.html`);
-    const donate = donateOf(page);
-    await donate.getByRole("radio", { name: "$50" }).check();
-    await fillDonor(page, lastName);
-    await donate.getByLabel("E-mail").fill("grace@");
-    await typeCard(page, GOOD_CARD);
-    await donate.getByRole("button", { name: "Donate $50.00 monthly" }).click();
+    await holdRequestCheck(page, 3000);
+    const { donate, lastName } = await readyToGive(page, hostUrl, "Patient", "grace@");
     // The schema's verdict, not a guess made without it: the e-mail is refused, nothing sent.
-    await expect(donate.getByLabel("E-mail")).toHaveAttribute("aria-invalid", "true", { timeout: 10_000 });
-    expect(await rowsOf(sandbox, lastName)).toHaveLength(0);
-    await donate.getByLabel("E-mail").fill("grace@example.org");
-    await donate.getByRole("button", { name: "Donate $50.00 monthly" }).click();
-    await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
-    expect(await rowsOf(sandbox, lastName)).toHaveLength(1);
+    await refusedEmailThenOneGift(donate, sandbox, lastName);
   });
 
   test("a double-click while the request check is still on its way charges once", async ({
@@ -172,17 +192,9 @@ test.describe("<givekit-donate> on a page of another origin", () => {
     sandbox,
     hostUrl,
   }) => {
-    await page.route("**/assets/request-check-*.js", async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 3000));
-      await route.continue();
-    });
-    const lastName = uniqueLastName("Eager");
-    await page.goto(`${hostUrl}/donate.html`);
-    const donate = donateOf(page);
-    await donate.getByRole("radio", { name: "$50" }).check();
-    await fillDonor(page, lastName);
-    await typeCard(page, GOOD_CARD);
-    await donate.getByRole("button", { name: "Donate $50.00 monthly" }).dblclick();
+    await holdRequestCheck(page, 3000);
+    const { donate, lastName } = await readyToGive(page, hostUrl, "Eager");
+    await donate.getByRole("button", { name: DONATE_50 }).dblclick();
     await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
     expect(await rowsOf(sandbox, lastName)).toHaveLength(1);
   });
@@ -194,25 +206,13 @@ test.describe("<givekit-donate> on a page of another origin", () => {
   }) => {
     // Every load refused: some browsers never fetch a module again once it failed.
     let refused = 0;
-    await page.route("**/assets/request-check-*.js", (route) => {
+    await page.route(REQUEST_CHECK, (route) => {
       refused++;
       return route.abort("connectionreset");
     });
-    const lastName = uniqueLastName("Unchecked");
-    await page.goto(`${hostUrl}/donate.html`);
-    const donate = donateOf(page);
-    await donate.getByRole("radio", { name: "$50" }).check();
-    await fillDonor(page, lastName);
-    await donate.getByLabel("E-mail").fill("grace@");
-    await typeCard(page, GOOD_CARD);
-    await donate.getByRole("button", { name: "Donate $50.00 monthly" }).click();
-    // The proxy's verdict this time (the same schema): the e-mail is named, nothing is charged.
-    await expect(donate.getByLabel("E-mail")).toHaveAttribute("aria-invalid", "true", { timeout: 10_000 });
-    expect(await rowsOf(sandbox, lastName)).toHaveLength(0);
-    await donate.getByLabel("E-mail").fill("grace@example.org");
-    await donate.getByRole("button", { name: "Donate $50.00 monthly" }).click();
-    await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
-    expect(await rowsOf(sandbox, lastName)).toHaveLength(1);
+    const { donate, lastName } = await readyToGive(page, hostUrl, "Unchecked", "grace@");
+    // The proxy's verdict this time (the same schema).
+    await refusedEmailThenOneGift(donate, sandbox, lastName);
     expect(refused).toBeGreaterThan(0);
   });
 
@@ -221,18 +221,10 @@ test.describe("<givekit-donate> on a page of another origin", () => {
     sandbox,
     hostUrl,
   }) => {
-    await page.route("**/assets/request-check-*.js", async (route) => {
-      // Longer than the test: the thanks below cannot have waited for it.
-      await new Promise((resolve) => setTimeout(resolve, 30_000));
-      await route.continue().catch(() => undefined);
-    });
-    const lastName = uniqueLastName("Late");
-    await page.goto(`${hostUrl}/donate.html`);
-    const donate = donateOf(page);
-    await donate.getByRole("radio", { name: "$50" }).check();
-    await fillDonor(page, lastName);
-    await typeCard(page, GOOD_CARD);
-    await donate.getByRole("button", { name: "Donate $50.00 monthly" }).click();
+    // Longer than the test: the thanks below cannot have waited for it.
+    await holdRequestCheck(page, 30_000);
+    const { donate, lastName } = await readyToGive(page, hostUrl, "Late");
+    await donate.getByRole("button", { name: DONATE_50 }).click();
     await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
     expect(await rowsOf(sandbox, lastName)).toHaveLength(1);
   });
