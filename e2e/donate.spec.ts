@@ -1,5 +1,6 @@
 import type { Locator, Page, Request } from "@playwright/test";
 import { expect, GIVEKIT_SOURCE, test } from "./fixtures";
+import { fillCardAtOnce } from "./donor-helpers";
 import { shownMoney, sumCents } from "./optin-helpers";
 
 /** The sandbox's test cards (sandbox/README.md): always charged, and always declined. */
@@ -54,7 +55,7 @@ async function holdRequestCheck(page: Page, ms: number) {
   });
 }
 
-/** The donate page with $50 monthly, a donor (with `email`, when given) and the good card filled in. */
+/** The donate page with $50 monthly, a donor (with `email`, when given) and the good card, as autofill fills them. */
 async function readyToGive(page: Page, hostUrl: string, prefix: string, email?: string) {
   const lastName = uniqueLastName(prefix);
   await page.goto(`${hostUrl}/donate.html`);
@@ -62,7 +63,7 @@ async function readyToGive(page: Page, hostUrl: string, prefix: string, email?: 
   await donate.getByRole("radio", { name: "$50" }).check();
   await fillDonor(page, lastName);
   if (email !== undefined) await donate.getByLabel("E-mail").fill(email);
-  await typeCard(page, GOOD_CARD);
+  await fillCardAtOnce(cardFrameOf(page));
   return { donate, lastName };
 }
 
