@@ -24,11 +24,33 @@ describe("counters", () => {
     const flaky: Counters = {
       add: (hits) => (failing ? Promise.reject(new Error("store unavailable")) : shared.add(hits)),
       set: (hits) => (failing ? Promise.reject(new Error("store unavailable")) : shared.set(hits)),
+      take: (bucket) => (failing ? Promise.reject(new Error("store unavailable")) : shared.take(bucket)),
     };
     const counters = withFallback(flaky);
     await counters.add([hit("tokens:a")]);
     expect((await counters.add([hit("tokens:a")]))[0]!.points).toBe(2);
     failing = false;
     expect((await counters.add([hit("tokens:a")]))[0]!.points).toBe(1);
+  });
+
+  it("a bucket gives its burst at once, then one turn per interval; a refused turn takes nothing", async () => {
+    let now = 1_000_000;
+    const counters = memoryCounters(() => now);
+    const bucket = { key: "bucket:tokens:a", burst: 3, intervalMs: 500 };
+    const turns = [];
+    for (let i = 0; i < 5; i++) turns.push((await counters.take(bucket)).allowed);
+    expect(turns).toEqual([true, true, true, false, false]);
+    // The next turn comes one interval after the burst began; refusals did not push it later.
+    expect(await counters.take(bucket)).toEqual({ allowed: false, retryAt: 1_000_500 });
+    now = 1_000_500;
+    expect((await counters.take(bucket)).allowed).toBe(true);
+    expect((await counters.take(bucket)).allowed).toBe(false);
+    // A room at the bucket's pace: one every interval, for as long as it lasts, is never refused.
+    for (let i = 0; i < 100; i++) {
+      now += 500;
+      expect((await counters.take(bucket)).allowed).toBe(true);
+    }
+    // Other keys are other buckets.
+    expect((await counters.take({ ...bucket, key: "bucket:tokens:b" })).allowed).toBe(true);
   });
 });

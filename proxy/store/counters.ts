@@ -3,7 +3,18 @@
  * Several counters change in one call, which on PostgreSQL is one statement (one round trip),
  * where a limiter per counter would send one each: a card tokenization's signals touch up to ten.
  */
-import type { CounterHit, CounterState, Counters } from "./types";
+import type { BucketState, BucketTake, CounterHit, CounterState, Counters } from "./types";
+
+/**
+ * One turn of a token bucket kept as its theoretical arrival time `tat` (GCRA): a turn is there
+ * while taking it leaves the bucket no more than `burst` intervals ahead of now.
+ */
+export function bucketTurn(tat: number, bucket: BucketTake, now: number): { state: BucketState; tat: number } {
+  const next = Math.max(tat, now) + bucket.intervalMs;
+  const allowedUntil = bucket.burst * bucket.intervalMs;
+  if (next - now <= allowedUntil) return { state: { allowed: true, retryAt: now }, tat: next };
+  return { state: { allowed: false, retryAt: next - allowedUntil }, tat };
+}
 
 /** Hits on one key add up; the first hit's time to live stands. Sorted by key (see below). */
 export function mergeHits(hits: readonly CounterHit[]): CounterHit[] {
@@ -38,11 +49,14 @@ const SWEEP_EVERY_MS = 60_000;
  */
 export function memoryCounters(now: () => number = Date.now): Counters {
   const counts = new Map<string, CounterState>();
+  // A bucket whose arrival time is past is full: dropping it changes nothing.
+  const buckets = new Map<string, number>();
   let swept = now();
   const sweep = (at: number) => {
     if (at - swept < SWEEP_EVERY_MS) return;
     swept = at;
     for (const [key, state] of counts) if (state.resetAt <= at) counts.delete(key);
+    for (const [key, tat] of buckets) if (tat <= at) buckets.delete(key);
   };
   return {
     async add(hits) {
@@ -64,6 +78,13 @@ export function memoryCounters(now: () => number = Date.now): Counters {
       const at = now();
       for (const hit of mergeHits(hits)) counts.set(hit.key, { points: hit.points, resetAt: at + hit.ttlMs });
     },
+    async take(bucket) {
+      const at = now();
+      sweep(at);
+      const turn = bucketTurn(buckets.get(bucket.key) ?? at, bucket, at);
+      buckets.set(bucket.key, turn.tat);
+      return turn.state;
+    },
   };
 }
 
@@ -76,5 +97,6 @@ export function withFallback(shared: Counters, fallback: Counters = memoryCounte
   return {
     add: (hits) => shared.add(hits).catch(() => fallback.add(hits)),
     set: (hits) => shared.set(hits).catch(() => fallback.set(hits)),
+    take: (bucket) => shared.take(bucket).catch(() => fallback.take(bucket)),
   };
 }

@@ -152,6 +152,22 @@ export interface CounterState {
   resetAt: number;
 }
 
+/**
+ * A token bucket's turn: `burst` requests at once, then one every `intervalMs` (a burst, then a
+ * steady refill). Kept as its theoretical arrival time (GCRA), one number per key.
+ */
+export interface BucketTake {
+  key: string;
+  burst: number;
+  intervalMs: number;
+}
+
+export interface BucketState {
+  allowed: boolean;
+  /** When the bucket next has a turn (milliseconds since the epoch); now or earlier when allowed. */
+  retryAt: number;
+}
+
 /** Counters with a time to live (proxy/store/counters.ts): the rate limits' and the defence signals'. */
 export interface Counters {
   /**
@@ -161,6 +177,8 @@ export interface Counters {
   add(hits: readonly CounterHit[]): Promise<CounterState[]>;
   /** Sets counters outright, each from now for its `ttlMs` (a block). */
   set(hits: readonly CounterHit[]): Promise<void>;
+  /** Takes a turn from a token bucket (one statement on PostgreSQL); a refused turn takes nothing. */
+  take(bucket: BucketTake): Promise<BucketState>;
 }
 
 /**

@@ -491,6 +491,26 @@ describe.each(adapters)("the $name store", (adapter) => {
     expect(await counters.add([declines])).toEqual([{ points: 6, resetAt: now + 3_600_000 }]);
     expect(await counters.add([])).toEqual([]);
   });
+  it("buckets: a burst at once, then a turn per interval; a refusal says when, and takes nothing", async () => {
+    let now = Date.parse("2026-11-24T18:00:00Z");
+    const store = await open(undefined, () => now);
+    const counters = store.counters ?? memoryCounters(() => now);
+    const bucket = { key: "bucket:tokens:198.51.100.7", burst: 2, intervalMs: 1000 };
+    expect(await counters.take(bucket)).toEqual({ allowed: true, retryAt: now });
+    expect(await counters.take(bucket)).toEqual({ allowed: true, retryAt: now });
+    const began = now;
+    expect(await counters.take(bucket)).toEqual({ allowed: false, retryAt: began + 1000 });
+    now += 400;
+    expect(await counters.take(bucket)).toEqual({ allowed: false, retryAt: began + 1000 });
+    now = began + 1000;
+    expect((await counters.take(bucket)).allowed).toBe(true);
+    expect((await counters.take(bucket)).allowed).toBe(false);
+    // A long quiet fills the bucket again, to its burst and no further.
+    now += 60_000;
+    const turns = [];
+    for (let i = 0; i < 3; i++) turns.push((await counters.take(bucket)).allowed);
+    expect(turns).toEqual([true, true, false]);
+  });
 });
 
 describe("on PostgreSQL, with several proxies", () => {
@@ -552,5 +572,16 @@ describe("on PostgreSQL, with several proxies", () => {
     expect(await sql(place, "SELECT key, points FROM givekit_rate_limits ORDER BY key")).toEqual(
       hits.map((hit) => ({ key: hit.key, points: 40 })).toSorted((x, y) => (x.key < y.key ? -1 : 1)),
     );
+  });
+
+  it("a bucket is shared: 40 turns at once over two proxies take exactly its burst", async () => {
+    const place = await postgres.place();
+    const [a, b] = [await postgres.open(place), await postgres.open(place)];
+    stores.push(a!, b!);
+    const bucket = { key: "bucket:tokens:198.51.100.9", burst: 10, intervalMs: 3_600_000 };
+    const turns = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? a! : b!).counters!.take(bucket)),
+    );
+    expect(turns.filter((turn) => turn.allowed)).toHaveLength(10);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { Pool, type ClientBase, type PoolClient, type QueryResultRow } from "pg";
 import { decideClaim, newClaimToken, type KeyRow } from "../claims";
-import { mergeHits, statesInOrder, withFallback } from "../counters";
+import { bucketTurn, mergeHits, statesInOrder, withFallback } from "../counters";
 import {
   ClaimLostError,
   type AttemptRecord,
@@ -57,6 +57,19 @@ const ADD_COUNTERS = `INSERT INTO ${COUNTERS_TABLE} AS c (key, points, expire)
 const SET_COUNTERS = `INSERT INTO ${COUNTERS_TABLE} AS c (key, points, expire)
   SELECT * FROM unnest($1::text[], $2::int[], $3::bigint[])
   ON CONFLICT (key) DO UPDATE SET points = excluded.points, expire = excluded.expire`;
+
+/**
+ * A token bucket's turn (GCRA), its arrival time kept in `expire` ($2: now, $3: the interval,
+ * $4: burst × interval): the row is taken only while the turn is there. `prior` is read from the
+ * statement's snapshot, for the Retry-After of a refused turn.
+ */
+const TAKE_BUCKET = `WITH prior AS (SELECT expire FROM ${COUNTERS_TABLE} WHERE key = $1),
+  taken AS (
+    INSERT INTO ${COUNTERS_TABLE} AS c (key, points, expire) VALUES ($1, 0, $2::bigint + $3::bigint)
+    ON CONFLICT (key) DO UPDATE SET expire = GREATEST(c.expire, $2::bigint) + $3::bigint
+    WHERE GREATEST(c.expire, $2::bigint) + $3::bigint - $2::bigint <= $4::bigint
+    RETURNING expire)
+  SELECT (SELECT expire::float8 FROM taken) AS taken, (SELECT expire::float8 FROM prior) AS prior`;
 
 const pg = (n: number) => `$${n}`;
 const DEFENCE_SELECT = "SELECT scope, signal, value, since_ms, until_ms, ended FROM defence_modes";
@@ -165,6 +178,18 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         lazy,
         "givekit-counters-set",
       );
+    },
+    async take(bucket) {
+      const at = now();
+      const { rows } = await query<{ taken: number | null; prior: number | null }>(
+        TAKE_BUCKET,
+        [bucket.key, at, bucket.intervalMs, bucket.burst * bucket.intervalMs],
+        lazy,
+        "givekit-bucket-take",
+      );
+      const { taken, prior } = rows[0]!;
+      if (taken !== null) return { allowed: true, retryAt: at };
+      return bucketTurn(prior ?? at, bucket, at).state;
     },
   };
 
