@@ -134,16 +134,31 @@ export const TokenCampaignSchema = /* @__PURE__ */ z.object({
   keyword: z.optional(Keyword),
 });
 
-/** Milliseconds between the card form appearing and this tokenization, as the frame measured them. */
-export const FORM_TIME_FIELD = "form_ms";
+/**
+ * The card frame's form session (POST /v1/form-sessions), sent with each tokenization: the proxy
+ * measures the form's time from it, so a page cannot claim one.
+ */
+export const FORM_SESSION_FIELD = "form_session";
+
+/** POST /v1/form-sessions: `{}` for a new session, or the frame's own to renew. */
+export const FormSessionRequestSchema = /* @__PURE__ */ z.strictObject({
+  renew: z.optional(/* @__PURE__ */ z.string().check(z.maxLength(200))),
+});
+
+/** POST /v1/form-sessions: a session, or `renew`'s start kept for another while. */
+export const FormSessionResponseSchema = z.object({
+  form_session: z.string(),
+  expires_in_s: /* @__PURE__ */ z.int().check(z.gte(1)),
+});
+export type FormSessionResponse = z.infer<typeof FormSessionResponseSchema>;
 
 /**
  * What the card frame sends beside the card for the cheap bot filters: the honeypot (empty for
- * people, who never see it) and the time the form was on screen. Read apart from the card.
+ * people, who never see it) and its form session. Read apart from the card.
  */
 export const FormSignalsSchema = /* @__PURE__ */ z.object({
   [HONEYPOT_FIELD]: z.optional(/* @__PURE__ */ z.string().check(z.maxLength(500))),
-  [FORM_TIME_FIELD]: z.optional(/* @__PURE__ */ z.int().check(z.gte(0))),
+  [FORM_SESSION_FIELD]: z.optional(/* @__PURE__ */ z.string().check(z.maxLength(200))),
 });
 export type FormSignals = z.infer<typeof FormSignalsSchema>;
 

@@ -65,6 +65,14 @@ test.describe("defence mode in the card frame", () => {
   test("in defence mode a donor sees the challenge, passes it, and gives exactly once", async ({ page }) => {
     await withTurnstile(TRIP_ON_FIRST, async ({ sandbox, proxy, host }, turnstile) => {
       // A card tester's tokenization for this campaign trips its signal: defence mode for 71777/HOPE.
+      // It has learnt the filters: a frame's form session, and a person's time before the card.
+      const session = await fetch(`${proxy.url}/v1/form-sessions`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: "{}",
+      });
+      const { form_session } = (await session.json()) as { form_session: string };
+      await new Promise((resolve) => setTimeout(resolve, 1600));
       const bot = await fetch(`${proxy.url}/v1/payment-tokens`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
@@ -73,7 +81,7 @@ test.describe("defence mode in the card frame", () => {
           cvv: "317",
           expiration_date: "12/2031",
           website: "",
-          form_ms: 20_000,
+          form_session,
           shortcode: "71777",
           keyword: "HOPE",
         }),

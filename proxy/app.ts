@@ -20,6 +20,8 @@ import { campaignRoutes } from "./routes/campaigns";
 import { donationRoutes } from "./routes/donations";
 import { healthRoutes } from "./routes/health";
 import { createDefence } from "./defence/defence-mode";
+import { createFormSessions } from "./defence/form-session";
+import { formSessionRoutes } from "./routes/form-sessions";
 import { paymentTokenRoutes } from "./routes/payment-tokens";
 import { subscriptionRoutes } from "./routes/subscriptions";
 import { widgetRoutes } from "./routes/widget";
@@ -53,11 +55,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { config, logger, store, upstream } = deps;
   const campaigns = createCampaignDirectory(config.campaigns);
   const perClient = deps.rateLimits ?? createRateLimits(config.rateLimits, store.counters);
-  const defence = createDefence(config.defence, {
-    store,
-    counters: store.counters,
+  const defence = createDefence(config.defence, { store, counters: store.counters, logger });
+  const formSessions = createFormSessions(config.defence, {
     secret: deps.journalSecret,
-    logger,
+    counters: store.counters,
   });
   // Every decline also feeds the whole-traffic signals (proxy/defence/defence-mode.ts).
   const rateLimits: RateLimits = {
@@ -98,7 +99,18 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.route("/", healthRoutes({ store }));
   app.route("/", campaignRoutes({ campaigns, peers, progress, progressCacheS: config.progressCacheS }));
-  app.route("/", paymentTokenRoutes({ upstream, rateLimits, filters: config.defence, defence, campaigns }));
+  app.route("/", formSessionRoutes({ formSessions, rateLimits }));
+  app.route(
+    "/",
+    paymentTokenRoutes({
+      upstream,
+      rateLimits,
+      formSessions,
+      defence,
+      campaigns,
+      secret: deps.journalSecret,
+    }),
+  );
   app.route(
     "/",
     donationRoutes({ campaigns, upstream, store, journalSecret: deps.journalSecret, rateLimits, progress }),

@@ -18,25 +18,38 @@ export const DEFAULT_WIDGET_DIR = resolve(REPO_ROOT, "dist/widget");
 /** The idempotency window may be longer than this, never shorter (Stripe and the IETF draft keep ≥ 24 h). */
 export const MIN_IDEMPOTENCY_RETENTION_H = 24;
 
+/** A per-client token bucket: `burst` requests at once, refilled at `perMin` a minute. */
+export interface BucketConfig {
+  burst: number;
+  perMin: number;
+}
+
+/** Per-client limits (proxy/README.md, "Limits and defences"). */
 export interface RateLimitConfig {
-  /** Window of the per-IP request limits, in seconds. */
-  windowS: number;
-  paymentTokens: number;
-  donations: number;
-  subscriptions: number;
-  /** Status lookups (GET /v1/donations/{reference}) per IP per window: a Pending screen polls, so a bucket of its own. */
-  donationStatus: number;
-  /** Declined donations per IP within declineWindowS that trigger the block. */
+  paymentTokens: BucketConfig;
+  donations: BucketConfig;
+  subscriptions: BucketConfig;
+  /** Status lookups (GET /v1/donations/{reference}): a Pending screen polls, so a bucket of its own. */
+  donationStatus: BucketConfig;
+  /** Card frames' form sessions (POST /v1/form-sessions). */
+  formSessions: BucketConfig;
+  /** Declined donations per client within declineWindowS that, at declineRatio of its tokenizations or more, start the block. */
   declineLimit: number;
+  declineRatio: number;
   declineWindowS: number;
-  /** How long a blocked IP may not tokenize cards or donate, in seconds. */
+  /** How long a blocked client may not tokenize cards or donate, in seconds. */
   declineBlockS: number;
 }
 
 /** Card-testing defences (proxy/README.md, "Card testing"). */
 export interface DefenceConfig {
-  /** Least time between the card form appearing and its first tokenization, in ms; 0 turns the check off. */
+  /** Least time between the proxy issuing a card frame's form session and a tokenization, in ms; 0 turns the check off. */
   minFormMs: number;
+  /** How long a form session lasts (the frame renews it while open), in seconds. */
+  formSessionTtlS: number;
+  /** Tokenizations one form session may make, and distinct cards among them. */
+  formSessionTokenizations: number;
+  formSessionCards: number;
   /** Card tokenizations per minute, all campaigns, that start defence mode. */
   tokensPerMin: number;
   /** Declined donations per minute, all campaigns, that start defence mode. */
@@ -140,15 +153,24 @@ export const CONFIG_DEFAULTS = {
   GIVEKIT_WIDGET_DIR: DEFAULT_WIDGET_DIR,
   GIVEKIT_JOURNAL_SECRET: "",
   GIVEKIT_IDEMPOTENCY_RETENTION_H: "24",
-  GIVEKIT_RATE_WINDOW_S: "600",
   GIVEKIT_RATE_PAYMENT_TOKENS: "10",
+  GIVEKIT_RATE_PAYMENT_TOKENS_PER_MIN: "120",
   GIVEKIT_RATE_DONATIONS: "10",
-  GIVEKIT_RATE_SUBSCRIPTIONS: "5",
+  GIVEKIT_RATE_DONATIONS_PER_MIN: "120",
+  GIVEKIT_RATE_SUBSCRIPTIONS: "10",
+  GIVEKIT_RATE_SUBSCRIPTIONS_PER_MIN: "120",
   GIVEKIT_RATE_DONATION_STATUS: "120",
+  GIVEKIT_RATE_DONATION_STATUS_PER_MIN: "600",
+  GIVEKIT_RATE_FORM_SESSIONS: "60",
+  GIVEKIT_RATE_FORM_SESSIONS_PER_MIN: "240",
   GIVEKIT_DECLINE_LIMIT: "5",
+  GIVEKIT_DECLINE_RATIO: "0.5",
   GIVEKIT_DECLINE_WINDOW_S: "600",
   GIVEKIT_DECLINE_BLOCK_S: "3600",
   GIVEKIT_MIN_FORM_MS: "1500",
+  GIVEKIT_FORM_SESSION_TTL_S: "7200",
+  GIVEKIT_FORM_SESSION_TOKENIZATIONS: "5",
+  GIVEKIT_FORM_SESSION_CARDS: "3",
   GIVEKIT_DEFENCE_TOKENS_PER_MIN: "60",
   GIVEKIT_DEFENCE_DECLINES_PER_MIN: "10",
   GIVEKIT_DEFENCE_CARDS_PER_MIN: "40",
@@ -261,6 +283,18 @@ const TrustProxy = z.pipe(
   z.transform((value: string) => (value === "true" ? 1 : value === "false" ? 0 : Number(value))),
 );
 
+const Ratio = z.pipe(
+  z.string(),
+  z.transform((text, ctx) => {
+    const value = Number(text);
+    if (text.trim() === "" || !(value > 0 && value <= 1)) {
+      ctx.issues.push({ code: "custom", input: text, message: "must be a number above 0 and at most 1" });
+      return z.NEVER;
+    }
+    return value;
+  }),
+);
+
 const EnvSchema = z.object({
   PORT: whole(0, 65535),
   HOST: z.string().check(z.minLength(1, "is required")),
@@ -283,29 +317,28 @@ const EnvSchema = z.object({
       z.refine((value) => value === "" || value.length >= 32, "must be at least 32 characters when set"),
     ),
   GIVEKIT_IDEMPOTENCY_RETENTION_H: whole(MIN_IDEMPOTENCY_RETENTION_H, 24 * 365),
-  GIVEKIT_RATE_WINDOW_S: whole(1, MAX_SECONDS),
   GIVEKIT_RATE_PAYMENT_TOKENS: whole(1, MAX_COUNT),
+  GIVEKIT_RATE_PAYMENT_TOKENS_PER_MIN: whole(1, MAX_COUNT),
   GIVEKIT_RATE_DONATIONS: whole(1, MAX_COUNT),
+  GIVEKIT_RATE_DONATIONS_PER_MIN: whole(1, MAX_COUNT),
   GIVEKIT_RATE_SUBSCRIPTIONS: whole(1, MAX_COUNT),
+  GIVEKIT_RATE_SUBSCRIPTIONS_PER_MIN: whole(1, MAX_COUNT),
   GIVEKIT_RATE_DONATION_STATUS: whole(1, MAX_COUNT),
+  GIVEKIT_RATE_DONATION_STATUS_PER_MIN: whole(1, MAX_COUNT),
+  GIVEKIT_RATE_FORM_SESSIONS: whole(1, MAX_COUNT),
+  GIVEKIT_RATE_FORM_SESSIONS_PER_MIN: whole(1, MAX_COUNT),
   GIVEKIT_DECLINE_LIMIT: whole(1, MAX_COUNT),
+  GIVEKIT_DECLINE_RATIO: Ratio,
   GIVEKIT_DECLINE_WINDOW_S: whole(1, MAX_SECONDS),
   GIVEKIT_DECLINE_BLOCK_S: whole(1, MAX_SECONDS),
   GIVEKIT_MIN_FORM_MS: whole(0, 60_000),
+  GIVEKIT_FORM_SESSION_TTL_S: whole(60, 7 * 24 * 3600),
+  GIVEKIT_FORM_SESSION_TOKENIZATIONS: whole(1, MAX_COUNT),
+  GIVEKIT_FORM_SESSION_CARDS: whole(1, MAX_COUNT),
   GIVEKIT_DEFENCE_TOKENS_PER_MIN: whole(1, MAX_COUNT),
   GIVEKIT_DEFENCE_DECLINES_PER_MIN: whole(1, MAX_COUNT),
   GIVEKIT_DEFENCE_CARDS_PER_MIN: whole(1, MAX_COUNT),
-  GIVEKIT_DEFENCE_DECLINE_RATIO: z.pipe(
-    z.string(),
-    z.transform((text, ctx) => {
-      const value = Number(text);
-      if (text.trim() === "" || !(value > 0 && value <= 1)) {
-        ctx.issues.push({ code: "custom", input: text, message: "must be a number above 0 and at most 1" });
-        return z.NEVER;
-      }
-      return value;
-    }),
-  ),
+  GIVEKIT_DEFENCE_DECLINE_RATIO: Ratio,
   GIVEKIT_DEFENCE_WINDOW_S: whole(1, MAX_SECONDS),
   GIVEKIT_DEFENCE_MIN_SAMPLE: whole(1, MAX_COUNT),
   GIVEKIT_DEFENCE_CAMPAIGN_TOKENS_PER_MIN: whole(1, MAX_COUNT),
@@ -465,17 +498,24 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
     journalSecret: e.GIVEKIT_JOURNAL_SECRET === "" ? null : e.GIVEKIT_JOURNAL_SECRET,
     idempotencyRetentionH: e.GIVEKIT_IDEMPOTENCY_RETENTION_H,
     rateLimits: {
-      windowS: e.GIVEKIT_RATE_WINDOW_S,
-      paymentTokens: e.GIVEKIT_RATE_PAYMENT_TOKENS,
-      donations: e.GIVEKIT_RATE_DONATIONS,
-      subscriptions: e.GIVEKIT_RATE_SUBSCRIPTIONS,
-      donationStatus: e.GIVEKIT_RATE_DONATION_STATUS,
+      paymentTokens: { burst: e.GIVEKIT_RATE_PAYMENT_TOKENS, perMin: e.GIVEKIT_RATE_PAYMENT_TOKENS_PER_MIN },
+      donations: { burst: e.GIVEKIT_RATE_DONATIONS, perMin: e.GIVEKIT_RATE_DONATIONS_PER_MIN },
+      subscriptions: { burst: e.GIVEKIT_RATE_SUBSCRIPTIONS, perMin: e.GIVEKIT_RATE_SUBSCRIPTIONS_PER_MIN },
+      donationStatus: {
+        burst: e.GIVEKIT_RATE_DONATION_STATUS,
+        perMin: e.GIVEKIT_RATE_DONATION_STATUS_PER_MIN,
+      },
+      formSessions: { burst: e.GIVEKIT_RATE_FORM_SESSIONS, perMin: e.GIVEKIT_RATE_FORM_SESSIONS_PER_MIN },
       declineLimit: e.GIVEKIT_DECLINE_LIMIT,
+      declineRatio: e.GIVEKIT_DECLINE_RATIO,
       declineWindowS: e.GIVEKIT_DECLINE_WINDOW_S,
       declineBlockS: e.GIVEKIT_DECLINE_BLOCK_S,
     },
     defence: {
       minFormMs: e.GIVEKIT_MIN_FORM_MS,
+      formSessionTtlS: e.GIVEKIT_FORM_SESSION_TTL_S,
+      formSessionTokenizations: e.GIVEKIT_FORM_SESSION_TOKENIZATIONS,
+      formSessionCards: e.GIVEKIT_FORM_SESSION_CARDS,
       tokensPerMin: e.GIVEKIT_DEFENCE_TOKENS_PER_MIN,
       declinesPerMin: e.GIVEKIT_DEFENCE_DECLINES_PER_MIN,
       cardsPerMin: e.GIVEKIT_DEFENCE_CARDS_PER_MIN,

@@ -22,6 +22,9 @@ describe("the card-testing settings", () => {
   it("default to the filters and thresholds proxy/README.md gives, with no challenge", () => {
     expect(loadConfig(REQUIRED).defence).toEqual({
       minFormMs: 1500,
+      formSessionTtlS: 7200,
+      formSessionTokenizations: 5,
+      formSessionCards: 3,
       tokensPerMin: 60,
       declinesPerMin: 10,
       cardsPerMin: 40,

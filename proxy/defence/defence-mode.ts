@@ -9,7 +9,9 @@
  * number. When a signal crosses its threshold, defence mode starts in its scope (every campaign,
  * or the one) for every proxy, in the store's `defence_modes` table; it ends `quietS` after the
  * last crossing. In defence mode a new tokenization needs a Turnstile proof when one is
- * configured, or else takes its turn in a small budget per minute.
+ * configured. Without one, only evidence of card testing (declines, their share, a BIN run)
+ * refuses: a new tokenization then takes its turn in a small budget per minute; volume alone
+ * (tokenizations or cards a minute: a giving day's crowd looks the same) is only logged.
  */
 import { createHmac } from "node:crypto";
 import type { Logger } from "pino";
@@ -36,6 +38,14 @@ export type DefenceSignal =
   | "cards_per_min"
   | "decline_ratio"
   | "bin_run";
+
+/** The signals that are evidence of card testing; the others are volume, which a crowd makes too. */
+const EVIDENCE = new Set<string>(["declines_per_min", "decline_ratio", "bin_run"] satisfies DefenceSignal[]);
+export const isEvidence = (signal: string) => EVIDENCE.has(signal);
+
+/** A card as the signals know it: a keyed hash of its number, never the number. */
+export const cardKey = (secret: string, digits: string) =>
+  createHmac("sha256", secret).update(`card:${digits}`).digest("hex");
 
 /** What defence mode needs of the store. */
 export type DefenceStore = Pick<Store, "crossDefence" | "defenceStates" | "endDefences">;
@@ -70,16 +80,15 @@ export const activeDefences = (states: DefenceState[], now = Date.now()) =>
 
 /**
  * @example
- * const defence = createDefence(config.defence, { store, counters: store.counters, secret, logger });
+ * const defence = createDefence(config.defence, { store, counters: store.counters, logger });
  * await defence.admitTokenization(ip, body.challenge_token, "71777/HOPE"); // 403 challenge_required in defence mode
- * await defence.recordTokenization(digits, "71777/HOPE");
+ * await defence.recordTokenization({ digits, key: cardKey(secret, digits) }, "71777/HOPE");
  */
 export function createDefence(
   config: DefenceConfig,
   deps: {
     store: DefenceStore;
     counters: Counters | null;
-    secret: string;
     logger: Logger;
     verifier?: ChallengeVerifier;
   },
@@ -149,9 +158,11 @@ export function createDefence(
           signal,
           value,
           ...extra,
-          challenge: verifier ? "turnstile" : "throttle",
+          challenge: verifier ? "turnstile" : isEvidence(signal) ? "throttle" : "none",
         },
-        "defence mode started: card testing suspected",
+        isEvidence(signal) || verifier
+          ? "defence mode started: card testing suspected"
+          : "defence mode started: high volume, watched (no challenge configured, nobody refused)",
       );
     }
   }
@@ -199,14 +210,25 @@ export function createDefence(
     if (runCards >= config.binCards) await cross(ALL_SCOPE, "bin_run", runCards, { bin });
   }
 
-  /** Counts one decline in each scope, in one round trip, then checks each scope's signals. */
+  /**
+   * Counts one decline in each scope, in one round trip, then checks each scope's signals. Declines
+   * a minute count only at declineRatio of that minute's tokenizations or more: a crowd's usual
+   * share of declined cards, however large the crowd, is not card testing.
+   */
   async function countDeclines(scopes: string[]): Promise<void> {
     const states = await count.add(
-      scopes.flatMap((scope) => [declinesMin(scope), declinesWindow(scope), tokensWindow(scope, 0)]),
+      scopes.flatMap((scope) => [
+        declinesMin(scope),
+        declinesWindow(scope),
+        tokensWindow(scope, 0),
+        tokensMin(scope, 0),
+      ]),
     );
     for (const [index, scope] of scopes.entries()) {
-      const [perMin, inWindow, tokens] = states.slice(index * 3, index * 3 + 3).map((state) => state.points);
-      if (perMin! >= limits(scope).declines) {
+      const [perMin, inWindow, tokens, tokensPerMin] = states
+        .slice(index * 4, index * 4 + 4)
+        .map((state) => state.points);
+      if (perMin! >= limits(scope).declines && perMin! >= config.declineRatio * tokensPerMin!) {
         await cross(scope, "declines_per_min", perMin!);
         continue;
       }
@@ -234,7 +256,9 @@ export function createDefence(
         await guarded("reading defence mode", () => Promise.reject(error));
         return;
       }
-      const scope = on[0]?.scope;
+      // Without a challenge, volume is only watched: evidence alone refuses.
+      const refusing = verifier && challenge ? on : on.filter((state) => isEvidence(state.signal));
+      const scope = refusing[0]?.scope;
       if (scope === undefined) return;
       if (!verifier || !challenge) return throttled(scope);
       if (!proof) {
@@ -260,10 +284,11 @@ export function createDefence(
       );
       return throttled(scope);
     },
-    /** Counts a tokenization about to reach the upstream, overall and for its campaign. */
-    async recordTokenization(digits: string, campaign?: string): Promise<void> {
-      const hash = createHmac("sha256", deps.secret).update(`card:${digits}`).digest("hex");
-      await guarded("counting a tokenization", () => countTokenization(scopesOf(campaign), digits, hash));
+    /** Counts a tokenization about to reach the upstream, overall and for its campaign (`key`: cardKey's). */
+    async recordTokenization(card: { digits: string; key: string }, campaign?: string): Promise<void> {
+      await guarded("counting a tokenization", () =>
+        countTokenization(scopesOf(campaign), card.digits, card.key),
+      );
     },
     /** Counts a declined donation, overall and for its campaign. */
     async recordDecline(campaign?: string): Promise<void> {

@@ -3,12 +3,13 @@ import { createRateLimits } from "./rate-limit";
 import { ProblemError } from "../problem";
 
 const config = {
-  windowS: 60,
-  paymentTokens: 2,
-  donations: 2,
-  subscriptions: 1,
-  donationStatus: 2,
+  paymentTokens: { burst: 2, perMin: 1 },
+  donations: { burst: 2, perMin: 1 },
+  subscriptions: { burst: 1, perMin: 1 },
+  donationStatus: { burst: 2, perMin: 1 },
+  formSessions: { burst: 2, perMin: 1 },
   declineLimit: 3,
+  declineRatio: 0.5,
   declineWindowS: 60,
   declineBlockS: 120,
 };
@@ -24,13 +25,14 @@ async function problemOf(promise: Promise<unknown>): Promise<ProblemError> {
 }
 
 describe("rate limits", () => {
-  it("allow the configured number per window, then 429 rate_limited with Retry-After", async () => {
+  it("allow the burst, then 429 rate_limited with Retry-After, saying so truthfully", async () => {
     const limits = createRateLimits(config);
     await limits.consume("donations", "198.51.100.1");
     await limits.consume("donations", "198.51.100.1");
     const problem = await problemOf(limits.consume("donations", "198.51.100.1"));
     expect(problem.status).toBe(429);
     expect(problem.code).toBe("rate_limited");
+    expect(problem.detail).toBe("Too many gifts from this network right now. Try again in a minute.");
     expect(Number(problem.headers["Retry-After"])).toBeGreaterThan(0);
     expect(Number(problem.headers["Retry-After"])).toBeLessThanOrEqual(60);
   });
@@ -55,6 +57,7 @@ describe("rate limits", () => {
   it("block a client after the configured number of declines, for the block time", async () => {
     const limits = createRateLimits(config);
     const ip = "198.51.100.9";
+    await limits.admitTokenization(ip);
     await limits.recordDecline(ip);
     await limits.recordDecline(ip);
     await limits.assertNotBlocked(ip);
@@ -65,5 +68,23 @@ describe("rate limits", () => {
     expect(Number(problem.headers["Retry-After"])).toBeGreaterThan(60);
     expect(Number(problem.headers["Retry-After"])).toBeLessThanOrEqual(120);
     await limits.assertNotBlocked("198.51.100.10");
+  });
+
+  it("never block a room whose declines are a small share of its gifts, however many they are", async () => {
+    const limits = createRateLimits({ ...config, paymentTokens: { burst: 1000, perMin: 1000 } });
+    const ip = "198.51.100.20";
+    // A gala on one address: 100 cards, one in ten declined.
+    for (let i = 0; i < 100; i++) {
+      await limits.admitTokenization(ip);
+      if (i % 10 === 0) await limits.recordDecline(ip);
+    }
+    await limits.assertNotBlocked(ip);
+    // A tester on another: every card declined, blocked at the limit.
+    const tester = "198.51.100.21";
+    for (let i = 0; i < config.declineLimit; i++) {
+      await limits.admitTokenization(tester);
+      await limits.recordDecline(tester);
+    }
+    expect((await problemOf(limits.admit("donations", tester))).code).toBe("too_many_declines");
   });
 });

@@ -1,29 +1,61 @@
 /**
- * Per-client limits: so many payment tokens, donations, donation status lookups and
- * subscriptions per window, and the decline block: after too many declined donations, a client
- * may not tokenize cards or donate for a while (the usual defence against card testing).
+ * Per-client limits: a token bucket per action (a burst at once, then a steady refill), so a
+ * room of people behind one address gives at its own pace while a burst from one client is held;
+ * and the decline block: a client whose declines are many and a large share of its card
+ * tokenizations may not tokenize cards or donate for a while (the usual defence against card
+ * testing, which a gala's few declines among many gifts never trip).
  * The counts are the store's counters (proxy/store/counters.ts): on PostgreSQL shared by every
- * proxy; with SQLite, one proxy, in this process's memory. A request's checks are one round trip.
+ * proxy; with SQLite, one proxy, in this process's memory.
  */
 import { rateLimitKey } from "../client-ip";
-import type { RateLimitConfig } from "../config";
+import type { BucketConfig, RateLimitConfig } from "../config";
 import { ProblemError } from "../problem";
 import { memoryCounters } from "../store/counters";
-import type { CounterHit, CounterState, Counters } from "../store";
+import type { BucketState, CounterHit, CounterState, Counters } from "../store";
 
-export type LimitedAction = "paymentTokens" | "donations" | "subscriptions" | "donationStatus";
+export type LimitedAction =
+  | "paymentTokens"
+  | "donations"
+  | "subscriptions"
+  | "donationStatus"
+  | "formSessions";
 
-/** Each action's counter prefix (the keys are `prefix:client`). */
+/** Each action's bucket prefix (the keys are `bucket:prefix:client`). */
 const PREFIXES: Record<LimitedAction, string> = {
   paymentTokens: "tokens",
   donations: "donations",
   subscriptions: "subscriptions",
   donationStatus: "donation-status",
+  formSessions: "form-sessions",
 };
 
-/** Whole seconds until a counter starts again, at least 1: a Retry-After. */
-export function retryAfterS(state: CounterState, now = Date.now()): string {
-  return String(Math.max(1, Math.ceil((state.resetAt - now) / 1000)));
+const MINUTE_MS = 60_000;
+
+/** Whole seconds until a counter starts again, or a bucket has a turn, at least 1: a Retry-After. */
+export function retryAfterS(state: CounterState | BucketState, now = Date.now()): string {
+  const at = "resetAt" in state ? state.resetAt : state.retryAt;
+  return String(Math.max(1, Math.ceil((at - now) / 1000)));
+}
+
+/** What a client refused by a limit is told: the truth, and when to come back. */
+export function rateLimited(retryAfter: string): ProblemError {
+  return new ProblemError(
+    "rate_limited",
+    "Too many gifts from this network right now. Try again in a minute.",
+    undefined,
+    { "Retry-After": retryAfter },
+  );
+}
+
+/** Blocked for declines while the block lasts. */
+function assertNotBlockedBy(state: CounterState): void {
+  if (state.points === 0 || state.resetAt <= Date.now()) return;
+  throw new ProblemError(
+    "too_many_declines",
+    "Too many declined payments from this address. Try again later.",
+    undefined,
+    { "Retry-After": retryAfterS(state) },
+  );
 }
 
 /**
@@ -33,75 +65,68 @@ export function retryAfterS(state: CounterState, now = Date.now()): string {
  */
 export function createRateLimits(config: RateLimitConfig, counters: Counters | null = null) {
   const count = counters ?? memoryCounters();
-  const budgets: Record<LimitedAction, number> = {
-    paymentTokens: config.paymentTokens,
-    donations: config.donations,
-    subscriptions: config.subscriptions,
-    donationStatus: config.donationStatus,
+  const bucket = (action: LimitedAction, ip: string) => {
+    const { burst, perMin }: BucketConfig = config[action];
+    return { key: `bucket:${PREFIXES[action]}:${rateLimitKey(ip)}`, burst, intervalMs: MINUTE_MS / perMin };
   };
-  const hit = (action: LimitedAction, ip: string): CounterHit => ({
-    key: `${PREFIXES[action]}:${rateLimitKey(ip)}`,
-    points: 1,
-    ttlMs: config.windowS * 1000,
-  });
-  const declines = (ip: string, points: number, ttlS = config.declineWindowS): CounterHit => ({
-    key: `declines:${rateLimitKey(ip)}`,
-    points,
-    ttlMs: ttlS * 1000,
-  });
+  const windowed =
+    (prefix: string) =>
+    (ip: string, points: number, ttlS = config.declineWindowS): CounterHit => ({
+      key: `${prefix}:${rateLimitKey(ip)}`,
+      points,
+      ttlMs: ttlS * 1000,
+    });
+  const declines = windowed("declines");
+  // The client's card tokenizations over the decline window: what its declines are a share of.
+  const tokenizations = windowed("tokenizations");
+  const block = windowed("decline-block");
 
-  function assertWithin(action: LimitedAction, state: CounterState): void {
-    if (state.points <= budgets[action]) return;
-    throw new ProblemError(
-      "rate_limited",
-      "Too many requests from this address. Try again later.",
-      undefined,
-      {
-        "Retry-After": retryAfterS(state),
-      },
-    );
-  }
-
-  /** Past the decline limit (the block sets the count above it) while the block lasts. */
-  function assertNotBlockedBy(state: CounterState): void {
-    if (state.points <= config.declineLimit || state.resetAt <= Date.now()) return;
-    throw new ProblemError(
-      "too_many_declines",
-      "Too many declined payments from this address. Try again later.",
-      undefined,
-      { "Retry-After": retryAfterS(state) },
-    );
+  async function take(action: LimitedAction, ip: string): Promise<void> {
+    const turn = await count.take(bucket(action, ip));
+    if (!turn.allowed) throw rateLimited(retryAfterS(turn));
   }
 
   return {
-    /** Counts one request; over the limit, throws 429 rate_limited with Retry-After. */
-    async consume(action: LimitedAction, ip: string): Promise<void> {
-      const [state] = await count.add([hit(action, ip)]);
-      assertWithin(action, state!);
-    },
+    /** Takes a turn from the client's bucket; none left: 429 rate_limited with Retry-After. */
+    consume: take,
     /** Throws 429 too_many_declines while the client is blocked for declines. */
     async assertNotBlocked(ip: string): Promise<void> {
-      const [state] = await count.add([declines(ip, 0)]);
-      assertNotBlockedBy(state!);
+      const [blocked] = await count.add([block(ip, 0)]);
+      assertNotBlockedBy(blocked!);
     },
     /**
-     * assertNotBlocked and consume in one round trip: a blocked client is told so
-     * (too_many_declines wins over rate_limited), and its request counts too, which changes
-     * nothing while the block (longer than the window by default) lasts.
+     * assertNotBlocked and consume side by side: a blocked client is told so (too_many_declines
+     * wins over rate_limited).
      */
     async admit(action: LimitedAction, ip: string): Promise<void> {
-      const [blocked, counted] = await count.add([declines(ip, 0), hit(action, ip)]);
-      assertNotBlockedBy(blocked!);
-      assertWithin(action, counted!);
+      const [blocked, turn] = await Promise.allSettled([count.add([block(ip, 0)]), take(action, ip)]);
+      if (blocked.status === "rejected") throw blocked.reason;
+      assertNotBlockedBy(blocked.value[0]!);
+      if (turn.status === "rejected") throw turn.reason;
     },
     /**
-     * Counts a declined donation; the one that reaches the limit starts the block. The campaign
-     * is for the whole-traffic signals (app.ts adds them); the per-client count is per address.
+     * A card tokenization about to reach the upstream: a turn from the client's bucket (only what
+     * would reach the upstream takes one: a request refused as a bot's, or asked for a challenge,
+     * does not), counted toward the client's decline share.
+     */
+    async admitTokenization(ip: string): Promise<void> {
+      const [counted, turn] = await Promise.allSettled([
+        count.add([tokenizations(ip, 1)]),
+        take("paymentTokens", ip),
+      ]);
+      if (counted.status === "rejected") throw counted.reason;
+      if (turn.status === "rejected") throw turn.reason;
+    },
+    /**
+     * Counts a declined donation; the block starts when the client's declines reach the limit and
+     * are at least declineRatio of its tokenizations. The campaign is for the whole-traffic
+     * signals (app.ts adds them); the per-client count is per address.
      */
     async recordDecline(ip: string, _campaign?: string): Promise<void> {
-      const [state] = await count.add([declines(ip, 1)]);
-      if (state!.points >= config.declineLimit)
-        await count.set([declines(ip, state!.points + 1, config.declineBlockS)]);
+      const [declined, tokenized] = await count.add([declines(ip, 1), tokenizations(ip, 0)]);
+      const share = declined!.points / Math.max(tokenized!.points, declined!.points);
+      if (declined!.points >= config.declineLimit && share >= config.declineRatio)
+        await count.set([block(ip, 1, config.declineBlockS)]);
     },
   };
 }

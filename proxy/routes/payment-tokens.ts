@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import {
   CHALLENGE_FIELD,
-  FORM_TIME_FIELD,
+  FORM_SESSION_FIELD,
   FormSignalsSchema,
   HONEYPOT_FIELD,
   PaymentTokenRequestSchema,
@@ -15,9 +15,9 @@ import {
 import { cardBrand, cardDigits, parseExpiry } from "../../contract/card";
 import { LAST4_PATTERN } from "../../contract/patterns";
 import { campaignScope, type CampaignDirectory } from "../campaigns";
-import type { DefenceConfig } from "../config";
 import type { AppEnv } from "../context";
-import type { Defence } from "../defence/defence-mode";
+import { cardKey, type Defence } from "../defence/defence-mode";
+import type { FormSessions } from "../defence/form-session";
 import { jsonBody } from "../middleware/json-body";
 import type { RateLimits } from "../middleware/rate-limit";
 import { ProblemError } from "../problem";
@@ -56,15 +56,17 @@ function tokenCampaign(campaigns: CampaignDirectory, named: { shortcode: unknown
 export function paymentTokenRoutes(deps: {
   upstream: UpstreamClient;
   rateLimits: RateLimits;
-  filters: DefenceConfig;
+  formSessions: FormSessions;
   defence: Defence;
   campaigns: CampaignDirectory;
+  /** Key of the card's keyed hash (the signals' and the form session's). */
+  secret: string;
 }) {
   return new Hono<AppEnv>().post("/v1/payment-tokens", jsonBody(), async (c) => {
     const body: unknown = c.get("body");
     const {
       [HONEYPOT_FIELD]: honeypot,
-      [FORM_TIME_FIELD]: formMs,
+      [FORM_SESSION_FIELD]: formSession,
       [CHALLENGE_FIELD]: proof,
       shortcode,
       keyword,
@@ -72,24 +74,28 @@ export function paymentTokenRoutes(deps: {
     } = isObject(body) ? body : {};
     const card = validate(PaymentTokenRequestSchema, isObject(body) ? rest : body);
     const campaign = tokenCampaign(deps.campaigns, { shortcode, keyword });
-    const signals = FormSignalsSchema.safeParse({ [HONEYPOT_FIELD]: honeypot, [FORM_TIME_FIELD]: formMs });
+    const signals = FormSignalsSchema.safeParse({
+      [HONEYPOT_FIELD]: honeypot,
+      [FORM_SESSION_FIELD]: formSession,
+    });
     const ip = c.get("clientIp");
-    await deps.rateLimits.admit("paymentTokens", ip);
-    // A filled honeypot, or a form sent sooner than a person could, is a bot: refused before the upstream.
+    await deps.rateLimits.assertNotBlocked(ip);
+    const digits = cardDigits(card.card_number);
+    const key = cardKey(deps.secret, digits);
+    // A filled honeypot, or a form session that is missing, forged, too young or spent, is a
+    // bot: refused before the upstream.
     const filter = !signals.success
       ? "form_signals"
       : signals.data[HONEYPOT_FIELD]
         ? "honeypot"
-        : (signals.data[FORM_TIME_FIELD] ?? 0) < deps.filters.minFormMs
-          ? "too_fast"
-          : null;
+        : await deps.formSessions.check(signals.data[FORM_SESSION_FIELD], key);
     if (filter) {
       c.set("logFields", { ...c.get("logFields"), filtered: filter });
       throw looksDeclined();
     }
     await deps.defence.admitTokenization(ip, typeof proof === "string" ? proof : undefined, campaign);
-    const digits = cardDigits(card.card_number);
-    await deps.defence.recordTokenization(digits, campaign);
+    await deps.rateLimits.admitTokenization(ip);
+    await deps.defence.recordTokenization({ digits, key }, campaign);
     // The schema accepted the date, so it parses; the upstream takes MM/YYYY.
     const expiry = parseExpiry(card.expiration_date)!;
     const outcome = await deps.upstream.createPaymentToken({

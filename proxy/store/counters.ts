@@ -9,7 +9,11 @@ import type { BucketState, BucketTake, CounterHit, CounterState, Counters } from
  * One turn of a token bucket kept as its theoretical arrival time `tat` (GCRA): a turn is there
  * while taking it leaves the bucket no more than `burst` intervals ahead of now.
  */
-export function bucketTurn(tat: number, bucket: BucketTake, now: number): { state: BucketState; tat: number } {
+export function bucketTurn(
+  tat: number,
+  bucket: BucketTake,
+  now: number,
+): { state: BucketState; tat: number } {
   const next = Math.max(tat, now) + bucket.intervalMs;
   const allowedUntil = bucket.burst * bucket.intervalMs;
   if (next - now <= allowedUntil) return { state: { allowed: true, retryAt: now }, tat: next };

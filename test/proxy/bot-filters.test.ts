@@ -1,6 +1,8 @@
-// The cheap bot filters on POST /v1/payment-tokens: the frame's honeypot and the least time the
-// form must have been open. A filtered bot gets a decline's answer and nothing reaches the upstream.
+// The cheap bot filters on POST /v1/payment-tokens: the frame's honeypot and its form session,
+// from which the proxy times the form (a page cannot claim a time). A filtered bot gets a
+// decline's answer and nothing reaches the upstream.
 import { describe, expect, it } from "vitest";
+import { createFormSessions } from "../../proxy/defence/form-session";
 import {
   CARDS,
   CVV,
@@ -8,14 +10,17 @@ import {
   EXPIRY,
   donate,
   donationBody,
+  formSession,
   logLines,
-  tokenize,
+  postCard,
   upstreamCalls,
   useStack,
+  withCheckDigit,
 } from "./support";
 
 const TOKEN_PATH = "/api/v2/donations/create_payment_token";
 const MIN_FORM_MS = 1500;
+const SECRET = "bot-filters-secret-".padEnd(40, "x");
 
 const card = (fields: Record<string, unknown>) => ({
   card_number: CARDS.ok,
@@ -30,29 +35,87 @@ const generic = (json: Record<string, unknown>) => {
   return rest;
 };
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A session signed with the proxy's key `ageMs` ago, for `ttlS`: how an old or expired one looks. */
+const signedAgo = (ageMs: number, ttlS: number) =>
+  createFormSessions(
+    { minFormMs: 0, formSessionTtlS: ttlS, formSessionTokenizations: 1, formSessionCards: 1 },
+    { secret: SECRET, counters: null, now: () => Date.now() - ageMs },
+  ).issue().form_session;
+
 describe("cheap bot filters on POST /v1/payment-tokens", () => {
-  const ctx = useStack({ proxy: { env: { GIVEKIT_MIN_FORM_MS: String(MIN_FORM_MS) } } });
+  const ctx = useStack({
+    proxy: { env: { GIVEKIT_MIN_FORM_MS: String(MIN_FORM_MS), GIVEKIT_JOURNAL_SECRET: SECRET } },
+  });
+
+  /** A person: a session asked for as the frame opened, the card sent after they typed it. */
+  async function personSession(): Promise<string> {
+    const session = await formSession(ctx.api);
+    await sleep(MIN_FORM_MS + 100);
+    return session;
+  }
 
   it("lets a person through: honeypot empty, the form open long enough", async () => {
-    const reply = await ctx.api.post("/v1/payment-tokens", card({ website: "", form_ms: 9000 }));
+    const reply = await postCard(ctx.api, card({ website: "", form_session: await personSession() }));
     expect(reply.status).toBe(201);
     expect(reply.json).toMatchObject({ brand: "visa", last4: "4242" });
     expect(await upstreamCalls(ctx.sandbox, TOKEN_PATH)).toBe(1);
   });
 
+  it("a session renewed keeps its start: a frame left open is not timed from the renewal", async () => {
+    const first = await formSession(ctx.api);
+    await sleep(MIN_FORM_MS + 100);
+    const renewed = await ctx.api.post("/v1/form-sessions", { renew: first });
+    expect(renewed.status).toBe(201);
+    expect(renewed.json.form_session).not.toBe(first);
+    const reply = await postCard(ctx.api, card({ website: "", form_session: renewed.json.form_session }));
+    expect(reply.status).toBe(201);
+  });
+
   it.each([
-    ["a filled honeypot", { website: "https://cheap-pills.example", form_ms: 9000 }, "honeypot"],
-    ["a form sent too soon", { website: "", form_ms: MIN_FORM_MS - 1 }, "too_fast"],
-    ["no form time at all (a direct POST)", {}, "too_fast"],
-    ["a form time that is not a count", { form_ms: "soon" }, "form_signals"],
+    [
+      "a filled honeypot",
+      async () => ({ website: "https://cheap-pills.example", form_session: signedAgo(60_000, 3600) }),
+      "honeypot",
+    ],
+    [
+      "a form sent too soon (a session just asked for)",
+      async () => ({ website: "", form_session: await formSession(ctx.api) }),
+      "too_fast",
+    ],
+    ["no form session at all (a direct POST)", async () => ({ website: "" }), "form_session_missing"],
+    [
+      "a forged session",
+      async () => ({
+        website: "",
+        form_session: signedAgo(60_000, 3600).replace(/.$/, (c) => (c === "A" ? "B" : "A")),
+      }),
+      "form_session_forged",
+    ],
+    [
+      "a session signed with another key",
+      async () => ({ website: "", form_session: "kq1x2y3.kq9x2y3.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA" }),
+      "form_session_forged",
+    ],
+    [
+      "an expired session",
+      async () => ({ website: "", form_session: signedAgo(2 * 3600_000, 3600) }),
+      "form_session_expired",
+    ],
+    ["a session that is not text", async () => ({ form_session: 5 }), "form_signals"],
   ])("%s → the answer of a declined card; nothing sent upstream", async (_name, fields, filter) => {
     // The answer a real decline gets, to compare with.
-    const declined = await donate(ctx.api, donationBody(await tokenize(ctx.api, CARDS.declined)));
+    const token = await postCard(
+      ctx.api,
+      card({ card_number: CARDS.declined, form_session: signedAgo(60_000, 3600) }),
+    );
+    const declined = await donate(ctx.api, donationBody(token.json.token));
     expect(declined.status).toBe(402);
     const tokenCalls = await upstreamCalls(ctx.sandbox, TOKEN_PATH);
     const donateCalls = await upstreamCalls(ctx.sandbox, DONATE_PATH);
 
-    const reply = await ctx.api.post("/v1/payment-tokens", card(fields));
+    const reply = await ctx.api.post("/v1/payment-tokens", card(await fields()));
     expect(reply.status).toBe(declined.status);
     expect(reply.headers.get("content-type")).toBe(declined.headers.get("content-type"));
     expect(generic(reply.json)).toEqual(generic(declined.json));
@@ -64,11 +127,61 @@ describe("cheap bot filters on POST /v1/payment-tokens", () => {
     expect(ctx.proxy.logs.join("\n")).not.toContain(CARDS.ok);
   });
 
-  it("still names a bad card field first (a filter is no way to learn the card's checks)", async () => {
-    const reply = await ctx.api.post(
-      "/v1/payment-tokens",
-      card({ card_number: "4242424242424241", form_ms: 9000 }),
+  it("one session tries at most 3 cards and makes at most 5 tokenizations: then it is refused like a decline", async () => {
+    const session = signedAgo(60_000, 3600);
+    const cards = [CARDS.ok, withCheckDigit("555555555555444"), withCheckDigit("601111111111111")];
+    const statuses = [];
+    // A donor who mistypes: the same cards again are no churn.
+    for (const number of [...cards, cards[0]!])
+      statuses.push((await postCard(ctx.api, card({ card_number: number, form_session: session }))).status);
+    expect(statuses).toEqual([201, 201, 201, 201]);
+    const fourthCard = await postCard(
+      ctx.api,
+      card({ card_number: withCheckDigit("437512345678901"), form_session: session }),
     );
+    expect(fourthCard.json.code).toBe("card_declined");
+    expect(
+      logLines(ctx.proxy)
+        .filter((entry) => entry.filtered)
+        .at(-1),
+    ).toMatchObject({ filtered: "card_churn" });
+    const sixth = await postCard(ctx.api, card({ card_number: cards[1], form_session: session }));
+    expect(sixth.json.code).toBe("card_declined");
+    expect(
+      logLines(ctx.proxy)
+        .filter((entry) => entry.filtered)
+        .at(-1),
+    ).toMatchObject({ filtered: "form_session_spent" });
+    expect(await upstreamCalls(ctx.sandbox, TOKEN_PATH)).toBe(4);
+  });
+
+  it("a form session is asked for with {} or the session to renew; anything else is a 400 naming the field", async () => {
+    const unknown = await ctx.api.post("/v1/form-sessions", { minutes: 90 });
+    expect([unknown.status, unknown.json.code]).toEqual([400, "validation_failed"]);
+    expect(unknown.json.errors).toHaveProperty("minutes");
+    const notText = await ctx.api.post("/v1/form-sessions", { renew: 7 });
+    expect(notText.json.errors).toHaveProperty("renew");
+    // A forged session to renew gets a new one, timed from now.
+    const forged = await ctx.api.post("/v1/form-sessions", {
+      renew: "kq1x2y3.kq9x2y3.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA",
+    });
+    expect(forged.status).toBe(201);
+    const early = await ctx.api.post(
+      "/v1/payment-tokens",
+      card({ website: "", form_session: forged.json.form_session }),
+    );
+    expect(early.json.code).toBe("card_declined");
+  });
+
+  it("a form time claimed by the page is no field of the API: 400 naming it, nothing sent upstream", async () => {
+    const reply = await postCard(ctx.api, card({ website: "", form_ms: 90_000 }));
+    expect([reply.status, reply.json.code]).toEqual([400, "validation_failed"]);
+    expect(reply.json.errors).toHaveProperty("form_ms");
+    expect(await upstreamCalls(ctx.sandbox, TOKEN_PATH)).toBe(0);
+  });
+
+  it("still names a bad card field first (a filter is no way to learn the card's checks)", async () => {
+    const reply = await postCard(ctx.api, card({ card_number: "4242424242424241" }));
     expect(reply.status).toBe(400);
     expect(reply.json.errors).toHaveProperty("card_number");
   });

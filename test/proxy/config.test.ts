@@ -50,13 +50,15 @@ describe("loadConfig", () => {
     expect(config.trustProxyHops).toBe(0);
     expect(config.journalSecret).toBeNull();
     expect(config.idempotencyRetentionH).toBe(24);
+    // Buckets: a burst, then a steady refill a minute; a room of people gives at its own pace.
     expect(config.rateLimits).toEqual({
-      windowS: 600,
-      paymentTokens: 10,
-      donations: 10,
-      subscriptions: 5,
-      donationStatus: 120,
+      paymentTokens: { burst: 10, perMin: 120 },
+      donations: { burst: 10, perMin: 120 },
+      subscriptions: { burst: 10, perMin: 120 },
+      donationStatus: { burst: 120, perMin: 600 },
+      formSessions: { burst: 60, perMin: 240 },
       declineLimit: 5,
+      declineRatio: 0.5,
       declineWindowS: 600,
       declineBlockS: 3600,
     });
@@ -88,7 +90,9 @@ describe("loadConfig", () => {
       GIVEKIT_JOURNAL_SECRET: "x".repeat(40),
       GIVEKIT_IDEMPOTENCY_RETENTION_H: "48",
       GIVEKIT_RATE_DONATIONS: "3",
+      GIVEKIT_RATE_DONATIONS_PER_MIN: "6",
       GIVEKIT_RATE_DONATION_STATUS: "30",
+      GIVEKIT_DECLINE_RATIO: "0.8",
       GIVEKIT_DECLINE_BLOCK_S: "60",
       GIVEKIT_PEERS_CACHE_S: "0",
       LOG_LEVEL: "warn",
@@ -104,8 +108,9 @@ describe("loadConfig", () => {
     expect(config.trustProxyHops).toBe(2);
     expect(config.journalSecret).toBe("x".repeat(40));
     expect(config.idempotencyRetentionH).toBe(48);
-    expect(config.rateLimits.donations).toBe(3);
-    expect(config.rateLimits.donationStatus).toBe(30);
+    expect(config.rateLimits.donations).toEqual({ burst: 3, perMin: 6 });
+    expect(config.rateLimits.donationStatus).toEqual({ burst: 30, perMin: 600 });
+    expect(config.rateLimits.declineRatio).toBe(0.8);
     expect(config.rateLimits.declineBlockS).toBe(60);
     expect(config.peersCacheS).toBe(0);
     expect(config.logLevel).toBe("warn");

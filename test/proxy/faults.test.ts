@@ -22,6 +22,7 @@ import {
   upstreamCalls,
   useStack,
   DONATE_PATH,
+  postCard,
 } from "./support";
 
 /** Short, so the never-answering fault ends quickly. */
@@ -134,7 +135,7 @@ describe("nothing sent: a refused connection, or a connect that times out", () =
     await relay.close();
     proxy = await startProxy({ upstreamUrl: relay.url });
     const api = client(proxy.url);
-    const tokenReply = await api.post("/v1/payment-tokens", {
+    const tokenReply = await postCard(api, {
       card_number: "4242424242424242",
       cvv: "317",
       expiration_date: "12/2031",

@@ -9,6 +9,7 @@ import {
   donate,
   donationBody,
   logLines,
+  postCard,
   tokenize,
   upstreamCalls,
   useStack,
@@ -105,24 +106,27 @@ describe("rate limits", () => {
   const ctx = useStack({
     proxy: {
       env: {
-        GIVEKIT_RATE_WINDOW_S: "2",
+        // Buckets of 3, 2 and 1, each turn back after 3 s.
         GIVEKIT_RATE_PAYMENT_TOKENS: "3",
+        GIVEKIT_RATE_PAYMENT_TOKENS_PER_MIN: "20",
         GIVEKIT_RATE_DONATIONS: "2",
+        GIVEKIT_RATE_DONATIONS_PER_MIN: "20",
         GIVEKIT_RATE_SUBSCRIPTIONS: "1",
+        GIVEKIT_RATE_SUBSCRIPTIONS_PER_MIN: "20",
       },
     },
   });
 
   it("payment tokens over the limit → 429 rate_limited with Retry-After; the upstream sees only those allowed", async () => {
     const replies = [];
-    for (let i = 0; i < 5; i++) replies.push(await ctx.api.post("/v1/payment-tokens", card()));
+    for (let i = 0; i < 5; i++) replies.push(await postCard(ctx.api, card()));
     expect(replies.map((reply) => reply.status)).toEqual([201, 201, 201, 429, 429]);
     expect(replies[3]!.json.code).toBe("rate_limited");
     expect(Number(replies[3]!.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await upstreamCalls(ctx.sandbox, "/api/v2/donations/create_payment_token")).toBe(3);
   });
 
-  it("donations over the limit → 429; the refused key is free to use once the window has passed", async () => {
+  it("donations over the limit → 429; the refused key is free to use once the bucket has a turn again", async () => {
     const token = await tokenize(ctx.api);
     expect((await donate(ctx.api, donationBody(token, { amount: "10.00" }))).status).toBe(200);
     expect((await donate(ctx.api, donationBody(token, { amount: "11.00" }))).status).toBe(200);
@@ -158,7 +162,9 @@ describe("the status lookups' own bucket", () => {
     proxy: {
       env: {
         GIVEKIT_RATE_DONATIONS: "2",
+        GIVEKIT_RATE_DONATIONS_PER_MIN: "1",
         GIVEKIT_RATE_DONATION_STATUS: "3",
+        GIVEKIT_RATE_DONATION_STATUS_PER_MIN: "1",
         // 999.99 never answers: the donation is Pending after this long.
         UPSTREAM_TIMEOUT_MS: "800",
         GIVEKIT_RECONCILE_INTERVAL_S: "0",
@@ -201,7 +207,7 @@ describe("the decline block", () => {
       expect(declined.status).toBe(402);
     }
     const callsBefore = (await ctx.sandbox.requests()).length;
-    const tokens = await ctx.api.post("/v1/payment-tokens", card());
+    const tokens = await postCard(ctx.api, card());
     expect(tokens.status).toBe(429);
     expect(tokens.json.code).toBe("too_many_declines");
     expect(Number(tokens.headers.get("retry-after"))).toBeGreaterThan(3500);

@@ -1,7 +1,7 @@
 // POST /v1/payment-tokens: card in, token out; a bad card never leaves the proxy.
 import { describe, expect, it } from "vitest";
 import { PaymentTokenResponseSchema } from "../../contract/api";
-import { CVV, EXPIRY, upstreamCalls, useStack } from "./support";
+import { CVV, EXPIRY, postCard, upstreamCalls, useStack } from "./support";
 
 const TOKEN_PATH = "/api/v2/donations/create_payment_token";
 
@@ -9,7 +9,7 @@ describe("POST /v1/payment-tokens", () => {
   const ctx = useStack();
 
   it("→ 201 {token, brand, last4}", async () => {
-    const reply = await ctx.api.post("/v1/payment-tokens", {
+    const reply = await postCard(ctx.api, {
       card_number: "4242 4242 4242 4242",
       cvv: CVV,
       expiration_date: EXPIRY,
@@ -21,7 +21,7 @@ describe("POST /v1/payment-tokens", () => {
   });
 
   it("takes a two-digit year and sends MM/YYYY upstream", async () => {
-    const reply = await ctx.api.post("/v1/payment-tokens", {
+    const reply = await postCard(ctx.api, {
       card_number: "5555555555554444",
       cvv: CVV,
       expiration_date: "4/31",
@@ -37,7 +37,7 @@ describe("POST /v1/payment-tokens", () => {
     ["a missing CVV", { cvv: undefined }, "cvv"],
     ["an unknown field", { name: "Ana" }, "name"],
   ])("%s → 400 naming the field; nothing sent upstream", async (_name, fields, field) => {
-    const reply = await ctx.api.post("/v1/payment-tokens", {
+    const reply = await postCard(ctx.api, {
       card_number: "4242424242424242",
       cvv: CVV,
       expiration_date: EXPIRY,

@@ -20,6 +20,7 @@ import {
   received,
   staticSecrets,
   tokenize,
+  postCard,
 } from "./support";
 
 describe("secrets never leave the proxy", () => {
@@ -49,7 +50,7 @@ describe("secrets never leave the proxy", () => {
     };
 
     // Cards, with and without spaces; declined and failing ones.
-    await api.post("/v1/payment-tokens", {
+    await postCard(api, {
       card_number: "4242 4242 4242 4242",
       cvv: CVV,
       expiration_date: EXPIRY,
@@ -70,10 +71,10 @@ describe("secrets never leave the proxy", () => {
     // Bad input that carries card data where it does not belong.
     const cardFields = { card_number: CARDS.ok, cvv: CVV, expiration_date: EXPIRY };
     await donate(api, { ...donationBody(ok), ...cardFields });
-    await api.post("/v1/payment-tokens", { ...cardFields, card_number: `${CARDS.ok}0` });
-    await api.post("/v1/payment-tokens", { ...cardFields, cvv: `${CVV}99` });
-    await api.post("/v1/payment-tokens", cardFields, { headers: { "Content-Type": "text/plain" } });
-    await api.post("/v1/payment-tokens", cardFields, { headers: { Origin: "https://evil.example" } });
+    await postCard(api, { ...cardFields, card_number: `${CARDS.ok}0` });
+    await postCard(api, { ...cardFields, cvv: `${CVV}99` });
+    await postCard(api, cardFields, { headers: { "Content-Type": "text/plain" } });
+    await postCard(api, cardFields, { headers: { Origin: "https://evil.example" } });
     await api.post("/v1/payment-tokens", undefined, { raw: `{"card_number":"${CARDS.ok}",` });
 
     // Opt-ins, peers, campaigns.

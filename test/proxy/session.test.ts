@@ -10,6 +10,7 @@ import {
   upstreamCalls,
   useStack,
   DONATE_PATH,
+  postCard,
 } from "./support";
 
 const LOGIN_PATH = "/api/v2/users/login_with_auth_token";
@@ -52,7 +53,7 @@ describe("the upstream session", () => {
     const ctx = useStack({ proxy: { env: { UPSTREAM_PRIVATE_TOKEN: wrong } } });
 
     it("→ 502 upstream_auth_failed, with no secret in the answer or the logs; nothing charged", async () => {
-      const reply = await ctx.api.post("/v1/payment-tokens", {
+      const reply = await postCard(ctx.api, {
         card_number: "4242424242424242",
         cvv: "317",
         expiration_date: "12/2031",

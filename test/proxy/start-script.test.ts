@@ -71,16 +71,24 @@ describe("npm start (scripts/start.ts)", () => {
       expect(await (await fetch(`${demo}/`)).text()).toBe(`<script src="${proxy}/widget.js"></script>`);
       expect(await (await fetch(`${proxy}/v1/health`)).json()).toEqual({ status: "ok", store: "sqlite" });
       // The proxy reaches the sandbox with the demo tokens, and lets the demo page call it.
+      // As the card frame sends it: the honeypot empty, its form session older than a bot's.
+      const session = await fetch(`${proxy}/v1/form-sessions`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: "{}",
+      });
+      expect(session.status).toBe(201);
+      const { form_session } = (await session.json()) as { form_session: string };
+      await new Promise((resolve) => setTimeout(resolve, 1600));
       const token = await fetch(`${proxy}/v1/payment-tokens`, {
         method: "POST",
         headers: { "Content-Type": "application/json", Origin: demo },
-        // As the card frame sends it: the honeypot empty, the form open a while.
         body: JSON.stringify({
           card_number: "4242424242424242",
           cvv: "123",
           expiration_date: "12/2031",
           website: "",
-          form_ms: 60_000,
+          form_session,
         }),
       });
       expect(token.status).toBe(201);

@@ -4,7 +4,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { luhnValid } from "../../contract/card";
 import { openSqlite } from "../../sqlite/open";
 import { afterAll, afterEach, beforeEach, expect } from "vitest";
 import { JOURNAL_FILE } from "../../proxy/store/sqlite/data-dir";
@@ -67,14 +66,33 @@ export function client(baseUrl: string) {
 }
 export type Client = ReturnType<typeof client>;
 
-/** Tokenizes a test card through the proxy, as the frame of a person a minute in; returns the payment token. */
+/** A form session, as the card frame asks for one when it opens. */
+export async function formSession(api: Client, headers: Record<string, string> = {}): Promise<string> {
+  const reply = await api.post("/v1/form-sessions", {}, { headers });
+  if (reply.status !== 201) throw new Error(`no form session: ${reply.status} ${reply.text}`);
+  return reply.json.form_session as string;
+}
+
+/**
+ * POST /v1/payment-tokens as the card frame sends it: with a form session asked for just before
+ * (from the same address), unless the body names its own `form_session`.
+ */
+export async function postCard(api: Client, body: Record<string, unknown>, options: PostOptions = {}) {
+  // The frame's session comes from the same address; the card's own headers are the test's.
+  const from = options.headers?.["X-Forwarded-For"];
+  const headers: Record<string, string> = from ? { "X-Forwarded-For": from } : {};
+  const session = "form_session" in body ? {} : { form_session: await formSession(api, headers) };
+  return api.post("/v1/payment-tokens", { ...body, ...session }, options);
+}
+
+/** Tokenizes a test card through the proxy, as the card frame does; returns the payment token. */
 export async function tokenize(api: Client, card: string = CARDS.ok): Promise<string> {
   const reply = await api.post("/v1/payment-tokens", {
     card_number: card,
     cvv: CVV,
     expiration_date: EXPIRY,
     website: "",
-    form_ms: 60_000,
+    form_session: await formSession(api),
   });
   if (reply.status !== 201) throw new Error(`tokenizing failed: ${reply.status} ${reply.text}`);
   return reply.json.token as string;
@@ -205,17 +223,4 @@ export function logLines(proxy: ProxyHandle): Record<string, unknown>[] {
   return proxy.logs.map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-/**
- * A Luhn-valid card number: `before`, the one check digit that makes it valid, then `after`
- * (contract/card.ts's rule decides).
- *
- * @example
- * withCheckDigit("424242424242424"); // "4242424242424242"
- */
-export function withCheckDigit(before: string, after = ""): string {
-  for (let digit = 0; digit <= 9; digit++) {
-    const number = `${before}${digit}${after}`;
-    if (luhnValid(number)) return number;
-  }
-  throw new Error("unreachable: one digit always completes the check");
-}
+export { withCheckDigit } from "../helpers/cards";

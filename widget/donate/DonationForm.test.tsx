@@ -373,14 +373,14 @@ describe("the donation form", () => {
 
   it.each([
     [
-      "rate limited",
+      "rate limited (a limit, told truthfully, never as a decline)",
       problem(429, "rate_limited"),
-      "Too many attempts from this connection. Please wait a few minutes and try again.",
+      "Too many gifts from this network right now. Try again in a minute.",
     ],
     [
       "blocked after declines",
       problem(429, "too_many_declines"),
-      "Too many attempts from this connection. Please wait a few minutes and try again.",
+      "Too many declined cards from this network, so nothing was charged. Please try again later.",
     ],
     [
       "refused by the upstream",

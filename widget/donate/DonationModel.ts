@@ -37,6 +37,7 @@ export type DonateFailure =
   | "declined"
   | "paymentFailed"
   | "rateLimited"
+  | "tooManyDeclines"
   | "upstreamDown"
   | "networkError"
   | "inProgress"
@@ -99,7 +100,7 @@ const FAILURES: Partial<Record<WidgetErrorCode, DonateFailure>> = {
   card_declined: "declined",
   payment_failed: "paymentFailed",
   rate_limited: "rateLimited",
-  too_many_declines: "rateLimited",
+  too_many_declines: "tooManyDeclines",
   upstream_unavailable: "upstreamDown",
   upstream_auth_failed: "upstreamDown",
   [UNREACHABLE]: "networkError",

@@ -18,6 +18,7 @@ import {
 } from "./card-input";
 import { solveChallenge } from "./challenge";
 import type { ParentChannel } from "./parent-channel";
+import type { FormSessionSource } from "./form-session";
 import { requestToken, type TokenAnswer } from "./token-client";
 
 const EMPTY: CardValues = { number: "", expiry: "", cvv: "" };
@@ -42,6 +43,8 @@ interface CardFormProps {
   locale: string;
   /** The campaign the page opened the frame for (its address says), or null. */
   campaign: { shortcode: string; keyword: string } | null;
+  /** The frame's form session (openFormSession). */
+  formSession: FormSessionSource;
 }
 
 /** Where the challenge is: asked and shown, being checked with the proxy, or failed. */
@@ -51,7 +54,7 @@ type ChallengeStatus = "shown" | "checking" | "failed";
  * The card number, expiry and security code. They never leave this frame except in the one
  * request to the proxy's /v1/payment-tokens; the page gets back only a token, brand and last 4.
  */
-export function CardForm({ channel, t, locale, campaign }: CardFormProps) {
+export function CardForm({ channel, t, locale, campaign, formSession }: CardFormProps) {
   const [values, setValues] = useState<CardValues>(EMPTY);
   const [touched, setTouched] = useState<Partial<Record<CardFieldName, boolean>>>({});
   const [serverProblems, setServerProblems] = useState<Partial<Record<CardFieldName, CardProblem>>>({});
@@ -177,7 +180,11 @@ export function CardForm({ channel, t, locale, campaign }: CardFormProps) {
         cvv: current.cvv,
         expiration_date: normalizeExpiry(current.expiry) ?? current.expiry,
       };
-      const context = { honeypot: honeypot.current?.value ?? "", campaign };
+      const context = {
+        honeypot: honeypot.current?.value ?? "",
+        campaign,
+        formSession: await formSession.current(),
+      };
       let reply = await requestToken(id, card, context);
       if (reply.challenge) {
         // Defence mode: the proxy asks for a proof of a human; the script loads only now.

@@ -2,6 +2,7 @@ import { render } from "preact";
 import { frameEn } from "../i18n/frame-en";
 import { frameEs } from "../i18n/frame-es";
 import { CardForm } from "./CardForm";
+import { openFormSession } from "./form-session";
 import { createParentChannel, trustedParentOrigin } from "./parent-channel";
 
 /** Only these may style the frame; they come from the page through the frame URL. */
@@ -36,5 +37,9 @@ export function startCardFrame(root: HTMLElement): void {
   const shortcode = params.get("shortcode");
   const keyword = params.get("keyword");
   const campaign = shortcode && keyword ? { shortcode, keyword } : null;
-  render(<CardForm channel={channel} t={t} locale={locale} campaign={campaign} />, root);
+  const formSession = openFormSession();
+  render(
+    <CardForm channel={channel} t={t} locale={locale} campaign={campaign} formSession={formSession} />,
+    root,
+  );
 }

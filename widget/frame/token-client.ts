@@ -1,4 +1,4 @@
-import { CHALLENGE_FIELD, FORM_TIME_FIELD, HONEYPOT_FIELD, type Challenge } from "../../contract/api";
+import { CHALLENGE_FIELD, FORM_SESSION_FIELD, HONEYPOT_FIELD, type Challenge } from "../../contract/api";
 import type { FromFrameMessage } from "../../contract/frame";
 import { readFromFrameMessage } from "../shared/frame-messages";
 import { readChallenge } from "./challenge";
@@ -16,6 +16,8 @@ export interface TokenContext {
   honeypot: string;
   /** The campaign the frame was opened for, so the proxy counts its signals per campaign. */
   campaign: { shortcode: string; keyword: string } | null;
+  /** The frame's form session (form-session.ts), from which the proxy times the form. */
+  formSession: string | null;
   /** The proof of a human, when the proxy asked for one. */
   proof?: string;
 }
@@ -35,12 +37,12 @@ export async function requestToken(
     response = await fetch(PAYMENT_TOKENS, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
-      // The cheap bot filters (proxy/README.md): the honeypot, and how long this frame has been open.
+      // The cheap bot filters (proxy/README.md): the honeypot, and the session the proxy times.
       body: JSON.stringify({
         ...card,
         ...context.campaign,
         [HONEYPOT_FIELD]: context.honeypot,
-        [FORM_TIME_FIELD]: Math.round(performance.now()),
+        ...(context.formSession ? { [FORM_SESSION_FIELD]: context.formSession } : {}),
         ...(context.proof ? { [CHALLENGE_FIELD]: context.proof } : {}),
       }),
       credentials: "omit",

@@ -84,6 +84,9 @@ export const donateEn = {
       "We still cannot confirm it. Please give the organization this reference before you donate again.",
     notCharged: "Your donation did not go through, so nothing was charged. You can try again.",
     inProgress: "Your donation is still being processed. Wait a moment, then try again.",
+    rateLimited: "Too many gifts from this network right now. Try again in a minute.",
+    tooManyDeclines:
+      "Too many declined cards from this network, so nothing was charged. Please try again later.",
     invalidPeer: "That fundraiser or team is not part of this campaign. Choose another one or remove it.",
     failed: "Something went wrong on our side. Please try again later.",
   },

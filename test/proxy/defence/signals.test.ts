@@ -9,7 +9,7 @@ import { openSqlite } from "../../../sqlite/open";
 import { sql } from "../../helpers/postgres";
 import { startProxy, type ProxyHandle } from "../../helpers/proxy";
 import { DEMO, startSandbox, type SandboxHandle } from "../../helpers/sandbox";
-import { CVV, EXPIRY, client, logLines, withCheckDigit } from "../support";
+import { CVV, EXPIRY, client, logLines, postCard, withCheckDigit } from "../support";
 
 /** Cards a generator counts through: one BIN, account numbers one after another. */
 const sequential = (count: number) =>
@@ -62,9 +62,9 @@ async function stack(store: "sqlite" | "postgres", env: Record<string, string>) 
   let address = 0;
   /** A tokenization from a new address, as the card frame of `campaign` sends it. */
   const tokenizeFor = (card: string, campaign?: { shortcode: string; keyword: string }) =>
-    api.post(
-      "/v1/payment-tokens",
-      { card_number: card, cvv: CVV, expiration_date: EXPIRY, website: "", form_ms: 20_000, ...campaign },
+    postCard(
+      api,
+      { card_number: card, cvv: CVV, expiration_date: EXPIRY, website: "", ...campaign },
       { headers: { "X-Forwarded-For": `10.9.0.${++address}` } },
     );
   return { sandbox, proxy, tokenizeFor };

@@ -1,0 +1,52 @@
+import { FORM_SESSION_FIELD } from "../../contract/api";
+
+/** Same origin as the frame: the proxy that served it. */
+const FORM_SESSIONS = "/v1/form-sessions";
+/** A session the proxy could not give is asked for again this much later. */
+const RETRY_MS = 3000;
+
+/** The frame's form session, as the card form reads it when the donor gives. */
+export interface FormSessionSource {
+  current(): Promise<string | null>;
+}
+
+async function ask(renew?: string): Promise<{ session: string; expiresInS: number } | null> {
+  try {
+    const response = await fetch(FORM_SESSIONS, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(renew ? { renew } : {}),
+      credentials: "omit",
+    });
+    if (!response.ok) return null;
+    const body = (await response.json()) as Record<string, unknown>;
+    const session = body[FORM_SESSION_FIELD];
+    const expiresInS = body.expires_in_s;
+    return typeof session === "string" && typeof expiresInS === "number" ? { session, expiresInS } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Asks the proxy for a form session as the frame opens (the proxy times the form from it, so a
+ * page cannot claim a time), and renews it at half its life while the frame stays open; one the
+ * proxy could not give is asked for again a little later.
+ */
+export function openFormSession(): FormSessionSource {
+  let latest: string | null = null;
+  let pending: Promise<unknown> = Promise.resolve();
+  const refresh = (): void => {
+    pending = ask(latest ?? undefined).then((answer) => {
+      if (answer) latest = answer.session;
+      setTimeout(refresh, answer ? (answer.expiresInS * 1000) / 2 : RETRY_MS);
+    });
+  };
+  refresh();
+  return {
+    async current() {
+      if (latest === null) await pending;
+      return latest;
+    },
+  };
+}
