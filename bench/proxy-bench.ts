@@ -20,7 +20,10 @@
  *
  * Environment: BENCH_DURATION_S (6 per measured run), BENCH_ROUNDS (3), BENCH_WARMUP_S (3),
  * BENCH_CONNECTIONS (16), BENCH_DATABASE_URL (a PostgreSQL whose user may create databases),
- * BENCH_ONLY (`proxy`: parts 1 to 3; `stores`: part 4; unset: all).
+ * 5. Crowds and card testers (test/helpers/crowds.ts) against the proxy's defaults, one proxy on
+ *    SQLite and two on one PostgreSQL: good cards charged in a gala and a giving-day peak, and
+ *    bot donations that reached the upstream (about 90 s, in real time; printed, not judged).
+ * BENCH_ONLY (`proxy`: parts 1 to 3; `stores`: part 4; `crowds`: part 5; unset: all).
  * Every figure is printed beside its target and its guard (bench/baseline.json, bench/verdict.ts):
  * a missed target is marked; the exit code is 1 only when a figure regresses past its guard.
  */
@@ -39,6 +42,7 @@ import { judge, type Baseline } from "./verdict";
 import { FORM_SESSION_FIELD } from "../contract/api";
 import { createFormSessions } from "../proxy/defence/form-session";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../sandbox/fixture";
+import { describeFigures, runAllScenarios, startCrowdStack } from "../test/helpers/crowds";
 import { startEmbeddedPostgres } from "../test/helpers/postgres-global";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -48,7 +52,7 @@ const WARMUP_S = Number(process.env.BENCH_WARMUP_S || 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 16);
 /** The store comparison's set rate: a campaign day's busiest minute many times over. */
 const DONATION_RATE = Number(process.env.BENCH_DONATION_RATE || 100);
-/** `stores`: the store comparison alone; `proxy`: everything before it. Unset: both. */
+/** `stores`: the store comparison alone; `proxy`: everything before it; `crowds`: the crowds alone. Unset: all. */
 const ONLY = process.env.BENCH_ONLY;
 const START_TIMEOUT_MS = 30_000;
 /** Where the compiled servers go (inside the repository, so their imports find node_modules). */
@@ -516,6 +520,16 @@ async function createDatabase(adminUrl: string, name: string): Promise<string> {
 }
 
 let stopPostgres: (() => Promise<void>) | undefined;
+let postgresAdminUrl: string | undefined;
+
+/** The run's PostgreSQL, started by the first part that needs it; its admin URL. */
+async function sharedPostgres(): Promise<string> {
+  if (postgresAdminUrl) return postgresAdminUrl;
+  const postgres = await benchPostgres();
+  stopPostgres = postgres.stop;
+  postgresAdminUrl = postgres.adminUrl;
+  return postgresAdminUrl;
+}
 
 const pgEnv = (url: string) => ({
   DATABASE_URL: url,
@@ -596,10 +610,9 @@ async function measureProxy(stub: { url: string }): Promise<Record<string, numbe
 
 /** Part 4: the donation path through one proxy on SQLite, one and two on PostgreSQL; its figures. */
 async function measureStores(stub: { url: string }): Promise<Record<string, number>> {
-  const postgres = await benchPostgres();
-  stopPostgres = postgres.stop;
-  const oneDb = await createDatabase(postgres.adminUrl, "givekit_bench_one");
-  const twoDb = await createDatabase(postgres.adminUrl, "givekit_bench_two");
+  const adminUrl = await sharedPostgres();
+  const oneDb = await createDatabase(adminUrl, "givekit_bench_one");
+  const twoDb = await createDatabase(adminUrl, "givekit_bench_two");
   const times = Array.from({ length: 4 }, (): StoreTime => ({ ms: 0, storeMs: 0 }));
   const onSqlite = await startProxy(stub.url, "bench-private", "bench-public", {}, donationTimes(times[0]!));
   const onPg = await startProxy(
@@ -653,6 +666,27 @@ async function measureStores(stub: { url: string }): Promise<Record<string, numb
   };
 }
 
+/**
+ * Part 5: the crowd scenarios with the defaults, as test/proxy/defence/crowds.test.ts runs them
+ * (without a challenge), each against a sandbox of its own; printed, not judged (the test holds
+ * the bounds).
+ */
+async function measureCrowds(): Promise<Record<string, number>> {
+  say("crowds and card testers, the proxy's defaults (test/helpers/crowds.ts; about 90 s)");
+  const adminUrl = await sharedPostgres();
+  let n = 0;
+  const [sqlite, postgres] = await Promise.all([
+    runAllScenarios(() => startCrowdStack({})),
+    runAllScenarios(async () =>
+      startCrowdStack({ databaseUrl: await createDatabase(adminUrl, `givekit_crowd_${n++}`) }),
+    ),
+  ]);
+  for (const figures of sqlite) say(`  ${describeFigures("one proxy, SQLite:", figures)}`);
+  for (const figures of postgres) say(`  ${describeFigures("two proxies, PostgreSQL:", figures)}`);
+  say();
+  return {};
+}
+
 async function main(): Promise<void> {
   const cpu = cpus();
   say(
@@ -666,7 +700,13 @@ async function main(): Promise<void> {
   await compile();
   const stub = await start([join(BUILD_DIR, "upstream-stub.js")], {});
   const parts =
-    ONLY === "stores" ? [measureStores] : ONLY === "proxy" ? [measureProxy] : [measureProxy, measureStores];
+    ONLY === "stores"
+      ? [measureStores]
+      : ONLY === "proxy"
+        ? [measureProxy]
+        : ONLY === "crowds"
+          ? [measureCrowds]
+          : [measureProxy, measureStores, measureCrowds];
   const measured: Record<string, number> = {};
   for (const part of parts) {
     for (const [name, value] of Object.entries(await part(stub)))

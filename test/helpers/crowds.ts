@@ -7,8 +7,10 @@
  * then the donation), from the address the scenario says (X-Forwarded-For, one trusted hop).
  * Money is counted in the sandbox's own report; each scenario has a sandbox of its own.
  */
-import { randomInt, randomUUID } from "node:crypto";
+import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import { withCheckDigit } from "./cards";
+import { startProxy, type ProxyHandle } from "./proxy";
+import { startSandbox } from "./sandbox";
 
 /** What a scenario needs of its stack: the proxies' URLs (requests spread over them, as a load balancer does) and the sandbox. */
 export interface CrowdStack {
@@ -19,6 +21,43 @@ export interface CrowdStack {
   requestPaths(): Promise<string[]>;
   /** A Turnstile proof the fake verifier passes, when the stack has a challenge configured. */
   passChallenge?: () => string;
+  close(): Promise<void>;
+}
+
+/** The defaults the scenarios run with (the test helper's proxies post at machine speed: not these). */
+const DEFAULTS = { GIVEKIT_MIN_FORM_MS: "1500", GIVEKIT_TRUST_PROXY: "1", LOG_LEVEL: "warn" };
+
+/**
+ * A sandbox and, with `databaseUrl`, two proxies on that PostgreSQL database (a load balancer in
+ * front: requests alternate), else one on SQLite; `challenge`: the TURNSTILE_* variables of a
+ * fake verifier that passes "good-…" proofs (e2e/turnstile-fake.ts).
+ */
+export async function startCrowdStack(options: {
+  databaseUrl?: string;
+  challenge?: Record<string, string>;
+}): Promise<CrowdStack> {
+  const sandbox = await startSandbox();
+  const env = { ...DEFAULTS, ...options.challenge };
+  const proxies: ProxyHandle[] = [];
+  if (!options.databaseUrl) proxies.push(await startProxy({ upstreamUrl: sandbox.url, env }));
+  else {
+    const shared = {
+      ...env,
+      DATABASE_URL: options.databaseUrl,
+      GIVEKIT_JOURNAL_SECRET: randomBytes(32).toString("hex"),
+    };
+    for (let i = 0; i < 2; i++) proxies.push(await startProxy({ upstreamUrl: sandbox.url, env: shared }));
+  }
+  return {
+    proxyUrls: proxies.map((proxy) => proxy.url),
+    transactions: () => sandbox.transactions(),
+    requestPaths: async () => (await sandbox.requests()).map((request) => request.path),
+    ...(options.challenge ? { passChallenge: () => `good-${randomBytes(8).toString("hex")}` } : {}),
+    async close() {
+      await Promise.all(proxies.map((proxy) => proxy.close()));
+      await sandbox.close();
+    },
+  };
 }
 
 export interface ScenarioFigures {
@@ -242,6 +281,7 @@ async function botFigures(stack: CrowdStack) {
 }
 
 export type ScenarioName = "gala" | "giving-day" | "bot-spread" | "bot-paced" | "burst";
+export const SCENARIO_NAMES: ScenarioName[] = ["gala", "giving-day", "bot-spread", "bot-paced", "burst"];
 
 /** What each scenario is, in the words proxy/README.md uses. */
 export const SCENARIOS: Record<ScenarioName, string> = {
@@ -283,6 +323,16 @@ export async function runScenario(name: ScenarioName, stack: CrowdStack): Promis
     case "burst":
       await runBot(stack, { cards: 1000, address: () => "203.0.113.99", perSecond: 1000 });
       return { ...figures([], {}, 0), ...(await botFigures(stack)) };
+  }
+}
+
+/** Every scenario side by side, each against a stack of its own (`stack()` makes one). */
+export async function runAllScenarios(stack: () => Promise<CrowdStack>): Promise<ScenarioFigures[]> {
+  const stacks = await Promise.all(SCENARIO_NAMES.map(() => stack()));
+  try {
+    return await Promise.all(SCENARIO_NAMES.map((name, i) => runScenario(name, stacks[i]!)));
+  } finally {
+    await Promise.all(stacks.map((each) => each.close()));
   }
 }
 
