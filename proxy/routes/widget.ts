@@ -19,6 +19,8 @@ const ENTRY_CACHE = "no-cache";
 const ASSET_CACHE = "public, max-age=31536000, immutable";
 const FRAME_CACHE = "no-cache";
 const ASSET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** Scripts and stylesheets, which no browser reads a document's headers from. */
+const SUBRESOURCE_NAME = /\.(?:js|css)$/;
 
 /**
  * The card frame's policy: its own scripts only, framed only by the allowed origins. With a
@@ -93,8 +95,14 @@ export function widgetRoutes(options: {
   };
 
   return new Hono<AppEnv>()
-    .get("/widget.js", (c) => serve(c, "widget.js", script))
-    .get("/givekit.js", (c) => serve(c, "givekit.js", script))
+    .get("/widget.js", (c) => {
+      c.set("subresource", true);
+      return serve(c, "widget.js", script);
+    })
+    .get("/givekit.js", (c) => {
+      c.set("subresource", true);
+      return serve(c, "givekit.js", script);
+    })
     .get("/frame/card", (c) => {
       c.set("framable", true);
       return serve(c, "frame/card.html", {
@@ -108,6 +116,7 @@ export function widgetRoutes(options: {
       // A compressed sibling is sent for its file, by Accept-Encoding, never by its own name.
       if (!parts.every((part) => ASSET_NAME.test(part)) || isSiblingName(name))
         throw new ProblemError("not_found", "No such widget file.");
+      if (SUBRESOURCE_NAME.test(name)) c.set("subresource", true);
       return serve(c, join("assets", ...parts), asset);
     });
 }

@@ -272,3 +272,29 @@ describe("the widget's files, compressed as the build wrote them", () => {
     expect(DECODE[coding](res.body).toString("utf8")).toBe(KINDS["the loader"].text);
   });
 });
+
+describe("the headers a donor downloads with each script", () => {
+  it("a script or stylesheet carries no document-only header; the frame page and errors keep theirs", async () => {
+    await start(compressedWidget());
+    for (const path of [
+      "/widget.js",
+      KINDS["an element's chunk"].path,
+      KINDS["the card frame's stylesheet"].path,
+    ]) {
+      const res = await rawGet(proxy.url + path, { "Accept-Encoding": "br" });
+      expect(res.status).toBe(200);
+      expect(res.headers["content-security-policy"]).toBeUndefined();
+      expect(res.headers["referrer-policy"]).toBeUndefined();
+      expect(res.headers["x-frame-options"]).toBeUndefined();
+      expect(res.headers["x-content-type-options"]).toBe("nosniff");
+      expect(res.headers["strict-transport-security"]).toBeDefined();
+    }
+    const frame = await rawGet(`${proxy.url}/frame/card`);
+    expect(frame.headers["content-security-policy"]).toContain("frame-ancestors");
+    expect(frame.headers["referrer-policy"]).toBe("no-referrer");
+    const missing = await rawGet(`${proxy.url}/assets/nope-Ab12Cd34.js`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers["content-security-policy"]).toContain("default-src 'none'");
+    expect(missing.headers["x-frame-options"]).toBe("DENY");
+  });
+});
