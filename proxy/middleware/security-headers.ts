@@ -29,13 +29,13 @@ const stock = secureHeaders({
   xXssProtection: false,
 });
 
+/** A script or stylesheet sent (not an error about one). */
+const isSubresource = (c: Context<AppEnv>) => c.get("subresource") && c.res.status < 400;
+
 /**
  * @example
  * app.use("*", securityHeaders());
  */
-/** A script or stylesheet sent (not an error about one). */
-const isSubresource = (c: Context<AppEnv>) => c.get("subresource") && c.res.status < 400;
-
 export function securityHeaders(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await stock(c, async () => {
