@@ -1,6 +1,10 @@
-import { rm } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
 import { preact } from "@preact/preset-vite";
 import { defineConfig, type BuildEnvironmentOptions, type Plugin } from "vite";
+import { BROTLI_QUALITY, GZIP_LEVEL, isSiblingName } from "./http/precompressed";
 import { LOCALES } from "./widget/i18n";
 
 /**
@@ -140,8 +144,56 @@ function elementChunkNames(): Plugin {
   };
 }
 
+/** The files a server sends as text, which compress. */
+const TEXT_FILE = /\.(?:js|mjs|css|html|json|svg|txt)$/;
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * Beside each text file a server sends, its Brotli (quality 11) and gzip (level 9) forms,
+ * `x.js.br` and `x.js.gz`, which the proxy and the demo server pick from by Accept-Encoding
+ * (http/precompressed.ts): compressed once here, never per request. A sibling that would not
+ * be smaller is not written (the file goes as it is). Not for chunks.json, which no server
+ * sends, nor the demo's HTML, which its server fills in with the proxy's URL before sending.
+ */
+function precompress(): Plugin {
+  return {
+    name: "givekit:precompress",
+    apply: "build",
+    async writeBundle(options, bundle) {
+      const dir = options.dir;
+      if (!dir) return;
+      const demo = this.environment.name === "client";
+      const served = Object.keys(bundle).filter(
+        (name) =>
+          TEXT_FILE.test(name) &&
+          !isSiblingName(name) &&
+          name !== CHUNK_TABLE_FILE &&
+          !(demo && name.endsWith(".html")),
+      );
+      await Promise.all(
+        served.map(async (name) => {
+          const path = join(dir, name);
+          const bytes = await readFile(path);
+          const [br, gz] = await Promise.all([
+            brotliAsync(bytes, {
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+                [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+              },
+            }),
+            gzipAsync(bytes, { level: GZIP_LEVEL }),
+          ]);
+          if (br.length < bytes.length) await writeFile(`${path}.br`, br);
+          if (gz.length < bytes.length) await writeFile(`${path}.gz`, gz);
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [preact(), classicJsx(), placeFrameHtml(), elementChunkNames()],
+  plugins: [preact(), classicJsx(), placeFrameHtml(), elementChunkNames(), precompress()],
   builder: {
     async buildApp(builder) {
       await rm(WIDGET_DIR, { recursive: true, force: true });

@@ -3,11 +3,17 @@
  * placeholders of its HTML pages replaced by the proxy's URL, so the page is served from
  * another origin than the proxy, as a nonprofit's site would be.
  */
-import { readFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
-import { serveStatic } from "@hono/node-server/serve-static";
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
+import { getMimeType } from "hono/utils/mime";
+import {
+  compressedVariants,
+  isSiblingName,
+  precompressedFiles,
+  variantResponse,
+  type Variants,
+} from "../http/precompressed";
 import { closeServer, listen } from "../http/listen";
 
 export const PROXY_PLACEHOLDER = "__GIVEKIT_PROXY__";
@@ -25,27 +31,50 @@ export interface DemoServerOptions {
   proxyUrl: () => string;
 }
 
-/** Serves the demo page: its HTML with the proxy's URL filled in, every other file as it is. */
+/** A file as the request accepts it; every demo file is revalidated (it may be rebuilt). */
+const send = (c: Context, variants: Variants, contentType: string) =>
+  variantResponse(
+    { acceptEncoding: c.req.header("accept-encoding"), ifNoneMatch: c.req.header("if-none-match") },
+    variants,
+    { "Content-Type": contentType, "Cache-Control": "no-cache" },
+  );
+
+/**
+ * Serves the demo page: its HTML with the proxy's URL filled in (compressed once per page and
+ * URL), every other file as the build compressed it, as the proxy serves the widget
+ * (http/precompressed.ts).
+ */
 export function createDemoApp(options: Pick<DemoServerOptions, "dir" | "proxyUrl">): Hono {
   const root = resolve(options.dir);
+  const files = precompressedFiles();
+  const pages = new Map<string, { source: Variants; proxyUrl: string; variants: Variants }>();
+  const inRoot = (path: string) => {
+    const file = resolve(root, `.${path}`);
+    return file.startsWith(root + sep) && !isSiblingName(file) ? file : null;
+  };
+
   const app = new Hono();
-  app.use((c, next) => {
-    c.header("Cache-Control", "no-cache");
-    return next();
-  });
   app.get("*", async (c, next) => {
-    const page = c.req.path.endsWith("/") ? `${c.req.path}index.html` : c.req.path;
-    if (!page.endsWith(".html")) return next();
-    const file = resolve(root, `.${page}`);
-    if (!file.startsWith(root + sep)) return next();
-    const html = await readFile(file, "utf8").catch(() => null);
-    if (html === null) return next();
-    return c.html(html.replaceAll(PROXY_PLACEHOLDER, options.proxyUrl()));
+    const path = c.req.path.endsWith("/") ? `${c.req.path}index.html` : c.req.path;
+    const file = inRoot(path);
+    const source = file ? await files.get(file) : null;
+    if (!file || !source) return next();
+    if (!file.endsWith(".html")) {
+      return send(c, source, getMimeType(file) ?? "application/octet-stream");
+    }
+    const proxyUrl = options.proxyUrl();
+    let page = pages.get(file);
+    if (page?.source !== source || page.proxyUrl !== proxyUrl) {
+      const html = new TextDecoder().decode(source.identity.body).replaceAll(PROXY_PLACEHOLDER, proxyUrl);
+      page = { source, proxyUrl, variants: compressedVariants(new TextEncoder().encode(html)) };
+      pages.set(file, page);
+    }
+    return send(c, page.variants, "text/html; charset=utf-8");
   });
-  app.use(serveStatic({ root }));
-  app.notFound((c) =>
-    existsSync(join(root, "index.html")) ? c.text("Not found", 404) : c.html(NOT_BUILT_PAGE, 503),
-  );
+  app.notFound((c) => {
+    c.header("Cache-Control", "no-cache");
+    return existsSync(join(root, "index.html")) ? c.text("Not found", 404) : c.html(NOT_BUILT_PAGE, 503);
+  });
   return app;
 }
 

@@ -3,8 +3,11 @@
  * the scripts' Cross-Origin-Resource-Policy): hono/secure-headers, plus the two it does not
  * decide as the proxy needs. X-Frame-Options is left off a page that may be framed (the card
  * frame says who may frame it in its CSP), and answers are not cached unless a route says so.
+ * A script or a stylesheet (a route sets `subresource`) keeps only what applies to it
+ * (nosniff, HSTS, its own CORS and CORP): a browser reads CSP, Referrer-Policy and
+ * X-Frame-Options from a document, never from a script, and each costs a donor's phone bytes.
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "../context";
 
@@ -26,16 +29,25 @@ const stock = secureHeaders({
   xXssProtection: false,
 });
 
+/** A script or stylesheet sent (not an error about one). */
+const isSubresource = (c: Context<AppEnv>) => c.get("subresource") && c.res.status < 400;
+
 /**
  * @example
  * app.use("*", securityHeaders());
  */
 export function securityHeaders(): MiddlewareHandler<AppEnv> {
-  return (c, next) =>
-    stock(c, async () => {
+  return async (c, next) => {
+    await stock(c, async () => {
       await next();
       const headers = c.res.headers;
-      if (!c.get("framable") && !headers.has("X-Frame-Options")) headers.set("X-Frame-Options", "DENY");
+      if (!c.get("framable") && !isSubresource(c) && !headers.has("X-Frame-Options"))
+        headers.set("X-Frame-Options", "DENY");
       if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
     });
+    if (isSubresource(c)) {
+      c.res.headers.delete("Content-Security-Policy");
+      c.res.headers.delete("Referrer-Policy");
+    }
+  };
 }

@@ -1,22 +1,26 @@
 /**
  * The built widget, served by the proxy so its script's origin is the proxy:
  * GET /widget.js (script tag), /givekit.js (ES module), /frame/card (the card frame page,
- * which only ALLOWED_ORIGINS may frame) and /assets/* (hashed, cached for a year).
+ * which only ALLOWED_ORIGINS may frame) and /assets/* (hashed, cached for a year), each as the
+ * build compressed it (Brotli, gzip or plain, by Accept-Encoding: http/precompressed.ts).
  * A missing build is a clear 404 problem, never a crash.
  */
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Hono, type Context } from "hono";
 import { getMimeType } from "hono/utils/mime";
+import { isSiblingName, precompressedFiles, variantResponse } from "../../http/precompressed";
 import type { AppEnv } from "../context";
 import { ProblemError } from "../problem";
 
-/** Entry scripts keep their names across releases: cached briefly, then revalidated. */
-const ENTRY_CACHE = "public, max-age=300, must-revalidate";
+/** Entry scripts keep their names across releases: revalidated each time (a 304 when unchanged). */
+const ENTRY_CACHE = "no-cache";
 /** Hashed asset names change with their content. */
 const ASSET_CACHE = "public, max-age=31536000, immutable";
 const FRAME_CACHE = "no-cache";
 const ASSET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** Scripts and stylesheets, which no browser reads a document's headers from. */
+const SUBRESOURCE_NAME = /\.(?:js|css)$/;
 
 /**
  * The card frame's policy: its own scripts only, framed only by the allowed origins. With a
@@ -52,19 +56,16 @@ export function widgetRoutes(options: {
 }) {
   const frameCsp = frameContentSecurityPolicy(options.allowedOrigins, options.challengeScriptUrl ?? null);
 
+  const files = precompressedFiles();
+
   async function serve(
     c: Context<AppEnv>,
     relativePath: string,
     headers: Record<string, string>,
   ): Promise<Response> {
     const path = join(options.widgetDir, relativePath);
-    let info;
-    try {
-      info = await stat(path);
-    } catch {
-      info = null;
-    }
-    if (!info?.isFile()) {
+    const variants = await files.get(path);
+    if (!variants) {
       const built = await stat(options.widgetDir).then(
         (dir) => dir.isDirectory(),
         () => false,
@@ -74,14 +75,11 @@ export function widgetRoutes(options: {
         built ? "No such widget file." : "The widget is not built yet: run `npm run build`.",
       );
     }
-    const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
-    const common = {
-      "Content-Type": getMimeType(path) ?? "application/octet-stream",
-      ETag: etag,
-      ...headers,
-    };
-    if (c.req.header("if-none-match") === etag) return c.body(null, 304, common);
-    return c.body(new Uint8Array(await readFile(path)), 200, common);
+    return variantResponse(
+      { acceptEncoding: c.req.header("accept-encoding"), ifNoneMatch: c.req.header("if-none-match") },
+      variants,
+      { "Content-Type": getMimeType(path) ?? "application/octet-stream", ...headers },
+    );
   }
 
   // Scripts are loaded by other sites' pages (a module script cross-origin needs CORS).
@@ -97,8 +95,14 @@ export function widgetRoutes(options: {
   };
 
   return new Hono<AppEnv>()
-    .get("/widget.js", (c) => serve(c, "widget.js", script))
-    .get("/givekit.js", (c) => serve(c, "givekit.js", script))
+    .get("/widget.js", (c) => {
+      c.set("subresource", true);
+      return serve(c, "widget.js", script);
+    })
+    .get("/givekit.js", (c) => {
+      c.set("subresource", true);
+      return serve(c, "givekit.js", script);
+    })
     .get("/frame/card", (c) => {
       c.set("framable", true);
       return serve(c, "frame/card.html", {
@@ -109,8 +113,10 @@ export function widgetRoutes(options: {
     .get("/assets/:name{.+}", (c) => {
       const name = c.req.param("name");
       const parts = name.split("/");
-      if (!parts.every((part) => ASSET_NAME.test(part)))
+      // A compressed sibling is sent for its file, by Accept-Encoding, never by its own name.
+      if (!parts.every((part) => ASSET_NAME.test(part)) || isSiblingName(name))
         throw new ProblemError("not_found", "No such widget file.");
+      if (SUBRESOURCE_NAME.test(name)) c.set("subresource", true);
       return serve(c, join("assets", ...parts), asset);
     });
 }
