@@ -20,6 +20,7 @@ import type { DefenceConfig } from "../config";
 import { retryAfterS } from "../middleware/rate-limit";
 import { ProblemError } from "../problem";
 import { memoryCounters } from "../store/counters";
+import { VOLUME_SIGNALS } from "../store/defence";
 import type { CounterHit, Counters, DefenceState, Store } from "../store";
 import { createTurnstileVerifier, type ChallengeVerifier } from "./turnstile";
 
@@ -39,9 +40,8 @@ export type DefenceSignal =
   | "decline_ratio"
   | "bin_run";
 
-/** The signals that are evidence of card testing; the others are volume, which a crowd makes too. */
-const EVIDENCE = new Set<string>(["declines_per_min", "decline_ratio", "bin_run"] satisfies DefenceSignal[]);
-export const isEvidence = (signal: string) => EVIDENCE.has(signal);
+/** Evidence of card testing (declines, their share, a BIN run); the rest is volume (store/defence.ts). */
+export const isEvidence = (signal: string) => !(VOLUME_SIGNALS as readonly string[]).includes(signal);
 
 /** A card as the signals know it: a keyed hash of its number, never the number. */
 export const cardKey = (secret: string, digits: string) =>
@@ -149,7 +149,16 @@ export function createDefence(
   async function cross(scope: string, signal: DefenceSignal, value: number, extra: object = {}) {
     // A period over but not yet told is told before a new one starts.
     await logDefenceExits(deps.store, deps.logger);
-    const { entered } = await deps.store.crossDefence(scope, signal, value, config.quietS * 1000);
+    // Evidence over a period that volume started: read before, to tell that it takes over.
+    const before = isEvidence(signal) ? (await deps.store.defenceStates([scope]))[0] : undefined;
+    const { entered, state } = await deps.store.crossDefence(scope, signal, value, config.quietS * 1000);
+    if (!entered && before && activeDefences([before]).length > 0 && !isEvidence(before.signal)) {
+      if (state.signal === signal)
+        deps.logger.warn(
+          { event: "defence_mode_evidence", scope, signal, value, ...extra, was: before.signal },
+          "defence mode: card testing suspected during high volume",
+        );
+    }
     if (entered) {
       deps.logger.warn(
         {

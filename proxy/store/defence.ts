@@ -22,13 +22,22 @@ export function toDefenceState(row: {
   };
 }
 
-/** A period over (or ended) starts again; one still on only runs longer. */
+/**
+ * The signals that are volume, which a crowd makes too; every other signal is evidence of card
+ * testing. A period started by volume takes on the first evidence that crosses while it is on.
+ */
+export const VOLUME_SIGNALS = ["tokens_per_min", "cards_per_min"] as const;
+const VOLUME_LIST = VOLUME_SIGNALS.map((signal) => `'${signal}'`).join(", ");
+const TAKES_NEW = `defence_modes.until_ms <= excluded.since_ms
+      OR (defence_modes.signal IN (${VOLUME_LIST}) AND excluded.signal NOT IN (${VOLUME_LIST}))`;
+
+/** A period over (or ended) starts again; one still on only runs longer (and takes on evidence over volume). */
 export const CROSS_DEFENCE_SQL = (max: "MAX" | "GREATEST", p: (n: number) => string) => `
   INSERT INTO defence_modes (scope, signal, value, since_ms, until_ms, ended, started_by)
   VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, 0, ${p(6)})
   ON CONFLICT (scope) DO UPDATE SET
-    signal = CASE WHEN defence_modes.until_ms <= excluded.since_ms THEN excluded.signal ELSE defence_modes.signal END,
-    value = CASE WHEN defence_modes.until_ms <= excluded.since_ms THEN excluded.value ELSE defence_modes.value END,
+    signal = CASE WHEN ${TAKES_NEW} THEN excluded.signal ELSE defence_modes.signal END,
+    value = CASE WHEN ${TAKES_NEW} THEN excluded.value ELSE defence_modes.value END,
     since_ms = CASE WHEN defence_modes.until_ms <= excluded.since_ms THEN excluded.since_ms ELSE defence_modes.since_ms END,
     started_by = CASE WHEN defence_modes.until_ms <= excluded.since_ms THEN excluded.started_by ELSE defence_modes.started_by END,
     ended = 0,

@@ -21,6 +21,8 @@ export interface CrowdStack {
   requestPaths(): Promise<string[]>;
   /** A Turnstile proof the fake verifier passes, when the stack has a challenge configured. */
   passChallenge?: () => string;
+  /** The proxies' log lines, parsed. */
+  logLines(): Record<string, unknown>[];
   close(): Promise<void>;
 }
 
@@ -53,6 +55,8 @@ export async function startCrowdStack(options: {
     transactions: () => sandbox.transactions(),
     requestPaths: async () => (await sandbox.requests()).map((request) => request.path),
     ...(options.challenge ? { passChallenge: () => `good-${randomBytes(8).toString("hex")}` } : {}),
+    logLines: () =>
+      proxies.flatMap((proxy) => proxy.logs.map((line) => JSON.parse(line) as Record<string, unknown>)),
     async close() {
       await Promise.all(proxies.map((proxy) => proxy.close()));
       await sandbox.close();
@@ -70,6 +74,8 @@ export interface ScenarioFigures {
   botTokenizations: number;
   /** Why the people who were not charged were refused (`code` → count). */
   refused: Record<string, number>;
+  /** Defence mode's entries: `scope signal (challenge)`. */
+  defence: string[];
   wallS: number;
 }
 
@@ -115,6 +121,11 @@ export function goodCard(): string {
     const digits = withCheckDigit(`4${Array.from({ length: 14 }, () => randomInt(10)).join("")}`);
     if (!digits.endsWith("0002") && !digits.endsWith("0119")) return digits;
   }
+}
+
+/** A person's card that the sandbox declines (it declines every number ending 0002): any issuer. */
+function declinedCard(): string {
+  return withCheckDigit(`4${Array.from({ length: 10 }, () => randomInt(10)).join("")}`, "0002");
 }
 
 /** A card the sandbox declines, as testers' lists are: one BIN, numbers one after another. */
@@ -190,7 +201,7 @@ function people(
     return {
       ip: ip(i),
       // The first `declined` people carry a card the sandbox declines, as some in every crowd do.
-      card: i < declined ? deadCard(900_000 + i * 7919) : goodCard(),
+      card: i < declined ? declinedCard() : goodCard(),
       amount: `${20 + i}.${String(i % 100).padStart(2, "0")}`,
       opensAtMs: arrivesMs - formMs,
       formMs,
@@ -300,6 +311,10 @@ export async function runScenario(name: ScenarioName, stack: CrowdStack): Promis
     goodCards: crowd.filter((person) => !person.card.endsWith("0002")).length,
     charged,
     refused,
+    defence: stack
+      .logLines()
+      .filter((line) => line.event === "defence_mode_on")
+      .map((line) => `${String(line.scope)} ${String(line.signal)} (${String(line.challenge)})`),
     wallS: Math.round((Date.now() - began) / 1000),
   });
   switch (name) {
@@ -341,7 +356,8 @@ export function describeFigures(label: string, figures: ScenarioFigures): string
   const refused = Object.entries(figures.refused)
     .map(([code, count]) => `${count} ${code}`)
     .join(", ");
+  const defence = figures.defence.length ? `; defence mode: ${figures.defence.join(", ")}` : "";
   return figures.goodCards > 0
-    ? `${label} ${figures.scenario}: ${figures.charged} of ${figures.goodCards} good cards charged once${refused ? ` (refused: ${refused})` : ""} in ${figures.wallS} s`
-    : `${label} ${figures.scenario}: ${figures.botDonations} bot donations and ${figures.botTokenizations} card tokenizations reached the upstream in ${figures.wallS} s`;
+    ? `${label} ${figures.scenario}: ${figures.charged} of ${figures.goodCards} good cards charged once${refused ? ` (refused: ${refused})` : ""} in ${figures.wallS} s${defence}`
+    : `${label} ${figures.scenario}: ${figures.botDonations} bot donations and ${figures.botTokenizations} card tokenizations reached the upstream in ${figures.wallS} s${defence}`;
 }

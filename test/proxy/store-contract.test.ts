@@ -465,6 +465,15 @@ describe.each(adapters)("the $name store", (adapter) => {
       entered: true,
       state: { signal: "cards_per_min", since: now, ended: false },
     });
+    // A period volume started takes on evidence that crosses while it is on (not the other way).
+    now += 10_000;
+    const evidence = await store.crossDefence("all", "bin_run", 6, 60_000);
+    expect(evidence).toEqual({
+      entered: false,
+      state: { ...next.state, signal: "bin_run", value: 6, until: now + 60_000 },
+    });
+    const volume = await store.crossDefence("all", "tokens_per_min", 61, 60_000);
+    expect(volume.state).toMatchObject({ signal: "bin_run", value: 6, since: next.state.since });
   });
   it("counters: hits add up within their time, start again after it, and a set overrides", async () => {
     let now = Date.parse("2026-11-24T07:00:00Z");
@@ -574,14 +583,19 @@ describe("on PostgreSQL, with several proxies", () => {
     );
   });
 
-  it("a bucket is shared: 40 turns at once over two proxies take exactly its burst", async () => {
+  it("a bucket is shared: 40 turns at once over two proxies take exactly its burst, round after round", async () => {
     const place = await postgres.place();
     const [a, b] = [await postgres.open(place), await postgres.open(place)];
     stores.push(a!, b!);
-    const bucket = { key: "bucket:tokens:198.51.100.9", burst: 10, intervalMs: 3_600_000 };
-    const turns = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => (i % 2 ? a! : b!).counters!.take(bucket)),
-    );
-    expect(turns.filter((turn) => turn.allowed)).toHaveLength(10);
+    // Ten rounds, each a new bucket: the first turns race to make its row.
+    for (let round = 0; round < 10; round++) {
+      const bucket = { key: `bucket:tokens:198.51.100.${round}`, burst: 10, intervalMs: 3_600_000 };
+      const began = Date.now();
+      const turns = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => (i % 2 ? a! : b!).counters!.take(bucket)),
+      );
+      expect(turns.filter((turn) => turn.allowed)).toHaveLength(10);
+      for (const turn of turns.filter((each) => !each.allowed)) expect(turn.retryAt).toBeGreaterThan(began);
+    }
   });
 });

@@ -189,7 +189,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       );
       const { taken, prior } = rows[0]!;
       if (taken !== null) return { allowed: true, retryAt: at };
-      return bucketTurn(prior ?? at, bucket, at).state;
+      // Refused. `prior` is from the statement's snapshot: a row another proxy made meanwhile is not in it.
+      const retryAt = prior === null ? at + bucket.intervalMs : bucketTurn(prior, bucket, at).state.retryAt;
+      return { allowed: false, retryAt: Math.max(retryAt, at + 1) };
     },
   };
 
