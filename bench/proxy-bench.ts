@@ -675,10 +675,12 @@ async function measureCrowds(): Promise<Record<string, number>> {
   say("crowds and card testers, the proxy's defaults (test/helpers/crowds.ts; about 90 s)");
   const adminUrl = await sharedPostgres();
   let n = 0;
+  // Side by side, with each set-up's testers in a moment of its own (one machine, two cores).
   const [sqlite, postgres] = await Promise.all([
-    runAllScenarios(() => startCrowdStack({})),
-    runAllScenarios(async () =>
-      startCrowdStack({ databaseUrl: await createDatabase(adminUrl, `givekit_crowd_${n++}`) }),
+    runAllScenarios(() => startCrowdStack({}), { "bot-spread": 2, burst: 10 }),
+    runAllScenarios(
+      async () => startCrowdStack({ databaseUrl: await createDatabase(adminUrl, `givekit_crowd_${n++}`) }),
+      { "bot-spread": 20, burst: 30 },
     ),
   ]);
   for (const figures of sqlite) say(`  ${describeFigures("one proxy, SQLite:", figures)}`);

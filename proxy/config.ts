@@ -39,6 +39,8 @@ export interface RateLimitConfig {
   declineWindowS: number;
   /** How long a blocked client may not tokenize cards or donate, in seconds. */
   declineBlockS: number;
+  /** How long a donation counts as at the upstream if its proxy never says it is done (the claim's lease). */
+  inFlightTtlS: number;
 }
 
 /** Card-testing defences (proxy/README.md, "Card testing"). */
@@ -510,6 +512,7 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
       declineRatio: e.GIVEKIT_DECLINE_RATIO,
       declineWindowS: e.GIVEKIT_DECLINE_WINDOW_S,
       declineBlockS: e.GIVEKIT_DECLINE_BLOCK_S,
+      inFlightTtlS: claimLeaseS,
     },
     defence: {
       minFormMs: e.GIVEKIT_MIN_FORM_MS,

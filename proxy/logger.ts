@@ -7,7 +7,7 @@ import { destination as pinoDestination, pino, type DestinationStream, type Logg
 /** Log lines are written to stdout in chunks of this size… */
 const LOG_BUFFER_BYTES = 4096;
 /** …or at least this often, so a quiet proxy's lines are not held back. */
-const LOG_FLUSH_MS = 1000;
+export const LOG_FLUSH_MS = 1000;
 
 /** Fields pino replaces with "[redacted]" (fixed paths: wildcards cost a few µs on every line). */
 export const REDACTED_PATHS = [

@@ -12,6 +12,7 @@ const config = {
   declineRatio: 0.5,
   declineWindowS: 60,
   declineBlockS: 120,
+  inFlightTtlS: 30,
 };
 
 async function problemOf(promise: Promise<unknown>): Promise<ProblemError> {
@@ -86,5 +87,34 @@ describe("rate limits", () => {
       await limits.recordDecline(tester);
     }
     expect((await problemOf(limits.admit("donations", tester))).code).toBe("too_many_declines");
+  });
+
+  it("count toward the decline share only the tokenizations a bucket let through", async () => {
+    const limits = createRateLimits({ ...config, paymentTokens: { burst: 5, perMin: 1 } });
+    const tester = "198.51.100.30";
+    // A burst: 5 let through, 95 refused; then the 5 tokens are declined.
+    for (let i = 0; i < 100; i++) await limits.admitTokenization(tester).catch(() => undefined);
+    for (let i = 0; i < 5; i++) await limits.recordDecline(tester);
+    expect((await problemOf(limits.admit("donations", tester))).code).toBe("too_many_declines");
+  });
+
+  it("let at most a burst of one client's donations be at the upstream at once, and free each place after", async () => {
+    const limits = createRateLimits(config);
+    const ip = "198.51.100.40";
+    const first = await limits.enterDonation(ip);
+    const second = await limits.enterDonation(ip);
+    const problem = await problemOf(limits.enterDonation(ip));
+    expect([problem.status, problem.code]).toEqual([429, "rate_limited"]);
+    await first();
+    const third = await limits.enterDonation(ip);
+    await Promise.all([second(), third()]);
+    await limits.enterDonation("198.51.100.41");
+  });
+
+  it("let card requests through at twice the tokenizations' bucket, before any check", async () => {
+    const limits = createRateLimits(config);
+    const ip = "198.51.100.50";
+    for (let i = 0; i < 4; i++) await limits.admit("cardRequests", ip);
+    expect((await problemOf(limits.admit("cardRequests", ip))).code).toBe("rate_limited");
   });
 });

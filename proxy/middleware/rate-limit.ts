@@ -15,6 +15,7 @@ import type { BucketState, CounterHit, CounterState, Counters } from "../store";
 
 export type LimitedAction =
   | "paymentTokens"
+  | "cardRequests"
   | "donations"
   | "subscriptions"
   | "donationStatus"
@@ -23,6 +24,7 @@ export type LimitedAction =
 /** Each action's bucket prefix (the keys are `bucket:prefix:client`). */
 const PREFIXES: Record<LimitedAction, string> = {
   paymentTokens: "tokens",
+  cardRequests: "card-requests",
   donations: "donations",
   subscriptions: "subscriptions",
   donationStatus: "donation-status",
@@ -65,8 +67,14 @@ function assertNotBlockedBy(state: CounterState): void {
  */
 export function createRateLimits(config: RateLimitConfig, counters: Counters | null = null) {
   const count = counters ?? memoryCounters();
+  const buckets: Record<LimitedAction, BucketConfig> = {
+    ...config,
+    // Every card request, before any check: twice the tokenizations' bucket (a challenged donor
+    // sends the card twice), so a flood is shed before it costs the store anything.
+    cardRequests: { burst: config.paymentTokens.burst * 2, perMin: config.paymentTokens.perMin * 2 },
+  };
   const bucket = (action: LimitedAction, ip: string) => {
-    const { burst, perMin }: BucketConfig = config[action];
+    const { burst, perMin } = buckets[action];
     return { key: `bucket:${PREFIXES[action]}:${rateLimitKey(ip)}`, burst, intervalMs: MINUTE_MS / perMin };
   };
   const windowed =
@@ -77,6 +85,7 @@ export function createRateLimits(config: RateLimitConfig, counters: Counters | n
       ttlMs: ttlS * 1000,
     });
   const declines = windowed("declines");
+  const inFlight = windowed("in-flight-donations");
   // The client's card tokenizations over the decline window: what its declines are a share of.
   const tokenizations = windowed("tokenizations");
   const block = windowed("decline-block");
@@ -105,17 +114,31 @@ export function createRateLimits(config: RateLimitConfig, counters: Counters | n
       if (turn.status === "rejected") throw turn.reason;
     },
     /**
+     * A donation about to go upstream: at most the donations bucket's burst of one client's at the
+     * upstream at once, so a burst's first wave is all that is sent before its declines are counted
+     * (a room's gifts, each a second or two at the upstream, never come near). Gives back the
+     * function that frees the place, once the outcome (and a decline) is recorded.
+     */
+    async enterDonation(ip: string): Promise<() => Promise<void>> {
+      const [state] = await count.add([inFlight(ip, 1, config.inFlightTtlS)]);
+      const leave = async () => {
+        await count.add([inFlight(ip, -1, config.inFlightTtlS)]).catch(() => undefined);
+      };
+      if (state!.points > config.donations.burst) {
+        await leave();
+        throw rateLimited("2");
+      }
+      return leave;
+    },
+    /**
      * A card tokenization about to reach the upstream: a turn from the client's bucket (only what
      * would reach the upstream takes one: a request refused as a bot's, or asked for a challenge,
      * does not), counted toward the client's decline share.
      */
     async admitTokenization(ip: string): Promise<void> {
-      const [counted, turn] = await Promise.allSettled([
-        count.add([tokenizations(ip, 1)]),
-        take("paymentTokens", ip),
-      ]);
-      if (counted.status === "rejected") throw counted.reason;
-      if (turn.status === "rejected") throw turn.reason;
+      await take("paymentTokens", ip);
+      // Only what reaches the upstream counts: a tester's refused attempts must not dilute its share.
+      await count.add([tokenizations(ip, 1)]);
     },
     /**
      * Counts a declined donation; the block starts when the client's declines reach the limit and

@@ -312,14 +312,22 @@ export function donationRoutes(deps: DonationDeps) {
       endpoint: "donations",
       answer: donationAnswer,
     }),
+    async (c, next) => {
+      // A replay never gets here: only what may go upstream takes a place (rate-limit.ts).
+      await deps.rateLimits.admit("donations", c.get("clientIp"));
+      const leave = await deps.rateLimits.enterDonation(c.get("clientIp"));
+      try {
+        await next();
+      } finally {
+        await leave();
+      }
+    },
     async (c) => {
       const { request, campaign } = c.get("donation");
       const idempotency = c.get("idempotency");
       const ip = c.get("clientIp");
       const log = (fields: Record<string, string | number | null>) =>
         c.set("logFields", { ...c.get("logFields"), ...fields });
-
-      await deps.rateLimits.admit("donations", ip);
 
       const amountCents = toCents(request.amount);
       const fee = request.cover_fee ? feeCents(amountCents, campaign.fee_rate) : 0;

@@ -79,7 +79,7 @@ export function paymentTokenRoutes(deps: {
       [FORM_SESSION_FIELD]: formSession,
     });
     const ip = c.get("clientIp");
-    await deps.rateLimits.assertNotBlocked(ip);
+    await deps.rateLimits.admit("cardRequests", ip);
     const digits = cardDigits(card.card_number);
     const key = cardKey(deps.secret, digits);
     // A filled honeypot, or a form session that is missing, forged, too young or spent, is a

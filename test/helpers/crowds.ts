@@ -9,6 +9,7 @@
  */
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import { withCheckDigit } from "./cards";
+import { LOG_FLUSH_MS } from "../../proxy/logger";
 import { startProxy, type ProxyHandle } from "./proxy";
 import { startSandbox } from "./sandbox";
 
@@ -29,6 +30,20 @@ export interface CrowdStack {
 /** The defaults the scenarios run with (the test helper's proxies post at machine speed: not these). */
 const DEFAULTS = { GIVEKIT_MIN_FORM_MS: "1500", GIVEKIT_TRUST_PROXY: "1", LOG_LEVEL: "warn" };
 
+/** A proxy for a crowd stack: in this process (the default), or a program of its own. */
+export interface CrowdProxy {
+  url: string;
+  /** Its log lines so far (JSON, one a line). */
+  logs(): string[];
+  close(): Promise<void>;
+}
+export type ProxyLauncher = (upstreamUrl: string, env: Record<string, string>) => Promise<CrowdProxy>;
+
+const inProcess: ProxyLauncher = async (upstreamUrl, env) => {
+  const proxy: ProxyHandle = await startProxy({ upstreamUrl, env });
+  return { url: proxy.url, logs: () => proxy.logs, close: () => proxy.close() };
+};
+
 /**
  * A sandbox and, with `databaseUrl`, two proxies on that PostgreSQL database (a load balancer in
  * front: requests alternate), else one on SQLite; `challenge`: the TURNSTILE_* variables of a
@@ -37,18 +52,20 @@ const DEFAULTS = { GIVEKIT_MIN_FORM_MS: "1500", GIVEKIT_TRUST_PROXY: "1", LOG_LE
 export async function startCrowdStack(options: {
   databaseUrl?: string;
   challenge?: Record<string, string>;
+  launch?: ProxyLauncher;
 }): Promise<CrowdStack> {
+  const launch = options.launch ?? inProcess;
   const sandbox = await startSandbox();
   const env = { ...DEFAULTS, ...options.challenge };
-  const proxies: ProxyHandle[] = [];
-  if (!options.databaseUrl) proxies.push(await startProxy({ upstreamUrl: sandbox.url, env }));
+  const proxies: CrowdProxy[] = [];
+  if (!options.databaseUrl) proxies.push(await launch(sandbox.url, env));
   else {
     const shared = {
       ...env,
       DATABASE_URL: options.databaseUrl,
       GIVEKIT_JOURNAL_SECRET: randomBytes(32).toString("hex"),
     };
-    for (let i = 0; i < 2; i++) proxies.push(await startProxy({ upstreamUrl: sandbox.url, env: shared }));
+    proxies.push(...(await Promise.all([launch(sandbox.url, shared), launch(sandbox.url, shared)])));
   }
   return {
     proxyUrls: proxies.map((proxy) => proxy.url),
@@ -56,7 +73,12 @@ export async function startCrowdStack(options: {
     requestPaths: async () => (await sandbox.requests()).map((request) => request.path),
     ...(options.challenge ? { passChallenge: () => `good-${randomBytes(8).toString("hex")}` } : {}),
     logLines: () =>
-      proxies.flatMap((proxy) => proxy.logs.map((line) => JSON.parse(line) as Record<string, unknown>)),
+      proxies.flatMap((proxy) =>
+        proxy
+          .logs()
+          .filter((line) => line.startsWith("{"))
+          .map((line) => JSON.parse(line) as Record<string, unknown>),
+      ),
     async close() {
       await Promise.all(proxies.map((proxy) => proxy.close()));
       await sandbox.close();
@@ -306,13 +328,13 @@ export const SCENARIOS: Record<ScenarioName, string> = {
 /** Runs one scenario against a fresh stack; the figures are read from the sandbox's report. */
 export async function runScenario(name: ScenarioName, stack: CrowdStack): Promise<ScenarioFigures> {
   const began = Date.now();
-  const figures = (crowd: Person[], refused: Record<string, number>, charged: number) => ({
+  const figures = async (crowd: Person[], refused: Record<string, number>, charged: number) => ({
     scenario: name,
     goodCards: crowd.filter((person) => !person.card.endsWith("0002")).length,
     charged,
     refused,
-    defence: stack
-      .logLines()
+    // A proxy of its own buffers its log lines for a moment (proxy/logger.ts).
+    defence: (await sleep(LOG_FLUSH_MS + 200), stack.logLines())
       .filter((line) => line.event === "defence_mode_on")
       .map((line) => `${String(line.scope)} ${String(line.signal)} (${String(line.challenge)})`),
     wallS: Math.round((Date.now() - began) / 1000),
@@ -326,26 +348,38 @@ export async function runScenario(name: ScenarioName, stack: CrowdStack): Promis
           : people(240, (i) => `198.51.${100 + Math.floor(i / 250)}.${i % 250}`, 60, 20, 12);
       const refused = await runPeople(stack, crowd);
       const charged = await chargedOnce(stack, crowd);
-      return { ...figures(crowd, refused, charged), botDonations: 0, botTokenizations: 0 };
+      return { ...(await figures(crowd, refused, charged)), botDonations: 0, botTokenizations: 0 };
     }
     case "bot-spread":
       // 100 addresses, three cards each, a few at a time.
       await runBot(stack, { cards: 300, address: (n) => `10.66.0.${n % 100}`, workers: 4 });
-      return { ...figures([], {}, 0), ...(await botFigures(stack)) };
+      return { ...(await figures([], {}, 0)), ...(await botFigures(stack)) };
     case "bot-paced":
       await runBot(stack, { cards: 60, address: () => "203.0.113.66", perSecond: 1 });
-      return { ...figures([], {}, 0), ...(await botFigures(stack)) };
+      return { ...(await figures([], {}, 0)), ...(await botFigures(stack)) };
     case "burst":
       await runBot(stack, { cards: 1000, address: () => "203.0.113.99", perSecond: 1000 });
-      return { ...figures([], {}, 0), ...(await botFigures(stack)) };
+      return { ...(await figures([], {}, 0)), ...(await botFigures(stack)) };
   }
 }
 
-/** Every scenario side by side, each against a stack of its own (`stack()` makes one). */
-export async function runAllScenarios(stack: () => Promise<CrowdStack>): Promise<ScenarioFigures[]> {
+/**
+ * Every scenario side by side, each against a stack of its own (`stack()` makes one); `startsAtS`
+ * holds a scenario back that long, so set-ups run side by side on one machine do not send their
+ * bursts in the same second (the crowds take 80 s: there is room).
+ */
+export async function runAllScenarios(
+  stack: () => Promise<CrowdStack>,
+  startsAtS: Partial<Record<ScenarioName, number>> = {},
+): Promise<ScenarioFigures[]> {
   const stacks = await Promise.all(SCENARIO_NAMES.map(() => stack()));
   try {
-    return await Promise.all(SCENARIO_NAMES.map((name, i) => runScenario(name, stacks[i]!)));
+    return await Promise.all(
+      SCENARIO_NAMES.map(async (name, i) => {
+        await sleep((startsAtS[name] ?? 0) * 1000);
+        return runScenario(name, stacks[i]!);
+      }),
+    );
   } finally {
     await Promise.all(stacks.map((each) => each.close()));
   }

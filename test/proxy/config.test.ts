@@ -61,6 +61,8 @@ describe("loadConfig", () => {
       declineRatio: 0.5,
       declineWindowS: 600,
       declineBlockS: 3600,
+      // The claim's lease: how long a donation counts as at the upstream if its proxy dies.
+      inFlightTtlS: 23,
     });
   });
 

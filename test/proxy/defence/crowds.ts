@@ -1,0 +1,65 @@
+// Crowds give, bots don't: the five scenarios of test/helpers/crowds.ts against the proxy's
+// defaults (behind one trusted reverse proxy, as a deployment is), one proxy on SQLite and two
+// on one PostgreSQL, without a challenge and with Turnstile (a fake verifier that people pass).
+// Money is counted in each scenario's own sandbox. The scenarios run in real time (a gala's
+// guests spend 20 to 90 s in the form): about 90 s for each store's file (crowds-sqlite.test.ts,
+// crowds-postgres.test.ts), which run in workers of their own, as proxies run in processes of theirs.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeTurnstile, type FakeTurnstile } from "../../../e2e/turnstile-fake";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describeFigures, runAllScenarios, startCrowdStack, type ProxyLauncher } from "../../helpers/crowds";
+import { testDatabase } from "../../helpers/postgres";
+import { spawnProxy } from "../../helpers/proxy-process";
+
+/** Each proxy a program of its own, as a host runs them: the crowds' clients do not slow its event loop. */
+const asProgram: ProxyLauncher = async (upstreamUrl, env) => {
+  const dataDir = mkdtempSync(join(tmpdir(), "givekit-crowd-"));
+  const proxy = await spawnProxy({ ...env, UPSTREAM_BASE_URL: upstreamUrl, GIVEKIT_DATA_DIR: dataDir });
+  return {
+    url: proxy.url,
+    logs: () => proxy.output().stdout.split("\n"),
+    async close() {
+      await proxy.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+};
+
+/** The crowd tests of one store, without a challenge and with Turnstile side by side. */
+export function describeCrowds(store: "sqlite" | "postgres"): void {
+  let turnstile: FakeTurnstile;
+  beforeAll(async () => {
+    turnstile = await startFakeTurnstile();
+  });
+  afterAll(() => turnstile.close());
+
+  describe.concurrent(`crowds give, bots don't, on ${store}`, () => {
+    it.each([false, true])(
+      "(challenge: %s) a gala and a giving day all charged; testers and a burst held",
+      async (challenge) => {
+        const label = `${store}${challenge ? " + Turnstile" : ""}`;
+        // Two set-ups share the machine: each sends its testers' bursts in a moment of its own.
+        const slot = challenge ? 1 : 0;
+        const results = await runAllScenarios(
+          async () =>
+            startCrowdStack({
+              launch: asProgram,
+              ...(store === "postgres" ? { databaseUrl: await testDatabase() } : {}),
+              ...(challenge ? { challenge: turnstile.proxyEnv } : {}),
+            }),
+          { "bot-spread": 2 + slot * 25, burst: 12 + slot * 25 },
+        );
+        for (const figures of results) console.warn(`crowd figures: ${describeFigures(label, figures)}`);
+        const [gala, givingDay, botSpread, botPaced, burst] = results;
+        expect(gala).toMatchObject({ goodCards: 60, charged: 60, refused: {} });
+        expect(givingDay).toMatchObject({ goodCards: 228, charged: 228, refused: {} });
+        expect(botSpread!.botDonations).toBeLessThanOrEqual(30);
+        expect(botPaced!.botDonations).toBeLessThanOrEqual(10);
+        expect(burst!.botDonations).toBeLessThanOrEqual(10);
+      },
+      180_000,
+    );
+  });
+}
