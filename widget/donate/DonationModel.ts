@@ -28,6 +28,19 @@ export const DONATE_FIELDS = [
 ] as const;
 export type DonateField = (typeof DONATE_FIELDS)[number];
 
+/**
+ * The steps of `layout="steps"`, by the fields each asks: the gift, the donor (and the options
+ * turned on), the card. A field's problem takes the donor back to its step.
+ */
+export const STEPS: readonly (readonly DonateField[])[] = [
+  ["frequency", "amount", "peer"],
+  ["firstName", "lastName", "email", "phone", "street", "city", "state", "country", "zip", "memo"],
+  ["card"],
+];
+export const LAST_STEP = STEPS.length - 1;
+/** The step that asks for `field`. */
+export const stepOf = (field: DonateField) => STEPS.findIndex((fields) => fields.includes(field));
+
 /** Why a field was refused; the form puts it into words in the donor's language. */
 export type FieldProblem = "required" | "invalid" | "range" | "smsPhone";
 export type FieldProblems = Partial<Record<DonateField, FieldProblem>>;
@@ -140,6 +153,9 @@ export function parseAmountInput(input: string): number | null {
 /** A trimmed optional field: empty is left out. */
 const optional = (value: string) => (value.trim() === "" ? undefined : value.trim());
 
+/** A text field left empty (or only spaces). */
+const empty = (value: Signal<string>) => value.value.trim() === "";
+
 /** A peer id from the host page's URL, if it is a well-formed one. */
 function urlPeer(search: string, name: "fundraiser" | "team"): string | null {
   const value = new URLSearchParams(search).get(name);
@@ -234,6 +250,22 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
   const pledgeWall = signal(false);
   const smsOptIn = signal(false);
   const memo = signal("");
+  const on = props.fields;
+  /** What the form asks for: only what the nonprofit turned on (the SMS opt-in needs the phone). */
+  const asks = {
+    phone: Boolean(on.phone ?? on.sms),
+    address: Boolean(on.address),
+    memo: Boolean(on.memo),
+    pledgeWall: Boolean(on["pledge-wall"]),
+    sms: Boolean(on.sms),
+    anonymous: Boolean(on.anonymous),
+  };
+  /** The text fields a donor must fill in, beside name and e-mail. */
+  const requires = {
+    phone: Boolean(on.phone?.required),
+    address: Boolean(on.address?.required),
+    memo: Boolean(on.memo?.required),
+  };
 
   const form = createFormState<DonateField, FieldProblem, DonateFailure, DonateEnd>(
     DONATE_FIELDS,
@@ -241,6 +273,9 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
     "failed",
   );
   const { status } = form;
+  /** The step shown (layout="steps"); the single page shows them all. */
+  const step = signal(0);
+  let checkingStep = false;
 
   const frequencies = computed<Frequency[]>(() => {
     const offered = campaign.value?.recurring_frequencies ?? [];
@@ -275,28 +310,33 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
   function body(): Omit<DonationRequest, "credit_card_token"> {
     const amount = amountCents.value;
     const selected = peer.value;
+    // A field that is off is not sent, whatever its signal holds.
     const request: Omit<DonationRequest, "credit_card_token"> = {
       ...props.target,
       amount: amount === null ? otherAmount.value : fromCents(amount),
       cover_fee: coverFee.value,
-      anonymous: anonymous.value,
-      pledge_wall: pledgeWall.value,
-      sms_opt_in_accepted: smsOptIn.value,
       donor: {
         first_name: firstName.value,
         last_name: lastName.value,
         email: email.value.trim(),
-        phone: optional(phone.value),
+      },
+    };
+    if (asks.anonymous) request.anonymous = anonymous.value;
+    if (asks.pledgeWall) request.pledge_wall = pledgeWall.value;
+    if (asks.sms) request.sms_opt_in_accepted = smsOptIn.value;
+    if (asks.phone) request.donor.phone = optional(phone.value);
+    if (asks.address) {
+      Object.assign(request.donor, {
         street_address: optional(street.value),
         city: optional(city.value),
         state: optional(state.value),
         country: country.value,
         ...(usesZip.value ? { zip: optional(zip.value) } : { postal_code: optional(zip.value) }),
-      },
-    };
+      });
+    }
     if (props.formId) request.form_id = props.formId;
     if (frequency.value !== "once") request.recurring_frequency = frequency.value;
-    const note = optional(memo.value);
+    const note = asks.memo ? optional(memo.value) : undefined;
     if (note) request.memo = note;
     if (selected?.kind === "fundraiser") request.peer_fundraiser_id = selected.id;
     if (selected?.kind === "team") request.peer_fundraiser_team_id = selected.id;
@@ -318,8 +358,19 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
     if (amount === null) problems.amount = "required";
     else if (c && (amount < toCents(c.min_amount) || amount > toCents(c.max_amount)))
       problems.amount = "range";
-    if (smsOptIn.value && phone.value.trim() === "") problems.phone = "smsPhone";
-    if (memo.value.length > MEMO_MAX) problems.memo = "invalid";
+    if (requires.phone && empty(phone)) problems.phone = "required";
+    if (asks.sms && smsOptIn.value && empty(phone)) problems.phone = "smsPhone";
+    if (requires.address) {
+      for (const [field, value] of [
+        ["street", street],
+        ["city", city],
+        ["zip", zip],
+      ] as const) {
+        if (empty(value)) problems[field] = "required";
+      }
+    }
+    if (requires.memo && empty(memo)) problems.memo = "required";
+    if (asks.memo && memo.value.length > MEMO_MAX) problems.memo = "invalid";
     // The frame's latest card state may still be on its way (a key typed just before Enter):
     // alone, an incomplete card is left to the frame, which checks it again when asked for a token.
     if (!card.complete.value && Object.keys(problems).length > 0) problems.card = "required";
@@ -364,6 +415,9 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
   return {
     ...form,
     props,
+    asks,
+    requires,
+    step,
     loadState,
     campaign,
     frequency,
@@ -451,6 +505,35 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
         peerResults.value = null;
       });
       clearError("peer");
+    },
+
+    /**
+     * Checks the step shown (as Donate would check its fields) and moves to the next one, or
+     * stays with its problems marked. A second press while it checks is ignored.
+     */
+    async next(): Promise<SubmitResult | { kind: "next" }> {
+      const from = step.peek();
+      if (checkingStep || form.busy.peek() || from >= LAST_STEP) return { kind: "busy" };
+      checkingStep = true;
+      try {
+        const problems = validate(body(), await requestCheckIfAny());
+        const mine: FieldProblems = {};
+        for (const field of STEPS[from]!) if (problems[field]) mine[field] = problems[field];
+        if (step.peek() !== from) return { kind: "busy" };
+        if (Object.keys(mine).length > 0) return form.fail(mine, "validation_failed");
+        batch(() => {
+          form.errors.value = {};
+          step.value = from + 1;
+        });
+        return { kind: "next" };
+      } finally {
+        checkingStep = false;
+      }
+    },
+
+    /** Back one step; everything entered stays. */
+    back() {
+      if (step.peek() > 0 && !form.busy.peek()) step.value -= 1;
     },
 
     /**
@@ -577,6 +660,7 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
       batch(() => {
         status.value = { kind: "editing" };
         form.errors.value = {};
+        step.value = 0;
         amountChoice.value = presetAmount ? props.defaultAmount : "other";
         otherAmount.value = presetAmount ? "" : fromCents(props.defaultAmount);
         memo.value = "";

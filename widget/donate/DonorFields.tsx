@@ -25,18 +25,25 @@ const FIELDS: [TextFieldName, string, number, boolean][] = [
 ];
 const POSTAL_MAX = 20;
 
-/** The donor's name, contact and address, with the autocomplete tokens browsers fill in. */
+/**
+ * The donor's name and e-mail, and the phone and address when the nonprofit turned them on,
+ * with the autocomplete tokens browsers fill in.
+ */
 export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFieldsProps) => {
   const d = t.donate;
   const labels = { ...t.common, ...d };
+  const { asks, requires } = model;
   const countryError = errorFor("country");
+  /** Required by the nonprofit: the phone (`phone:required`), the street and city (`address:required`). */
+  const required = (name: TextFieldName) =>
+    name === "phone" ? requires.phone : name === "street" || name === "city" ? requires.address : false;
   const field = ([name, autocomplete, max, optional]: (typeof FIELDS)[number]) => (
     <TextField
       key={name}
       field={name}
       label={labels[name]}
       type={name === "email" ? "email" : name === "phone" ? "tel" : "text"}
-      optional={optional ? t.common.optional : null}
+      optional={optional && !required(name) ? t.common.optional : null}
       value={model[name].value}
       error={errorFor(name)}
       autocomplete={autocomplete}
@@ -53,48 +60,56 @@ export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFields
         {last}
       </div>
       {email}
-      {phone}
-      {street}
-      <div class="gk-row">
-        {city}
-        {state}
-      </div>
-      <div class="gk-row">
-        <div class="gk-field">
-          <label for={fieldId("country")} part="label">
-            {d.country}
-          </label>
-          <select
-            id={fieldId("country")}
-            autocomplete="country"
-            part="input"
-            aria-invalid={countryError ? "true" : undefined}
-            aria-describedby={describedBy("country", countryError)}
-            value={model.country.value}
-            onChange={(event) => {
-              model.set(model.country, event.currentTarget.value, "country");
-              model.clearError("zip");
-            }}
-          >
-            {countries(locale).map(({ code, name }) => (
-              <option key={code} value={code}>
-                {name}
-              </option>
-            ))}
-          </select>
-          <FieldError field="country" error={countryError} />
-        </div>
-        <TextField
-          field="zip"
-          label={model.usesZip.value ? d.zip : d.postalCode}
-          optional={t.common.optional}
-          value={model.zip.value}
-          error={errorFor("zip")}
-          autocomplete="postal-code"
-          maxLength={POSTAL_MAX}
-          onInput={(value) => model.set(model.zip, value, "zip")}
-        />
-      </div>
+      {asks.phone ? phone : null}
+      {asks.address ? address() : null}
     </fieldset>
   );
+
+  function address() {
+    return (
+      <>
+        {street}
+        <div class="gk-row">
+          {city}
+          {state}
+        </div>
+        <div class="gk-row">
+          <div class="gk-field">
+            <label for={fieldId("country")} part="label">
+              {d.country}
+            </label>
+            <select
+              id={fieldId("country")}
+              autocomplete="country"
+              part="input"
+              aria-invalid={countryError ? "true" : undefined}
+              aria-describedby={describedBy("country", countryError)}
+              value={model.country.value}
+              onChange={(event) => {
+                model.set(model.country, event.currentTarget.value, "country");
+                model.clearError("zip");
+              }}
+            >
+              {countries(locale).map(({ code, name }) => (
+                <option key={code} value={code}>
+                  {name}
+                </option>
+              ))}
+            </select>
+            <FieldError field="country" error={countryError} />
+          </div>
+          <TextField
+            field="zip"
+            label={model.usesZip.value ? d.zip : d.postalCode}
+            optional={requires.address ? null : t.common.optional}
+            value={model.zip.value}
+            error={errorFor("zip")}
+            autocomplete="postal-code"
+            maxLength={POSTAL_MAX}
+            onInput={(value) => model.set(model.zip, value, "zip")}
+          />
+        </div>
+      </>
+    );
+  }
 });

@@ -25,6 +25,54 @@ export interface DonateTarget {
   event_type?: string;
 }
 
+/** The fields a nonprofit may turn on with `fields`; name, e-mail and card are always asked. */
+export const OPTIONAL_FIELDS = ["phone", "address", "memo", "pledge-wall", "sms", "anonymous"] as const;
+export type OptionalField = (typeof OPTIONAL_FIELDS)[number];
+/** Each field turned on, and whether the donor must fill it in (check boxes never must). */
+export type DonateFields = Partial<Record<OptionalField, { required: boolean }>>;
+/** How the form asks: in steps (amount, you, card), or on one page (`layout="single"`, for sidebars). */
+export const LAYOUTS = ["steps", "single"] as const;
+export type Layout = (typeof LAYOUTS)[number];
+/** Fields that are check boxes: on or off, never required. */
+const CHECKBOX_FIELDS: readonly OptionalField[] = ["pledge-wall", "sms", "anonymous"];
+const REQUIRED_SUFFIX = ":required";
+
+/** One entry of `fields` ("phone", "address:required"), or null when it names no field. */
+export function readFieldEntry(entry: string): { name: OptionalField; required: boolean } | null {
+  const required = entry.endsWith(REQUIRED_SUFFIX);
+  const name = required ? entry.slice(0, -REQUIRED_SUFFIX.length) : entry;
+  return (OPTIONAL_FIELDS as readonly string[]).includes(name)
+    ? { name: name as OptionalField, required }
+    : null;
+}
+
+/**
+ * The `fields` attribute: a comma list of OPTIONAL_FIELDS, each optionally `:required`. An entry
+ * that names no field is left out with a warning naming it, and the form shows the rest.
+ */
+export function readFields(value: string | null): DonateFields {
+  const fields: DonateFields = {};
+  for (const part of (value ?? "").split(",")) {
+    const entry = part.trim().toLowerCase();
+    if (entry === "") continue;
+    const read = readFieldEntry(entry);
+    if (!read) {
+      console.warn(
+        `[givekit] <givekit-donate>: the "fields" attribute lists "${part.trim()}", which is not a field; it is left out. The fields are ${OPTIONAL_FIELDS.join(", ")}, each optionally "${REQUIRED_SUFFIX}".`,
+      );
+      continue;
+    }
+    const checkbox = CHECKBOX_FIELDS.includes(read.name);
+    if (read.required && checkbox) {
+      console.warn(
+        `[givekit] <givekit-donate>: the "fields" attribute lists "${part.trim()}", but a check box is never required; it is shown unticked.`,
+      );
+    }
+    fields[read.name] = { required: read.required && !checkbox };
+  }
+  return fields;
+}
+
 export interface DonateProps {
   proxyUrl: string;
   target: DonateTarget;
@@ -42,6 +90,9 @@ export interface DonateProps {
   programName: string | null;
   termsUrl: string | null;
   privacyUrl: string | null;
+  /** The optional fields turned on (`fields`); none by default. */
+  fields: DonateFields;
+  layout: Layout;
 }
 
 export const DEFAULT_AMOUNTS = "25,50,100,250";
@@ -51,6 +102,7 @@ const HEADING_MAX = 120;
 const PROGRAM_NAME_MAX = 100;
 
 const ID = matching(PEER_ID_PATTERN, "an id of letters, digits, - and _");
+export const LAYOUT = oneOf(LAYOUTS, '"steps" or "single"');
 export const FREQUENCY = oneOf(FREQUENCIES, '"once", "monthly", "quarterly" or "annually"');
 
 /** The attributes <givekit-donate> observes (README.md documents each). */
@@ -72,6 +124,8 @@ export const DONATE_ATTRIBUTES = [
   "program-name",
   "terms-url",
   "privacy-url",
+  "fields",
+  "layout",
 ];
 
 /**
@@ -127,6 +181,8 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
       programName: attr("program-name", text(PROGRAM_NAME_MAX)) ?? null,
       termsUrl: attr.url("terms-url") ?? null,
       privacyUrl: attr.url("privacy-url") ?? null,
+      fields: readFields(get("fields")),
+      layout: (attr("layout", LAYOUT) ?? "steps") as Layout,
     };
   });
 }

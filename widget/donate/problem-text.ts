@@ -14,6 +14,11 @@ export function problemText(
   usesZip: boolean,
 ): string {
   const e = t.donate.errors;
+  if (problem === "required") {
+    if (field === "zip") return usesZip ? e.required.zip : e.required.postalCode;
+    if (field === "phone" || field === "street" || field === "city" || field === "memo")
+      return e.required[field];
+  }
   switch (field) {
     case "amount":
       if (problem === "range" && campaign) {

@@ -47,6 +47,11 @@ export const donateEn = {
   smsDisclosure: (program: string) =>
     `Optional. By checking this box you agree to receive recurring automated text messages from ${program} at the phone number above. Consent is not a condition of donating. Msg frequency varies. Msg & data rates may apply. Reply HELP for help, STOP to cancel.`,
   smsProgramFallback: "this organization",
+  /** layout="steps": the count above each step's heading, the headings, and the buttons between. */
+  stepCount: (step: number, of: number) => `Step ${step} of ${of}`,
+  steps: ["Your gift", "About you", "Payment"],
+  next: "Next",
+  back: "Back",
   submit: (total: string, per: string) => (per ? `Donate ${total} ${per}` : `Donate ${total}`),
   submitting: "Processing your donation…",
   errors: {
@@ -65,6 +70,15 @@ export const donateEn = {
     peer: "Choose a fundraiser or team from the list.",
     card: "Check your card details.",
     field: "Check this field.",
+    /** A field the organization asks every donor to fill in, left empty. */
+    required: {
+      phone: "Enter your phone number.",
+      street: "Enter your street address.",
+      city: "Enter your city.",
+      zip: "Enter your ZIP code.",
+      postalCode: "Enter your postal code.",
+      memo: "Enter a message.",
+    },
   },
   outcome: {
     successTitle: "Thank you!",
