@@ -28,7 +28,14 @@ import {
   RATE_PATTERN,
   SHORTCODE_PATTERN,
 } from "../contract/patterns";
-import { FREQUENCIES, FREQUENCY } from "./donate/attributes";
+import {
+  FREQUENCIES,
+  FREQUENCY,
+  LAYOUT,
+  LAYOUTS,
+  OPTIONAL_FIELDS,
+  readFieldEntry,
+} from "./donate/attributes";
 import { readCampaign, readDonation, readDonationStatus, readPeers } from "./donate/responses";
 import { readProgress } from "./goal/progress";
 import {
@@ -337,5 +344,32 @@ describe("widget/shared/attributes.ts reads attributes as the schemas they stand
       );
       expect(holdsTo(schema, readerOf(rule), values)).toBeGreaterThan(RUNS / 10);
     }
+  });
+
+  it("LAYOUT and the layouts", () => {
+    const values = attribute(fc.constantFrom(...LAYOUTS, "Single", "one", " steps"));
+    expect(holdsTo(zm.enum(LAYOUTS), readerOf(LAYOUT), values)).toBeGreaterThan(RUNS / 10);
+  });
+
+  it("readFieldEntry: one of the fields a nonprofit can turn on, optionally :required", () => {
+    const names = zm.enum(OPTIONAL_FIELDS);
+    const schema = zm.union([names, zm.templateLiteral([names, ":required"])]);
+    const values = attribute(
+      fc.constantFrom(...OPTIONAL_FIELDS),
+      fc.constantFrom(...OPTIONAL_FIELDS).map((name) => `${name}:required`),
+      fc.constantFrom(
+        "adress",
+        "pledge_wall",
+        "phone:Required",
+        "phone:",
+        ":required",
+        "sms:required:required",
+      ),
+    );
+    const reader = (value: unknown) => {
+      const read = readFieldEntry(value as string);
+      return read ? `${read.name}${read.required ? ":required" : ""}` : null;
+    };
+    expect(holdsTo(schema, reader, values)).toBeGreaterThan(RUNS / 10);
   });
 });
