@@ -8,7 +8,7 @@ import { CardField } from "./CardField";
 import type { CardPort } from "./card-port";
 import { LAST_STEP, MEMO_MAX, STEPS, stepOf, type DonateField, type DonationModel } from "./DonationModel";
 import { DonorFields } from "./DonorFields";
-import { focusOnMount, reactive, Reactive } from "../shared/reactive";
+import { focusOnMount, Reactive } from "../shared/reactive";
 import { Announce, Checkbox, ExternalLink, focusField, TextField } from "../shared/Field";
 import { PeerPicker } from "./PeerPicker";
 import { problemText } from "./problem-text";
@@ -34,7 +34,7 @@ interface OptionsProps {
 }
 
 /** The options the nonprofit turned on: anonymous, pledge wall, a message, the SMS opt-in. */
-const DonorOptions = reactive(({ model, t, errorFor }: OptionsProps) => {
+function donorOptions({ model, t, errorFor }: OptionsProps) {
   const d = t.donate;
   const { asks, requires } = model;
   if (!asks.anonymous && !asks.pledgeWall && !asks.memo && !asks.sms) return null;
@@ -100,7 +100,7 @@ const DonorOptions = reactive(({ model, t, errorFor }: OptionsProps) => {
       ) : null}
     </fieldset>
   );
-});
+}
 
 interface DonationFormProps {
   model: DonationModel;
@@ -116,65 +116,38 @@ interface DonationFormProps {
  * and the card frame is loaded once; on one page (layout="single") all of it shows at once.
  */
 export class DonationForm extends Reactive<DonationFormProps> {
-  /** What to focus once the step it is on is shown (after the next render). */
-  #focusAfterRender: (() => void) | null = null;
   #form: HTMLFormElement | null = null;
+  #formRef = (form: HTMLFormElement | null) => void (this.#form = form);
 
-  override componentDidUpdate() {
-    const focus = this.#focusAfterRender;
-    this.#focusAfterRender = null;
-    focus?.();
-  }
-
-  /** Focuses on `step` now if it is on the page already, else once it is shown (the next render). */
-  #focusOn(step: number, focus: () => void) {
-    const { model } = this.props;
-    if (model.step.peek() !== step) model.step.value = step;
-    const section = this.#form?.querySelector(`#${stepHeadingId(step)}`)?.parentElement;
-    if (section && !section.hidden) focus();
-    else this.#focusAfterRender = focus;
-  }
-
-  #focusHeading(step: number) {
-    this.#focusOn(step, () => this.#form?.querySelector<HTMLElement>(`#${stepHeadingId(step)}`)?.focus());
-  }
-
-  /** After a refusal: the first field with a problem (on its step), else the button. */
-  #focusProblem(first: DonateField | null) {
-    const form = this.#form;
-    const steps = this.props.model.props.layout === "steps";
-    if (!first) {
-      form?.querySelector<HTMLElement>("[type=submit]")?.focus();
-      return;
-    }
-    const focus = () => (first === "card" ? this.props.card.focus() : focusField(form, first));
-    if (steps) this.#focusOn(stepOf(first), focus);
-    else focus();
+  /** Shows a step and, once it is on the screen, focuses its heading. */
+  #show(step: number) {
+    this.props.model.step.value = step;
+    this.forceUpdate(() => this.#form?.querySelector<HTMLElement>(`#${stepHeadingId(step)}`)?.focus());
   }
 
   #onBack = () => {
     const { model } = this.props;
     model.back();
-    this.#focusHeading(model.step.peek());
+    this.#show(model.step.peek());
   };
 
   #onSubmit = async (event: TargetedEvent<HTMLFormElement, SubmitEvent>) => {
     event.preventDefault();
-    const { model, host } = this.props;
-    if (model.props.layout === "steps" && model.step.peek() < LAST_STEP) {
-      const from = model.step.peek();
-      const moved = await model.next();
-      if (moved.kind === "next") this.#focusHeading(from + 1);
-      else if (moved.kind === "invalid") {
-        this.#focusProblem(moved.fields[0] ?? null);
-        emit(host, "givekit:error", { code: "validation_failed" });
-      }
-      return;
-    }
-    const result = await model.submit();
+    const form = event.currentTarget;
+    const { model, card, host } = this.props;
+    const steps = model.props.layout === "steps";
+    const result = await (steps && model.step.peek() < LAST_STEP ? model.next() : model.submit());
     const outcome = model.status.peek();
-    if (result.kind === "invalid" || result.kind === "failed") {
-      this.#focusProblem(result.kind === "invalid" ? (result.fields[0] ?? null) : null);
+    if (result.kind === "next") this.#show(model.step.peek());
+    else if (result.kind === "invalid" || result.kind === "failed") {
+      const first = result.kind === "invalid" ? result.fields[0] : null;
+      // In steps, the first problem's step is shown, and its field focused once it is.
+      if (steps && first) model.step.value = stepOf(first);
+      this.forceUpdate(() => {
+        if (first === "card") card.focus();
+        else if (first) focusField(form, first);
+        else form.querySelector<HTMLElement>("[type=submit]")?.focus();
+      });
       emit(host, "givekit:error", { code: result.code ?? "validation_failed" });
     } else if (outcome.kind === "success" || outcome.kind === "pending") {
       const success = outcome.kind === "success";
@@ -192,10 +165,6 @@ export class DonationForm extends Reactive<DonationFormProps> {
       const end = model.status.peek();
       if (final) told(final, end.kind === "success" ? end.transactionId : null);
     }
-  };
-
-  #formRef = (form: HTMLFormElement | null) => {
-    this.#form = form;
   };
 
   view({ model, card, host, t, locale }: DonationFormProps) {
@@ -224,7 +193,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
       </>
     );
     const donor = <DonorFields model={model} t={t} locale={locale} errorFor={errorFor} />;
-    const options = <DonorOptions model={model} t={t} errorFor={errorFor} />;
+    const options = donorOptions({ model, t, errorFor });
     const cardField = (
       <CardField
         card={card}
@@ -239,11 +208,8 @@ export class DonationForm extends Reactive<DonationFormProps> {
     /** A step: its count and heading, shown alone; the others stay on the page, hidden. */
     const section = (index: number, children: ComponentChildren) => (
       <div class="gk-step" hidden={step !== index}>
-        <h3 id={stepHeadingId(index)} tabIndex={-1} part="step-heading">
-          <span class="gk-step-count" part="step-count">
-            {d.stepCount(index + 1, STEPS.length)}
-          </span>{" "}
-          {d.steps[index]}
+        <h3 id={stepHeadingId(index)} tabIndex={-1}>
+          <span class="gk-step-count">{d.stepCount(index + 1, STEPS.length)}</span> {d.steps[index]}
         </h3>
         {children}
       </div>

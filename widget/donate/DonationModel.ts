@@ -253,19 +253,15 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
   const on = props.fields;
   /** What the form asks for: only what the nonprofit turned on (the SMS opt-in needs the phone). */
   const asks = {
-    phone: Boolean(on.phone ?? on.sms),
-    address: Boolean(on.address),
-    memo: Boolean(on.memo),
-    pledgeWall: Boolean(on["pledge-wall"]),
-    sms: Boolean(on.sms),
-    anonymous: Boolean(on.anonymous),
+    phone: "phone" in on || "sms" in on,
+    address: "address" in on,
+    memo: "memo" in on,
+    pledgeWall: "pledge-wall" in on,
+    sms: "sms" in on,
+    anonymous: "anonymous" in on,
   };
-  /** The text fields a donor must fill in, beside name and e-mail. */
-  const requires = {
-    phone: Boolean(on.phone?.required),
-    address: Boolean(on.address?.required),
-    memo: Boolean(on.memo?.required),
-  };
+  /** The text fields a donor must fill in, beside name and e-mail (a check box never must). */
+  const requires = { phone: on.phone === true, address: on.address === true, memo: on.memo === true };
 
   const form = createFormState<DonateField, FieldProblem, DonateFailure, DonateEnd>(
     DONATE_FIELDS,

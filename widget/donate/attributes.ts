@@ -28,22 +28,17 @@ export interface DonateTarget {
 /** The fields a nonprofit may turn on with `fields`; name, e-mail and card are always asked. */
 export const OPTIONAL_FIELDS = ["phone", "address", "memo", "pledge-wall", "sms", "anonymous"] as const;
 export type OptionalField = (typeof OPTIONAL_FIELDS)[number];
-/** Each field turned on, and whether the donor must fill it in (check boxes never must). */
-export type DonateFields = Partial<Record<OptionalField, { required: boolean }>>;
+/** Each field turned on: true when the donor must fill it in (check boxes never must). */
+export type DonateFields = Partial<Record<OptionalField, boolean>>;
 /** How the form asks: in steps (amount, you, card), or on one page (`layout="single"`, for sidebars). */
 export const LAYOUTS = ["steps", "single"] as const;
 export type Layout = (typeof LAYOUTS)[number];
-/** Fields that are check boxes: on or off, never required. */
-const CHECKBOX_FIELDS: readonly OptionalField[] = ["pledge-wall", "sms", "anonymous"];
-const REQUIRED_SUFFIX = ":required";
+const FIELD_ENTRY = new RegExp(`^(${OPTIONAL_FIELDS.join("|")})(:required)?$`);
 
 /** One entry of `fields` ("phone", "address:required"), or null when it names no field. */
 export function readFieldEntry(entry: string): { name: OptionalField; required: boolean } | null {
-  const required = entry.endsWith(REQUIRED_SUFFIX);
-  const name = required ? entry.slice(0, -REQUIRED_SUFFIX.length) : entry;
-  return (OPTIONAL_FIELDS as readonly string[]).includes(name)
-    ? { name: name as OptionalField, required }
-    : null;
+  const [, name, required] = FIELD_ENTRY.exec(entry) ?? [];
+  return name ? { name: name as OptionalField, required: Boolean(required) } : null;
 }
 
 /**
@@ -54,21 +49,12 @@ export function readFields(value: string | null): DonateFields {
   const fields: DonateFields = {};
   for (const part of (value ?? "").split(",")) {
     const entry = part.trim().toLowerCase();
-    if (entry === "") continue;
     const read = readFieldEntry(entry);
-    if (!read) {
+    if (read) fields[read.name] = read.required;
+    else if (entry)
       console.warn(
-        `[givekit] <givekit-donate>: the "fields" attribute lists "${part.trim()}", which is not a field; it is left out. The fields are ${OPTIONAL_FIELDS.join(", ")}, each optionally "${REQUIRED_SUFFIX}".`,
+        `[givekit] <givekit-donate>: the "fields" attribute lists "${entry}", not one of ${OPTIONAL_FIELDS} (each may end in ":required"); it is left out.`,
       );
-      continue;
-    }
-    const checkbox = CHECKBOX_FIELDS.includes(read.name);
-    if (read.required && checkbox) {
-      console.warn(
-        `[givekit] <givekit-donate>: the "fields" attribute lists "${part.trim()}", but a check box is never required; it is shown unticked.`,
-      );
-    }
-    fields[read.name] = { required: read.required && !checkbox };
   }
   return fields;
 }
