@@ -24,8 +24,6 @@ interface DonationFormProps {
   locale: Locale;
 }
 
-/** The id of a step's heading (layout="steps"), which takes the focus when the step is shown. */
-const stepHeadingId = (index: number) => `gk-step-${index + 1}`;
 
 interface OptionsProps {
   model: DonationModel;
@@ -37,13 +35,13 @@ interface OptionsProps {
 function donorOptions({ model, t, errorFor }: OptionsProps) {
   const d = t.donate;
   const { asks, requires } = model;
-  if (!asks.anonymous && !asks.pledgeWall && !asks.memo && !asks.sms) return null;
+  if (!(["anonymous", "pledge-wall", "memo", "sms"] as const).some(asks)) return null;
   const smsProgram = model.props.programName ?? d.smsProgramFallback;
   const { termsUrl, privacyUrl } = model.props;
   return (
     <fieldset>
       <legend part="legend">{d.optionsLegend}</legend>
-      {asks.anonymous ? (
+      {asks("anonymous") ? (
         <Checkbox
           field="anonymous"
           label={d.anonymous}
@@ -51,7 +49,7 @@ function donorOptions({ model, t, errorFor }: OptionsProps) {
           onChange={(checked) => model.set(model.anonymous, checked)}
         />
       ) : null}
-      {asks.pledgeWall ? (
+      {asks("pledge-wall") ? (
         <Checkbox
           field="pledgeWall"
           label={d.pledgeWall}
@@ -59,11 +57,11 @@ function donorOptions({ model, t, errorFor }: OptionsProps) {
           onChange={(checked) => model.set(model.pledgeWall, checked)}
         />
       ) : null}
-      {asks.memo ? (
+      {asks("memo") ? (
         <TextField
           field="memo"
           label={d.memo}
-          optional={requires.memo ? null : t.common.optional}
+          optional={requires("memo") ? null : t.common.optional}
           value={model.memo.value}
           error={errorFor("memo")}
           autocomplete="off"
@@ -72,7 +70,7 @@ function donorOptions({ model, t, errorFor }: OptionsProps) {
           onInput={(value) => model.set(model.memo, value, "memo")}
         />
       ) : null}
-      {asks.sms ? (
+      {asks("sms") ? (
         <>
           <Checkbox
             field="smsOptIn"
@@ -116,19 +114,15 @@ interface DonationFormProps {
  * and the card frame is loaded once; on one page (layout="single") all of it shows at once.
  */
 export class DonationForm extends Reactive<DonationFormProps> {
-  #form: HTMLFormElement | null = null;
-  #formRef = (form: HTMLFormElement | null) => void (this.#form = form);
-
-  /** Shows a step and, once it is on the screen, focuses its heading. */
-  #show(step: number) {
+  /** Shows a step of `form` and, once it is on the screen, focuses its heading. */
+  #show(form: HTMLFormElement | null, step: number) {
     this.props.model.step.value = step;
-    this.forceUpdate(() => this.#form?.querySelector<HTMLElement>(`#${stepHeadingId(step)}`)?.focus());
+    this.forceUpdate(() => form?.querySelector<HTMLElement>(`#gk-step-${step}`)?.focus());
   }
 
-  #onBack = () => {
-    const { model } = this.props;
-    model.back();
-    this.#show(model.step.peek());
+  #onBack = (event: TargetedEvent<HTMLButtonElement>) => {
+    // Back one step (the button shows from the second on); everything entered stays.
+    this.#show(event.currentTarget.form, this.props.model.step.peek() - 1);
   };
 
   #onSubmit = async (event: TargetedEvent<HTMLFormElement, SubmitEvent>) => {
@@ -138,7 +132,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
     const steps = model.props.layout === "steps";
     const result = await (steps && model.step.peek() < LAST_STEP ? model.next() : model.submit());
     const outcome = model.status.peek();
-    if (result.kind === "next") this.#show(model.step.peek());
+    if (result.kind === "next") this.#show(form, model.step.peek());
     else if (result.kind === "invalid" || result.kind === "failed") {
       const first = result.kind === "invalid" ? result.fields[0] : null;
       // In steps, the first problem's step is shown, and its field focused once it is.
@@ -208,8 +202,8 @@ export class DonationForm extends Reactive<DonationFormProps> {
     /** A step: its count and heading, shown alone; the others stay on the page, hidden. */
     const section = (index: number, children: ComponentChildren) => (
       <div class="gk-step" hidden={step !== index}>
-        <h3 id={stepHeadingId(index)} tabIndex={-1}>
-          <span class="gk-step-count">{d.stepCount(index + 1, STEPS.length)}</span> {d.steps[index]}
+        <h3 id={`gk-step-${index}`} tabIndex={-1}>
+          <span class="gk-hint">{d.stepCount(index + 1)}</span> {d.steps[index]}
         </h3>
         {children}
       </div>
@@ -219,7 +213,6 @@ export class DonationForm extends Reactive<DonationFormProps> {
 
     return (
       <form
-        ref={this.#formRef}
         part="form"
         noValidate
         onSubmit={this.#onSubmit}
@@ -263,7 +256,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
         />
         <div class="gk-actions">
           {steps && step > 0 ? (
-            <button type="button" part="button back" class="gk-back" disabled={busy} onClick={this.#onBack}>
+            <button type="button" class="gk-link" part="link" disabled={busy} onClick={this.#onBack}>
               {d.back}
             </button>
           ) : null}

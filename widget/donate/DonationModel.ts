@@ -5,44 +5,33 @@ import { feeCents, fromCents, toCents } from "../../contract/money";
 import { AMOUNT_PATTERN, MEMO_MAX, PEER_ID_PATTERN } from "../../contract/patterns";
 import type { ApiClient } from "../shared/api-client";
 import { createFormState, type FormStatus, type SubmitResult as FormResult } from "../shared/form-state";
-import type { DonateProps, Frequency } from "./attributes";
+import type { DonateProps, Frequency, OptionalField } from "./attributes";
 import type { TokenResult } from "./card-port";
 import { readCampaign, readDonation, readDonationStatus, readPeers } from "./responses";
-
-/** The form's fields in the order they appear: the first with an error gets focus. */
-export const DONATE_FIELDS = [
-  "frequency",
-  "amount",
-  "peer",
-  "firstName",
-  "lastName",
-  "email",
-  "phone",
-  "street",
-  "city",
-  "state",
-  "country",
-  "zip",
-  "card",
-  "memo",
-] as const;
-export type DonateField = (typeof DONATE_FIELDS)[number];
 
 /**
  * The steps of `layout="steps"`, by the fields each asks: the gift, the donor (and the options
  * turned on), the card. A field's problem takes the donor back to its step.
  */
-export const STEPS: readonly (readonly DonateField[])[] = [
+const STEP_FIELDS = [
   ["frequency", "amount", "peer"],
   ["firstName", "lastName", "email", "phone", "street", "city", "state", "country", "zip", "memo"],
   ["card"],
-];
+] as const;
+export type DonateField = (typeof STEP_FIELDS)[number][number];
+export const STEPS: readonly (readonly DonateField[])[] = STEP_FIELDS;
 export const LAST_STEP = STEPS.length - 1;
 /** The step that asks for `field`. */
 export const stepOf = (field: DonateField) => STEPS.findIndex((fields) => fields.includes(field));
 
-/** Why a field was refused; the form puts it into words in the donor's language. */
-export type FieldProblem = "required" | "invalid" | "range" | "smsPhone";
+/** The form's fields in the order they appear on one page (the message after the card): the first with an error gets focus. */
+export const DONATE_FIELDS: DonateField[] = [...STEPS.flat().filter((field) => field !== "memo"), "memo"];
+
+/**
+ * Why a field was refused; the form puts it into words in the donor's language. `missing`: a
+ * field the nonprofit made required (`fields="phone:required"`), left empty.
+ */
+export type FieldProblem = "required" | "missing" | "invalid" | "range" | "smsPhone";
 export type FieldProblems = Partial<Record<DonateField, FieldProblem>>;
 
 /** A refused attempt, by what the donor can do about it (the key of its words in the catalog). */
@@ -251,17 +240,10 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
   const smsOptIn = signal(false);
   const memo = signal("");
   const on = props.fields;
-  /** What the form asks for: only what the nonprofit turned on (the SMS opt-in needs the phone). */
-  const asks = {
-    phone: "phone" in on || "sms" in on,
-    address: "address" in on,
-    memo: "memo" in on,
-    pledgeWall: "pledge-wall" in on,
-    sms: "sms" in on,
-    anonymous: "anonymous" in on,
-  };
-  /** The text fields a donor must fill in, beside name and e-mail (a check box never must). */
-  const requires = { phone: on.phone === true, address: on.address === true, memo: on.memo === true };
+  /** Whether the form asks for a field: only if the nonprofit turned it on (the SMS opt-in needs the phone). */
+  const asks = (field: OptionalField) => field in on || (field === "phone" && "sms" in on);
+  /** Whether the donor must fill a field in (`phone:required`); a check box never must. */
+  const requires = (field: "phone" | "address" | "memo") => on[field] === true;
 
   const form = createFormState<DonateField, FieldProblem, DonateFailure, DonateEnd>(
     DONATE_FIELDS,
@@ -306,33 +288,31 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
   function body(): Omit<DonationRequest, "credit_card_token"> {
     const amount = amountCents.value;
     const selected = peer.value;
-    // A field that is off is not sent, whatever its signal holds.
+    // A field that is off is not sent (undefined is left out), whatever its signal holds.
     const request: Omit<DonationRequest, "credit_card_token"> = {
       ...props.target,
       amount: amount === null ? otherAmount.value : fromCents(amount),
       cover_fee: coverFee.value,
+      anonymous: asks("anonymous") ? anonymous.value : undefined,
+      pledge_wall: asks("pledge-wall") ? pledgeWall.value : undefined,
+      sms_opt_in_accepted: asks("sms") ? smsOptIn.value : undefined,
       donor: {
         first_name: firstName.value,
         last_name: lastName.value,
         email: email.value.trim(),
+        phone: asks("phone") ? optional(phone.value) : undefined,
+        ...(asks("address") && {
+          street_address: optional(street.value),
+          city: optional(city.value),
+          state: optional(state.value),
+          country: country.value,
+          [usesZip.value ? "zip" : "postal_code"]: optional(zip.value),
+        }),
       },
     };
-    if (asks.anonymous) request.anonymous = anonymous.value;
-    if (asks.pledgeWall) request.pledge_wall = pledgeWall.value;
-    if (asks.sms) request.sms_opt_in_accepted = smsOptIn.value;
-    if (asks.phone) request.donor.phone = optional(phone.value);
-    if (asks.address) {
-      Object.assign(request.donor, {
-        street_address: optional(street.value),
-        city: optional(city.value),
-        state: optional(state.value),
-        country: country.value,
-        ...(usesZip.value ? { zip: optional(zip.value) } : { postal_code: optional(zip.value) }),
-      });
-    }
     if (props.formId) request.form_id = props.formId;
     if (frequency.value !== "once") request.recurring_frequency = frequency.value;
-    const note = asks.memo ? optional(memo.value) : undefined;
+    const note = asks("memo") ? optional(memo.value) : undefined;
     if (note) request.memo = note;
     if (selected?.kind === "fundraiser") request.peer_fundraiser_id = selected.id;
     if (selected?.kind === "team") request.peer_fundraiser_team_id = selected.id;
@@ -354,19 +334,13 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
     if (amount === null) problems.amount = "required";
     else if (c && (amount < toCents(c.min_amount) || amount > toCents(c.max_amount)))
       problems.amount = "range";
-    if (requires.phone && empty(phone)) problems.phone = "required";
-    if (asks.sms && smsOptIn.value && empty(phone)) problems.phone = "smsPhone";
-    if (requires.address) {
-      for (const [field, value] of [
-        ["street", street],
-        ["city", city],
-        ["zip", zip],
-      ] as const) {
-        if (empty(value)) problems[field] = "required";
-      }
-    }
-    if (requires.memo && empty(memo)) problems.memo = "required";
-    if (asks.memo && memo.value.length > MEMO_MAX) problems.memo = "invalid";
+    if (requires("phone") && empty(phone)) problems.phone = "missing";
+    if (asks("sms") && smsOptIn.value && empty(phone)) problems.phone = "smsPhone";
+    if (requires("address"))
+      for (const [field, value] of Object.entries({ street, city, zip }))
+        if (empty(value)) problems[field as DonateField] = "missing";
+    if (requires("memo") && empty(memo)) problems.memo = "missing";
+    if (asks("memo") && memo.value.length > MEMO_MAX) problems.memo = "invalid";
     // The frame's latest card state may still be on its way (a key typed just before Enter):
     // alone, an incomplete card is left to the frame, which checks it again when asked for a token.
     if (!card.complete.value && Object.keys(problems).length > 0) problems.card = "required";
@@ -504,32 +478,25 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
     },
 
     /**
-     * Checks the step shown (as Donate would check its fields) and moves to the next one, or
-     * stays with its problems marked. A second press while it checks is ignored.
+     * Checks the step shown, before the last (as Donate would check its fields), and moves to the
+     * next one, or stays with its problems marked. A second press while it checks is ignored.
      */
     async next(): Promise<SubmitResult | { kind: "next" }> {
       const from = step.peek();
-      if (checkingStep || form.busy.peek() || from >= LAST_STEP) return { kind: "busy" };
+      if (checkingStep) return { kind: "busy" };
       checkingStep = true;
-      try {
-        const problems = validate(body(), await requestCheckIfAny());
-        const mine: FieldProblems = {};
-        for (const field of STEPS[from]!) if (problems[field]) mine[field] = problems[field];
-        if (step.peek() !== from) return { kind: "busy" };
-        if (Object.keys(mine).length > 0) return form.fail(mine, "validation_failed");
-        batch(() => {
-          form.errors.value = {};
-          step.value = from + 1;
-        });
-        return { kind: "next" };
-      } finally {
-        checkingStep = false;
-      }
-    },
-
-    /** Back one step; everything entered stays. */
-    back() {
-      if (step.peek() > 0 && !form.busy.peek()) step.value -= 1;
+      const problems = validate(body(), await requestCheckIfAny());
+      checkingStep = false;
+      const mine: FieldProblems = {};
+      for (const field of STEPS[from]!) if (problems[field]) mine[field] = problems[field];
+      // Back was pressed meanwhile: this step is no longer shown.
+      if (step.peek() !== from) return { kind: "busy" };
+      if (Object.keys(mine).length > 0) return form.fail(mine, "validation_failed");
+      batch(() => {
+        form.errors.value = {};
+        step.value = from + 1;
+      });
+      return { kind: "next" };
     },
 
     /**

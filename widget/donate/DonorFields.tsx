@@ -13,14 +13,17 @@ interface DonorFieldsProps {
 
 type TextFieldName = "firstName" | "lastName" | "email" | "phone" | "street" | "city" | "state";
 
-/** Each text field: its autocomplete token, its longest value, and whether it may stay empty. */
-const FIELDS: [TextFieldName, string, number, boolean][] = [
+/**
+ * Each text field: its autocomplete token, its longest value, and whether it may stay empty:
+ * never, always, or unless the nonprofit made it required (`phone:required`, `address:required`).
+ */
+const FIELDS: [TextFieldName, string, number, boolean | "phone" | "address"][] = [
   ["firstName", "given-name", 100, false],
   ["lastName", "family-name", 100, false],
   ["email", "email", 254, false],
-  ["phone", "tel", 32, true],
-  ["street", "address-line1", 200, true],
-  ["city", "address-level2", 100, true],
+  ["phone", "tel", 32, "phone"],
+  ["street", "address-line1", 200, "address"],
+  ["city", "address-level2", 100, "address"],
   ["state", "address-level1", 100, true],
 ];
 const POSTAL_MAX = 20;
@@ -34,16 +37,13 @@ export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFields
   const labels = { ...t.common, ...d };
   const { asks, requires } = model;
   const countryError = errorFor("country");
-  /** Required by the nonprofit: the phone (`phone:required`), the street and city (`address:required`). */
-  const required = (name: TextFieldName) =>
-    name === "phone" ? requires.phone : name === "street" || name === "city" ? requires.address : false;
   const field = ([name, autocomplete, max, optional]: (typeof FIELDS)[number]) => (
     <TextField
       key={name}
       field={name}
       label={labels[name]}
       type={name === "email" ? "email" : name === "phone" ? "tel" : "text"}
-      optional={optional && !required(name) ? t.common.optional : null}
+      optional={optional === true || (optional && !requires(optional)) ? t.common.optional : null}
       value={model[name].value}
       error={errorFor(name)}
       autocomplete={autocomplete}
@@ -60,8 +60,8 @@ export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFields
         {last}
       </div>
       {email}
-      {asks.phone ? phone : null}
-      {asks.address ? address() : null}
+      {asks("phone") ? phone : null}
+      {asks("address") ? address() : null}
     </fieldset>
   );
 
@@ -101,7 +101,7 @@ export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFields
           <TextField
             field="zip"
             label={model.usesZip.value ? d.zip : d.postalCode}
-            optional={requires.address ? null : t.common.optional}
+            optional={requires("address") ? null : t.common.optional}
             value={model.zip.value}
             error={errorFor("zip")}
             autocomplete="postal-code"

@@ -53,7 +53,7 @@ export function readFields(value: string | null): DonateFields {
     if (read) fields[read.name] = read.required;
     else if (entry)
       console.warn(
-        `[givekit] <givekit-donate>: the "fields" attribute lists "${entry}", not one of ${OPTIONAL_FIELDS} (each may end in ":required"); it is left out.`,
+        `[givekit] <givekit-donate>: "${entry}" in "fields" is not a field.`,
       );
   }
   return fields;

@@ -14,11 +14,7 @@ export function problemText(
   usesZip: boolean,
 ): string {
   const e = t.donate.errors;
-  if (problem === "required") {
-    if (field === "zip") return usesZip ? e.required.zip : e.required.postalCode;
-    if (field === "phone" || field === "street" || field === "city" || field === "memo")
-      return e.required[field];
-  }
+  if (problem === "missing") return e.required;
   switch (field) {
     case "amount":
       if (problem === "range" && campaign) {

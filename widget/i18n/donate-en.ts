@@ -48,7 +48,7 @@ export const donateEn = {
     `Optional. By checking this box you agree to receive recurring automated text messages from ${program} at the phone number above. Consent is not a condition of donating. Msg frequency varies. Msg & data rates may apply. Reply HELP for help, STOP to cancel.`,
   smsProgramFallback: "this organization",
   /** layout="steps": the count above each step's heading, the headings, and the buttons between. */
-  stepCount: (step: number, of: number) => `Step ${step} of ${of}`,
+  stepCount: (step: number) => `Step ${step} of 3`,
   steps: ["Your gift", "About you", "Payment"],
   next: "Next",
   back: "Back",
@@ -71,14 +71,7 @@ export const donateEn = {
     card: "Check your card details.",
     field: "Check this field.",
     /** A field the organization asks every donor to fill in, left empty. */
-    required: {
-      phone: "Enter your phone number.",
-      street: "Enter your street address.",
-      city: "Enter your city.",
-      zip: "Enter your ZIP code.",
-      postalCode: "Enter your postal code.",
-      memo: "Enter a message.",
-    },
+    required: "Fill in this field.",
   },
   outcome: {
     successTitle: "Thank you!",

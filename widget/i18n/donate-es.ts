@@ -43,7 +43,7 @@ export const donateEs: DonateMessages = {
   smsDisclosure: (program: string) =>
     `Opcional. Al marcar esta casilla acepta recibir mensajes de texto automáticos y recurrentes de ${program} en el teléfono indicado arriba. El consentimiento no es una condición para donar. La frecuencia de los mensajes varía. Pueden aplicarse tarifas de mensajes y datos. Responda HELP para obtener ayuda y STOP para cancelar.`,
   smsProgramFallback: "esta organización",
-  stepCount: (step: number, of: number) => `Paso ${step} de ${of}`,
+  stepCount: (step: number) => `Paso ${step} de 3`,
   steps: ["Su donación", "Sus datos", "Pago"],
   next: "Siguiente",
   back: "Atrás",
@@ -66,14 +66,7 @@ export const donateEs: DonateMessages = {
     card: "Revise los datos de la tarjeta.",
     field: "Revise este campo.",
     /** Un campo que la organización pide a todos, vacío. */
-    required: {
-      phone: "Escriba su número de teléfono.",
-      street: "Escriba su dirección.",
-      city: "Escriba su ciudad.",
-      zip: "Escriba su código ZIP.",
-      postalCode: "Escriba su código postal.",
-      memo: "Escriba un mensaje.",
-    },
+    required: "Complete este campo.",
   },
   outcome: {
     successTitle: "¡Gracias!",
