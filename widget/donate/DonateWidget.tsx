@@ -59,7 +59,8 @@ class Donation extends Reactive<WidgetProps> {
     const status = model.status.value;
     if (state === "unavailable") return <Fallback lang={locale} />;
     return (
-      <div>
+      // Its own language, as the opt-in form says its own: a Spanish form on an English page is read in Spanish.
+      <div lang={locale}>
         <h2 id={HEADING_ID} part="heading">
           {heading ?? t.donate.heading}
         </h2>

@@ -24,7 +24,6 @@ interface DonationFormProps {
   locale: Locale;
 }
 
-
 interface OptionsProps {
   model: DonationModel;
   t: Messages;

@@ -296,6 +296,7 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
       anonymous: asks("anonymous") ? anonymous.value : undefined,
       pledge_wall: asks("pledge-wall") ? pledgeWall.value : undefined,
       sms_opt_in_accepted: asks("sms") ? smsOptIn.value : undefined,
+      memo: asks("memo") ? optional(memo.value) : undefined,
       donor: {
         first_name: firstName.value,
         last_name: lastName.value,
@@ -312,8 +313,6 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
     };
     if (props.formId) request.form_id = props.formId;
     if (frequency.value !== "once") request.recurring_frequency = frequency.value;
-    const note = asks("memo") ? optional(memo.value) : undefined;
-    if (note) request.memo = note;
     if (selected?.kind === "fundraiser") request.peer_fundraiser_id = selected.id;
     if (selected?.kind === "team") request.peer_fundraiser_team_id = selected.id;
     return request;

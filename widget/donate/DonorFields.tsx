@@ -61,55 +61,51 @@ export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFields
       </div>
       {email}
       {asks("phone") ? phone : null}
-      {asks("address") ? address() : null}
+      {asks("address") ? (
+        <>
+          {street}
+          <div class="gk-row">
+            {city}
+            {state}
+          </div>
+          <div class="gk-row">
+            <div class="gk-field">
+              <label for={fieldId("country")} part="label">
+                {d.country}
+              </label>
+              <select
+                id={fieldId("country")}
+                autocomplete="country"
+                part="input"
+                aria-invalid={countryError ? "true" : undefined}
+                aria-describedby={describedBy("country", countryError)}
+                value={model.country.value}
+                onChange={(event) => {
+                  model.set(model.country, event.currentTarget.value, "country");
+                  model.clearError("zip");
+                }}
+              >
+                {countries(locale).map(({ code, name }) => (
+                  <option key={code} value={code}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+              <FieldError field="country" error={countryError} />
+            </div>
+            <TextField
+              field="zip"
+              label={model.usesZip.value ? d.zip : d.postalCode}
+              optional={requires("address") ? null : t.common.optional}
+              value={model.zip.value}
+              error={errorFor("zip")}
+              autocomplete="postal-code"
+              maxLength={POSTAL_MAX}
+              onInput={(value) => model.set(model.zip, value, "zip")}
+            />
+          </div>
+        </>
+      ) : null}
     </fieldset>
   );
-
-  function address() {
-    return (
-      <>
-        {street}
-        <div class="gk-row">
-          {city}
-          {state}
-        </div>
-        <div class="gk-row">
-          <div class="gk-field">
-            <label for={fieldId("country")} part="label">
-              {d.country}
-            </label>
-            <select
-              id={fieldId("country")}
-              autocomplete="country"
-              part="input"
-              aria-invalid={countryError ? "true" : undefined}
-              aria-describedby={describedBy("country", countryError)}
-              value={model.country.value}
-              onChange={(event) => {
-                model.set(model.country, event.currentTarget.value, "country");
-                model.clearError("zip");
-              }}
-            >
-              {countries(locale).map(({ code, name }) => (
-                <option key={code} value={code}>
-                  {name}
-                </option>
-              ))}
-            </select>
-            <FieldError field="country" error={countryError} />
-          </div>
-          <TextField
-            field="zip"
-            label={model.usesZip.value ? d.zip : d.postalCode}
-            optional={requires("address") ? null : t.common.optional}
-            value={model.zip.value}
-            error={errorFor("zip")}
-            autocomplete="postal-code"
-            maxLength={POSTAL_MAX}
-            onInput={(value) => model.set(model.zip, value, "zip")}
-          />
-        </div>
-      </>
-    );
-  }
 });

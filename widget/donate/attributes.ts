@@ -51,10 +51,7 @@ export function readFields(value: string | null): DonateFields {
     const entry = part.trim().toLowerCase();
     const read = readFieldEntry(entry);
     if (read) fields[read.name] = read.required;
-    else if (entry)
-      console.warn(
-        `[givekit] <givekit-donate>: "${entry}" in "fields" is not a field.`,
-      );
+    else if (entry) console.warn(`[givekit] <givekit-donate>: "${entry}" in "fields" is not a field.`);
   }
   return fields;
 }

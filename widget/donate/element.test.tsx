@@ -98,6 +98,18 @@ describe("<givekit-donate>", () => {
     document.removeEventListener("givekit:error", failed);
   });
 
+  it("says its language on its content, so a Spanish form on an English page is read in Spanish", async () => {
+    stubProxy();
+    const { element, shadow } = place(
+      '<givekit-donate proxy="https://give.example.org" shortcode="71777" keyword="HOPE" locale="es-MX"></givekit-donate>',
+    );
+    await shadow.findByRole("button", { name: "Siguiente" });
+    expect(shadow.getByRole("heading", { level: 2 }).closest("[lang]")?.getAttribute("lang")).toBe("es");
+    element.setAttribute("locale", "en");
+    await shadow.findByRole("button", { name: "Next" });
+    expect(shadow.getByRole("heading", { level: 2 }).closest("[lang]")?.getAttribute("lang")).toBe("en");
+  });
+
   it("follows a changed attribute", async () => {
     stubProxy();
     const { element, shadow } = place(
