@@ -6,7 +6,7 @@ import { formatMoney } from "../shared/format";
 import { AmountPicker, FrequencyPicker } from "./AmountPicker";
 import { CardField } from "./CardField";
 import type { CardPort } from "./card-port";
-import { LAST_STEP, MEMO_MAX, STEPS, stepOf, type DonateField, type DonationModel } from "./DonationModel";
+import { LAST_STEP, MEMO_MAX, stepOf, type DonateField, type DonationModel } from "./DonationModel";
 import { DonorFields } from "./DonorFields";
 import { focusOnMount, Reactive } from "../shared/reactive";
 import { Announce, Checkbox, ExternalLink, focusField, TextField } from "../shared/Field";
