@@ -202,7 +202,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
     const section = (index: number, children: ComponentChildren) => (
       <div class="gk-step" hidden={step !== index}>
         <h3 id={`gk-step-${index}`} tabIndex={-1}>
-          <span class="gk-hint">{d.stepCount(index + 1)}</span> {d.steps[index]}
+          {d.steps[index]}
         </h3>
         {children}
       </div>

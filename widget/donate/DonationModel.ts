@@ -181,13 +181,13 @@ function loadRequestCheck(): Promise<RefusedPaths> {
 
 /**
  * The request check, or null when it could not be loaded (some browsers never fetch a module
- * again once it failed) or is still on its way after REQUEST_CHECK_WAIT_MS: the donation then
+ * again once it failed) or is still on its way after `wait` ms: the donation then
  * goes without it, and the proxy, which checks the same schema, names any field it refuses.
  */
-async function requestCheckIfAny(): Promise<RefusedPaths | null> {
+async function requestCheckIfAny(wait = REQUEST_CHECK_WAIT_MS): Promise<RefusedPaths | null> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), REQUEST_CHECK_WAIT_MS);
+    timer = setTimeout(() => resolve(null), wait);
   });
   try {
     return await Promise.race([loadRequestCheck(), late]);
@@ -333,12 +333,21 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
     if (amount === null) problems.amount = "required";
     else if (c && (amount < toCents(c.min_amount) || amount > toCents(c.max_amount)))
       problems.amount = "range";
-    if (requires("phone") && empty(phone)) problems.phone = "missing";
+    /** Each of `fields` left empty has `problem`. */
+    const need = (fields: Record<string, Signal<string>>, problem: FieldProblem) => {
+      for (const field in fields) if (empty(fields[field]!)) problems[field as DonateField] = problem;
+    };
+    // By hand too, for a step checked before the request check has arrived.
+    need({ firstName, lastName, email }, "required");
+    need(
+      {
+        ...(requires("phone") && { phone }),
+        ...(requires("address") && { street, city, zip }),
+        ...(requires("memo") && { memo }),
+      },
+      "missing",
+    );
     if (asks("sms") && smsOptIn.value && empty(phone)) problems.phone = "smsPhone";
-    if (requires("address"))
-      for (const [field, value] of Object.entries({ street, city, zip }))
-        if (empty(value)) problems[field as DonateField] = "missing";
-    if (requires("memo") && empty(memo)) problems.memo = "missing";
     if (asks("memo") && memo.value.length > MEMO_MAX) problems.memo = "invalid";
     // The frame's latest card state may still be on its way (a key typed just before Enter):
     // alone, an incomplete card is left to the frame, which checks it again when asked for a token.
@@ -484,7 +493,8 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
       const from = step.peek();
       if (checkingStep) return { kind: "busy" };
       checkingStep = true;
-      const problems = validate(body(), await requestCheckIfAny());
+      // Next waits for no check still on its way: Donate does, and takes the donor back to a field it refuses.
+      const problems = validate(body(), await requestCheckIfAny(0));
       checkingStep = false;
       const mine: FieldProblems = {};
       for (const field of STEPS[from]!) if (problems[field]) mine[field] = problems[field];

@@ -35,22 +35,20 @@ export const LAYOUTS = ["steps", "single"] as const;
 export type Layout = (typeof LAYOUTS)[number];
 const FIELD_ENTRY = new RegExp(`^(${OPTIONAL_FIELDS.join("|")})(:required)?$`);
 
-/** One entry of `fields` ("phone", "address:required"), or null when it names no field. */
-export function readFieldEntry(entry: string): { name: OptionalField; required: boolean } | null {
-  const [, name, required] = FIELD_ENTRY.exec(entry) ?? [];
-  return name ? { name: name as OptionalField, required: Boolean(required) } : null;
-}
-
 /**
- * The `fields` attribute: a comma list of OPTIONAL_FIELDS, each optionally `:required`. An entry
- * that names no field is left out with a warning naming it, and the form shows the rest.
+ * The `fields` attribute: a comma list of OPTIONAL_FIELDS, each optionally `:required` (a check
+ * box's does nothing). An entry that names no field is left out with a warning naming it, and the
+ * form shows the rest.
+ *
+ * @example
+ * readFields("phone:required, address"); // { phone: true, address: false }
  */
 export function readFields(value: string | null): DonateFields {
   const fields: DonateFields = {};
   for (const part of (value ?? "").split(",")) {
     const entry = part.trim().toLowerCase();
-    const read = readFieldEntry(entry);
-    if (read) fields[read.name] = read.required;
+    const [, name, required] = FIELD_ENTRY.exec(entry) ?? [];
+    if (name) fields[name as OptionalField] = Boolean(required);
     else if (entry) console.warn(`[givekit] <givekit-donate>: "${entry}" in "fields" is not a field.`);
   }
   return fields;

@@ -74,7 +74,7 @@ describe("fields the nonprofit turns on", () => {
     await waitFor(() => expect(document.activeElement).toBe(phone));
     expect(phone.getAttribute("aria-invalid")).toBe("true");
     expect(errorOf(phone)).toBe("Fill in this field.");
-    expect(widget.getByRole("heading", { name: "Step 2 of 3 About you" })).toBeTruthy();
+    expect(widget.getByRole("heading", { name: "Step 2 of 3: About you" })).toBeTruthy();
 
     type(phone, "(555) 010-1234");
     type(widget.getByLabelText("Street address (optional)"), "1 Main St");
@@ -123,7 +123,7 @@ describe("the form in steps", () => {
   it("asks the amount, then the donor, then the card, saying which step of three", async () => {
     stubProxy();
     const { widget } = await renderDonate();
-    const first = widget.getByRole("heading", { name: "Step 1 of 3 Your gift" });
+    const first = widget.getByRole("heading", { name: "Step 1 of 3: Your gift" });
     expect(widget.getByRole("group", { name: "Amount" })).toBeTruthy();
     expect(widget.queryByRole("textbox", { name: "First name" })).toBeNull();
     expect(widget.queryByRole("button", { name: "Back" })).toBeNull();
@@ -131,14 +131,14 @@ describe("the form in steps", () => {
 
     fireEvent.click(widget.getByRole("radio", { name: "$50" }));
     await nextStep(widget);
-    const second = widget.getByRole("heading", { name: "Step 2 of 3 About you" });
+    const second = widget.getByRole("heading", { name: "Step 2 of 3: About you" });
     await waitFor(() => expect(document.activeElement).toBe(second));
     expect(widget.queryByRole("group", { name: "Amount" })).toBeNull();
     expect(widget.getByRole("textbox", { name: "First name" })).toBeTruthy();
 
     fillDonor(widget);
     await nextStep(widget);
-    const third = widget.getByRole("heading", { name: "Step 3 of 3 Payment" });
+    const third = widget.getByRole("heading", { name: "Step 3 of 3: Payment" });
     await waitFor(() => expect(document.activeElement).toBe(third));
     expect(widget.getByRole("button", { name: "Donate $50.00" })).toBeTruthy();
     expect(widget.getByRole("group", { name: "Card" })).toBeTruthy();
@@ -159,7 +159,7 @@ describe("the form in steps", () => {
 
     fireEvent.click(widget.getByRole("button", { name: "Back" }));
     await waitFor(() =>
-      expect(document.activeElement).toBe(widget.getByRole("heading", { name: "Step 2 of 3 About you" })),
+      expect(document.activeElement).toBe(widget.getByRole("heading", { name: "Step 2 of 3: About you" })),
     );
     expect(widget.getByRole("textbox", { name: "Last name" })).toHaveProperty("value", "Hopper");
     expect(widget.getByRole("textbox", { name: "Phone (optional)" })).toHaveProperty(
@@ -172,7 +172,7 @@ describe("the form in steps", () => {
     );
     fireEvent.click(widget.getByRole("button", { name: "Back" }));
     await waitFor(() =>
-      expect(document.activeElement).toBe(widget.getByRole("heading", { name: "Step 1 of 3 Your gift" })),
+      expect(document.activeElement).toBe(widget.getByRole("heading", { name: "Step 1 of 3: Your gift" })),
     );
     expect(widget.getByRole("textbox", { name: "Other amount" })).toHaveProperty("value", "40");
 
@@ -188,7 +188,7 @@ describe("the form in steps", () => {
     // Enter in a field submits the form: on a step before the last, that is Next.
     fireEvent.submit(form);
     await waitFor(() =>
-      expect(document.activeElement).toBe(widget.getByRole("heading", { name: "Step 2 of 3 About you" })),
+      expect(document.activeElement).toBe(widget.getByRole("heading", { name: "Step 2 of 3: About you" })),
     );
     type(widget.getByLabelText("E-mail"), "grace@example.org");
     fireEvent.submit(form);
@@ -197,7 +197,7 @@ describe("the form in steps", () => {
     expect(errorOf(first)).toBe("Enter your first name.");
     expect(errorOf(widget.getByRole("textbox", { name: "Last name" }))).toBe("Enter your last name.");
     expect(widget.getByText("Please fix 2 fields.")).toBeTruthy();
-    expect(widget.getByRole("heading", { name: "Step 2 of 3 About you" })).toBeTruthy();
+    expect(widget.getByRole("heading", { name: "Step 2 of 3: About you" })).toBeTruthy();
     expect(events.at(-1)).toEqual({ type: "givekit:error", detail: { code: "validation_failed" } });
   });
 

@@ -47,9 +47,8 @@ export const donateEn = {
   smsDisclosure: (program: string) =>
     `Optional. By checking this box you agree to receive recurring automated text messages from ${program} at the phone number above. Consent is not a condition of donating. Msg frequency varies. Msg & data rates may apply. Reply HELP for help, STOP to cancel.`,
   smsProgramFallback: "this organization",
-  /** layout="steps": the count above each step's heading, the headings, and the buttons between. */
-  stepCount: (step: number) => `Step ${step} of 3`,
-  steps: ["Your gift", "About you", "Payment"],
+  /** layout="steps": each step's heading, with the count, and the buttons between. */
+  steps: ["Step 1 of 3: Your gift", "Step 2 of 3: About you", "Step 3 of 3: Payment"],
   next: "Next",
   back: "Back",
   submit: (total: string, per: string) => (per ? `Donate ${total} ${per}` : `Donate ${total}`),

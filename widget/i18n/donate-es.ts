@@ -43,8 +43,7 @@ export const donateEs: DonateMessages = {
   smsDisclosure: (program: string) =>
     `Opcional. Al marcar esta casilla acepta recibir mensajes de texto automáticos y recurrentes de ${program} en el teléfono indicado arriba. El consentimiento no es una condición para donar. La frecuencia de los mensajes varía. Pueden aplicarse tarifas de mensajes y datos. Responda HELP para obtener ayuda y STOP para cancelar.`,
   smsProgramFallback: "esta organización",
-  stepCount: (step: number) => `Paso ${step} de 3`,
-  steps: ["Su donación", "Sus datos", "Pago"],
+  steps: ["Paso 1 de 3: Su donación", "Paso 2 de 3: Sus datos", "Paso 3 de 3: Pago"],
   next: "Siguiente",
   back: "Atrás",
   submit: (total: string, per: string) => (per ? `Donar ${total} ${per}` : `Donar ${total}`),
