@@ -107,7 +107,6 @@ test.describe("<givekit-donate> in steps, on a 390 × 844 phone", () => {
     });
     // Each step is one phone screen or less (the figures: widget/README.md).
     test.info().annotations.push({ type: "form height per step (px)", description: heights.join(", ") });
-    console.log(`form height per step at 390 × 844: ${heights.join(", ")} px`);
     for (const height of heights) expect(height).toBeLessThanOrEqual(PHONE.height);
   });
 
@@ -205,7 +204,6 @@ test.describe("<givekit-donate> in steps, on a 390 × 844 phone", () => {
     await page.keyboard.type(CARD.cvv);
     await tabTo(donate.getByRole("button", { name: "Donate $25.00" }));
     test.info().annotations.push({ type: "Tab presses from the page to Donate", description: String(tabs) });
-    console.log(`Tab presses from the page to Donate, in steps: ${tabs}`);
     await page.keyboard.press("Enter");
     await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
     expect(await rowsOf(sandbox, lastName)).toHaveLength(1);
