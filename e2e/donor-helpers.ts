@@ -108,3 +108,30 @@ export async function expectOneCharge(
     last_4: "4242",
   });
 }
+
+/** The most a page may move while the form loads (web.dev: "good" is 0.1 or less). */
+export const MAX_CLS = 0.05;
+
+/** The layout shift score of the page so far: every shift not caused by the donor's input. */
+export function cumulativeLayoutShift(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        const observer = new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & {
+            value: number;
+            hadRecentInput: boolean;
+          })[]) {
+            if (!entry.hadRecentInput) total += entry.value;
+          }
+        });
+        // Buffered: every shift since navigation, delivered in the observer's first call.
+        observer.observe({ type: "layout-shift", buffered: true });
+        setTimeout(() => {
+          observer.disconnect();
+          resolve(total);
+        }, 100);
+      }),
+  );
+}

@@ -3,7 +3,15 @@
 // are what reaches the fundraising service (the sandbox's report).
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { CARD, cardOf, donateOf, fillCardAtOnce, uniqueLastName } from "./donor-helpers";
+import {
+  CARD,
+  cardOf,
+  cumulativeLayoutShift,
+  donateOf,
+  fillCardAtOnce,
+  MAX_CLS,
+  uniqueLastName,
+} from "./donor-helpers";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -208,4 +216,24 @@ test.describe("<givekit-donate> in steps, on a 390 × 844 phone", () => {
     await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
     expect(await rowsOf(sandbox, lastName)).toHaveLength(1);
   });
+
+  for (const viewport of [PHONE, { width: 1280, height: 1600 }]) {
+    test(`the page hardly moves from navigation until the first step is ready (${viewport.width} px wide)`, async ({
+      page,
+      hostUrl,
+    }) => {
+      await page.setViewportSize(viewport);
+      await page.goto(`${hostUrl}/steps-path.html`);
+      const donate = donateOf(page);
+      await expect(stepHeading(donate)).toHaveText("Step 1 of 3: Your gift");
+      // The card frame, hidden until the last step, has loaded meanwhile.
+      await expect(cardOf(page).getByLabel("Card number")).toBeAttached();
+      const shift = await cumulativeLayoutShift(page);
+      const height = Math.round((await donate.boundingBox())!.height);
+      test
+        .info()
+        .annotations.push({ type: "CLS", description: `${shift.toFixed(4)} (element ${height} px)` });
+      expect(shift).toBeLessThanOrEqual(MAX_CLS);
+    });
+  }
 });

@@ -52,7 +52,7 @@ class Donation extends Reactive<WidgetProps> {
     super.componentWillUnmount();
   }
 
-  view({ host, locale, heading }: WidgetProps) {
+  view({ host, locale, heading, layout }: WidgetProps) {
     const { model, card } = this;
     const t = messagesFor(locale);
     const state = model.loadState.value;
@@ -60,7 +60,7 @@ class Donation extends Reactive<WidgetProps> {
     if (state === "unavailable") return <Fallback lang={locale} />;
     return (
       // Its own language, as the opt-in form says its own: a Spanish form on an English page is read in Spanish.
-      <div lang={locale}>
+      <div lang={locale} class={`gk-${layout}`}>
         <h2 id={HEADING_ID} part="heading">
           {heading ?? t.donate.heading}
         </h2>
