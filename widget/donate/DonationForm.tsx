@@ -99,14 +99,6 @@ function donorOptions({ model, t, errorFor }: OptionsProps) {
   );
 }
 
-interface DonationFormProps {
-  model: DonationModel;
-  card: CardPort;
-  host: HTMLElement;
-  t: Messages;
-  locale: Locale;
-}
-
 /**
  * The donation form: amount, attribution, donor, card, options, and one clear button. In steps
  * (layout="steps") every step stays on the page, the others hidden, so nothing entered is lost
