@@ -73,6 +73,30 @@ test.describe("axe (WCAG 2.2 A and AA): zero violations", () => {
     expect(await violations(page, WIDGETS.donate)).toEqual([]);
   });
 
+  test("donate in steps: each step, and a step refused", async ({ page, hostUrl }) => {
+    await page.goto(`${hostUrl}/steps.html?fields=phone:required,address,memo,pledge-wall,sms,anonymous`);
+    const donate = donateOf(page);
+    await expect(donate.getByRole("button", { name: "Next" })).toBeVisible();
+    expect(await violations(page, WIDGETS.donate)).toEqual([]);
+    await donate.getByRole("button", { name: "Next" }).click();
+    await donate.getByRole("button", { name: "Next" }).click();
+    await expect(donate.getByLabel("First name")).toHaveAttribute("aria-invalid", "true");
+    expect(await violations(page, WIDGETS.donate)).toEqual([]);
+    await donate.getByLabel("First name").fill("Ada");
+    await donate.getByLabel("Last name").fill("Lovelace");
+    await donate.getByLabel("E-mail").fill("ada@example.org");
+    await donate.getByLabel("Phone", { exact: true }).fill("(555) 010-1234");
+    await donate.getByRole("button", { name: "Next" }).click();
+    await expect(donate.getByRole("button", { name: /^Donate / })).toBeVisible();
+    expect(await violations(page, WIDGETS.donate)).toEqual([]);
+    // Every check box is a target of 24 × 24 px at least (WCAG 2.5.8).
+    await donate.getByRole("button", { name: "Back" }).click();
+    for (const box of await donate.getByRole("checkbox").all()) {
+      const { width, height } = (await box.boundingBox())!;
+      expect(Math.min(width, height)).toBeGreaterThanOrEqual(24);
+    }
+  });
+
   test("donate, thank-you shown", async ({ page, hostUrl }) => {
     await openBothWidgets(page, hostUrl);
     await completeDonation(page, { first: "Ada", last: uniqueName("Axe"), email: "ada@example.org" });

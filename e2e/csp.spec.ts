@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "./fixtures";
+import { reachDonate, showStep } from "./donor-helpers";
 import { fillOptin, GOOD_CARD, uniqueMobile } from "./optin-helpers";
 
 const README = fileURLToPath(new URL("../widget/README.md", import.meta.url));
@@ -43,14 +44,16 @@ test("a donation and an opt-in go through, and the goal moves, under the README'
   const raisedBefore = await goalBar.getAttribute("aria-valuetext");
   const donate = page.locator("givekit-donate");
   await donate.getByRole("radio", { name: "$25" }).check();
+  await showStep(donate, "About you");
   await donate.getByLabel("First name").fill("Ada");
   await donate.getByLabel("Last name").fill(lastName);
   await donate.getByLabel("E-mail").fill("ada@example.org");
+  await showStep(donate, "Payment");
   const card = donate.locator("iframe").contentFrame();
   await card.getByLabel("Card number").fill(GOOD_CARD.number);
   await card.getByLabel("Expiry date").fill(GOOD_CARD.expiry);
   await card.getByLabel("Security code").fill(GOOD_CARD.cvv);
-  await donate.getByRole("button", { name: "Donate $25.00" }).click();
+  await (await reachDonate(donate, "Donate $25.00")).click();
   await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
   // The goal heard the gift and asked the proxy again, its bar drawn through the CSSOM.
   await expect(goalBar).not.toHaveAttribute("aria-valuetext", raisedBefore!);

@@ -1,6 +1,6 @@
 import type { Locator, Page, Request } from "@playwright/test";
 import { expect, GIVEKIT_SOURCE, test } from "./fixtures";
-import { fillCardAtOnce } from "./donor-helpers";
+import { fillCardAtOnce, reachDonate, showStep } from "./donor-helpers";
 import { shownMoney, sumCents } from "./optin-helpers";
 
 /** The sandbox's test cards (sandbox/README.md): always charged, and always declined. */
@@ -21,12 +21,14 @@ const cardFrameOf = (page: Page) => donateOf(page).locator("iframe").contentFram
 
 async function fillDonor(page: Page, lastName: string) {
   const donate = donateOf(page);
+  await showStep(donate, "About you");
   await donate.getByLabel("First name").fill("Grace");
   await donate.getByLabel("Last name").fill(lastName);
   await donate.getByLabel("E-mail").fill("grace@example.org");
 }
 
 async function typeCard(page: Page, number: string) {
+  await showStep(donateOf(page), "Payment");
   const card = cardFrameOf(page);
   await card.getByLabel("Card number").fill("");
   await card.getByLabel("Card number").pressSequentially(number);
@@ -63,17 +65,18 @@ async function readyToGive(page: Page, hostUrl: string, prefix: string, email?: 
   await donate.getByRole("radio", { name: "$50" }).check();
   await fillDonor(page, lastName);
   if (email !== undefined) await donate.getByLabel("E-mail").fill(email);
+  await showStep(donate, "Payment");
   await fillCardAtOnce(cardFrameOf(page));
   return { donate, lastName };
 }
 
 /** Donate with a bad e-mail: it is named and nothing is charged; put right, one charge. */
 async function refusedEmailThenOneGift(donate: Locator, sandbox: Sandbox, lastName: string) {
-  await donate.getByRole("button", { name: DONATE_50 }).click();
+  await (await reachDonate(donate, DONATE_50)).click();
   await expect(donate.getByLabel("E-mail")).toHaveAttribute("aria-invalid", "true", { timeout: 10_000 });
   expect(await rowsOf(sandbox, lastName)).toHaveLength(0);
   await donate.getByLabel("E-mail").fill("grace@example.org");
-  await donate.getByRole("button", { name: DONATE_50 }).click();
+  await (await reachDonate(donate, DONATE_50)).click();
   await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
   expect(await rowsOf(sandbox, lastName)).toHaveLength(1);
 }
@@ -98,7 +101,7 @@ test.describe("<givekit-donate> on a page of another origin", () => {
     await typeCard(page, GOOD_CARD);
     await expect(cardFrameOf(page).getByText("Visa")).toBeVisible();
 
-    await donate.getByRole("button", { name: "Donate $25.75 monthly" }).click();
+    await (await reachDonate(donate, "Donate $25.75 monthly")).click();
     await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
     await expect(donate.getByText("Your donation of $25.75 monthly went through.")).toBeVisible();
 
@@ -146,7 +149,7 @@ test.describe("<givekit-donate> on a page of another origin", () => {
     await donate.getByRole("radio", { name: "Once" }).check();
     await fillDonor(page, lastName);
     await typeCard(page, DECLINED_CARD);
-    await donate.getByRole("button", { name: "Donate $25.00" }).click();
+    await (await reachDonate(donate, "Donate $25.00")).click();
 
     await expect(donate.getByRole("alert")).toHaveText(/Your card was declined, so nothing was charged/);
     expect(
@@ -154,7 +157,7 @@ test.describe("<givekit-donate> on a page of another origin", () => {
     ).toEqual([]);
 
     await typeCard(page, GOOD_CARD);
-    await donate.getByRole("button", { name: "Donate $25.00" }).click();
+    await (await reachDonate(donate, "Donate $25.00")).click();
     await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
     const collected = (await sandbox.transactions({ keyword: "HOPE" })).filter(
       (row) => row.last_name === lastName && row.status === "collected",
@@ -170,7 +173,7 @@ test.describe("<givekit-donate> on a page of another origin", () => {
     await donate.getByRole("radio", { name: "$50" }).check();
     await fillDonor(page, lastName);
     await typeCard(page, GOOD_CARD);
-    await donate.getByRole("button", { name: "Donate $50.00 monthly" }).dblclick();
+    await (await reachDonate(donate, "Donate $50.00 monthly")).dblclick();
     await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
     const rows = await rowsOf(sandbox, lastName);
     expect(rows).toHaveLength(1);
@@ -195,7 +198,7 @@ test.describe("<givekit-donate> on a page of another origin", () => {
   }) => {
     await holdRequestCheck(page, 3000);
     const { donate, lastName } = await readyToGive(page, hostUrl, "Eager");
-    await donate.getByRole("button", { name: DONATE_50 }).dblclick();
+    await (await reachDonate(donate, DONATE_50)).dblclick();
     await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
     expect(await rowsOf(sandbox, lastName)).toHaveLength(1);
   });
@@ -225,7 +228,7 @@ test.describe("<givekit-donate> on a page of another origin", () => {
     // Longer than the test: the thanks below cannot have waited for it.
     await holdRequestCheck(page, 30_000);
     const { donate, lastName } = await readyToGive(page, hostUrl, "Late");
-    await donate.getByRole("button", { name: DONATE_50 }).click();
+    await (await reachDonate(donate, DONATE_50)).click();
     await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
     expect(await rowsOf(sandbox, lastName)).toHaveLength(1);
   });
@@ -241,7 +244,7 @@ test.describe("<givekit-donate> on a page of another origin", () => {
     await expect(donate.getByText("Your gift supports Dev Patel · Team Night Owls.")).toBeVisible();
     await fillDonor(page, lastName);
     await typeCard(page, GOOD_CARD);
-    await donate.getByRole("button", { name: /^Donate \$25\.00/ }).click();
+    await (await reachDonate(donate, /^Donate \$25\.00/)).click();
     await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
     const rows = await rowsOf(sandbox, lastName);
     expect(rows).toHaveLength(1);
@@ -295,7 +298,7 @@ test.describe("<givekit-donate> on a page of another origin", () => {
     }
 
     const donate = donateOf(page);
-    await donate.getByRole("button", { name: /^Donate / }).click();
+    await (await reachDonate(donate, /^Donate /)).click();
     await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
 
     const donation = pageRequests.find((request) => request.url().endsWith("/v1/donations"));

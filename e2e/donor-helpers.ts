@@ -26,11 +26,42 @@ export async function openGivingPage(page: Page, hostUrl: string) {
   await expect(cardOf(page).getByLabel("Card number")).toBeVisible();
 }
 
+/** The steps of a form in steps (layout="steps"), by the end of their headings ("Step 1 of 3: Your gift"). */
+export const STEP_TITLES = ["Your gift", "About you", "Payment"] as const;
+export type StepTitle = (typeof STEP_TITLES)[number];
+
+/**
+ * In steps, shows the step `title`, pressing Next (or Back) as a donor does; on one page
+ * (layout="single"), where every field is shown at once, it does nothing.
+ */
+export async function showStep(donate: Locator, title: StepTitle) {
+  await expect(donate.getByRole("button", { name: /^(Next|Donate)\b/ })).toBeVisible();
+  // The step shown is the only step heading not hidden.
+  const shown = donate.getByRole("heading", { level: 3, name: /^Step \d of 3: / });
+  for (let moves = 0; moves < STEP_TITLES.length; moves++) {
+    if ((await shown.count()) === 0) return;
+    const text = (await shown.textContent()) ?? "";
+    const at = STEP_TITLES.findIndex((step) => text.endsWith(step));
+    const to = STEP_TITLES.indexOf(title);
+    if (at === to) return;
+    await donate.getByRole("button", { name: to > at ? "Next" : "Back" }).click();
+    await expect(shown).not.toHaveText(text);
+  }
+  throw new Error(`The form never showed the step "${title}".`);
+}
+
+/** The Donate button (`name`), on the card step in steps: after Next through the steps before it. */
+export async function reachDonate(donate: Locator, name: string | RegExp = /^Donate /) {
+  await showStep(donate, "Payment");
+  return donate.getByRole("button", { name });
+}
+
 /** $50, the fee covered, and the donor's name and e-mail, as autofill enters them. */
 export async function chooseAndFillDonor(page: Page, lastName: string) {
   const donate = donateOf(page);
   await donate.getByRole("radio", { name: "$50" }).check();
   await donate.getByRole("checkbox", { name: "Add $1.50 to cover the processing fee" }).check();
+  await showStep(donate, "About you");
   await donate.getByLabel("First name").fill("Maya");
   await donate.getByLabel("Last name").fill(lastName);
   await donate.getByLabel("E-mail").fill("maya@example.org");
@@ -76,4 +107,31 @@ export async function expectOneCharge(
     fee_amount: "1.50",
     last_4: "4242",
   });
+}
+
+/** The most a page may move while the form loads (web.dev: "good" is 0.1 or less). */
+export const MAX_CLS = 0.05;
+
+/** The layout shift score of the page so far: every shift not caused by the donor's input. */
+export function cumulativeLayoutShift(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        const observer = new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & {
+            value: number;
+            hadRecentInput: boolean;
+          })[]) {
+            if (!entry.hadRecentInput) total += entry.value;
+          }
+        });
+        // Buffered: every shift since navigation, delivered in the observer's first call.
+        observer.observe({ type: "layout-shift", buffered: true });
+        setTimeout(() => {
+          observer.disconnect();
+          resolve(total);
+        }, 100);
+      }),
+  );
 }

@@ -4,46 +4,21 @@
  * field; and a page that does not move while the form loads. Money is checked in the
  * sandbox's own report: exactly one charge for each gift, shown to the donor as a thank-you.
  */
-import type { Page } from "@playwright/test";
 import {
   CARD,
   TOTAL,
   cardOf,
   chooseAndFillDonor,
+  cumulativeLayoutShift,
   donateOf,
   expectOneCharge,
   fillCardAtOnce,
+  MAX_CLS,
   openGivingPage,
   pressAndRelease,
   uniqueLastName,
 } from "./donor-helpers";
 import { expect, test } from "./fixtures";
-
-const MAX_CLS = 0.05;
-
-/** The layout shift score of the page so far: every shift not caused by the donor's input. */
-function cumulativeLayoutShift(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        let total = 0;
-        const observer = new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as (PerformanceEntry & {
-            value: number;
-            hadRecentInput: boolean;
-          })[]) {
-            if (!entry.hadRecentInput) total += entry.value;
-          }
-        });
-        // Buffered: every shift since navigation, delivered in the observer's first call.
-        observer.observe({ type: "layout-shift", buffered: true });
-        setTimeout(() => {
-          observer.disconnect();
-          resolve(total);
-        }, 100);
-      }),
-  );
-}
 
 test.describe("the donor's path on a page of another origin", () => {
   test("a card filled at once in each field gives with a real mouse click, once", async ({

@@ -8,6 +8,7 @@ import { openSqlite } from "../sqlite/open";
 import { expect, type Locator, type Page } from "@playwright/test";
 import { JOURNAL_FILE } from "../proxy/store/sqlite/data-dir";
 import type { ConsentRecord } from "../proxy/store/types";
+import { reachDonate, showStep } from "./donor-helpers";
 
 /** The test card that always succeeds, and a expiry date safely in the future. */
 export const GOOD_CARD = { number: "4242424242424242", expiry: "12/2034", cvv: "123" };
@@ -76,9 +77,11 @@ export const cardFrameOf = (page: Page) => donateOf(page).locator("iframe").cont
 /** Fills the donation form (first preset amount) with a good card and donor details. */
 export async function fillDonation(page: Page, donor: { first: string; last: string; email: string }) {
   const donate = donateOf(page);
+  await showStep(donate, "About you");
   await donate.getByLabel("First name").fill(donor.first);
   await donate.getByLabel("Last name").fill(donor.last);
   await donate.getByLabel("E-mail").fill(donor.email);
+  await showStep(donate, "Payment");
   const card = cardFrameOf(page);
   await card.getByLabel("Card number").pressSequentially(GOOD_CARD.number);
   await card.getByLabel("Expiry date").pressSequentially(GOOD_CARD.expiry);
@@ -89,7 +92,7 @@ export async function fillDonation(page: Page, donor: { first: string; last: str
 export async function completeDonation(page: Page, donor: { first: string; last: string; email: string }) {
   await fillDonation(page, donor);
   const donate = donateOf(page);
-  await donate.getByRole("button", { name: /^Donate / }).click();
+  await (await reachDonate(donate)).click();
   await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
 }
 

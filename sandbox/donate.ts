@@ -12,7 +12,9 @@ import {
 import { checkCard, type CheckedCard } from "./cards";
 import { ApiError, validate } from "./http";
 import {
+  ADDRESS_FIELDS,
   type Account,
+  type DonorAddress,
   type Keyword,
   type NewTransaction,
   type Store,
@@ -246,6 +248,7 @@ export function planDonation(store: Store, account: Account, raw: unknown, now: 
     ...donorName(body),
     email: body.email ?? null,
     phone: body.phone ?? null,
+    address: Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, body[field] ?? null])) as DonorAddress,
     memo: body.memo ?? null,
     smsOptInAccepted: body.sms_opt_in_accepted ?? false,
     pledgeWall: body.pledge_wall === "true",

@@ -11,7 +11,7 @@ import { openSqlite } from "../sqlite/open";
 import { type Fixture, HIDDEN_CAPTAIN_PREFIX, ROOT_FUNDRAISER_PREFIX } from "./fixture";
 
 /** Bumped whenever the tables change; a database of another version is rebuilt. */
-const SCHEMA_VERSION = "2";
+const SCHEMA_VERSION = "3";
 /** The first transaction id handed out; ids count up from here. */
 const FIRST_TRANSACTION_ID = 100_001;
 /** Expired sessions are kept this long (so they answer "expired", not "unknown"), then purged. */
@@ -55,7 +55,7 @@ CREATE TABLE transactions (
   amount_cents INTEGER NOT NULL, donation_cents INTEGER NOT NULL, fee_cents INTEGER NOT NULL, fee_rate TEXT,
   peer_fundraiser_id TEXT, peer_fundraiser_team_id TEXT, source TEXT NOT NULL, brand TEXT NOT NULL,
   last_4 TEXT NOT NULL, anonymous INTEGER NOT NULL, first_name TEXT, last_name TEXT, email TEXT, phone TEXT,
-  memo TEXT, sms_opt_in_accepted INTEGER NOT NULL, pledge_wall INTEGER NOT NULL, authorization_code TEXT,
+  street_address TEXT, city TEXT, state TEXT, zip TEXT, postal_code TEXT, country TEXT, memo TEXT, sms_opt_in_accepted INTEGER NOT NULL, pledge_wall INTEGER NOT NULL, authorization_code TEXT,
   created_at TEXT NOT NULL
 );
 CREATE TABLE subscriptions (
@@ -137,6 +137,8 @@ export interface NewTransaction {
   lastName: string | null;
   email: string | null;
   phone: string | null;
+  /** The donor's address, each part as sent (null when not sent). */
+  address: DonorAddress;
   memo: string | null;
   smsOptInAccepted: boolean;
   pledgeWall: boolean;
@@ -144,7 +146,11 @@ export interface NewTransaction {
   createdAt: string;
 }
 
-export interface TransactionRecord {
+/** The address parts a donation may carry, as the upstream API names them. */
+export const ADDRESS_FIELDS = ["street_address", "city", "state", "zip", "postal_code", "country"] as const;
+export type DonorAddress = Record<(typeof ADDRESS_FIELDS)[number], string | null>;
+
+export interface TransactionRecord extends DonorAddress {
   seq: number;
   transaction_id: string;
   account_id: number;
@@ -329,12 +335,13 @@ export function openStore(path: string, fixture: Fixture, now: () => Date = () =
     insertTransaction: db.prepare(
       `INSERT INTO transactions (seq, transaction_id, account_id, keyword_id, shortcode, keyword, form_id, status,
         transaction_type, recurring_frequency, amount_cents, donation_cents, fee_cents, fee_rate, peer_fundraiser_id,
-        peer_fundraiser_team_id, source, brand, last_4, anonymous, first_name, last_name, email, phone, memo,
-        sms_opt_in_accepted, pledge_wall, authorization_code, created_at)
+        peer_fundraiser_team_id, source, brand, last_4, anonymous, first_name, last_name, email, phone,
+        street_address, city, state, zip, postal_code, country, memo, sms_opt_in_accepted, pledge_wall, authorization_code, created_at)
        VALUES (@seq, @transaction_id, @account_id, @keyword_id, @shortcode, @keyword, @form_id, @status,
         @transaction_type, @recurring_frequency, @amount_cents, @donation_cents, @fee_cents, @fee_rate,
         @peer_fundraiser_id, @peer_fundraiser_team_id, @source, @brand, @last_4, @anonymous, @first_name,
-        @last_name, @email, @phone, @memo, @sms_opt_in_accepted, @pledge_wall, @authorization_code, @created_at)`,
+        @last_name, @email, @phone, @street_address, @city, @state, @zip, @postal_code, @country, @memo,
+        @sms_opt_in_accepted, @pledge_wall, @authorization_code, @created_at)`,
     ),
     transactionsUpTo: db.prepare("SELECT * FROM transactions WHERE account_id = ? AND seq <= ? ORDER BY seq"),
     lastSeq: db.prepare("SELECT COALESCE(MAX(seq), 0) AS seq FROM transactions"),
@@ -398,6 +405,7 @@ export function openStore(path: string, fixture: Fixture, now: () => Date = () =
       last_name: input.lastName,
       email: input.email,
       phone: input.phone,
+      ...input.address,
       memo: input.memo,
       sms_opt_in_accepted: input.smsOptInAccepted ? 1 : 0,
       pledge_wall: input.pledgeWall ? 1 : 0,

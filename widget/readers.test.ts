@@ -5,7 +5,7 @@
  * the schema accepts, and what it reads is what the schema parses.
  */
 import * as fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type * as z from "zod/mini";
 import * as zm from "zod/mini";
 import {
@@ -28,7 +28,15 @@ import {
   RATE_PATTERN,
   SHORTCODE_PATTERN,
 } from "../contract/patterns";
-import { FREQUENCIES, FREQUENCY } from "./donate/attributes";
+import {
+  FREQUENCIES,
+  FREQUENCY,
+  LAYOUT,
+  LAYOUTS,
+  OPTIONAL_FIELDS,
+  readFields,
+  type OptionalField,
+} from "./donate/attributes";
 import { readCampaign, readDonation, readDonationStatus, readPeers } from "./donate/responses";
 import { readProgress } from "./goal/progress";
 import {
@@ -299,6 +307,13 @@ const readerOf =
   (value: unknown) =>
     read(value as string) ?? null;
 
+/** One `fields` entry as readFields reads it, written out again ("address:required"), or null. */
+const fieldEntryAsWritten = (value: unknown) => {
+  const fields = readFields(value as string);
+  const [name] = Object.keys(fields) as OptionalField[];
+  return name ? `${name}${fields[name] ? ":required" : ""}` : null;
+};
+
 describe("widget/shared/attributes.ts reads attributes as the schemas they stand for", () => {
   it("POSITIVE_AMOUNT and contract/money.ts's PositiveAmountSchema", () => {
     const values = attribute(
@@ -337,5 +352,34 @@ describe("widget/shared/attributes.ts reads attributes as the schemas they stand
       );
       expect(holdsTo(schema, readerOf(rule), values)).toBeGreaterThan(RUNS / 10);
     }
+  });
+
+  it("LAYOUT and the layouts", () => {
+    const values = attribute(fc.constantFrom(...LAYOUTS, "Single", "one", " steps"));
+    expect(holdsTo(zm.enum(LAYOUTS), readerOf(LAYOUT), values)).toBeGreaterThan(RUNS / 10);
+  });
+
+  it("readFields: one entry, one of the fields a nonprofit can turn on, optionally :required", () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const names = zm.enum(OPTIONAL_FIELDS);
+    // An entry is read trimmed and in lower case; a comma would make it two.
+    const schema = zm.pipe(
+      zm.string().check(zm.trim(), zm.toLowerCase()),
+      zm.union([names, zm.templateLiteral([names, ":required"])]),
+    );
+    const values = attribute(
+      fc.constantFrom(...OPTIONAL_FIELDS),
+      fc.constantFrom(...OPTIONAL_FIELDS).map((name) => ` ${name.toUpperCase()}:required`),
+      fc.constantFrom(
+        "adress",
+        "pledge_wall",
+        "phone:Required",
+        "phone:",
+        ":required",
+        "sms:required:required",
+      ),
+    ).filter((value) => !value.includes(","));
+    expect(holdsTo(schema, fieldEntryAsWritten, values)).toBeGreaterThan(RUNS / 10);
+    vi.restoreAllMocks();
   });
 });

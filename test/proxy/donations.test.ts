@@ -165,7 +165,7 @@ describe("POST /v1/donations", () => {
     expect(await ctx.sandbox.transactions()).toEqual([]);
   });
 
-  it("passes the donor and the options through, the phone normalized to 10 digits", async () => {
+  it("passes the donor, the address and the options through, the phone normalized to 10 digits", async () => {
     const token = await tokenize(ctx.api);
     const reply = await donate(
       ctx.api,
@@ -196,6 +196,11 @@ describe("POST /v1/donations", () => {
       last_name: "Cruz",
       email: "maria@example.org",
       phone: "5550101234",
+      street_address: "1 Main St",
+      city: "Springfield",
+      state: "IL",
+      zip: "62701",
+      country: "US",
       anonymous: true,
       memo: "In memory of Rex",
       sms_opt_in_accepted: true,

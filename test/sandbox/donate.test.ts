@@ -257,7 +257,7 @@ describe("donate", () => {
       expect(await ctx.sandbox.transactions()).toEqual([]);
     });
 
-    it("anonymous, memo, sms_opt_in_accepted, pledge_wall, email and phone are kept with the donation", async () => {
+    it("anonymous, memo, sms_opt_in_accepted, pledge_wall, email, phone and address are kept with the donation", async () => {
       const session = await login(ctx.sandbox);
       await donate(
         ctx.sandbox,
@@ -283,6 +283,12 @@ describe("donate", () => {
         pledge_wall: true,
         email: "ada@example.org",
         phone: "5550101234",
+        street_address: "1 Main St",
+        city: "Springfield",
+        state: "IL",
+        zip: "62701",
+        postal_code: null,
+        country: "US",
       });
     });
 
@@ -292,6 +298,10 @@ describe("donate", () => {
       expect((await collected(ctx.sandbox))[0]).toMatchObject({
         anonymous: false,
         sms_opt_in_accepted: false,
+        street_address: null,
+        city: null,
+        zip: null,
+        country: null,
       });
     });
 

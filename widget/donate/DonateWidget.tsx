@@ -52,14 +52,15 @@ class Donation extends Reactive<WidgetProps> {
     super.componentWillUnmount();
   }
 
-  view({ host, locale, heading }: WidgetProps) {
+  view({ host, locale, heading, layout }: WidgetProps) {
     const { model, card } = this;
     const t = messagesFor(locale);
     const state = model.loadState.value;
     const status = model.status.value;
     if (state === "unavailable") return <Fallback lang={locale} />;
     return (
-      <div>
+      // Its own language, as the opt-in form says its own: a Spanish form on an English page is read in Spanish.
+      <div lang={locale} class={`gk-${layout}`}>
         <h2 id={HEADING_ID} part="heading">
           {heading ?? t.donate.heading}
         </h2>

@@ -5,6 +5,8 @@ import {
   HOPE,
   installFakeCardFrame,
   problem,
+  nextStep,
+  reach,
   renderDonate,
   stubProxy,
   success,
@@ -46,7 +48,7 @@ function deferred<T>() {
 describe("the donation form", () => {
   it("names every group and field, with the autocomplete tokens browsers fill in", async () => {
     stubProxy();
-    const { widget, events } = await renderDonate();
+    const { widget, events } = await renderDonate({ layout: "single" });
     expect(widget.getByRole("heading", { name: "Make a donation" })).toBeTruthy();
     const often = widget.getByRole("group", { name: "How often" });
     expect(
@@ -98,7 +100,7 @@ describe("the donation form", () => {
 
   it("shows the exact fee the donor may cover, and the total on the button", async () => {
     stubProxy();
-    const { widget } = await renderDonate();
+    const { widget } = await renderDonate({ layout: "single" });
     fireEvent.click(widget.getByRole("checkbox", { name: "Add $0.75 to cover the processing fee" }));
     expect(widget.getByRole("button", { name: "Donate $25.75" })).toBeTruthy();
     fireEvent.click(widget.getByRole("radio", { name: "$250" }));
@@ -114,15 +116,19 @@ describe("the donation form", () => {
 
   it("offers only the frequencies both the page and the campaign allow", async () => {
     stubProxy({ campaign: { status: 200, body: { ...HOPE, recurring_frequencies: [] } } });
-    const { widget } = await renderDonate({ frequencies: "once,monthly", "default-frequency": "monthly" });
+    const { widget } = await renderDonate({
+      layout: "single",
+      frequencies: "once,monthly",
+      "default-frequency": "monthly",
+    });
     expect(widget.queryByRole("group", { name: "How often" })).toBeNull();
     expect(widget.getByRole("button", { name: "Donate $25.00" })).toBeTruthy();
   });
 
   it("stops an incomplete form before anything is sent: errors tied to fields, focus on the first, a count announced", async () => {
     const proxy = stubProxy();
-    const { widget, events } = await renderDonate();
-    fireEvent.click(widget.getByRole("button", { name: "Donate $25.00" }));
+    const { widget, events } = await renderDonate({ layout: "single" });
+    fireEvent.click(await reach(widget, "Donate $25.00"));
 
     const first = widget.getByLabelText("First name");
     await waitFor(() => expect(document.activeElement).toBe(first));
@@ -152,13 +158,13 @@ describe("the donation form", () => {
 
   it("refuses an e-mail, amount or phone the contract refuses, with the campaign's range", async () => {
     const proxy = stubProxy();
-    const { widget } = await renderDonate();
+    const { widget } = await renderDonate({ layout: "single" });
     fillDonor(widget, { first: "Grace", last: "Hopper", email: "not-an-address" });
     type(widget.getByLabelText("Phone (optional)"), "555-0101");
     fireEvent.click(widget.getByRole("radio", { name: "Other" }));
     type(widget.getByLabelText("Other amount"), "2");
     frame.cardComplete();
-    fireEvent.click(widget.getByRole("button", { name: "Donate $2.00" }));
+    fireEvent.click(await reach(widget, "Donate $2.00"));
     await widget.findByText("Enter an amount between $5.00 and $10,000.00.");
     expect(document.activeElement).toBe(widget.getByLabelText("Other amount"));
     expect(widget.getByText("Enter an e-mail address such as name@example.org.")).toBeTruthy();
@@ -168,11 +174,11 @@ describe("the donation form", () => {
 
   it("asks for a phone number when the donor wants text messages", async () => {
     stubProxy();
-    const { widget } = await renderDonate();
+    const { widget } = await renderDonate({ layout: "single" });
     fillDonor(widget);
     frame.cardComplete();
     fireEvent.click(widget.getByRole("checkbox", { name: /Text me updates/ }));
-    fireEvent.click(widget.getByRole("button", { name: "Donate $25.00" }));
+    fireEvent.click(await reach(widget, "Donate $25.00"));
     await widget.findByText("Enter your mobile number to get text messages.");
     expect(document.activeElement).toBe(widget.getByLabelText("Phone (optional)"));
   });
@@ -181,6 +187,7 @@ describe("the donation form", () => {
     const proxy = stubProxy({ donations: [success()] });
     const { widget } = await renderDonate();
     fillDonor(widget);
+    await reach(widget, "Donate $25.00");
     frame.cardComplete();
     frame.send({ type: "givekit:submit" });
     await widget.findByRole("heading", { name: "Thank you!" });
@@ -193,7 +200,7 @@ describe("the donation form", () => {
     const { widget } = await renderDonate();
     fillDonor(widget);
     // The card-state message of the last key typed has not arrived yet when the donor clicks.
-    fireEvent.click(widget.getByRole("button", { name: "Donate $25.00" }));
+    fireEvent.click(await reach(widget, "Donate $25.00"));
     await widget.findByRole("heading", { name: "Thank you!" });
     expect(frame.tokenizeRequests()).toHaveLength(1);
     expect(proxy.donationCalls()).toHaveLength(1);
@@ -203,6 +210,7 @@ describe("the donation form", () => {
     const proxy = stubProxy({ donations: [success()] });
     const { widget } = await renderDonate();
     fillDonor(widget);
+    await reach(widget, /^Donate/);
     frame.cardComplete();
     frame.send({ type: "givekit:submit" }, "https://evil.example");
     frame.send({ type: "givekit:submit" }, undefined, window);
@@ -221,12 +229,13 @@ describe("the donation form", () => {
     fillDonor(widget);
     type(widget.getByLabelText("Phone (optional)"), "(555) 010-1234");
     type(widget.getByLabelText("ZIP code (optional)"), "02139");
+    await nextStep(widget);
     fireEvent.click(widget.getByRole("checkbox", { name: "Make my gift anonymous" }));
     fireEvent.click(widget.getByRole("checkbox", { name: "Show my gift on the pledge wall" }));
     fireEvent.click(widget.getByRole("checkbox", { name: /Text me updates/ }));
     type(widget.getByLabelText("Message (optional)"), "For the walkers");
     frame.cardComplete();
-    fireEvent.click(widget.getByRole("button", { name: "Donate $25.75 monthly" }));
+    fireEvent.click(await reach(widget, "Donate $25.75 monthly"));
 
     const busy = await widget.findByRole("button", { name: "Processing your donation…" });
     expect(busy).toHaveProperty("disabled", true);
@@ -286,8 +295,9 @@ describe("the donation form", () => {
     ]);
     expect(frame.posted.map((entry) => entry.message.type)).toContain("givekit:reset");
 
-    fireEvent.click(widget.getByRole("button", { name: "Make another donation" }));
-    expect(await widget.findByRole("button", { name: "Donate $25.75 monthly" })).toBeTruthy();
+    fireEvent.click(await reach(widget, "Make another donation"));
+    await widget.findByRole("button", { name: "Next" });
+    expect(await reach(widget, "Donate $25.75 monthly")).toBeTruthy();
   });
 
   it("after a decline says so, keeps the card editable, and uses a new key and token next time", async () => {
@@ -295,7 +305,7 @@ describe("the donation form", () => {
     const { widget, events } = await renderDonate();
     fillDonor(widget);
     frame.cardComplete();
-    fireEvent.click(widget.getByRole("button", { name: "Donate $25.00" }));
+    fireEvent.click(await reach(widget, "Donate $25.00"));
     expect((await widget.findByRole("alert")).textContent).toBe(
       "Your card was declined, so nothing was charged. Check the card details or use another card.",
     );
@@ -326,11 +336,11 @@ describe("the donation form", () => {
     const { widget } = await renderDonate();
     fillDonor(widget);
     frame.cardComplete();
-    fireEvent.click(widget.getByRole("button", { name: "Donate $25.00" }));
+    fireEvent.click(await reach(widget, "Donate $25.00"));
     expect((await widget.findByRole("alert")).textContent).toBe(message);
     expect(document.activeElement).toBe(widget.getByRole("button", { name: "Donate $25.00" }));
 
-    fireEvent.click(widget.getByRole("button", { name: "Donate $25.00" }));
+    fireEvent.click(await reach(widget, "Donate $25.00"));
     await widget.findByRole("heading", { name: "Thank you!" });
     const [a, b] = proxy.donationCalls();
     expect(b!.headers["idempotency-key"]).toBe(a!.headers["idempotency-key"]);
@@ -343,10 +353,13 @@ describe("the donation form", () => {
     const { widget } = await renderDonate();
     fillDonor(widget);
     frame.cardComplete();
-    fireEvent.click(widget.getByRole("button", { name: "Donate $25.00" }));
+    fireEvent.click(await reach(widget, "Donate $25.00"));
     await widget.findByRole("alert");
-    fireEvent.click(widget.getByRole("radio", { name: "$50" }));
-    fireEvent.click(widget.getByRole("button", { name: "Donate $50.00" }));
+    // Back to the amount, everything else as it was.
+    fireEvent.click(widget.getByRole("button", { name: "Back" }));
+    fireEvent.click(widget.getByRole("button", { name: "Back" }));
+    fireEvent.click(await widget.findByRole("radio", { name: "$50" }));
+    fireEvent.click(await reach(widget, "Donate $50.00"));
     await widget.findByRole("heading", { name: "Thank you!" });
     const [a, b] = proxy.donationCalls();
     expect(b!.headers["idempotency-key"]).not.toBe(a!.headers["idempotency-key"]);
@@ -359,7 +372,7 @@ describe("the donation form", () => {
     const { widget, events } = await renderDonate();
     fillDonor(widget);
     frame.cardComplete();
-    fireEvent.click(widget.getByRole("button", { name: "Donate $25.00" }));
+    fireEvent.click(await reach(widget, "Donate $25.00"));
     const heading = await widget.findByRole("heading", { name: "We could not confirm your donation" });
     await waitFor(() => expect(document.activeElement).toBe(heading));
     expect(widget.getByText(/please do not donate again/)).toBeTruthy();
@@ -397,7 +410,7 @@ describe("the donation form", () => {
     const { widget, events } = await renderDonate();
     fillDonor(widget);
     frame.cardComplete();
-    fireEvent.click(widget.getByRole("button", { name: "Donate $25.00" }));
+    fireEvent.click(await reach(widget, "Donate $25.00"));
     expect((await widget.findByRole("alert")).textContent).toBe(message);
     expect(events.at(-1)?.type).toBe("givekit:error");
   });
@@ -414,7 +427,7 @@ describe("the donation form", () => {
     const { widget } = await renderDonate();
     fillDonor(widget);
     frame.cardComplete();
-    fireEvent.click(widget.getByRole("button", { name: "Donate $25.00" }));
+    fireEvent.click(await reach(widget, "Donate $25.00"));
     const email = widget.getByLabelText("E-mail");
     await waitFor(() => expect(email.getAttribute("aria-invalid")).toBe("true"));
     expect(document.getElementById(email.getAttribute("aria-describedby")!)?.textContent).toBe(
@@ -430,7 +443,7 @@ describe("the donation form", () => {
     fillDonor(widget);
     frame.cardComplete();
     frame.replyWith((id) => ({ type: "givekit:token-error", id, code: "validation_failed" }));
-    fireEvent.click(widget.getByRole("button", { name: "Donate $25.00" }));
+    fireEvent.click(await reach(widget, "Donate $25.00"));
     await widget.findByText("Check your card details.");
     expect(frame.posted.map((entry) => entry.message.type)).toContain("givekit:focus");
     expect(proxy.donationCalls()).toHaveLength(0);
@@ -447,13 +460,13 @@ describe("the donation form", () => {
 
   it("speaks Spanish, amounts included", async () => {
     stubProxy();
-    const { widget } = await renderDonate({ locale: "es", "default-frequency": "monthly" });
+    const { widget } = await renderDonate({ layout: "single", locale: "es", "default-frequency": "monthly" });
     expect(widget.getByRole("heading", { name: "Haga una donación" })).toBeTruthy();
     expect(widget.getByRole("group", { name: "Frecuencia" })).toBeTruthy();
     expect(widget.getByLabelText("Nombre").getAttribute("autocomplete")).toBe("given-name");
     expect(widget.getByRole("button", { name: "Donar $25.00 al mes" })).toBeTruthy();
     expect(widget.getByTitle("Datos de la tarjeta").getAttribute("data-src")).toContain("locale=es");
-    fireEvent.click(widget.getByRole("button", { name: "Donar $25.00 al mes" }));
+    fireEvent.click(await reach(widget, "Donar $25.00 al mes"));
     expect(await widget.findByText("Escriba su nombre.")).toBeTruthy();
     expect(widget.getByText("Corrija 4 campos.")).toBeTruthy();
   });

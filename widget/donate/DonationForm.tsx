@@ -1,4 +1,4 @@
-import type { TargetedEvent } from "preact";
+import type { ComponentChildren, TargetedEvent } from "preact";
 import { fromCents } from "../../contract/money";
 import type { Locale, Messages } from "../i18n";
 import { emit } from "../shared/events";
@@ -6,9 +6,9 @@ import { formatMoney } from "../shared/format";
 import { AmountPicker, FrequencyPicker } from "./AmountPicker";
 import { CardField } from "./CardField";
 import type { CardPort } from "./card-port";
-import { MEMO_MAX, type DonateField, type DonationModel } from "./DonationModel";
+import { LAST_STEP, MEMO_MAX, stepOf, type DonateField, type DonationModel } from "./DonationModel";
 import { DonorFields } from "./DonorFields";
-import { focusOnMount, reactive } from "../shared/reactive";
+import { focusOnMount, Reactive } from "../shared/reactive";
 import { Announce, Checkbox, ExternalLink, focusField, TextField } from "../shared/Field";
 import { PeerPicker } from "./PeerPicker";
 import { problemText } from "./problem-text";
@@ -24,33 +24,115 @@ interface DonationFormProps {
   locale: Locale;
 }
 
-/** The donation form: amount, attribution, donor, card, options, and one clear button. */
-export const DonationForm = reactive(({ model, card, host, t, locale }: DonationFormProps) => {
-  const d = t.donate;
-  const campaign = model.campaign.value;
-  const currency = campaign?.currency ?? "USD";
-  const status = model.status.value;
-  const errors = model.errors.value;
-  const usesZip = model.usesZip.value;
-  const busy = model.busy.value;
-  const total = model.totalCents.value;
-  const per = d.per[model.frequency.value];
-  const errorFor = (field: DonateField) => {
-    const problem = errors[field];
-    return problem ? problemText(t, field, problem, campaign, locale, usesZip) : null;
-  };
-  const errorCount = model.errorFields.value.length;
+interface OptionsProps {
+  model: DonationModel;
+  t: Messages;
+  errorFor: (field: DonateField) => string | null;
+}
 
-  async function onSubmit(event: TargetedEvent<HTMLFormElement, SubmitEvent>) {
+/** The options the nonprofit turned on: anonymous, pledge wall, a message, the SMS opt-in. */
+function donorOptions({ model, t, errorFor }: OptionsProps) {
+  const d = t.donate;
+  const { asks, requires } = model;
+  if (!(["anonymous", "pledge-wall", "memo", "sms"] as const).some(asks)) return null;
+  const smsProgram = model.props.programName ?? d.smsProgramFallback;
+  const { termsUrl, privacyUrl } = model.props;
+  return (
+    <fieldset>
+      <legend part="legend">{d.optionsLegend}</legend>
+      {asks("anonymous") ? (
+        <Checkbox
+          field="anonymous"
+          label={d.anonymous}
+          checked={model.anonymous.value}
+          onChange={(checked) => model.set(model.anonymous, checked)}
+        />
+      ) : null}
+      {asks("pledge-wall") ? (
+        <Checkbox
+          field="pledgeWall"
+          label={d.pledgeWall}
+          checked={model.pledgeWall.value}
+          onChange={(checked) => model.set(model.pledgeWall, checked)}
+        />
+      ) : null}
+      {asks("memo") ? (
+        <TextField
+          field="memo"
+          label={d.memo}
+          optional={requires("memo") ? null : t.common.optional}
+          value={model.memo.value}
+          error={errorFor("memo")}
+          autocomplete="off"
+          maxLength={MEMO_MAX}
+          multiline
+          onInput={(value) => model.set(model.memo, value, "memo")}
+        />
+      ) : null}
+      {asks("sms") ? (
+        <>
+          <Checkbox
+            field="smsOptIn"
+            label={d.smsOptIn(smsProgram)}
+            checked={model.smsOptIn.value}
+            onChange={(checked) => model.set(model.smsOptIn, checked, "phone")}
+            describedBy="gk-sms-disclosure"
+          />
+          <p id="gk-sms-disclosure" class="gk-hint" part="disclosure">
+            {d.smsDisclosure(smsProgram)}
+            {termsUrl ? (
+              <>
+                {" "}
+                <ExternalLink href={termsUrl}>{t.common.terms}</ExternalLink>
+              </>
+            ) : null}
+            {privacyUrl ? (
+              <>
+                {" "}
+                <ExternalLink href={privacyUrl}>{t.common.privacy}</ExternalLink>
+              </>
+            ) : null}
+          </p>
+        </>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/**
+ * The donation form: amount, attribution, donor, card, options, and one clear button. In steps
+ * (layout="steps") every step stays on the page, the others hidden, so nothing entered is lost
+ * and the card frame is loaded once; on one page (layout="single") all of it shows at once.
+ */
+export class DonationForm extends Reactive<DonationFormProps> {
+  /** Shows a step of `form` and, once it is on the screen, focuses its heading. */
+  #show(form: HTMLFormElement | null, step: number) {
+    this.props.model.step.value = step;
+    this.forceUpdate(() => form?.querySelector<HTMLElement>(`#gk-step-${step}`)?.focus());
+  }
+
+  #onBack = (event: TargetedEvent<HTMLButtonElement>) => {
+    // Back one step (the button shows from the second on); everything entered stays.
+    this.#show(event.currentTarget.form, this.props.model.step.peek() - 1);
+  };
+
+  #onSubmit = async (event: TargetedEvent<HTMLFormElement, SubmitEvent>) => {
     event.preventDefault();
     const form = event.currentTarget;
-    const result = await model.submit();
+    const { model, card, host } = this.props;
+    const steps = model.props.layout === "steps";
+    const result = await (steps && model.step.peek() < LAST_STEP ? model.next() : model.submit());
     const outcome = model.status.peek();
-    if (result.kind === "invalid" || result.kind === "failed") {
+    if (result.kind === "next") this.#show(form, model.step.peek());
+    else if (result.kind === "invalid" || result.kind === "failed") {
       const first = result.kind === "invalid" ? result.fields[0] : null;
-      if (first === "card") card.focus();
-      else if (first) focusField(form, first);
-      else form.querySelector<HTMLElement>("[type=submit]")?.focus();
+      // In steps, the first problem's step is shown, and its field focused once it is.
+      if (steps && first) model.step.value = stepOf(first);
+      this.forceUpdate(() => {
+        if (first === "card") card.focus();
+        else if (first) focusField(form, first);
+        else form.querySelector<HTMLElement>("[type=submit]")?.focus();
+      });
       emit(host, "givekit:error", { code: result.code ?? "validation_failed" });
     } else if (outcome.kind === "success" || outcome.kind === "pending") {
       const success = outcome.kind === "success";
@@ -68,22 +150,36 @@ export const DonationForm = reactive(({ model, card, host, t, locale }: Donation
       const end = model.status.peek();
       if (final) told(final, end.kind === "success" ? end.transactionId : null);
     }
-  }
+  };
 
-  const smsProgram = model.props.programName ?? d.smsProgramFallback;
-  const { termsUrl, privacyUrl } = model.props;
-  return (
-    <form
-      part="form"
-      noValidate
-      onSubmit={onSubmit}
-      aria-labelledby={HEADING_ID}
-      aria-busy={busy ? "true" : "false"}
-    >
-      <FrequencyPicker model={model} t={t} />
-      <AmountPicker model={model} t={t} locale={locale} error={errorFor("amount")} />
-      <PeerPicker model={model} t={t} locale={locale} error={errorFor("peer")} />
-      <DonorFields model={model} t={t} locale={locale} errorFor={errorFor} />
+  view({ model, card, host, t, locale }: DonationFormProps) {
+    const d = t.donate;
+    const campaign = model.campaign.value;
+    const currency = campaign?.currency ?? "USD";
+    const status = model.status.value;
+    const errors = model.errors.value;
+    const usesZip = model.usesZip.value;
+    const busy = model.busy.value;
+    const total = model.totalCents.value;
+    const per = d.per[model.frequency.value];
+    const errorFor = (field: DonateField) => {
+      const problem = errors[field];
+      return problem ? problemText(t, field, problem, campaign, locale, usesZip) : null;
+    };
+    const errorCount = model.errorFields.value.length;
+    const steps = model.props.layout === "steps";
+    const step = model.step.value;
+
+    const gift = (
+      <>
+        <FrequencyPicker model={model} t={t} />
+        <AmountPicker model={model} t={t} locale={locale} error={errorFor("amount")} />
+        <PeerPicker model={model} t={t} locale={locale} error={errorFor("peer")} />
+      </>
+    );
+    const donor = <DonorFields model={model} t={t} locale={locale} errorFor={errorFor} />;
+    const options = donorOptions({ model, t, errorFor });
+    const cardField = (
       <CardField
         card={card}
         host={host}
@@ -93,81 +189,82 @@ export const DonationForm = reactive(({ model, card, host, t, locale }: Donation
         error={errorFor("card")}
         target={model.props.target}
       />
-      <fieldset>
-        <legend part="legend">{d.optionsLegend}</legend>
-        <Checkbox
-          field="anonymous"
-          label={d.anonymous}
-          checked={model.anonymous.value}
-          onChange={(checked) => model.set(model.anonymous, checked)}
-        />
-        <Checkbox
-          field="pledgeWall"
-          label={d.pledgeWall}
-          checked={model.pledgeWall.value}
-          onChange={(checked) => model.set(model.pledgeWall, checked)}
-        />
-        <TextField
-          field="memo"
-          label={d.memo}
-          optional={t.common.optional}
-          value={model.memo.value}
-          error={errorFor("memo")}
-          autocomplete="off"
-          maxLength={MEMO_MAX}
-          multiline
-          onInput={(value) => model.set(model.memo, value, "memo")}
-        />
-        <Checkbox
-          field="smsOptIn"
-          label={d.smsOptIn(smsProgram)}
-          checked={model.smsOptIn.value}
-          onChange={(checked) => model.set(model.smsOptIn, checked, "phone")}
-          describedBy="gk-sms-disclosure"
-        />
-        <p id="gk-sms-disclosure" class="gk-hint" part="disclosure">
-          {d.smsDisclosure(smsProgram)}
-          {termsUrl ? (
-            <>
-              {" "}
-              <ExternalLink href={termsUrl}>{t.common.terms}</ExternalLink>
-            </>
-          ) : null}
-          {privacyUrl ? (
-            <>
-              {" "}
-              <ExternalLink href={privacyUrl}>{t.common.privacy}</ExternalLink>
-            </>
-          ) : null}
-        </p>
-      </fieldset>
-      {status.kind === "failed" ? (
-        <p
-          class="gk-alert"
-          role="alert"
-          part="error"
-          // Back from a Pending screen: the news is read out first, as that screen's was.
-          {...(status.failure === "notCharged" && { ref: focusOnMount, tabIndex: -1 })}
-        >
-          {{ ...t.common, ...d.outcome }[status.failure]}
-        </p>
-      ) : null}
-      <Announce
-        attempt={model.attempt.value}
-        text={busy ? d.submitting : errorCount > 0 ? t.common.fixErrors(errorCount) : ""}
-      />
-      <button type="submit" part="submit" disabled={busy}>
-        {busy ? (
+    );
+    /** A step: its count and heading, shown alone; the others stay on the page, hidden. */
+    const section = (index: number, children: ComponentChildren) => (
+      <div class="gk-step" hidden={step !== index}>
+        <h3 id={`gk-step-${index}`} tabIndex={-1}>
+          {d.steps[index]}
+        </h3>
+        {children}
+      </div>
+    );
+    const donate =
+      total === null ? d.submit("", "").trim() : d.submit(formatMoney(total, currency, locale), per);
+
+    return (
+      <form
+        part="form"
+        noValidate
+        onSubmit={this.#onSubmit}
+        aria-labelledby={HEADING_ID}
+        aria-busy={busy ? "true" : "false"}
+      >
+        {steps ? (
           <>
-            <span class="gk-spinner" aria-hidden="true" />
-            {d.submitting}
+            {section(0, gift)}
+            {section(
+              1,
+              <>
+                {donor}
+                {options}
+              </>,
+            )}
+            {section(2, cardField)}
           </>
-        ) : total === null ? (
-          d.submit("", "").trim()
         ) : (
-          d.submit(formatMoney(total, currency, locale), per)
+          <>
+            {gift}
+            {donor}
+            {cardField}
+            {options}
+          </>
         )}
-      </button>
-    </form>
-  );
-});
+        {status.kind === "failed" ? (
+          <p
+            class="gk-alert"
+            role="alert"
+            part="error"
+            // Back from a Pending screen: the news is read out first, as that screen's was.
+            {...(status.failure === "notCharged" && { ref: focusOnMount, tabIndex: -1 })}
+          >
+            {{ ...t.common, ...d.outcome }[status.failure]}
+          </p>
+        ) : null}
+        <Announce
+          attempt={model.attempt.value}
+          text={busy ? d.submitting : errorCount > 0 ? t.common.fixErrors(errorCount) : ""}
+        />
+        <div class="gk-actions">
+          {steps && step > 0 ? (
+            <button type="button" class="gk-link" part="link" disabled={busy} onClick={this.#onBack}>
+              {d.back}
+            </button>
+          ) : null}
+          <button type="submit" part="submit" disabled={busy}>
+            {busy ? (
+              <>
+                <span class="gk-spinner" aria-hidden="true" />
+                {d.submitting}
+              </>
+            ) : steps && step < LAST_STEP ? (
+              d.next
+            ) : (
+              donate
+            )}
+          </button>
+        </div>
+      </form>
+    );
+  }
+}

@@ -5,31 +5,33 @@ import { feeCents, fromCents, toCents } from "../../contract/money";
 import { AMOUNT_PATTERN, MEMO_MAX, PEER_ID_PATTERN } from "../../contract/patterns";
 import type { ApiClient } from "../shared/api-client";
 import { createFormState, type FormStatus, type SubmitResult as FormResult } from "../shared/form-state";
-import type { DonateProps, Frequency } from "./attributes";
+import type { DonateProps, Frequency, OptionalField } from "./attributes";
 import type { TokenResult } from "./card-port";
 import { readCampaign, readDonation, readDonationStatus, readPeers } from "./responses";
 
-/** The form's fields in the order they appear: the first with an error gets focus. */
-export const DONATE_FIELDS = [
-  "frequency",
-  "amount",
-  "peer",
-  "firstName",
-  "lastName",
-  "email",
-  "phone",
-  "street",
-  "city",
-  "state",
-  "country",
-  "zip",
-  "card",
-  "memo",
+/**
+ * The steps of `layout="steps"`, by the fields each asks: the gift, the donor (and the options
+ * turned on), the card. A field's problem takes the donor back to its step.
+ */
+const STEP_FIELDS = [
+  ["frequency", "amount", "peer"],
+  ["firstName", "lastName", "email", "phone", "street", "city", "state", "country", "zip", "memo"],
+  ["card"],
 ] as const;
-export type DonateField = (typeof DONATE_FIELDS)[number];
+export type DonateField = (typeof STEP_FIELDS)[number][number];
+export const STEPS: readonly (readonly DonateField[])[] = STEP_FIELDS;
+export const LAST_STEP = STEPS.length - 1;
+/** The step that asks for `field`. */
+export const stepOf = (field: DonateField) => STEPS.findIndex((fields) => fields.includes(field));
 
-/** Why a field was refused; the form puts it into words in the donor's language. */
-export type FieldProblem = "required" | "invalid" | "range" | "smsPhone";
+/** The form's fields in the order they appear on one page (the message after the card): the first with an error gets focus. */
+export const DONATE_FIELDS: DonateField[] = [...STEPS.flat().filter((field) => field !== "memo"), "memo"];
+
+/**
+ * Why a field was refused; the form puts it into words in the donor's language. `missing`: a
+ * field the nonprofit made required (`fields="phone:required"`), left empty.
+ */
+export type FieldProblem = "required" | "missing" | "invalid" | "range" | "smsPhone";
 export type FieldProblems = Partial<Record<DonateField, FieldProblem>>;
 
 /** A refused attempt, by what the donor can do about it (the key of its words in the catalog). */
@@ -141,6 +143,9 @@ export function parseAmountInput(input: string): number | null {
 /** A trimmed optional field: empty is left out. */
 const optional = (value: string) => (value.trim() === "" ? undefined : value.trim());
 
+/** A text field left empty (or only spaces). */
+const empty = (value: Signal<string>) => value.value.trim() === "";
+
 /** A peer id from the host page's URL, if it is a well-formed one. */
 function urlPeer(search: string, name: "fundraiser" | "team"): string | null {
   const value = new URLSearchParams(search).get(name);
@@ -177,13 +182,13 @@ function loadRequestCheck(): Promise<RefusedPaths> {
 
 /**
  * The request check, or null when it could not be loaded (some browsers never fetch a module
- * again once it failed) or is still on its way after REQUEST_CHECK_WAIT_MS: the donation then
+ * again once it failed) or is still on its way after `wait` ms: the donation then
  * goes without it, and the proxy, which checks the same schema, names any field it refuses.
  */
-async function requestCheckIfAny(): Promise<RefusedPaths | null> {
+async function requestCheckIfAny(wait = REQUEST_CHECK_WAIT_MS): Promise<RefusedPaths | null> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), REQUEST_CHECK_WAIT_MS);
+    timer = setTimeout(() => resolve(null), wait);
   });
   try {
     return await Promise.race([loadRequestCheck(), late]);
@@ -235,6 +240,11 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
   const pledgeWall = signal(false);
   const smsOptIn = signal(false);
   const memo = signal("");
+  const on = props.fields;
+  /** Whether the form asks for a field: only if the nonprofit turned it on (the SMS opt-in needs the phone). */
+  const asks = (field: OptionalField) => field in on || (field === "phone" && "sms" in on);
+  /** Whether the donor must fill a field in (`phone:required`); a check box never must. */
+  const requires = (field: "phone" | "address" | "memo") => on[field] === true;
 
   const form = createFormState<DonateField, FieldProblem, DonateFailure, DonateEnd>(
     DONATE_FIELDS,
@@ -242,6 +252,9 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
     "failed",
   );
   const { status } = form;
+  /** The step shown (layout="steps"); the single page shows them all. */
+  const step = signal(0);
+  let checkingStep = false;
 
   const frequencies = computed<Frequency[]>(() => {
     const offered = campaign.value?.recurring_frequencies ?? [];
@@ -276,29 +289,31 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
   function body(): Omit<DonationRequest, "credit_card_token"> {
     const amount = amountCents.value;
     const selected = peer.value;
+    // A field that is off is not sent (undefined is left out), whatever its signal holds.
     const request: Omit<DonationRequest, "credit_card_token"> = {
       ...props.target,
       amount: amount === null ? otherAmount.value : fromCents(amount),
       cover_fee: coverFee.value,
-      anonymous: anonymous.value,
-      pledge_wall: pledgeWall.value,
-      sms_opt_in_accepted: smsOptIn.value,
+      anonymous: asks("anonymous") ? anonymous.value : undefined,
+      pledge_wall: asks("pledge-wall") ? pledgeWall.value : undefined,
+      sms_opt_in_accepted: asks("sms") ? smsOptIn.value : undefined,
+      memo: asks("memo") ? optional(memo.value) : undefined,
       donor: {
         first_name: firstName.value,
         last_name: lastName.value,
         email: email.value.trim(),
-        phone: optional(phone.value),
-        street_address: optional(street.value),
-        city: optional(city.value),
-        state: optional(state.value),
-        country: country.value,
-        ...(usesZip.value ? { zip: optional(zip.value) } : { postal_code: optional(zip.value) }),
+        phone: asks("phone") ? optional(phone.value) : undefined,
+        ...(asks("address") && {
+          street_address: optional(street.value),
+          city: optional(city.value),
+          state: optional(state.value),
+          country: country.value,
+          [usesZip.value ? "zip" : "postal_code"]: optional(zip.value),
+        }),
       },
     };
     if (props.formId) request.form_id = props.formId;
     if (frequency.value !== "once") request.recurring_frequency = frequency.value;
-    const note = optional(memo.value);
-    if (note) request.memo = note;
     if (selected?.kind === "fundraiser") request.peer_fundraiser_id = selected.id;
     if (selected?.kind === "team") request.peer_fundraiser_team_id = selected.id;
     return request;
@@ -319,8 +334,22 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
     if (amount === null) problems.amount = "required";
     else if (c && (amount < toCents(c.min_amount) || amount > toCents(c.max_amount)))
       problems.amount = "range";
-    if (smsOptIn.value && phone.value.trim() === "") problems.phone = "smsPhone";
-    if (memo.value.length > MEMO_MAX) problems.memo = "invalid";
+    /** Each of `fields` left empty has `problem`. */
+    const need = (fields: Record<string, Signal<string>>, problem: FieldProblem) => {
+      for (const field in fields) if (empty(fields[field]!)) problems[field as DonateField] = problem;
+    };
+    // By hand too, for a step checked before the request check has arrived.
+    need({ firstName, lastName, email }, "required");
+    need(
+      {
+        ...(requires("phone") && { phone }),
+        ...(requires("address") && { street, city, zip }),
+        ...(requires("memo") && { memo }),
+      },
+      "missing",
+    );
+    if (asks("sms") && smsOptIn.value && empty(phone)) problems.phone = "smsPhone";
+    if (asks("memo") && memo.value.length > MEMO_MAX) problems.memo = "invalid";
     // The frame's latest card state may still be on its way (a key typed just before Enter):
     // alone, an incomplete card is left to the frame, which checks it again when asked for a token.
     if (!card.complete.value && Object.keys(problems).length > 0) problems.card = "required";
@@ -365,6 +394,9 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
   return {
     ...form,
     props,
+    asks,
+    requires,
+    step,
     loadState,
     campaign,
     frequency,
@@ -452,6 +484,29 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
         peerResults.value = null;
       });
       clearError("peer");
+    },
+
+    /**
+     * Checks the step shown, before the last (as Donate would check its fields), and moves to the
+     * next one, or stays with its problems marked. A second press while it checks is ignored.
+     */
+    async next(): Promise<SubmitResult | { kind: "next" }> {
+      const from = step.peek();
+      if (checkingStep) return { kind: "busy" };
+      checkingStep = true;
+      // Next waits for no check still on its way: Donate does, and takes the donor back to a field it refuses.
+      const problems = validate(body(), await requestCheckIfAny(0));
+      checkingStep = false;
+      const mine: FieldProblems = {};
+      for (const field of STEPS[from]!) if (problems[field]) mine[field] = problems[field];
+      // Back was pressed meanwhile: this step is no longer shown.
+      if (step.peek() !== from) return { kind: "busy" };
+      if (Object.keys(mine).length > 0) return form.fail(mine, "validation_failed");
+      batch(() => {
+        form.errors.value = {};
+        step.value = from + 1;
+      });
+      return { kind: "next" };
     },
 
     /**
@@ -578,6 +633,7 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
       batch(() => {
         status.value = { kind: "editing" };
         form.errors.value = {};
+        step.value = 0;
         amountChoice.value = presetAmount ? props.defaultAmount : "other";
         otherAmount.value = presetAmount ? "" : fromCents(props.defaultAmount);
         memo.value = "";

@@ -13,22 +13,29 @@ interface DonorFieldsProps {
 
 type TextFieldName = "firstName" | "lastName" | "email" | "phone" | "street" | "city" | "state";
 
-/** Each text field: its autocomplete token, its longest value, and whether it may stay empty. */
-const FIELDS: [TextFieldName, string, number, boolean][] = [
+/**
+ * Each text field: its autocomplete token, its longest value, and whether it may stay empty:
+ * never, always, or unless the nonprofit made it required (`phone:required`, `address:required`).
+ */
+const FIELDS: [TextFieldName, string, number, boolean | "phone" | "address"][] = [
   ["firstName", "given-name", 100, false],
   ["lastName", "family-name", 100, false],
   ["email", "email", 254, false],
-  ["phone", "tel", 32, true],
-  ["street", "address-line1", 200, true],
-  ["city", "address-level2", 100, true],
+  ["phone", "tel", 32, "phone"],
+  ["street", "address-line1", 200, "address"],
+  ["city", "address-level2", 100, "address"],
   ["state", "address-level1", 100, true],
 ];
 const POSTAL_MAX = 20;
 
-/** The donor's name, contact and address, with the autocomplete tokens browsers fill in. */
+/**
+ * The donor's name and e-mail, and the phone and address when the nonprofit turned them on,
+ * with the autocomplete tokens browsers fill in.
+ */
 export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFieldsProps) => {
   const d = t.donate;
   const labels = { ...t.common, ...d };
+  const { asks, requires } = model;
   const countryError = errorFor("country");
   const field = ([name, autocomplete, max, optional]: (typeof FIELDS)[number]) => (
     <TextField
@@ -36,7 +43,7 @@ export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFields
       field={name}
       label={labels[name]}
       type={name === "email" ? "email" : name === "phone" ? "tel" : "text"}
-      optional={optional ? t.common.optional : null}
+      optional={optional === true || (optional && !requires(optional)) ? t.common.optional : null}
       value={model[name].value}
       error={errorFor(name)}
       autocomplete={autocomplete}
@@ -53,48 +60,52 @@ export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFields
         {last}
       </div>
       {email}
-      {phone}
-      {street}
-      <div class="gk-row">
-        {city}
-        {state}
-      </div>
-      <div class="gk-row">
-        <div class="gk-field">
-          <label for={fieldId("country")} part="label">
-            {d.country}
-          </label>
-          <select
-            id={fieldId("country")}
-            autocomplete="country"
-            part="input"
-            aria-invalid={countryError ? "true" : undefined}
-            aria-describedby={describedBy("country", countryError)}
-            value={model.country.value}
-            onChange={(event) => {
-              model.set(model.country, event.currentTarget.value, "country");
-              model.clearError("zip");
-            }}
-          >
-            {countries(locale).map(({ code, name }) => (
-              <option key={code} value={code}>
-                {name}
-              </option>
-            ))}
-          </select>
-          <FieldError field="country" error={countryError} />
-        </div>
-        <TextField
-          field="zip"
-          label={model.usesZip.value ? d.zip : d.postalCode}
-          optional={t.common.optional}
-          value={model.zip.value}
-          error={errorFor("zip")}
-          autocomplete="postal-code"
-          maxLength={POSTAL_MAX}
-          onInput={(value) => model.set(model.zip, value, "zip")}
-        />
-      </div>
+      {asks("phone") ? phone : null}
+      {asks("address") ? (
+        <>
+          {street}
+          <div class="gk-row">
+            {city}
+            {state}
+          </div>
+          <div class="gk-row">
+            <div class="gk-field">
+              <label for={fieldId("country")} part="label">
+                {d.country}
+              </label>
+              <select
+                id={fieldId("country")}
+                autocomplete="country"
+                part="input"
+                aria-invalid={countryError ? "true" : undefined}
+                aria-describedby={describedBy("country", countryError)}
+                value={model.country.value}
+                onChange={(event) => {
+                  model.set(model.country, event.currentTarget.value, "country");
+                  model.clearError("zip");
+                }}
+              >
+                {countries(locale).map(({ code, name }) => (
+                  <option key={code} value={code}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+              <FieldError field="country" error={countryError} />
+            </div>
+            <TextField
+              field="zip"
+              label={model.usesZip.value ? d.zip : d.postalCode}
+              optional={requires("address") ? null : t.common.optional}
+              value={model.zip.value}
+              error={errorFor("zip")}
+              autocomplete="postal-code"
+              maxLength={POSTAL_MAX}
+              onInput={(value) => model.set(model.zip, value, "zip")}
+            />
+          </div>
+        </>
+      ) : null}
     </fieldset>
   );
 });

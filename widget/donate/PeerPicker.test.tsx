@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, waitFor, within } from "@testing-library/preact";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { HOPE, PEERS, installFakeCardFrame, renderDonate, stubProxy, success } from "./test-harness";
+import { HOPE, PEERS, installFakeCardFrame, reach, renderDonate, stubProxy, success } from "./test-harness";
 
 let frame: ReturnType<typeof installFakeCardFrame>;
 
@@ -23,7 +23,7 @@ async function donateWith(widget: Widget) {
   fireEvent.input(widget.getByLabelText("Last name"), { target: { value: "Hopper" } });
   fireEvent.input(widget.getByLabelText("E-mail"), { target: { value: "grace@example.org" } });
   frame.cardComplete();
-  fireEvent.click(widget.getByRole("button", { name: /^Donate/ }));
+  fireEvent.click(await reach(widget, /^Donate/));
   await widget.findByRole("heading", { name: "Thank you!" });
 }
 
@@ -209,7 +209,7 @@ describe("preselection", () => {
     fireEvent.input(widget.getByLabelText("Last name"), { target: { value: "Hopper" } });
     fireEvent.input(widget.getByLabelText("E-mail"), { target: { value: "grace@example.org" } });
     frame.cardComplete();
-    fireEvent.click(widget.getByRole("button", { name: /^Donate/ }));
+    fireEvent.click(await reach(widget, /^Donate/));
     expect(await widget.findByText("Choose a fundraiser or team from the list.")).toBeTruthy();
   });
 });

@@ -23,6 +23,8 @@ describe("<givekit-donate>'s attributes", () => {
         programName: null,
         termsUrl: null,
         privacyUrl: null,
+        fields: {},
+        layout: "steps",
       },
     });
   });

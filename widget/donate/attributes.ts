@@ -25,6 +25,35 @@ export interface DonateTarget {
   event_type?: string;
 }
 
+/** The fields a nonprofit may turn on with `fields`; name, e-mail and card are always asked. */
+export const OPTIONAL_FIELDS = ["phone", "address", "memo", "pledge-wall", "sms", "anonymous"] as const;
+export type OptionalField = (typeof OPTIONAL_FIELDS)[number];
+/** Each field turned on: true when the donor must fill it in (check boxes never must). */
+export type DonateFields = Partial<Record<OptionalField, boolean>>;
+/** How the form asks: in steps (amount, you, card), or on one page (`layout="single"`, for sidebars). */
+export const LAYOUTS = ["steps", "single"] as const;
+export type Layout = (typeof LAYOUTS)[number];
+const FIELD_ENTRY = new RegExp(`^(${OPTIONAL_FIELDS.join("|")})(:required)?$`);
+
+/**
+ * The `fields` attribute: a comma list of OPTIONAL_FIELDS, each optionally `:required` (a check
+ * box's does nothing). An entry that names no field is left out with a warning naming it, and the
+ * form shows the rest.
+ *
+ * @example
+ * readFields("phone:required, address"); // { phone: true, address: false }
+ */
+export function readFields(value: string | null): DonateFields {
+  const fields: DonateFields = {};
+  for (const part of (value ?? "").split(",")) {
+    const entry = part.trim().toLowerCase();
+    const [, name, required] = FIELD_ENTRY.exec(entry) ?? [];
+    if (name) fields[name as OptionalField] = Boolean(required);
+    else if (entry) console.warn(`[givekit] <givekit-donate>: "${entry}" in "fields" is not a field.`);
+  }
+  return fields;
+}
+
 export interface DonateProps {
   proxyUrl: string;
   target: DonateTarget;
@@ -42,6 +71,9 @@ export interface DonateProps {
   programName: string | null;
   termsUrl: string | null;
   privacyUrl: string | null;
+  /** The optional fields turned on (`fields`); none by default. */
+  fields: DonateFields;
+  layout: Layout;
 }
 
 export const DEFAULT_AMOUNTS = "25,50,100,250";
@@ -51,6 +83,7 @@ const HEADING_MAX = 120;
 const PROGRAM_NAME_MAX = 100;
 
 const ID = matching(PEER_ID_PATTERN, "an id of letters, digits, - and _");
+export const LAYOUT = oneOf(LAYOUTS, '"steps" or "single"');
 export const FREQUENCY = oneOf(FREQUENCIES, '"once", "monthly", "quarterly" or "annually"');
 
 /** The attributes <givekit-donate> observes (README.md documents each). */
@@ -72,6 +105,8 @@ export const DONATE_ATTRIBUTES = [
   "program-name",
   "terms-url",
   "privacy-url",
+  "fields",
+  "layout",
 ];
 
 /**
@@ -127,6 +162,8 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
       programName: attr("program-name", text(PROGRAM_NAME_MAX)) ?? null,
       termsUrl: attr.url("terms-url") ?? null,
       privacyUrl: attr.url("privacy-url") ?? null,
+      fields: readFields(get("fields")),
+      layout: (attr("layout", LAYOUT) ?? "steps") as Layout,
     };
   });
 }

@@ -31,7 +31,7 @@ describe("<givekit-donate>", () => {
     const { element, shadow } = place(
       '<givekit-donate proxy="https://give.example.org" shortcode="71777" keyword="HOPE"></givekit-donate>',
     );
-    expect(await shadow.findByRole("button", { name: "Donate $25.00" })).toBeTruthy();
+    expect(await shadow.findByRole("button", { name: "Next" })).toBeTruthy();
     expect(
       element.shadowRoot!.adoptedStyleSheets.length + element.shadowRoot!.querySelectorAll("style").length,
     ).toBe(1);
@@ -98,12 +98,24 @@ describe("<givekit-donate>", () => {
     document.removeEventListener("givekit:error", failed);
   });
 
+  it("says its language on its content, so a Spanish form on an English page is read in Spanish", async () => {
+    stubProxy();
+    const { element, shadow } = place(
+      '<givekit-donate proxy="https://give.example.org" shortcode="71777" keyword="HOPE" locale="es-MX"></givekit-donate>',
+    );
+    await shadow.findByRole("button", { name: "Siguiente" });
+    expect(shadow.getByRole("heading", { level: 2 }).closest("[lang]")?.getAttribute("lang")).toBe("es");
+    element.setAttribute("locale", "en");
+    await shadow.findByRole("button", { name: "Next" });
+    expect(shadow.getByRole("heading", { level: 2 }).closest("[lang]")?.getAttribute("lang")).toBe("en");
+  });
+
   it("follows a changed attribute", async () => {
     stubProxy();
     const { element, shadow } = place(
       '<givekit-donate proxy="https://give.example.org" shortcode="71777" keyword="HOPE"></givekit-donate>',
     );
-    await shadow.findByRole("button", { name: "Donate $25.00" });
+    await shadow.findByRole("button", { name: "Next" });
     element.setAttribute("heading", "Walk with us");
     expect(await shadow.findByRole("heading", { name: "Walk with us" })).toBeTruthy();
   });

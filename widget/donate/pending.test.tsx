@@ -10,6 +10,7 @@ import {
   giveAgainWithNewCard,
   installFakeCardFrame,
   problem,
+  reach,
   renderDonate,
   stubProxy,
   success,
@@ -36,12 +37,12 @@ afterEach(() => {
 
 type Widget = ReturnType<typeof within>;
 
-function give(widget: Widget, donate = "Donate $25.00") {
+async function give(widget: Widget, donate = "Donate $25.00") {
   fireEvent.input(widget.getByLabelText("First name"), { target: { value: "Grace" } });
   fireEvent.input(widget.getByLabelText("Last name"), { target: { value: "Hopper" } });
   fireEvent.input(widget.getByLabelText("E-mail"), { target: { value: "grace@example.org" } });
   frame.cardComplete();
-  fireEvent.click(widget.getByRole("button", { name: donate }));
+  fireEvent.click(await reach(widget, donate));
 }
 
 const donationEvents = (events: { type: string; detail: unknown }[]) =>
@@ -60,7 +61,7 @@ describe("a Pending donation, followed up", () => {
       ],
     });
     const { widget, events } = await renderDonate();
-    give(widget);
+    await give(widget);
     await widget.findByRole("heading", { name: "We could not confirm your donation" });
     expect(widget.getByText(CHECKING)).toBeTruthy();
     expect(widget.getByText(REFERENCE)).toBeTruthy();
@@ -102,7 +103,7 @@ describe("a Pending donation, followed up", () => {
     });
     const { widget, events } = await renderDonate();
     fireEvent.click(widget.getByRole("radio", { name: "$50" }));
-    give(widget, "Donate $50.00");
+    await give(widget, "Donate $50.00");
     await widget.findByRole("heading", { name: "We could not confirm your donation" });
     await vi.advanceTimersByTimeAsync(2000);
 
@@ -113,7 +114,10 @@ describe("a Pending donation, followed up", () => {
     await waitFor(() => expect(document.activeElement).toBe(alert));
     expect(widget.getByLabelText("First name")).toHaveProperty("value", "Grace");
     expect(widget.getByLabelText("E-mail")).toHaveProperty("value", "grace@example.org");
-    expect(widget.getByRole("radio", { name: "$50" })).toHaveProperty("checked", true);
+    // Back to the amount: as it was.
+    fireEvent.click(widget.getByRole("button", { name: "Back" }));
+    fireEvent.click(widget.getByRole("button", { name: "Back" }));
+    expect(await widget.findByRole("radio", { name: "$50" })).toHaveProperty("checked", true);
     expect(donationEvents(events)).toEqual([
       { status: "Pending", amount: "50.00", frequency: "once", transaction_id: null },
       { status: "NotCharged", amount: "50.00", frequency: "once", transaction_id: null },
@@ -126,7 +130,7 @@ describe("a Pending donation, followed up", () => {
   it("a 404 stops the questions with a clear word; the reference stays on screen", async () => {
     const proxy = stubProxy({ donations: [PENDING], statuses: [problem(404, "not_found")] });
     const { widget, events } = await renderDonate();
-    give(widget);
+    await give(widget);
     await widget.findByRole("heading", { name: "We could not confirm your donation" });
     await vi.advanceTimersByTimeAsync(2000);
     expect(
@@ -146,7 +150,7 @@ describe("a Pending donation, followed up", () => {
   it("gives up after FOLLOW_FOR_MS, having asked a bounded number of times", async () => {
     const proxy = stubProxy({ donations: [PENDING], statuses: [donationStatus("Pending", REFERENCE)] });
     const { widget } = await renderDonate();
-    give(widget);
+    await give(widget);
     await widget.findByRole("heading", { name: "We could not confirm your donation" });
     await vi.advanceTimersByTimeAsync(FOLLOW_FOR_MS - 60_000);
     expect(widget.getByText(CHECKING)).toBeTruthy();
@@ -174,7 +178,7 @@ describe("a Pending donation, followed up", () => {
     fireEvent.input(widget.getByLabelText("Apellido"), { target: { value: "Ruiz" } });
     fireEvent.input(widget.getByLabelText("Correo electrónico"), { target: { value: "ana@example.org" } });
     frame.cardComplete();
-    fireEvent.click(widget.getByRole("button", { name: /^Donar/ }));
+    fireEvent.click(await reach(widget, /^Donar/));
     await widget.findByRole("heading", { name: "No pudimos confirmar su donación" });
     expect(
       widget.getByText("Estamos consultando con el servicio de pagos; esta página se actualizará sola."),
@@ -194,8 +198,8 @@ describe("<givekit-donate> removed while Pending", () => {
       '<givekit-donate proxy="https://give.example.org" shortcode="71777" keyword="HOPE"></givekit-donate>';
     const element = document.body.firstElementChild as HTMLElement;
     const shadow = within(element.shadowRoot as unknown as HTMLElement);
-    await shadow.findByRole("button", { name: "Donate $25.00" });
-    give(shadow);
+    await shadow.findByRole("button", { name: "Next" });
+    await give(shadow);
     await shadow.findByRole("heading", { name: "We could not confirm your donation" });
     await vi.advanceTimersByTimeAsync(6000);
     expect(proxy.statusCalls()).toHaveLength(2);

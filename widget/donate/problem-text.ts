@@ -14,6 +14,7 @@ export function problemText(
   usesZip: boolean,
 ): string {
   const e = t.donate.errors;
+  if (problem === "missing") return e.required;
   switch (field) {
     case "amount":
       if (problem === "range" && campaign) {

@@ -4,7 +4,7 @@
  * speaks the frame's side of contract/frame.ts: it says when the card is complete and answers a
  * tokenize request with a token (or an error), exactly as the real frame does.
  */
-import { fireEvent, render, screen, within } from "@testing-library/preact";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/preact";
 import { expect, vi } from "vitest";
 import type { Campaign, Peer } from "../../contract/api";
 import type { FromFrameMessage, ToFrameMessage } from "../../contract/frame";
@@ -229,12 +229,22 @@ export function installFakeCardFrame() {
   };
 }
 
+/** Every field a nonprofit can turn on: the tests of what each does see them all. */
+export const ALL_FIELDS = "phone,address,memo,pledge-wall,sms,anonymous";
+
 /**
- * Renders the donate widget with `attributes` (as a page would set them) and waits for the
- * campaign to load. Events the widget fires are collected in `events`.
+ * Renders the donate widget with `attributes` (as a page would set them; every field turned on
+ * unless `fields` says otherwise) and waits for the campaign to load. Events the widget fires are
+ * collected in `events`.
  */
 export async function renderDonate(attributes: Record<string, string> = {}) {
-  const all: Record<string, string> = { proxy: PROXY, shortcode: "71777", keyword: "HOPE", ...attributes };
+  const all: Record<string, string> = {
+    proxy: PROXY,
+    shortcode: "71777",
+    keyword: "HOPE",
+    fields: ALL_FIELDS,
+    ...attributes,
+  };
   const result = readDonateAttributes((name) => all[name] ?? null);
   if (!result.ok) throw new Error(result.problem);
   const host = document.createElement("div");
@@ -245,8 +255,40 @@ export async function renderDonate(attributes: Record<string, string> = {}) {
   }
   const view = render(<DonateWidget {...result.props} host={host} />, { container: host });
   const widget = within(host);
-  await widget.findByRole("button", { name: /^(Donate|Donar)/ });
+  await widget.findByRole("button", { name: /^(Donate|Donar|Next|Siguiente)$|^(Donate|Donar) / });
   return { ...view, host, events, widget };
+}
+
+/** The step shown (its heading's text), in steps: the one whose section is not hidden. */
+const shownStep = (widget: ReturnType<typeof within>) =>
+  widget.queryAllByRole("heading", { level: 3 })[0]?.textContent ?? null;
+
+/** Presses Next, as a donor does, and waits for the next step; fails when the step is refused. */
+export async function nextStep(widget: ReturnType<typeof within>) {
+  const from = shownStep(widget);
+  fireEvent.click(widget.getByRole("button", { name: /^(Next|Siguiente)$/ }));
+  await waitFor(() => {
+    const refused = widget
+      .queryAllByRole("textbox")
+      .filter((box: HTMLElement) => box.getAttribute("aria-invalid"));
+    if (refused.length > 0)
+      throw new Error(`Step "${from}" was refused: ${refused.map((box: HTMLElement) => box.id)}`);
+    expect(shownStep(widget)).not.toBe(from);
+  });
+}
+
+/**
+ * The button named `name` (the Donate button): in steps, after pressing Next through the steps
+ * before it (each step's fields filled in by then). At once on one page, or on the last step.
+ */
+export async function reach(widget: ReturnType<typeof within>, name: string | RegExp) {
+  for (;;) {
+    const found = widget.queryByRole("button", { name });
+    if (found) return found;
+    if (!widget.queryByRole("button", { name: /^(Next|Siguiente)$/ }))
+      throw new Error(`No button ${String(name)}, and no Next button to reach it.`);
+    await nextStep(widget);
+  }
 }
 
 /**
@@ -261,7 +303,7 @@ export async function giveAgainWithNewCard(
 ) {
   frame.replyWith((id) => ({ type: "givekit:token", id, token: "tok_test_2", brand: "visa", last4: "4242" }));
   frame.cardComplete();
-  fireEvent.click(widget.getByRole("button", { name: button }));
+  fireEvent.click(await reach(widget, button));
   await widget.findByRole("heading", { name: "Thank you!" });
   const [first, second] = proxy.donationCalls();
   expect(second!.headers["idempotency-key"]).not.toBe(first!.headers["idempotency-key"]);

@@ -47,6 +47,10 @@ export const donateEn = {
   smsDisclosure: (program: string) =>
     `Optional. By checking this box you agree to receive recurring automated text messages from ${program} at the phone number above. Consent is not a condition of donating. Msg frequency varies. Msg & data rates may apply. Reply HELP for help, STOP to cancel.`,
   smsProgramFallback: "this organization",
+  /** layout="steps": each step's heading, with the count, and the buttons between. */
+  steps: ["Step 1 of 3: Your gift", "Step 2 of 3: About you", "Step 3 of 3: Payment"],
+  next: "Next",
+  back: "Back",
   submit: (total: string, per: string) => (per ? `Donate ${total} ${per}` : `Donate ${total}`),
   submitting: "Processing your donation…",
   errors: {
@@ -65,6 +69,8 @@ export const donateEn = {
     peer: "Choose a fundraiser or team from the list.",
     card: "Check your card details.",
     field: "Check this field.",
+    /** A field the organization asks every donor to fill in, left empty. */
+    required: "Fill in this field.",
   },
   outcome: {
     successTitle: "Thank you!",

@@ -43,6 +43,9 @@ export const donateEs: DonateMessages = {
   smsDisclosure: (program: string) =>
     `Opcional. Al marcar esta casilla acepta recibir mensajes de texto automáticos y recurrentes de ${program} en el teléfono indicado arriba. El consentimiento no es una condición para donar. La frecuencia de los mensajes varía. Pueden aplicarse tarifas de mensajes y datos. Responda HELP para obtener ayuda y STOP para cancelar.`,
   smsProgramFallback: "esta organización",
+  steps: ["Paso 1 de 3: Su donación", "Paso 2 de 3: Sus datos", "Paso 3 de 3: Pago"],
+  next: "Siguiente",
+  back: "Atrás",
   submit: (total: string, per: string) => (per ? `Donar ${total} ${per}` : `Donar ${total}`),
   submitting: "Procesando su donación…",
   errors: {
@@ -61,6 +64,8 @@ export const donateEs: DonateMessages = {
     peer: "Elija un recaudador o equipo de la lista.",
     card: "Revise los datos de la tarjeta.",
     field: "Revise este campo.",
+    /** Un campo que la organización pide a todos, vacío. */
+    required: "Complete este campo.",
   },
   outcome: {
     successTitle: "¡Gracias!",
