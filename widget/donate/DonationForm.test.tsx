@@ -449,6 +449,24 @@ describe("the donation form", () => {
     expect(proxy.donationCalls()).toHaveLength(0);
   });
 
+  it.each([
+    ["rate_limited", "Too many gifts from this network right now. Try again in a minute."],
+    [
+      "too_many_declines",
+      "Too many declined cards from this network, so nothing was charged. Please try again later.",
+    ],
+  ] as const)("a card refused by a limit (%s) is told as it is, never as a decline", async (code, text) => {
+    const proxy = stubProxy();
+    const { widget } = await renderDonate();
+    fillDonor(widget);
+    frame.cardComplete();
+    frame.replyWith((id) => ({ type: "givekit:token-error", id, code }));
+    fireEvent.click(await reach(widget, "Donate $25.00"));
+    expect(await widget.findByText(text)).toBeTruthy();
+    expect(widget.queryByText(/declined, so nothing was charged. Check the card/)).toBeNull();
+    expect(proxy.donationCalls()).toHaveLength(0);
+  });
+
   it("renders markup in the heading attribute as text", async () => {
     stubProxy();
     const { widget, host } = await renderDonate({ heading: '<img src=x onerror="alert(1)">Give <b>now</b>' });
