@@ -117,4 +117,22 @@ describe("rate limits", () => {
     for (let i = 0; i < 4; i++) await limits.admit("cardRequests", ip);
     expect((await problemOf(limits.admit("cardRequests", ip))).code).toBe("rate_limited");
   });
+
+  it("hold a client's next donation while its declines and those at the upstream would reach the limit", async () => {
+    const limits = createRateLimits({ ...config, donations: { burst: 10, perMin: 60 } });
+    const tester = "198.51.100.60";
+    // Two of its donations came back declined; one more is at the upstream: 3, the limit.
+    await limits.recordDecline(tester);
+    await limits.recordDecline(tester);
+    const atUpstream = await limits.enterDonation(tester);
+    expect((await problemOf(limits.enterDonation(tester))).code).toBe("rate_limited");
+    await atUpstream();
+    await limits.enterDonation(tester);
+    // A room: its declines are few beside the gifts that went through; several at the upstream at once.
+    const room = "198.51.100.61";
+    for (let i = 0; i < 20; i++) await limits.recordSuccess(room);
+    await limits.recordDecline(room);
+    await limits.recordDecline(room);
+    for (let i = 0; i < 8; i++) await limits.enterDonation(room);
+  });
 });

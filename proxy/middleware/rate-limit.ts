@@ -86,6 +86,7 @@ export function createRateLimits(config: RateLimitConfig, counters: Counters | n
     });
   const declines = windowed("declines");
   const inFlight = windowed("in-flight-donations");
+  const successes = windowed("successes");
   // The client's card tokenizations over the decline window: what its declines are a share of.
   const tokenizations = windowed("tokenizations");
   const block = windowed("decline-block");
@@ -115,20 +116,32 @@ export function createRateLimits(config: RateLimitConfig, counters: Counters | n
     },
     /**
      * A donation about to go upstream: at most the donations bucket's burst of one client's at the
-     * upstream at once, so a burst's first wave is all that is sent before its declines are counted
-     * (a room's gifts, each a second or two at the upstream, never come near). Gives back the
-     * function that frees the place, once the outcome (and a decline) is recorded.
+     * upstream at once; and while the client's settled donations are mostly declined, not when its
+     * declines and those still at the upstream would reach the decline limit (a burst's refills wait
+     * for its first wave to be counted; a room, whose gifts mostly go through, never meets this).
+     * Gives back the function that frees the place, once the outcome (and a decline) is recorded.
      */
     async enterDonation(ip: string): Promise<() => Promise<void>> {
-      const [state] = await count.add([inFlight(ip, 1, config.inFlightTtlS)]);
+      const [present, declined, succeeded] = (
+        await count.add([inFlight(ip, 1, config.inFlightTtlS), declines(ip, 0), successes(ip, 0)])
+      ).map((state) => Math.max(0, state.points));
       const leave = async () => {
         await count.add([inFlight(ip, -1, config.inFlightTtlS)]).catch(() => undefined);
       };
-      if (state!.points > config.donations.burst) {
+      const mostlyDeclined = declined! > 0 && declined! / (declined! + succeeded!) >= config.declineRatio;
+      const others = present! - 1;
+      if (
+        present! > config.donations.burst ||
+        (mostlyDeclined && declined! + others >= config.declineLimit)
+      ) {
         await leave();
         throw rateLimited("2");
       }
       return leave;
+    },
+    /** Counts a donation that went through: what a client's declines are weighed against. */
+    async recordSuccess(ip: string): Promise<void> {
+      await count.add([successes(ip, 1)]);
     },
     /**
      * A card tokenization about to reach the upstream: a turn from the client's bucket (only what

@@ -388,7 +388,10 @@ export function donationRoutes(deps: DonationDeps) {
       log({ outcome: result.state, ...(result.problem_code ? { code: result.problem_code } : {}) });
       if (outcome.kind === "unknown") log({ upstream: outcome.reason });
       if (result.state === "declined") await deps.rateLimits.recordDecline(ip, campaignScope(campaign));
-      if (result.state === "succeeded") deps.progress?.changed(campaign);
+      if (result.state === "succeeded") {
+        deps.progress?.changed(campaign);
+        await deps.rateLimits.recordSuccess(ip).catch(() => undefined);
+      }
       return donationAnswer(record);
     },
   );
