@@ -10,9 +10,18 @@
  * as a step of its own. Exits 1 at the first thing that is wrong, naming it. GIVEKIT_KEEP_CLONE=1
  * keeps the temporary folder.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from "node:fs";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -54,16 +63,25 @@ function check(condition: unknown, what: string): asserts condition {
   say(`  ✓ ${what}`);
 }
 
-/** Runs a command to its end; throws with its output when it fails. */
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) {
+/**
+ * Runs a command to its end; throws with its output when it fails. Asynchronous: the sandbox
+ * runs in this process and must answer the command meanwhile.
+ */
+async function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) {
   const at = performance.now();
-  const result = spawnSync(command, args, { cwd, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const status = await new Promise<number | null>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => resolve(code));
+  });
   const shown = `${command} ${args.join(" ")}`;
-  if (result.status !== 0) {
-    throw new CheckFailed(`${shown} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
-  }
+  if (status !== 0) throw new CheckFailed(`${shown} exited ${status}:\n${stdout}\n${stderr}`);
   say(`  ✓ ${shown} (${seconds(at)})`);
-  return result;
+  return { stdout, stderr };
 }
 
 /** The packages the compiled server imports: each must be installed and a runtime dependency. */
@@ -91,10 +109,17 @@ async function main(): Promise<void> {
   say(`givekit production check in ${work}`);
 
   say("1. a clean clone, installed for production");
-  run("git", ["clone", "--quiet", "--no-hardlinks", ROOT, app], work);
-  run("npm", ["ci", "--no-audit", "--no-fund"], app);
-  run("npm", ["run", "build"], app);
-  run("npm", ["prune", "--omit=dev", "--no-audit", "--no-fund"], app);
+  const reuse = process.env.GIVEKIT_REUSE_INSTALL;
+  if (reuse) {
+    // For working on this check: a folder a previous run kept (GIVEKIT_KEEP_CLONE=1).
+    say(`  (reusing the install in ${reuse}: not cloned, installed or built again)`);
+    cpSync(join(reuse, "givekit"), app, { recursive: true, verbatimSymlinks: true });
+  } else {
+    await run("git", ["clone", "--quiet", "--no-hardlinks", ROOT, app], work);
+    await run("npm", ["ci", "--no-audit", "--no-fund"], app);
+    await run("npm", ["run", "build"], app);
+    await run("npm", ["prune", "--omit=dev", "--no-audit", "--no-fund"], app);
+  }
   check(!existsSync(join(app, "node_modules/tsx")), "no tsx after the prune");
   check(!existsSync(join(app, "node_modules/vite")), "no vite after the prune");
   check(existsSync(join(app, "dist/server/givekit.js")), "dist/server/givekit.js built");
@@ -134,12 +159,12 @@ async function main(): Promise<void> {
     GIVEKIT_MIN_FORM_MS: "0",
   };
   const givekit = (args: string[]) => run(process.execPath, ["bin/givekit.js", ...args], app, env);
-  const migrated = givekit(["migrate"]);
+  const migrated = await givekit(["migrate"]);
   check(/schema migrated from version 0 to \d+/.test(migrated.stdout), `migrate: ${migrated.stdout.trim()}`);
-  const doctor = givekit(["doctor"]);
+  const doctor = await givekit(["doctor"]);
   check(doctor.stdout.includes("All checks passed."), "doctor: all checks passed");
   say(doctor.stdout.replace(/^/gm, "      ").trimEnd());
-  const npx = run("npx", ["--no-install", "givekit", "--help"], app, env);
+  const npx = await run("npx", ["--no-install", "givekit", "--help"], app, env);
   check(npx.stdout.startsWith("Usage: givekit"), "npx givekit runs the package's bin");
 
   say("3. givekit serve, in front of the sandbox");
@@ -230,17 +255,17 @@ async function main(): Promise<void> {
   );
   check(figure("givekit_unknown_attempts") === 0, "metrics: no attempt unknown");
 
-  const attempts = givekit(["attempts", "--json"]);
+  const attempts = await givekit(["attempts", "--json"]);
   check(
     (JSON.parse(attempts.stdout) as { attempts: unknown[] }).attempts.length === 1,
     "attempts: the one donation",
   );
-  const consents = givekit(["consents", "export"]);
+  const consents = await givekit(["consents", "export"]);
   check(
     consents.stdout.split("\r\n").filter(Boolean).length === 2,
     "consents export: a header and the one opt-in",
   );
-  const reconcile = givekit(["reconcile"]);
+  const reconcile = await givekit(["reconcile"]);
   check(reconcile.stdout.includes("0 unknown attempt(s) looked up."), "reconcile: nothing unknown");
 
   say("4. SIGTERM while a donation waits on the upstream");
@@ -268,7 +293,7 @@ async function main(): Promise<void> {
     .map((line) => JSON.parse(line) as { msg: string; level: number });
   check(lines.at(-1)?.msg === "proxy stopped", "its last log line: proxy stopped");
   check(!stdout.includes(DEMO.hope.privateToken) && !stdout.includes(METRICS_TOKEN), "no token in its log");
-  const unknown = givekit(["attempts", "--state", "unknown", "--json"]);
+  const unknown = await givekit(["attempts", "--state", "unknown", "--json"]);
   check(
     (JSON.parse(unknown.stdout) as { attempts: unknown[] }).attempts.length === 1,
     "attempts: the stopped-on donation is journaled unknown, to reconcile",
