@@ -113,7 +113,11 @@ async function main(): Promise<void> {
   if (reuse) {
     // For working on this check: a folder a previous run kept (GIVEKIT_KEEP_CLONE=1).
     say(`  (reusing the install in ${reuse}: not cloned, installed or built again)`);
-    cpSync(join(reuse, "givekit"), app, { recursive: true, verbatimSymlinks: true });
+    cpSync(join(reuse, "givekit"), app, {
+      recursive: true,
+      verbatimSymlinks: true,
+      preserveTimestamps: true,
+    });
   } else {
     await run("git", ["clone", "--quiet", "--no-hardlinks", ROOT, app], work);
     await run("npm", ["ci", "--no-audit", "--no-fund"], app);
@@ -213,7 +217,7 @@ async function main(): Promise<void> {
     "Idempotency-Key": randomUUID(),
   });
   check(
-    paid.status === 200 && paid.json.donation?.status === "Succeeded",
+    paid.status === 200 && paid.json.donation?.status === "Success",
     `a donation of 25.00: ${paid.status} ${paid.json.donation?.status}`,
   );
   const charged = await sandbox.transactions({ status: "collected", keyword: "HOPE" });
