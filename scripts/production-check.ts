@@ -10,7 +10,7 @@
  * as a step of its own. Exits 1 at the first thing that is wrong, naming it. GIVEKIT_KEEP_CLONE=1
  * keeps the temporary folder.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import {
   copyFileSync,
@@ -24,7 +24,7 @@ import {
 } from "node:fs";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEMO, startSandbox, type SandboxHandle } from "../test/helpers/sandbox";
 
@@ -34,6 +34,14 @@ const CONSENT_TEXT =
   "I agree to receive recurring automated text messages from Hope Shelter. Msg frequency varies. Msg & data rates may apply. Reply HELP for help, STOP to cancel.";
 /** What the proxy gets to answer a donate the sandbox never answers: then 202 Pending. */
 const UPSTREAM_TIMEOUT_MS = 2000;
+
+/**
+ * The Node that installs and runs the production copy: GIVEKIT_PRODUCTION_NODE (.ci/run's Node 24,
+ * with npm_config_nodedir at its headers) or this one. This script, and the sandbox in it, stay on
+ * the dev install's Node, whose better-sqlite3 they use.
+ */
+const APP_NODE = process.env.GIVEKIT_PRODUCTION_NODE || process.execPath;
+const APP_PATH = `${dirname(APP_NODE)}${delimiter}${process.env.PATH ?? ""}`;
 
 const started = performance.now();
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
@@ -106,7 +114,8 @@ const work = mkdtempSync(join(tmpdir(), "givekit-production-"));
 
 async function main(): Promise<void> {
   const app = join(work, "givekit");
-  say(`givekit production check in ${work}`);
+  const version = spawnSync(APP_NODE, ["--version"], { encoding: "utf8" }).stdout.trim();
+  say(`givekit production check in ${work}, installed and run on Node ${version}`);
 
   say("1. a clean clone, installed for production");
   const reuse = process.env.GIVEKIT_REUSE_INSTALL;
@@ -120,9 +129,10 @@ async function main(): Promise<void> {
     });
   } else {
     await run("git", ["clone", "--quiet", "--no-hardlinks", ROOT, app], work);
-    await run("npm", ["ci", "--no-audit", "--no-fund"], app);
-    await run("npm", ["run", "build"], app);
-    await run("npm", ["prune", "--omit=dev", "--no-audit", "--no-fund"], app);
+    const npmEnv = { ...process.env, PATH: APP_PATH };
+    await run("npm", ["ci", "--no-audit", "--no-fund"], app, npmEnv);
+    await run("npm", ["run", "build"], app, npmEnv);
+    await run("npm", ["prune", "--omit=dev", "--no-audit", "--no-fund"], app, npmEnv);
   }
   check(!existsSync(join(app, "node_modules/tsx")), "no tsx after the prune");
   check(!existsSync(join(app, "node_modules/vite")), "no vite after the prune");
@@ -147,7 +157,7 @@ async function main(): Promise<void> {
   const dataDir = join(work, "data");
   mkdirSync(dataDir);
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
+    PATH: APP_PATH,
     NODE_ENV: "production",
     HOST: "127.0.0.1",
     PORT: "0",
@@ -162,7 +172,7 @@ async function main(): Promise<void> {
     // Requests come from this script at machine speed, not from a person's form.
     GIVEKIT_MIN_FORM_MS: "0",
   };
-  const givekit = (args: string[]) => run(process.execPath, ["bin/givekit.js", ...args], app, env);
+  const givekit = (args: string[]) => run(APP_NODE, ["bin/givekit.js", ...args], app, env);
   const migrated = await givekit(["migrate"]);
   check(/schema migrated from version 0 to \d+/.test(migrated.stdout), `migrate: ${migrated.stdout.trim()}`);
   const doctor = await givekit(["doctor"]);
@@ -172,7 +182,7 @@ async function main(): Promise<void> {
   check(npx.stdout.startsWith("Usage: givekit"), "npx givekit runs the package's bin");
 
   say("3. givekit serve, in front of the sandbox");
-  const proxy = spawn(process.execPath, ["bin/givekit.js", "serve"], { cwd: app, env, stdio: "pipe" });
+  const proxy = spawn(APP_NODE, ["bin/givekit.js", "serve"], { cwd: app, env, stdio: "pipe" });
   children.push(proxy);
   let stdout = "";
   let stderr = "";
@@ -307,7 +317,7 @@ async function main(): Promise<void> {
 let failed = false;
 try {
   await main();
-  say(`production check passed on Node ${process.version} in ${seconds(started)}`);
+  say(`production check passed in ${seconds(started)}`);
 } catch (error) {
   failed = true;
   process.stderr.write(
