@@ -43,16 +43,18 @@ export async function runServe(env: NodeJS.ProcessEnv, err: Output): Promise<num
   // Handlers first: a stop signal sent as soon as the line below is read must find them.
   const stopped = new Promise<number>((resolve) => {
     let stopping = false;
+    let forced = false;
     const onSignal = (signal: NodeJS.Signals) => {
       if (stopping) {
-        // A second signal: whoever sent it will not wait.
-        void running.close({ graceMs: 0, signal }).then(() => resolve(1));
+        // A second signal: whoever sent it will not wait; what is in flight ends now (exit 1).
+        forced = true;
+        void running.close({ graceMs: 0, signal });
         return;
       }
       stopping = true;
       void running.close({ signal, graceMs: running.drainMs }).then(() => {
         for (const name of STOP_SIGNALS) process.removeListener(name, onSignal);
-        resolve(0);
+        resolve(forced ? 1 : 0);
       });
     };
     for (const name of STOP_SIGNALS) process.on(name, onSignal);

@@ -243,4 +243,27 @@ describe("stopping on SIGTERM", () => {
       expect(messages.at(-1)?.msg).toBe("proxy stopped");
     },
   );
+
+  it("a second signal does not wait: what is in flight is cut off, exit 1", { timeout: 30_000 }, async () => {
+    const proxy = await spawnProxy({
+      UPSTREAM_BASE_URL: sandbox.url,
+      GIVEKIT_DATA_DIR: join(dataDir, "second"),
+      UPSTREAM_TIMEOUT_MS: "15000",
+    });
+    const api = client(proxy.url);
+    const before = await upstreamCalls(sandbox, DONATE_PATH);
+    const slow = donate(api, donationBody(await tokenize(api), { amount: "999.99" })).then(
+      (reply) => reply.status,
+      () => "cut off",
+    );
+    await expect.poll(() => upstreamCalls(sandbox, DONATE_PATH), { interval: 20 }).toBe(before + 1);
+    const stopAsked = performance.now();
+    proxy.child.kill("SIGTERM");
+    // The log is written in buffered chunks, at least every second.
+    await expect.poll(() => proxy.output().stdout.includes("proxy stopping"), { timeout: 5000 }).toBe(true);
+    proxy.child.kill("SIGTERM");
+    expect(await proxy.exited).toBe(1);
+    expect(await slow).toBe("cut off");
+    expect(performance.now() - stopAsked).toBeLessThan(5000);
+  });
 });
