@@ -178,7 +178,9 @@ async function main(): Promise<void> {
   const doctor = await givekit(["doctor"]);
   check(doctor.stdout.includes("All checks passed."), "doctor: all checks passed");
   say(doctor.stdout.replace(/^/gm, "      ").trimEnd());
-  const npx = await run("npx", ["--no-install", "givekit", "--help"], app, env);
+  // npx links the project into its cache: a cache of this check's own, left nowhere else.
+  const npxEnv = { ...env, npm_config_cache: join(work, "npm-cache") };
+  const npx = await run("npx", ["--no-install", "givekit", "--help"], app, npxEnv);
   check(npx.stdout.startsWith("Usage: givekit"), "npx givekit runs the package's bin");
 
   say("3. givekit serve, in front of the sandbox");
