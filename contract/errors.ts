@@ -6,6 +6,8 @@ export const ERROR_CODES = [
   "payload_too_large",
   "not_found",
   "method_not_allowed",
+  /** An operator's route (GET /metrics) without its token, or with a wrong one. */
+  "unauthorized",
   "campaign_not_served",
   "origin_not_allowed",
   "rate_limited",

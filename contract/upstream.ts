@@ -1,5 +1,5 @@
 /**
- * The upstream service's API v2 (service-interface.md), as the sandbox enforces it and the
+ * The upstream service's API v2 (docs/upstream-interface.md), as the sandbox enforces it and the
  * proxy calls it. Requests are strict (unknown fields are refused); responses are loose so
  * the proxy tolerates fields the real service adds. Shapes the contract leaves open are
  * chosen here and written down in sandbox/README.md.

@@ -40,9 +40,15 @@ export async function listen(
  */
 export function closeServer(server: Server, graceMs = 0): Promise<void> {
   return new Promise((resolve) => {
-    server.close(() => resolve());
+    // A kept-alive connection whose request finishes during the grace is closed once idle.
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const force = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearInterval(idle);
+      clearTimeout(force);
+      resolve();
+    });
     server.closeIdleConnections();
     if (graceMs === 0) server.closeAllConnections();
-    else setTimeout(() => server.closeAllConnections(), graceMs).unref();
   });
 }

@@ -18,7 +18,11 @@ import { PROBLEM_KINDS, ProblemError, problemResponse } from "./problem";
 import { createProgressCache } from "./progress";
 import { campaignRoutes } from "./routes/campaigns";
 import { donationRoutes } from "./routes/donations";
-import { healthRoutes } from "./routes/health";
+import { healthRoutes, type Lifecycle } from "./routes/health";
+import { metricsRoutes } from "./routes/metrics";
+import { countOutcomes } from "./middleware/count-outcomes";
+import { createMetrics, type Metrics } from "./metrics";
+import { createReachability } from "./upstream/reachable";
 import { createDefence } from "./defence/defence-mode";
 import { createFormSessions } from "./defence/form-session";
 import { formSessionRoutes } from "./routes/form-sessions";
@@ -38,6 +42,10 @@ export interface AppDeps {
   upstream: UpstreamClient;
   /** Made from config.rateLimits when not given. */
   rateLimits?: RateLimits;
+  /** The vital signs GET /metrics shows; a fresh set when not given. */
+  metrics?: Metrics;
+  /** Set `draining` when the proxy is asked to stop: readiness answers 503 from then on. */
+  lifecycle?: Lifecycle;
 }
 
 /**
@@ -53,6 +61,8 @@ export interface AppDeps {
  */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { config, logger, store, upstream } = deps;
+  const metrics = deps.metrics ?? createMetrics();
+  const lifecycle = deps.lifecycle ?? { draining: false };
   const campaigns = createCampaignDirectory(config.campaigns);
   const perClient = deps.rateLimits ?? createRateLimits(config.rateLimits, store.counters);
   const defence = createDefence(config.defence, { store, counters: store.counters, logger });
@@ -82,6 +92,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // Ids are the proxy's own: one a client sends in X-Request-Id is not taken.
   app.use("*", requestId({ headerName: "" }));
   app.use("*", requestContext({ logger, trustProxyHops: config.trustProxyHops }));
+  app.use("/v1/*", countOutcomes(metrics));
   app.use("*", securityHeaders());
   app.use("/v1/*", cors(config.allowedOrigins));
   // A known path asked with another method: 405 with Allow, from the routes themselves.
@@ -97,7 +108,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }),
   );
 
-  app.route("/", healthRoutes({ store }));
+  app.route(
+    "/",
+    healthRoutes({
+      store,
+      lifecycle,
+      upstreamReachable: createReachability(config.upstream.baseUrl, config.upstream.connectTimeoutMs),
+    }),
+  );
+  app.route("/", metricsRoutes({ metrics, token: config.metricsToken }));
   app.route("/", campaignRoutes({ campaigns, peers, progress, progressCacheS: config.progressCacheS }));
   app.route("/", formSessionRoutes({ formSessions, rateLimits }));
   app.route(

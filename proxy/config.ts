@@ -2,15 +2,26 @@
  * The proxy's configuration: read once from the environment at start, checked with zod.
  * A bad value throws a ConfigError naming the variable; server.ts prints it and exits 1.
  */
-import { readFileSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as z from "zod/mini";
 import { CampaignSchema, type Campaign } from "../contract/api";
 import { toCents } from "../contract/money";
 
-/** Where the repository's own files are, so defaults work from any working directory. */
-const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
+/**
+ * Where the package's own files are, so defaults work from any working directory: the nearest
+ * folder above this module with a package.json (this file runs from proxy/ as source, and from
+ * dist/server/ once built).
+ */
+export function packageRoot(from = dirname(fileURLToPath(import.meta.url))): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "package.json"))) return dir;
+    if (dirname(dir) === dir) return from;
+  }
+}
+
+const REPO_ROOT = packageRoot();
 
 export const DEFAULT_CAMPAIGNS_PATH = resolve(REPO_ROOT, "proxy/campaigns.demo.json");
 export const DEFAULT_WIDGET_DIR = resolve(REPO_ROOT, "dist/widget");
@@ -122,6 +133,8 @@ export interface ProxyConfig {
   reconcileIntervalS: number;
   /** GIVEKIT_RECONCILE_SETTLE_S: after this long with no report row, an unknown attempt is `not_charged`. */
   reconcileSettleS: number;
+  /** GIVEKIT_METRICS_TOKEN: the Bearer token of GET /metrics; null: no /metrics at all (404). */
+  metricsToken: string | null;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 }
 
@@ -195,6 +208,7 @@ export const CONFIG_DEFAULTS = {
   GIVEKIT_PROGRESS_CACHE_S: "60",
   GIVEKIT_RECONCILE_INTERVAL_S: "60",
   GIVEKIT_RECONCILE_SETTLE_S: "900",
+  GIVEKIT_METRICS_TOKEN: "",
   LOG_LEVEL: "info",
 } as const;
 
@@ -207,6 +221,7 @@ const SECRET_VARIABLES = new Set<ConfigVariable>([
   "GIVEKIT_JOURNAL_SECRET",
   "DATABASE_URL",
   "TURNSTILE_SECRET",
+  "GIVEKIT_METRICS_TOKEN",
 ]);
 
 const MAX_COUNT = 1_000_000;
@@ -359,6 +374,13 @@ const EnvSchema = z.object({
   GIVEKIT_PROGRESS_CACHE_S: whole(0, 24 * 3600),
   GIVEKIT_RECONCILE_INTERVAL_S: whole(0, 24 * 3600),
   GIVEKIT_RECONCILE_SETTLE_S: whole(1, 7 * 24 * 3600),
+  GIVEKIT_METRICS_TOKEN: z.string().check(
+    z.refine(
+      (value) => value === "" || value.length >= 16,
+      "must be at least 16 characters when set (unset: no /metrics)",
+    ),
+    z.regex(/^[\x21-\x7e]*$/, "may hold only visible ASCII characters"),
+  ),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
     error: "must be one of fatal, error, warn, info, debug, trace, silent",
   }),
@@ -544,6 +566,7 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
     progressCacheS: e.GIVEKIT_PROGRESS_CACHE_S,
     reconcileIntervalS: e.GIVEKIT_RECONCILE_INTERVAL_S,
     reconcileSettleS: e.GIVEKIT_RECONCILE_SETTLE_S,
+    metricsToken: e.GIVEKIT_METRICS_TOKEN === "" ? null : e.GIVEKIT_METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -8,6 +8,7 @@ import { createApp } from "./app";
 import type { ProxyConfig } from "./config";
 import { logDefenceExits } from "./defence/defence-mode";
 import { createLogger } from "./logger";
+import { createMetrics, instrumentStore, instrumentUpstream } from "./metrics";
 import { createReconciler } from "./reconcile/reconciler";
 import { openStore, resolveJournalSecret, type Store } from "./store";
 import { createUpstreamClient } from "./upstream/client";
@@ -20,13 +21,23 @@ const LEASE_SWEEP_INTERVAL_MS = 60 * 1000;
 const RESOLVED = new Set(["succeeded", "declined", "failed", "not_charged"]);
 /** How often a defence period whose quiet time is over is looked for, so its end is logged without traffic. */
 const DEFENCE_EXIT_INTERVAL_MS = 5000;
-/** How long requests still being answered get to finish when the proxy closes. */
+/** How long requests still being answered get to finish when the proxy closes (unless told). */
 const CLOSE_GRACE_MS = 1000;
+
+export interface CloseOptions {
+  /** How long requests in flight get to finish; default one second. */
+  graceMs?: number;
+  /** The signal that asked for the stop, for the log line. */
+  signal?: string;
+}
 
 export interface RunningProxy {
   url: string;
   port: number;
-  close(): Promise<void>;
+  /** The longest a request in flight may still take: the upstream's connect and answer timeouts, and a second. */
+  drainMs: number;
+  /** Readiness answers 503 at once; no new connections; requests in flight get `graceMs`. */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 /**
@@ -41,8 +52,11 @@ export async function startProxyServer(
   const logger = createLogger(config.logLevel, options.logDestination);
   // With DATABASE_URL the secret is required (config.ts): every proxy must use the same one.
   const journalSecret = resolveJournalSecret(config.dataDir, config.journalSecret);
-  const store = await openStore(config, logger);
-  const upstream = createUpstreamClient(config.upstream);
+  const metrics = createMetrics();
+  const store = instrumentStore(await openStore(config, logger), metrics);
+  metrics.watchStore(store);
+  const upstream = instrumentUpstream(createUpstreamClient(config.upstream), metrics);
+  const lifecycle = { draining: false };
   const timers: NodeJS.Timeout[] = [];
   let listening: Listening;
   try {
@@ -95,7 +109,7 @@ export async function startProxyServer(
     }
     for (const timer of timers) timer.unref();
 
-    const app = createApp({ config, logger, store, journalSecret, upstream });
+    const app = createApp({ config, logger, store, journalSecret, upstream, metrics, lifecycle });
     listening = await listen(app.fetch, config.host, config.port);
   } catch (error) {
     // Not started (the port is taken, say): let the data directory go for the next try.
@@ -116,16 +130,28 @@ export async function startProxyServer(
   );
 
   let closing: Promise<void> | undefined;
+  const drainMs = config.upstream.connectTimeoutMs + config.upstream.timeoutMs + 1000;
   return {
     url,
     port,
-    close() {
+    drainMs,
+    close(how = {}) {
+      const graceMs = how.graceMs ?? CLOSE_GRACE_MS;
+      if (closing) {
+        // Asked again (a second signal): what is still in flight ends now.
+        if (graceMs === 0) listening.server.closeAllConnections();
+        return closing;
+      }
+      lifecycle.draining = true;
       for (const timer of timers) clearInterval(timer);
-      closing ??= closeServer(listening.server, CLOSE_GRACE_MS).then(async () => {
+      const started = performance.now();
+      logger.info({ signal: how.signal ?? null, graceMs }, "proxy stopping");
+      closing = closeServer(listening.server, graceMs).then(async () => {
         upstream.close();
         await store
           .close()
-          .catch((error: unknown) => logger.warn({ error: String(error) }, "closing the store failed"));
+          .catch((error: unknown) => logger.error({ error: String(error) }, "closing the store failed"));
+        logger.info({ ms: Math.round(performance.now() - started) }, "proxy stopped");
         await new Promise<void>((resolve) => logger.flush(() => resolve()));
       });
       return closing;

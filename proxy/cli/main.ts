@@ -7,6 +7,8 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { runDoctor } from "./doctor";
+import { runMigrate } from "./migrate";
+import { runServe } from "./serve";
 import { ATTEMPT_STATES, runAttempts, runConsentsExport, runReconcile, UsageError } from "./ops";
 
 export interface Output {
@@ -17,10 +19,22 @@ interface Command {
   summary: string;
   usage: string;
   options: NonNullable<ParseArgsConfig["options"]>;
-  run(values: Record<string, unknown>, env: NodeJS.ProcessEnv, out: Output): Promise<number>;
+  run(values: Record<string, unknown>, env: NodeJS.ProcessEnv, out: Output, err: Output): Promise<number>;
 }
 
 const COMMANDS: Record<string, Command> = {
+  serve: {
+    summary: "run the proxy (migrates its store, listens; SIGTERM stops it gracefully)",
+    usage: "givekit serve",
+    options: {},
+    run: (_values, env, _out, err) => runServe(env, err),
+  },
+  migrate: {
+    summary: "bring the store's schema to this version, then stop (a release step)",
+    usage: "givekit migrate",
+    options: {},
+    run: runMigrate,
+  },
   doctor: {
     summary: "check the configuration, the upstream login and every served campaign",
     usage: "givekit doctor",
@@ -107,7 +121,7 @@ export async function main(
     return 0;
   }
   try {
-    return await command.run(values, env, out);
+    return await command.run(values, env, out, err);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     err.write(`givekit ${name}: ${error.message}\n\n${commandUsage(command)}`);

@@ -27,7 +27,9 @@ export function requestContext(options: {
     c.set("logFields", {});
     await next();
     c.res.headers.set("X-Request-Id", requestId);
-    options.logger.info(
+    // A 5xx is the proxy's or the store's failure (or the upstream's, passed on): someone must look.
+    const level = c.res.status >= 500 ? "error" : "info";
+    options.logger[level](
       {
         reqId: requestId,
         method: c.req.method,

@@ -279,7 +279,7 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
     },
 
     async transactions(filter) {
-      // Reports take an API token with no type in the header (service-interface.md, section 5).
+      // Reports take an API token with no type in the header (docs/upstream-interface.md, "Authorization").
       const authorization = formatAuthorization(config.privateToken);
       const deadline = Date.now() + config.timeoutMs;
       const ask = async (path: string, body: unknown) => {

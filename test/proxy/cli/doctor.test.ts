@@ -1,12 +1,13 @@
 // `givekit doctor` and the command line around it, against the sandbox.
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../proxy/cli/main";
+import { DEFAULT_CAMPAIGNS_PATH } from "../../../proxy/config";
 import { DEMO, startSandbox, type SandboxHandle } from "../../helpers/sandbox";
 
 const BIN = fileURLToPath(new URL("../../../bin/givekit.js", import.meta.url));
@@ -14,9 +15,18 @@ const run = promisify(execFile);
 
 let sandbox: SandboxHandle;
 let dir: string;
+/** A set-up a nonprofit would run: its own campaigns file (the demo's two), https origins, a built widget. */
+let ownCampaigns: string;
+let widgetDir: string;
 beforeAll(async () => {
   sandbox = await startSandbox();
   dir = mkdtempSync(join(tmpdir(), "givekit-cli-"));
+  ownCampaigns = join(dir, "own-campaigns.json");
+  copyFileSync(DEFAULT_CAMPAIGNS_PATH, ownCampaigns);
+  widgetDir = join(dir, "widget");
+  mkdirSync(widgetDir);
+  // Written now: newer than any source file of the checkout.
+  writeFileSync(join(widgetDir, "widget.js"), "/* built */");
 });
 afterAll(async () => {
   await sandbox.close();
@@ -29,9 +39,18 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     UPSTREAM_PRIVATE_TOKEN: DEMO.hope.privateToken,
     UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
     GIVEKIT_DATA_DIR: dir,
+    GIVEKIT_CAMPAIGNS: ownCampaigns,
+    GIVEKIT_WIDGET_DIR: widgetDir,
+    ALLOWED_ORIGINS: "https://shelter.example",
     ...extra,
   };
 }
+
+const subscriptionCount = async () => (await sandbox.subscriptions()).length;
+
+/** The line of one check. */
+const line = (out: string, name: string) =>
+  out.split("\n").find((text) => text.slice(2).startsWith(`${name}:`));
 
 async function givekit(args: string[], environment: NodeJS.ProcessEnv) {
   let out = "";
@@ -51,9 +70,14 @@ describe("givekit doctor", () => {
     expect(code).toBe(0);
     expect(out.split("\n").filter(Boolean)).toEqual([
       expect.stringMatching(/^✓ configuration: 2 campaign\(s\), upstream http:\/\/127\.0\.0\.1:\d+/),
+      "✓ allowed origins: https://shelter.example",
+      `✓ campaigns: 2 from ${ownCampaigns}`,
+      expect.stringMatching(new RegExp(`^✓ widget build: built \\S+ in ${widgetDir}$`)),
+      "· challenge: none configured (TURNSTILE_SITE_KEY, TURNSTILE_SECRET): defence mode throttles new cards instead",
       expect.stringMatching(/^✓ store: SQLite: no journal yet in /),
       "✓ defence mode: off (no journal yet)",
       "✓ upstream login: the private token is accepted",
+      "✓ upstream public token: the public token is accepted (a check that subscribes nobody: HTTP 400)",
       expect.stringMatching(/^✓ campaign 71777\/HOPE: exists upstream/),
       expect.stringMatching(/^✓ campaign 41444\/MEALS: exists upstream/),
       "All checks passed.",
@@ -68,6 +92,77 @@ describe("givekit doctor", () => {
     expect(code).toBe(1);
     expect(out).toMatch(/^✗ upstream login: Login was refused \(HTTP 401\)\.$/m);
     expect(out).not.toContain(wrong);
+  });
+
+  it("a refused public token fails its own check and exits 1; the check subscribed nobody", async () => {
+    const wrong = "not-the-public-token-0123";
+    const before = await subscriptionCount();
+    const { code, out } = await givekit(["doctor"], env({ UPSTREAM_PUBLIC_TOKEN: wrong }));
+    expect(code).toBe(1);
+    expect(line(out, "upstream public token")).toBe("✗ upstream public token: The public token was refused.");
+    expect(line(out, "upstream login")).toMatch(/^✓/);
+    expect(out).toMatch(/^1 check\(s\) failed\.$/m);
+    expect(out).not.toContain(wrong);
+    // The private token in the public one's place is refused too (a token of the wrong type).
+    const swapped = await givekit(["doctor"], env({ UPSTREAM_PUBLIC_TOKEN: DEMO.hope.privateToken }));
+    expect(line(swapped.out, "upstream public token")).toMatch(/^✗ /);
+    expect(await subscriptionCount()).toBe(before);
+  });
+
+  it("no ALLOWED_ORIGINS: a failed line saying no page may use the widgets", async () => {
+    const { code, out } = await givekit(["doctor"], env({ ALLOWED_ORIGINS: "" }));
+    expect(code).toBe(1);
+    expect(line(out, "allowed origins")).toBe(
+      "✗ allowed origins: ALLOWED_ORIGINS is empty: no page may use the widgets or frame the card form",
+    );
+  });
+
+  it("http: origins fail with NODE_ENV=production, naming them, and pass without it", async () => {
+    const origins = "https://shelter.example,http://shelter.example";
+    const production = await givekit(["doctor"], env({ ALLOWED_ORIGINS: origins, NODE_ENV: "production" }));
+    expect(production.code).toBe(1);
+    expect(line(production.out, "allowed origins")).toBe(
+      "✗ allowed origins: ALLOWED_ORIGINS holds http: origins with NODE_ENV=production (http://shelter.example): donors' pages must be https:",
+    );
+    const development = await givekit(["doctor"], env({ ALLOWED_ORIGINS: origins }));
+    expect(line(development.out, "allowed origins")).toMatch(/^✓ /);
+  });
+
+  it("the demo campaigns file (GIVEKIT_CAMPAIGNS unset) fails its line", async () => {
+    const { code, out } = await givekit(["doctor"], env({ GIVEKIT_CAMPAIGNS: "" }));
+    expect(code).toBe(1);
+    expect(line(out, "campaigns")).toBe(
+      "✗ campaigns: the demo campaigns file is in use (proxy/campaigns.demo.json): set GIVEKIT_CAMPAIGNS to your own",
+    );
+  });
+
+  it("a widget build that is missing, or older than the sources, fails its line", async () => {
+    const missing = await givekit(["doctor"], env({ GIVEKIT_WIDGET_DIR: join(dir, "no-build") }));
+    expect(missing.code).toBe(1);
+    expect(line(missing.out, "widget build")).toBe(
+      `✗ widget build: ${join(dir, "no-build", "widget.js")} is missing: run \`npm run build\` (or set GIVEKIT_WIDGET_DIR)`,
+    );
+    const old = join(dir, "old-build");
+    mkdirSync(old, { recursive: true });
+    writeFileSync(join(old, "widget.js"), "/* built long ago */");
+    utimesSync(join(old, "widget.js"), new Date("2020-01-01"), new Date("2020-01-01"));
+    const stale = await givekit(["doctor"], env({ GIVEKIT_WIDGET_DIR: old }));
+    expect(stale.code).toBe(1);
+    expect(line(stale.out, "widget build")).toMatch(
+      /^✗ widget build: \S+widget\.js is older than (widget|contract)\/\S+ \(built 2020-01-01T00:00:00Z, source changed \S+\): run `npm run build`$/,
+    );
+  });
+
+  it("a Turnstile challenge configured is said in a line, as is none; neither fails", async () => {
+    const { code, out } = await givekit(
+      ["doctor"],
+      env({ TURNSTILE_SITE_KEY: "0x4AAAAAAAdoctor", TURNSTILE_SECRET: "0x4AAAAAAAsecret-doctor" }),
+    );
+    expect(code).toBe(0);
+    expect(line(out, "challenge")).toBe(
+      "· challenge: Turnstile configured (site key 0x4AAAAAAAdoctor): defence mode asks for it",
+    );
+    expect(out).not.toContain("0x4AAAAAAAsecret-doctor");
   });
 
   it("a served campaign the upstream does not have fails its own check, naming it", async () => {
