@@ -53,7 +53,7 @@ const RUNS = 2000;
 
 /** Values of every JSON type and a few that only postMessage can carry. */
 const junk: fc.Arbitrary<unknown> = fc.oneof(
-  fc.string({ maxLength: 8 }),
+  fc.string({ maxLength: 8, unit: "binary" }),
   fc.integer(),
   fc.double(),
   fc.boolean(),
@@ -72,7 +72,26 @@ const field = (valid: fc.Arbitrary<unknown>, ...nearMisses: unknown[]) =>
     { weight: 1, arbitrary: junk },
   );
 
-const text = (max: number) => fc.string({ maxLength: max });
+/**
+ * Any text up to `max` code points, as zod counts them: astral characters (an emoji is two UTF-16
+ * units), combining marks, whole graphemes, and near the limit too.
+ */
+const text = (max: number) =>
+  fc.oneof(
+    { weight: 8, arbitrary: fc.string({ maxLength: max, unit: "binary" }) },
+    { weight: 1, arbitrary: fc.string({ maxLength: max, unit: "grapheme" }) },
+    {
+      weight: 1,
+      arbitrary: fc.string({ minLength: Math.max(0, max - 2), maxLength: max + 2, unit: "binary" }),
+    },
+    // Within the limit in code points, past it in UTF-16 units: where a reader counting units drifts.
+    {
+      weight: 1,
+      arbitrary: fc
+        .array(fc.constantFrom("😀", "𝄞", "🇪🇸"), { minLength: Math.floor(max / 2) + 1, maxLength: max })
+        .map((parts) => parts.join("")),
+    },
+  );
 const matching = (pattern: RegExp) => fc.stringMatching(pattern);
 const amount = field(
   fc.oneof(

@@ -10,7 +10,7 @@ import {
   SHORTCODE_EXPECTED,
   SHORTCODE_PATTERN,
 } from "../../contract/patterns";
-import { oneOf as isOneOf, pattern, type Check } from "./checks";
+import { codePoints, oneOf as isOneOf, pattern, type Check } from "./checks";
 import { resolveProxyUrl } from "./proxy-url";
 import type { Locale } from "../i18n";
 
@@ -43,8 +43,7 @@ export const matching = (regexp: RegExp, expected: string): Rule => as(pattern(r
 export const text = (max: number, expected = `1 to ${max} characters`): Rule => [
   (value) => {
     const trimmed = value.trim();
-    // Counted in code points, as zod counts (an emoji is one character, not two).
-    const length = [...trimmed].length;
+    const length = codePoints(trimmed);
     return length >= 1 && length <= max ? trimmed : undefined;
   },
   expected,

@@ -23,10 +23,12 @@ export const isText: Check = (value) => typeof value === "string";
 export const isFilled: Check = (value) => isText(value) && value !== "";
 export const isBoolean: Check = (value) => typeof value === "boolean";
 export const isFiniteNumber: Check = (value) => typeof value === "number" && Number.isFinite(value);
+/** A text's length as zod counts it: in code points (an emoji is one), not UTF-16 units. */
+export const codePoints = (text: string): number => [...text].length;
 export const textUpTo =
   (max: number): Check =>
   (value) =>
-    isText(value) && (value as string).length <= max;
+    isText(value) && codePoints(value as string) <= max;
 export const pattern =
   (regexp: RegExp): Check =>
   (value) =>
