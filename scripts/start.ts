@@ -15,6 +15,35 @@ import { loadConfig as loadSandboxConfig } from "../sandbox/config";
 import { loadFixtureFile } from "../sandbox/fixture";
 import { startSandboxServer } from "../sandbox/listen";
 import { startDemoServer } from "./demo-server";
+import { fromCents } from "../contract/money";
+import { TEST_CARDS } from "../sandbox/cards";
+import {
+  FAULT_CONNECTION_RESET_CENTS,
+  FAULT_NEVER_ANSWER_CENTS,
+  FAULT_NEVER_ANSWER_UNCHARGED_CENTS,
+  FAULT_SERVER_ERROR_CENTS,
+} from "../sandbox/routes/donations";
+import type { CardOutcome } from "../sandbox/store";
+
+/** The sandbox's test cards and fault amounts, as its own constants say them. */
+const OUTCOME_WORDS: Record<CardOutcome, string> = {
+  success: "succeeds",
+  declined: "is declined",
+  fatal: "fails",
+};
+const TEST_CARD_NOTE = Object.entries(TEST_CARDS)
+  .map(([number, outcome]) => `${number.replace(/(\d{4})(?=\d)/g, "$1 ")} ${OUTCOME_WORDS[outcome]}`)
+  .join(" · ");
+const FAULT_NOTE = (
+  [
+    [FAULT_SERVER_ERROR_CENTS, "server error"],
+    [FAULT_NEVER_ANSWER_CENTS, "charged, no answer"],
+    [FAULT_CONNECTION_RESET_CENTS, "connection reset"],
+    [FAULT_NEVER_ANSWER_UNCHARGED_CENTS, "not charged, no answer"],
+  ] as const
+)
+  .map(([cents, what]) => `${fromCents(cents)} (${what})`)
+  .join(" · ");
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SANDBOX_PORT = "4010";
@@ -94,11 +123,9 @@ async function main(): Promise<void> {
   );
   say(`  API tokens   ${tokensNote}`);
   if (sandboxUrl) {
-    say(
-      "  test cards   4242 4242 4242 4242 succeeds · 4000 0000 0000 0002 is declined · 4000 0000 0000 0119 fails",
-    );
+    say(`  test cards   ${TEST_CARD_NOTE}`);
     say("               any future expiry (MM/YYYY) and a 3-digit CVV");
-    say("  fault amounts 666.66 (server error) · 777.77 (charged, no answer) · 888.88 (connection reset)");
+    say(`  fault amounts ${FAULT_NOTE}`);
   }
   say("Ctrl-C stops everything.");
   say("");
