@@ -1,0 +1,114 @@
+/**
+ * The proxy's background jobs, each on a timer of its own, all stopped together: the lease sweep,
+ * the retention purge, the defence-mode exits and the reconciler. Safe with any number of proxies:
+ * each sweep and purge is one statement, a purge another proxy is running is skipped, and the
+ * reconciler leases each attempt (proxy/store).
+ */
+import type { Logger } from "pino";
+import { logDefenceExits } from "./defence/defence-mode";
+import { createReconciler } from "./reconcile/reconciler";
+import type { Store } from "./store";
+import type { UpstreamClient } from "./upstream/client";
+
+/** How often idempotency records past their retention (and expired rate-limit counters) are deleted. */
+export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+/** How often claims whose proxy died are looked for (a retry of the key finds them at once too). */
+export const LEASE_SWEEP_INTERVAL_MS = 60 * 1000;
+/** How often a defence period whose quiet time is over is looked for, so its end is logged without traffic. */
+export const DEFENCE_EXIT_INTERVAL_MS = 5000;
+/** The reconcile results that resolve an attempt (the others leave it unknown). */
+const RESOLVED = new Set(["succeeded", "declined", "failed", "not_charged"]);
+
+export interface Jobs {
+  stop(): void;
+}
+
+/**
+ * Sweeps and purges once, then starts every job's timer (none keeps the process alive).
+ *
+ * @example
+ * const jobs = await startJobs({ store, upstream, logger, reconcileIntervalS: 60, reconcileSettleS: 900 });
+ * jobs.stop(); // on close
+ */
+export async function startJobs(deps: {
+  store: Store;
+  upstream: UpstreamClient;
+  logger: Logger;
+  /** GIVEKIT_RECONCILE_INTERVAL_S (0: no reconciler on a timer). */
+  reconcileIntervalS: number;
+  reconcileSettleS: number;
+}): Promise<Jobs> {
+  const { store, logger } = deps;
+  await sweep(store, logger);
+  await purge(store, logger);
+  const timers = [
+    setInterval(() => void sweep(store, logger), LEASE_SWEEP_INTERVAL_MS),
+    setInterval(() => void purge(store, logger), PURGE_INTERVAL_MS),
+    setInterval(
+      () =>
+        void logDefenceExits(store, logger).catch((error: unknown) =>
+          logger.warn({ error: String(error) }, "defence exit sweep failed"),
+        ),
+      DEFENCE_EXIT_INTERVAL_MS,
+    ),
+  ];
+  if (deps.reconcileIntervalS > 0) timers.push(reconcileEvery(deps));
+  for (const timer of timers) timer.unref();
+  return {
+    stop() {
+      for (const timer of timers) clearInterval(timer);
+    },
+  };
+}
+
+/** The reconciler on its timer; a pass still running (a slow report) is not overlapped by the next. */
+function reconcileEvery(deps: Parameters<typeof startJobs>[0]): NodeJS.Timeout {
+  const { logger } = deps;
+  const reconciler = createReconciler({
+    store: deps.store,
+    upstream: deps.upstream,
+    settleS: deps.reconcileSettleS,
+    warn: (fields, message) => logger.warn(fields, message),
+  });
+  let reconciling = false;
+  return setInterval(() => {
+    if (reconciling) return;
+    reconciling = true;
+    void reconciler
+      .pass()
+      .then((steps) => {
+        // One line per attempt this proxy resolved: with several proxies, the lines of all of
+        // them together name each attempt once.
+        for (const step of steps) {
+          if (RESOLVED.has(step.result)) {
+            logger.info(
+              { reference: step.reference, state: step.result, transaction_id: step.transaction_id },
+              "attempt reconciled",
+            );
+          }
+        }
+      })
+      .catch((error: unknown) => logger.warn({ error: String(error) }, "reconcile pass failed"))
+      .finally(() => (reconciling = false));
+  }, deps.reconcileIntervalS * 1000);
+}
+
+/** Claims whose proxy died: their attempts become unknown (202 Pending), never sent again. */
+async function sweep(store: Store, logger: Logger): Promise<void> {
+  try {
+    const expired = await store.expireLeases();
+    if (expired > 0)
+      logger.warn({ expired }, "donation attempts whose proxy stopped before their answer are now unknown");
+  } catch (error) {
+    logger.warn({ error: error instanceof Error ? error.message : String(error) }, "lease sweep failed");
+  }
+}
+
+/** Idempotency records past their retention; consent records are never purged. */
+async function purge(store: Store, logger: Logger): Promise<void> {
+  try {
+    await store.purgeExpired();
+  } catch (error) {
+    logger.warn({ error: error instanceof Error ? error.message : String(error) }, "retention purge failed");
+  }
+}
