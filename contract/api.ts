@@ -211,6 +211,12 @@ export const DonationRequestSchema = /* @__PURE__ */ z
     anonymous: z.optional(z.boolean()),
     memo: z.optional(Text(MEMO_MAX)),
     sms_opt_in_accepted: z.optional(z.boolean()),
+    /** The SMS disclosure as the donor saw it, word for word: required with sms_opt_in_accepted (the consent record keeps it). */
+    sms_consent_text: z.optional(
+      /* @__PURE__ */ z
+        .string()
+        .check(z.minLength(20, "The disclosure shown to the person is required."), z.maxLength(2000)),
+    ),
     pledge_wall: z.optional(z.boolean()),
     peer_fundraiser_id: z.optional(PeerId),
     peer_fundraiser_team_id: z.optional(PeerId),
@@ -223,6 +229,15 @@ export const DonationRequestSchema = /* @__PURE__ */ z
     z.refine(hasTarget, {
       message: "Name the campaign: shortcode and keyword, or event_id and event_type.",
       path: ["keyword"],
+    }),
+    // An SMS opt-in is a consent like any other: the disclosure shown, and the number it is for.
+    z.refine((d) => d.sms_opt_in_accepted !== true || d.sms_consent_text !== undefined, {
+      message: "The disclosure shown to the person is required.",
+      path: ["sms_consent_text"],
+    }),
+    z.refine((d) => d.sms_opt_in_accepted !== true || Boolean(d.donor.phone), {
+      message: "Enter the mobile number the messages go to.",
+      path: ["donor", "phone"],
     }),
   );
 export type DonationRequest = z.infer<typeof DonationRequestSchema>;

@@ -37,6 +37,7 @@ import type { DonateOutcome, UpstreamClient } from "../upstream/client";
 import { donationSource } from "../reconcile/match";
 import { validate } from "../validate";
 import { campaignScope } from "../campaigns";
+import { consentOf } from "../consent";
 
 export interface DonationDeps {
   campaigns: CampaignDirectory;
@@ -350,6 +351,27 @@ export function donationRoutes(deps: DonationDeps) {
       // The claim and the attempt are durable before anything is sent; if they cannot be
       // written, nothing is sent (503 store_unavailable).
       await idempotency.begin(attempt);
+      // A ticked SMS box is a consent like any opt-in: on record before the donation is sent,
+      // whatever becomes of it (the schema made sure of its text and number).
+      const consentId = request.sms_opt_in_accepted
+        ? await deps.store.recordConsent(
+            consentOf(
+              c,
+              {
+                mobilenumber: normalizeMobile(request.donor.phone!)!,
+                keyword: campaign.keyword,
+                shortcode: campaign.shortcode,
+              },
+              request.sms_consent_text!,
+            ),
+          )
+        : null;
+      const finishConsent = (state: string) => {
+        if (consentId !== null)
+          void deps.store
+            .finishConsent(consentId, `donation_${state}`)
+            .catch(() => log({ consentOutcome: "unrecorded" }));
+      };
 
       let outcome: DonateOutcome;
       try {
@@ -358,6 +380,7 @@ export function donationRoutes(deps: DonationDeps) {
         if (error instanceof ProblemError) {
           // Nothing reached the upstream (no connection, or no session): the same key may be retried.
           log({ outcome: "not_sent" });
+          finishConsent("not_sent");
           await idempotency.abandon(reference).catch(() => log({ journal: "not_sent_unrecorded" }));
           throw error;
         }
@@ -367,6 +390,7 @@ export function donationRoutes(deps: DonationDeps) {
       }
 
       const result = outcomeOf(outcome, request);
+      finishConsent(result.state);
       const record: AttemptRecord = {
         ...attempt,
         ...result,

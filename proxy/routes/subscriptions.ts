@@ -3,8 +3,8 @@
  * is required, and each one is kept as a consent record (number, target, hash of the text the
  * person was shown, time, IP, user agent, page URL).
  */
-import { createHash } from "node:crypto";
 import { Hono } from "hono";
+import { consentOf } from "../consent";
 import { SubscriptionRequestSchema, type SubscriptionResponse } from "../../contract/api";
 import { fieldErrors } from "../../contract/error-schemas";
 import type { UpstreamSubscriptionRequest } from "../../contract/upstream";
@@ -16,9 +16,6 @@ import { ProblemError } from "../problem";
 import type { Store } from "../store";
 import type { UpstreamClient } from "../upstream/client";
 import { isRecord } from "../validate";
-
-/** Longest user agent and page URL kept in a consent record. */
-const CONSENT_FIELD_MAX = 1000;
 
 export function subscriptionRoutes(deps: {
   campaigns: CampaignDirectory;
@@ -66,17 +63,9 @@ export function subscriptionRoutes(deps: {
       ? { list: request.list }
       : { keyword: request.keyword!, shortcode: request.shortcode! };
     // The consent is on record (durably) before the number is sent anywhere.
-    const consentId = await deps.store.recordConsent({
-      mobilenumber,
-      list: target.list ?? null,
-      keyword: target.keyword ?? null,
-      shortcode: target.shortcode ?? null,
-      consent_text_sha256: createHash("sha256").update(request.consent_text).digest("hex"),
-      consent_text: request.consent_text,
-      ip,
-      user_agent: c.req.header("user-agent")?.slice(0, CONSENT_FIELD_MAX) ?? null,
-      page_url: c.req.header("referer")?.slice(0, CONSENT_FIELD_MAX) ?? null,
-    });
+    const consentId = await deps.store.recordConsent(
+      consentOf(c, { mobilenumber, ...target }, request.consent_text),
+    );
 
     const upstreamBody: UpstreamSubscriptionRequest = { mobilenumber, ...target };
     if (request.firstname) upstreamBody.firstname = request.firstname;

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { DonationSuccessSchema } from "../../contract/api";
 import {
+  CONSENT_TEXT,
   CARDS,
   collected,
   donate,
@@ -185,6 +186,8 @@ describe("POST /v1/donations", () => {
         anonymous: true,
         memo: "In memory of Rex",
         sms_opt_in_accepted: true,
+        // An SMS opt-in carries the disclosure the donor saw (test/proxy/donation-sms-consent.test.ts).
+        sms_consent_text: CONSENT_TEXT,
         pledge_wall: true,
         form_id: "form-hope-gala",
       }),

@@ -3,7 +3,7 @@ import { Reactive } from "../shared/reactive";
 import { createApiClient } from "../shared/api-client";
 import type { DonateProps } from "./attributes";
 import { createCardPort, type CardPort } from "./card-port";
-import { DonationForm, HEADING_ID } from "./DonationForm";
+import { DonationForm, HEADING_ID, smsConsentText } from "./DonationForm";
 import { createDonationModel, type DonationModel } from "./DonationModel";
 import { Outcome } from "./Outcome";
 // Last: widget.js lays modules out in import order, and gzip does best with the message
@@ -33,6 +33,7 @@ class Donation extends Reactive<WidgetProps> {
       props,
       card: this.card,
       search: location.search,
+      smsConsentText: () => smsConsentText(messagesFor(props.locale), props.programName),
     });
   }
 

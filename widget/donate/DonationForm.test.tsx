@@ -86,7 +86,8 @@ describe("the donation form", () => {
     // And the campaign, which the frame names with the card for the proxy's per-campaign signals.
     expect(frameUrl.searchParams.get("shortcode")).toBe("71777");
     expect(frameUrl.searchParams.get("keyword")).toBe("HOPE");
-    const sms = widget.getByRole("checkbox", { name: "Text me updates from this organization" });
+    // The SMS box names its program (program-name is required with it, as for <givekit-optin>).
+    const sms = widget.getByRole("checkbox", { name: "Text me updates from Hope Shelter Alerts" });
     expect(sms).toHaveProperty("checked", false);
     expect(document.getElementById(sms.getAttribute("aria-describedby")!)?.textContent).toMatch(
       /Msg frequency varies\. Msg & data rates may apply\. Reply HELP for help, STOP to cancel\./,
@@ -252,6 +253,10 @@ describe("the donation form", () => {
       anonymous: true,
       pledge_wall: true,
       sms_opt_in_accepted: true,
+      // The disclosure beside the box, word for word, for the consent record.
+      sms_consent_text: expect.stringMatching(
+        /^Optional\. By checking this box you agree to receive recurring automated text messages from Hope Shelter Alerts .* Terms Privacy Policy$/,
+      ),
       memo: "For the walkers",
       donor: {
         first_name: "Grace",

@@ -30,6 +30,11 @@ interface OptionsProps {
   errorFor: (field: DonateField) => string | null;
 }
 
+/** The SMS disclosure exactly as shown beside the box, as one string: what the consent record keeps. */
+export function smsConsentText(t: Messages, programName: string | null): string {
+  return `${t.donate.smsDisclosure(programName ?? t.donate.smsProgramFallback)} ${t.common.terms} ${t.common.privacy}`;
+}
+
 /** The options the nonprofit turned on: anonymous, pledge wall, a message, the SMS opt-in. */
 function donorOptions({ model, t, errorFor }: OptionsProps) {
   const d = t.donate;

@@ -96,6 +96,8 @@ export interface DonationModelDeps {
   card: CardGateway;
   /** The host page's query string, for ?fundraiser= and ?team=. */
   search?: string;
+  /** The SMS disclosure as the form shows it, word for word (sent with a ticked SMS box). */
+  smsConsentText?: () => string;
 }
 
 const FAILURES: Partial<Record<WidgetErrorCode, DonateFailure>> = {
@@ -209,7 +211,13 @@ async function requestCheckIfAny(wait = REQUEST_CHECK_WAIT_MS): Promise<RefusedP
  * model.coverFee.value = true;   // model.totalCents.value === 5150 at a 3 % fee rate
  * await model.submit();
  */
-export function createDonationModel({ api, props, card, search = "" }: DonationModelDeps) {
+export function createDonationModel({
+  api,
+  props,
+  card,
+  search = "",
+  smsConsentText = () => "",
+}: DonationModelDeps) {
   // The request check (zod and the contract's schema) starts loading now, while the donor fills in the form.
   void loadRequestCheck().catch(() => undefined);
   const loadState = signal<LoadState>("loading");
@@ -297,6 +305,7 @@ export function createDonationModel({ api, props, card, search = "" }: DonationM
       anonymous: asks("anonymous") ? anonymous.value : undefined,
       pledge_wall: asks("pledge-wall") ? pledgeWall.value : undefined,
       sms_opt_in_accepted: asks("sms") ? smsOptIn.value : undefined,
+      sms_consent_text: asks("sms") && smsOptIn.value ? smsConsentText() : undefined,
       memo: asks("memo") ? optional(memo.value) : undefined,
       donor: {
         first_name: firstName.value,

@@ -54,6 +54,24 @@ export function readFields(value: string | null): DonateFields {
   return fields;
 }
 
+/**
+ * The SMS box is an opt-in like <givekit-optin>'s: its disclosure names the program and links its
+ * terms and privacy policy, so without all three it is left out (and the console says why).
+ */
+function smsNeedsItsDisclosure(
+  fields: DonateFields,
+  programName: string | null,
+  termsUrl: string | null,
+  privacyUrl: string | null,
+): DonateFields {
+  if (!("sms" in fields) || (programName && termsUrl && privacyUrl)) return fields;
+  console.warn(
+    '[givekit] <givekit-donate>: fields="sms" needs program-name, terms-url and privacy-url (its disclosure names them); the SMS box is left out.',
+  );
+  const { sms: _sms, ...rest } = fields;
+  return rest;
+}
+
 export interface DonateProps {
   proxyUrl: string;
   target: DonateTarget;
@@ -147,6 +165,9 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
     const defaultFrequency = (attr("default-frequency", FREQUENCY) ?? frequencies[0]) as Frequency;
     if (!frequencies.includes(defaultFrequency))
       refuse("default-frequency", 'must be one of the "frequencies"');
+    const programName = attr("program-name", text(PROGRAM_NAME_MAX)) ?? null;
+    const termsUrl = attr.url("terms-url") ?? null;
+    const privacyUrl = attr.url("privacy-url") ?? null;
     return {
       proxyUrl: attr.proxy(),
       target,
@@ -159,10 +180,10 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
       team: attr("team", ID) ?? null,
       locale: attr.locale(),
       heading: attr("heading", text(HEADING_MAX)) ?? null,
-      programName: attr("program-name", text(PROGRAM_NAME_MAX)) ?? null,
-      termsUrl: attr.url("terms-url") ?? null,
-      privacyUrl: attr.url("privacy-url") ?? null,
-      fields: readFields(get("fields")),
+      programName,
+      termsUrl,
+      privacyUrl,
+      fields: smsNeedsItsDisclosure(readFields(get("fields")), programName, termsUrl, privacyUrl),
       layout: (attr("layout", LAYOUT) ?? "steps") as Layout,
     };
   });

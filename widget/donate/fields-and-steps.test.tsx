@@ -119,6 +119,41 @@ describe("fields the nonprofit turns on", () => {
   });
 });
 
+describe("the SMS box, an opt-in like <givekit-optin>", () => {
+  it("shows its disclosure word for word, unticked; a ticked box sends that very text with the number", async () => {
+    const proxy = stubProxy();
+    const { widget } = await renderDonate({ fields: "sms", layout: "single" });
+    const box = widget.getByRole("checkbox", { name: "Text me updates from Hope Shelter Alerts" });
+    expect(box).toHaveProperty("checked", false);
+    const disclosure = document.getElementById(box.getAttribute("aria-describedby")!)!;
+    expect(within(disclosure).getByRole("link", { name: "Terms" }).getAttribute("href")).toBe(
+      "https://hope.example.org/sms-terms",
+    );
+    fillDonor(widget);
+    fireEvent.click(box);
+    type(widget.getByLabelText(/^Phone/), "(415) 555-0132");
+    frame.cardComplete();
+    fireEvent.click(widget.getByRole("button", { name: "Donate $25.00" }));
+    await widget.findByRole("heading", { name: "Thank you!" });
+    expect(proxy.donationCalls()[0]!.body).toMatchObject({
+      sms_opt_in_accepted: true,
+      sms_consent_text: disclosure.textContent,
+      donor: { phone: "(415) 555-0132" },
+    });
+  });
+
+  it("without program-name, terms-url or privacy-url is left out, and the console says why", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    stubProxy();
+    const { widget } = await renderDonate({ fields: "sms,memo", "terms-url": "", layout: "single" });
+    expect(widget.queryByRole("checkbox", { name: /Text me/ })).toBeNull();
+    expect(widget.getByLabelText(/^Message/)).toBeTruthy();
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringMatching(/^\[givekit\] .*fields="sms" needs program-name, terms-url and privacy-url/),
+    );
+  });
+});
+
 describe("the form in steps", () => {
   it("asks the amount, then the donor, then the card, saying which step of three", async () => {
     stubProxy();

@@ -243,6 +243,10 @@ export async function renderDonate(attributes: Record<string, string> = {}) {
     shortcode: "71777",
     keyword: "HOPE",
     fields: ALL_FIELDS,
+    // The SMS box's disclosure names them: without all three it is left out.
+    "program-name": "Hope Shelter Alerts",
+    "terms-url": "https://hope.example.org/sms-terms",
+    "privacy-url": "https://hope.example.org/privacy",
     ...attributes,
   };
   const result = readDonateAttributes((name) => all[name] ?? null);
