@@ -8,7 +8,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { Client } from "pg";
-import { ConfigError, loadConfig, type ProxyConfig } from "../config";
+import type { ProxyConfig } from "../config";
+import { configOrSay } from "./load-config";
 import { JournalInUseError, openStore, SchemaTooNewError, StoreOpenError } from "../store";
 import { POSTGRES_SCHEMA_VERSION } from "../store/postgres/schema";
 import { JOURNAL_FILE } from "../store/sqlite/data-dir";
@@ -41,14 +42,8 @@ async function currentVersion(config: ProxyConfig): Promise<number> {
 }
 
 export async function runMigrate(_values: Record<string, unknown>, env: NodeJS.ProcessEnv, out: Output) {
-  let config: ProxyConfig;
-  try {
-    config = loadConfig(env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    out.write(`givekit migrate: bad configuration: ${error.message}\n`);
-    return 1;
-  }
+  const config = configOrSay(env, out, "givekit migrate");
+  if (!config) return 1;
   const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `SQLite journal in ${config.dataDir}`;
   const known = config.databaseUrl ? POSTGRES_SCHEMA_VERSION : SQLITE_SCHEMA_VERSION;
   const before = await currentVersion(config);

@@ -6,7 +6,7 @@
  * @example
  * process.exitCode = await runServe(process.env, process.stderr);
  */
-import { ConfigError, loadConfig, type ProxyConfig } from "../config";
+import { configOrSay } from "./load-config";
 import { startProxyServer, type RunningProxy } from "../listen";
 import { JournalInUseError, SchemaTooNewError, StoreOpenError } from "../store";
 import type { Output } from "./main";
@@ -15,14 +15,8 @@ import type { Output } from "./main";
 const STOP_SIGNALS = ["SIGINT", "SIGTERM"] as const;
 
 export async function runServe(env: NodeJS.ProcessEnv, err: Output): Promise<number> {
-  let config: ProxyConfig;
-  try {
-    config = loadConfig(env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    err.write(`givekit proxy: bad configuration: ${error.message}\n`);
-    return 1;
-  }
+  const config = configOrSay(env, err, "givekit proxy");
+  if (!config) return 1;
 
   let proxy: RunningProxy;
   try {
