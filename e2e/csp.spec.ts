@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "./fixtures";
-import { reachDonate, showStep } from "./donor-helpers";
+import { chooseAndFillDonor, donateOf, reachDonate, showStep } from "./donor-helpers";
 import { fillOptin, GOOD_CARD, uniqueMobile } from "./optin-helpers";
 
 const README = fileURLToPath(new URL("../widget/README.md", import.meta.url));
@@ -84,4 +84,31 @@ test("the same page notices a violation: the check above can fail", async ({ pag
   await expect
     .poll(() => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations))
     .toEqual([expect.stringMatching(/^script-src-elem http:\/\/127\.0\.0\.1:\d+\/widget\.js$/)]);
+});
+
+test("a page whose policy leaves the proxy out of frame-src: the card form says it could not load, and the console why", async ({
+  page,
+  proxyServer,
+  hostUrl,
+  hostServer,
+}) => {
+  const proxy = new URL(proxyServer.url).origin;
+  const policy = documentedPolicy()
+    .replaceAll(EXAMPLE_PROXY, proxy)
+    .split(";")
+    .filter((directive) => !directive.trim().startsWith("frame-src"))
+    .join(";");
+  hostServer.setPageHeaders("csp.html", { "Content-Security-Policy": `${policy}; frame-src 'none'` });
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  await page.goto(`${hostUrl}/csp.html`);
+  await chooseAndFillDonor(page, `NoFrame${Date.now().toString(36)}`);
+  await showStep(donateOf(page), "Payment");
+  const notice = donateOf(page).getByRole("alert").filter({ hasText: "The card form could not load." });
+  await expect(notice).toBeVisible({ timeout: 15_000 });
+  expect(
+    errors.some((text) => text.startsWith("[givekit]") && text.includes(`frame-src must allow ${proxy}`)),
+  ).toBe(true);
 });

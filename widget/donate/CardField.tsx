@@ -39,6 +39,11 @@ export const CardField = reactive(({ card, host, proxyUrl, locale, t, error, tar
         // oxlint-disable-next-line react/iframe-missing-sandbox
         sandbox="allow-scripts allow-same-origin allow-forms"
       />
+      {card.failed.value ? (
+        <p class="gk-error" role="alert" part="error">
+          {t.donate.cardFrameFailed}
+        </p>
+      ) : null}
       <FieldError field="card" error={error} />
     </fieldset>
   );

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cardFrameUrl, createCardPort } from "./card-port";
+import { cardFrameUrl, createCardPort, FRAME_LOAD_TIMEOUT_MS } from "./card-port";
 
 const PROXY = "https://give.example.org";
 
@@ -92,5 +92,40 @@ describe("the widget's side of the card frame", () => {
       { type: "givekit:focus" },
       { type: "givekit:reset" },
     ]);
+  });
+
+  it("a frame that says nothing for 10 s has not loaded: the form says so, and the console names the CSP's frame-src", () => {
+    vi.useFakeTimers();
+    try {
+      const error = vi.spyOn(console, "error").mockImplementation(() => {});
+      current = setup();
+      const { port, send } = current;
+      vi.advanceTimersByTime(FRAME_LOAD_TIMEOUT_MS - 1);
+      expect(port.failed.value).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(port.failed.value).toBe(true);
+      expect(error).toHaveBeenCalledWith(
+        expect.stringMatching(
+          /^\[givekit\] .*did not load.*frame-src must allow https:\/\/give\.example\.org/,
+        ),
+      );
+      // A slow frame that comes after all: the notice goes.
+      send({ type: "givekit:frame-ready" });
+      expect(port.failed.value).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a frame that speaks in time never fails", () => {
+    vi.useFakeTimers();
+    try {
+      current = setup();
+      current.send({ type: "givekit:frame-ready" });
+      vi.advanceTimersByTime(FRAME_LOAD_TIMEOUT_MS * 2);
+      expect(current.port.failed.value).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -10,6 +10,8 @@ export type TokenResult =
 
 /** How long the frame may take to tokenize (it calls the proxy, which calls the upstream). */
 export const TOKENIZE_TIMEOUT_MS = 45_000;
+/** A card frame that has said nothing this long after it entered the page has not loaded. */
+export const FRAME_LOAD_TIMEOUT_MS = 10_000;
 
 /**
  * The theme the frame takes from the page: the form's text colour, font and size as computed
@@ -46,6 +48,9 @@ export function createCardPort(proxyUrl: string) {
   const complete = signal(false);
   const brand = signal("unknown");
   const height = signal(0);
+  /** The frame has not said a word FRAME_LOAD_TIMEOUT_MS after it entered the page. */
+  const failed = signal(false);
+  let loadTimer: ReturnType<typeof setTimeout> | undefined;
   /** Bumped whenever the donor edits the card, so a retry knows the card changed. */
   const revision = signal(0);
   const waiting = new Map<string, (result: TokenResult) => void>();
@@ -63,6 +68,9 @@ export function createCardPort(proxyUrl: string) {
     if (event.origin !== frameOrigin || !frame || event.source !== frame.contentWindow) return;
     const message = readFromFrameMessage(event.data);
     if (!message) return;
+    // Any word from the frame says it loaded (a slow one that comes late clears the notice).
+    clearTimeout(loadTimer);
+    failed.value = false;
     switch (message.type) {
       case "givekit:submit":
         // Enter in a card field: the donor's form is submitted as by its button.
@@ -93,8 +101,16 @@ export function createCardPort(proxyUrl: string) {
   function attach(element: HTMLIFrameElement) {
     frame = element;
     window.addEventListener("message", onMessage);
+    loadTimer = setTimeout(() => {
+      failed.value = true;
+      console.error(
+        `[givekit] <givekit-donate>: the card form (${frameOrigin}/frame/card) did not load within ${FRAME_LOAD_TIMEOUT_MS / 1000} s. ` +
+          `If this page has a Content-Security-Policy, its frame-src must allow ${frameOrigin}.`,
+      );
+    }, FRAME_LOAD_TIMEOUT_MS);
   }
   function detach() {
+    clearTimeout(loadTimer);
     window.removeEventListener("message", onMessage);
     frame = null;
     complete.value = false;
@@ -106,6 +122,7 @@ export function createCardPort(proxyUrl: string) {
     complete,
     brand,
     height,
+    failed,
     revision,
     attach,
     detach,

@@ -39,6 +39,7 @@ export const donateEn = {
   postalCode: "Postal code",
   cardLegend: "Card",
   cardFrameTitle: "Card details",
+  cardFrameFailed: "The card form could not load. Please reload the page, or give another way.",
   optionsLegend: "Options",
   anonymous: "Make my gift anonymous",
   pledgeWall: "Show my gift on the pledge wall",

@@ -35,6 +35,8 @@ export const donateEs: DonateMessages = {
   postalCode: "Código postal",
   cardLegend: "Tarjeta",
   cardFrameTitle: "Datos de la tarjeta",
+  cardFrameFailed:
+    "No se pudo cargar el formulario de la tarjeta. Vuelva a cargar la página o done de otra manera.",
   optionsLegend: "Opciones",
   anonymous: "Hacer mi donación anónima",
   pledgeWall: "Mostrar mi donación en el muro de promesas",
