@@ -67,7 +67,7 @@ const junk: fc.Arbitrary<unknown> = fc.oneof(
 /** Mostly a value the schema may take, sometimes a near miss or anything at all. */
 const field = (valid: fc.Arbitrary<unknown>, ...nearMisses: unknown[]) =>
   fc.oneof(
-    { weight: 20, arbitrary: valid },
+    { weight: 40, arbitrary: valid },
     { weight: 1, arbitrary: nearMisses.length > 0 ? fc.constantFrom(...nearMisses) : junk },
     { weight: 1, arbitrary: junk },
   );
