@@ -17,6 +17,8 @@ export const ToFrameMessageSchema = /* @__PURE__ */ z.discriminatedUnion("type",
   z.object({ type: z.literal("givekit:tokenize"), id: Id }),
   z.object({ type: z.literal("givekit:reset") }),
   z.object({ type: z.literal("givekit:focus") }),
+  /** The donor came to the card: its first empty field takes the focus, no error shown. */
+  z.object({ type: z.literal("givekit:start") }),
 ]);
 export type ToFrameMessage = z.infer<typeof ToFrameMessageSchema>;
 

@@ -260,7 +260,10 @@ describe("widget/shared/frame-messages.ts reads the frame's messages as contract
 
   it("readToFrameMessage and ToFrameMessageSchema", () => {
     const message = objectOf({
-      type: field(fc.constantFrom("givekit:tokenize", "givekit:reset", "givekit:focus"), "givekit:token"),
+      type: field(
+        fc.constantFrom("givekit:tokenize", "givekit:reset", "givekit:focus", "givekit:start"),
+        "givekit:token",
+      ),
       id,
     });
     expect(holdsTo(ToFrameMessageSchema, readToFrameMessage, message)).toBeGreaterThan(ENOUGH);

@@ -110,25 +110,44 @@ function donorOptions({ model, t, errorFor }: OptionsProps) {
  * and the card frame is loaded once; on one page (layout="single") all of it shows at once.
  */
 export class DonationForm extends Reactive<DonationFormProps> {
-  /** Shows a step of `form` and, once it is on the screen, focuses its heading. */
-  #show(form: HTMLFormElement | null, step: number) {
-    this.props.model.step.value = step;
-    this.forceUpdate(() => form?.querySelector<HTMLElement>(`#gk-step-${step}`)?.focus());
+  /** The step just moved on to, read out, as its first field (not its heading) has the focus. */
+  #stepNews = "";
+
+  /**
+   * Shows a step of `form`, and once it is on the screen focuses, going back, its heading;
+   * going on, its first field (the card's in the frame), which saves the donor a Tab press per
+   * step, the heading read out instead. A frame not loaded yet leaves the focus on the heading.
+   */
+  #show(form: HTMLFormElement | null, step: number, forward: boolean) {
+    const { model, card, t } = this.props;
+    model.step.value = step;
+    this.#stepNews = forward ? (t.donate.steps[step] ?? "") : "";
+    this.forceUpdate(() => {
+      const heading = form?.querySelector<HTMLElement>(`#gk-step-${step}`);
+      const section = heading?.parentElement;
+      if (forward && section) {
+        const field = section.querySelector<HTMLElement>("input, select, textarea");
+        if (field) field.focus();
+        if (field || (section.querySelector("iframe") && card.start())) return;
+      }
+      heading?.focus();
+    });
   }
 
   #onBack = (event: TargetedEvent<HTMLButtonElement>) => {
     // Back one step (the button shows from the second on); everything entered stays.
-    this.#show(event.currentTarget.form, this.props.model.step.peek() - 1);
+    this.#show(event.currentTarget.form, this.props.model.step.peek() - 1, false);
   };
 
   #onSubmit = async (event: TargetedEvent<HTMLFormElement, SubmitEvent>) => {
     event.preventDefault();
     const form = event.currentTarget;
     const { model, card, host } = this.props;
+    this.#stepNews = "";
     const steps = model.props.layout === "steps";
     const result = await (steps && model.step.peek() < LAST_STEP ? model.next() : model.submit());
     const outcome = model.status.peek();
-    if (result.kind === "next") this.#show(form, model.step.peek());
+    if (result.kind === "next") this.#show(form, model.step.peek(), true);
     else if (result.kind === "invalid" || result.kind === "failed") {
       const first = result.kind === "invalid" ? result.fields[0] : null;
       // In steps, the first problem's step is shown, and its field focused once it is.
@@ -248,14 +267,10 @@ export class DonationForm extends Reactive<DonationFormProps> {
         ) : null}
         <Announce
           attempt={model.attempt.value}
-          text={busy ? d.submitting : errorCount > 0 ? t.common.fixErrors(errorCount) : ""}
+          text={busy ? d.submitting : errorCount > 0 ? t.common.fixErrors(errorCount) : this.#stepNews}
         />
+        {/* Back after the button that goes on, so Tab from the last field reaches that first. */}
         <div class="gk-actions">
-          {steps && step > 0 ? (
-            <button type="button" class="gk-link" part="link" disabled={busy} onClick={this.#onBack}>
-              {d.back}
-            </button>
-          ) : null}
           <button type="submit" part="submit" disabled={busy}>
             {busy ? (
               <>
@@ -268,6 +283,11 @@ export class DonationForm extends Reactive<DonationFormProps> {
               donate
             )}
           </button>
+          {steps && step > 0 ? (
+            <button type="button" class="gk-link" part="link" disabled={busy} onClick={this.#onBack}>
+              {d.back}
+            </button>
+          ) : null}
         </div>
       </form>
     );

@@ -94,6 +94,17 @@ describe("the widget's side of the card frame", () => {
     ]);
   });
 
+  it("takes the donor to the card's first field once the frame has loaded, and not before", () => {
+    current = setup();
+    const { port, posted, iframe, send } = current;
+    expect(port.start()).toBe(false);
+    expect(iframe.focus).not.toHaveBeenCalled();
+    send({ type: "givekit:frame-ready" });
+    expect(port.start()).toBe(true);
+    expect(iframe.focus).toHaveBeenCalled();
+    expect(posted.map((entry) => entry.message)).toEqual([{ type: "givekit:start" }]);
+  });
+
   it("a frame that says nothing for 10 s has not loaded: the form says so, and the console names the CSP's frame-src", () => {
     vi.useFakeTimers();
     try {

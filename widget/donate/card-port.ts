@@ -51,6 +51,8 @@ export function createCardPort(proxyUrl: string) {
   /** The frame has not said a word FRAME_LOAD_TIMEOUT_MS after it entered the page. */
   const failed = signal(false);
   let loadTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The frame has spoken, so it listens: a message posted now is heard. */
+  let loaded = false;
   /** Bumped whenever the donor edits the card, so a retry knows the card changed. */
   const revision = signal(0);
   const waiting = new Map<string, (result: TokenResult) => void>();
@@ -71,6 +73,7 @@ export function createCardPort(proxyUrl: string) {
     // Any word from the frame says it loaded (a slow one that comes late clears the notice).
     clearTimeout(loadTimer);
     failed.value = false;
+    loaded = true;
     switch (message.type) {
       case "givekit:submit":
         // Enter in a card field: the donor's form is submitted as by its button.
@@ -113,6 +116,7 @@ export function createCardPort(proxyUrl: string) {
     clearTimeout(loadTimer);
     window.removeEventListener("message", onMessage);
     frame = null;
+    loaded = false;
     complete.value = false;
     for (const resolve of waiting.values()) resolve({ ok: false, code: "network_error" });
     waiting.clear();
@@ -149,6 +153,15 @@ export function createCardPort(proxyUrl: string) {
     focus() {
       frame?.focus();
       post({ type: "givekit:focus" });
+    },
+    /**
+     * The donor has come to the card: the frame focuses its first empty field and shows no
+     * error yet. False (and nothing done) while the frame has not loaded.
+     */
+    start(): boolean {
+      if (!loaded) return false;
+      frame?.focus();
+      return post({ type: "givekit:start" });
     },
     /** Clears the card after a completed donation. */
     reset() {

@@ -164,19 +164,39 @@ describe("the form in steps", () => {
     expect(widget.queryByRole("button", { name: "Back" })).toBeNull();
     expect(document.activeElement).not.toBe(first);
 
+    // Going on, the step's first field takes the focus and the step is read out.
     fireEvent.click(widget.getByRole("radio", { name: "$50" }));
     await nextStep(widget);
-    const second = widget.getByRole("heading", { name: "Step 2 of 3: About you" });
-    await waitFor(() => expect(document.activeElement).toBe(second));
+    expect(widget.getByRole("heading", { name: "Step 2 of 3: About you" })).toBeTruthy();
+    await waitFor(() =>
+      expect(document.activeElement).toBe(widget.getByRole("textbox", { name: "First name" })),
+    );
+    expect(widget.getByRole("status").textContent).toBe("Step 2 of 3: About you");
     expect(widget.queryByRole("group", { name: "Amount" })).toBeNull();
-    expect(widget.getByRole("textbox", { name: "First name" })).toBeTruthy();
 
+    // The card's first field, in the frame, once the frame has loaded; Back comes after Donate.
+    frame.send({ type: "givekit:frame-ready" });
     fillDonor(widget);
     await nextStep(widget);
-    const third = widget.getByRole("heading", { name: "Step 3 of 3: Payment" });
-    await waitFor(() => expect(document.activeElement).toBe(third));
-    expect(widget.getByRole("button", { name: "Donate $50.00" })).toBeTruthy();
+    expect(widget.getByRole("heading", { name: "Step 3 of 3: Payment" })).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(widget.getByTitle("Card details")));
+    expect(frame.posted.map((entry) => entry.message.type)).toContain("givekit:start");
+    expect(widget.getByRole("status").textContent).toBe("Step 3 of 3: Payment");
+    const buttons = widget.getAllByRole("button").map((button) => button.textContent);
+    expect(buttons.slice(-2)).toEqual(["Donate $50.00", "Back"]);
     expect(widget.getByRole("group", { name: "Card" })).toBeTruthy();
+  });
+
+  it("a card frame that has not loaded yet leaves the focus on the card step's heading", async () => {
+    stubProxy();
+    const { widget } = await renderDonate();
+    await nextStep(widget);
+    fillDonor(widget);
+    await nextStep(widget);
+    await waitFor(() =>
+      expect(document.activeElement).toBe(widget.getByRole("heading", { name: "Step 3 of 3: Payment" })),
+    );
+    expect(frame.posted.map((entry) => entry.message.type)).not.toContain("givekit:start");
   });
 
   it("goes Back without losing anything, and keeps the one card frame all along", async () => {
@@ -222,12 +242,12 @@ describe("the form in steps", () => {
     const form = widget.getByRole("form");
     // Enter in a field submits the form: on a step before the last, that is Next.
     fireEvent.submit(form);
-    await waitFor(() =>
-      expect(document.activeElement).toBe(widget.getByRole("heading", { name: "Step 2 of 3: About you" })),
-    );
-    type(widget.getByLabelText("E-mail"), "grace@example.org");
+    const first = await widget.findByRole("textbox", { name: "First name" });
+    await waitFor(() => expect(document.activeElement).toBe(first));
+    const email = widget.getByLabelText("E-mail");
+    email.focus();
+    type(email, "grace@example.org");
     fireEvent.submit(form);
-    const first = widget.getByRole("textbox", { name: "First name" });
     await waitFor(() => expect(document.activeElement).toBe(first));
     expect(errorOf(first)).toBe("Enter your first name.");
     expect(errorOf(widget.getByRole("textbox", { name: "Last name" }))).toBe("Enter your last name.");

@@ -256,6 +256,18 @@ describe("the card frame's form", () => {
     expect(document.activeElement).toBe(screen.getByLabelText("Expiry date"));
   });
 
+  it("as the donor comes to the card, focuses its first empty field and shows no error yet", () => {
+    const { deliver } = setup();
+    deliver({ type: "givekit:start" });
+    const number = screen.getByLabelText("Card number");
+    expect(document.activeElement).toBe(number);
+    expect(number.getAttribute("aria-invalid")).toBeNull();
+    expect(screen.getByLabelText("Expiry date").getAttribute("aria-invalid")).toBeNull();
+    // Asked to show what is missing (Donate pressed), it does.
+    deliver({ type: "givekit:focus" });
+    expect(number.getAttribute("aria-invalid")).toBe("true");
+  });
+
   it("speaks Spanish", () => {
     setup(frameEs);
     expect(screen.getByLabelText("Número de tarjeta").getAttribute("autocomplete")).toBe("cc-number");

@@ -205,8 +205,9 @@ export function CardForm({ channel, t, locale, campaign, formSession }: CardForm
       answer(reply.answer);
     }
 
-    function focusFirstProblem() {
-      setTouched({ number: true, expiry: true, cvv: true });
+    /** Focuses the first field not filled in right; `show` marks every field's problem too. */
+    function focusFirstProblem(show: boolean) {
+      if (show) setTouched({ number: true, expiry: true, cvv: true });
       const found = cardProblems(sync());
       const field = FIELDS.find((name) => found[name]) ?? "number";
       inputs[field].current?.focus();
@@ -214,7 +215,9 @@ export function CardForm({ channel, t, locale, campaign, formSession }: CardForm
 
     return channel.listen((message: ToFrameMessage) => {
       if (message.type === "givekit:tokenize") void tokenize(message.id);
-      else if (message.type === "givekit:focus") focusFirstProblem();
+      else if (message.type === "givekit:focus") focusFirstProblem(true);
+      // The donor has just come to the card: nothing is wrong yet.
+      else if (message.type === "givekit:start") focusFirstProblem(false);
       else {
         for (const name of FIELDS) if (inputs[name].current) inputs[name].current.value = "";
         update(EMPTY);

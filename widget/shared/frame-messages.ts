@@ -26,6 +26,7 @@ const TO_FRAME: Record<string, Shape> = {
   "givekit:tokenize": { id: isFilled },
   "givekit:reset": {},
   "givekit:focus": {},
+  "givekit:start": {},
 };
 
 const isTokenErrorCode: Check = (value) => isErrorCode(value) || value === UNREACHABLE;
