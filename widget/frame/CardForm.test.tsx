@@ -58,6 +58,25 @@ describe("the card frame's form", () => {
     expect(sent.some((message) => message.type === "givekit:resize")).toBe(true);
   });
 
+  it("tells the page its height only once its stylesheet applies, not the unstyled fields' height", () => {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    document.head.append(link);
+    // A stylesheet still loading has no sheet yet.
+    let loaded = false;
+    Object.defineProperty(link, "sheet", { get: () => (loaded ? {} : null) });
+    try {
+      const { sent } = setup();
+      const resizes = () => sent.filter((message) => message.type === "givekit:resize");
+      expect(resizes()).toEqual([]);
+      loaded = true;
+      link.dispatchEvent(new Event("load"));
+      expect(resizes()).toHaveLength(1);
+    } finally {
+      link.remove();
+    }
+  });
+
   it("sizes the security code by brand", () => {
     setup();
     type("Card number", "378282246310005");

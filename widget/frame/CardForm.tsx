@@ -127,16 +127,25 @@ export function CardForm({ channel, t, locale, campaign, formSession }: CardForm
   useEffect(() => {
     channel.send({ type: "givekit:frame-ready" });
     report(latest.current);
-    const measure = () =>
+    // Measured only once the frame's stylesheet applies: unstyled, the fields stack about 200 px
+    // taller, and a page that took that height would shrink the frame again as the donor scrolls.
+    const stylesheet = document.querySelector<HTMLLinkElement>('link[rel="stylesheet"]');
+    const measure = () => {
+      if (stylesheet && !stylesheet.sheet) return;
       channel.send({
         type: "givekit:resize",
         height: Math.ceil(document.body.getBoundingClientRect().height),
       });
+    };
+    stylesheet?.addEventListener("load", measure);
     measure();
     if (typeof ResizeObserver === "undefined") return;
     const observer = new ResizeObserver(measure);
     observer.observe(document.body);
-    return () => observer.disconnect();
+    return () => {
+      stylesheet?.removeEventListener("load", measure);
+      observer.disconnect();
+    };
     // oxlint-disable-next-line react-hooks/exhaustive-deps -- once per channel; report reads no state.
   }, [channel]);
 
