@@ -1,6 +1,7 @@
 import { defineDonateElement } from "./donate/element";
 import { defineGoalElement } from "./goal/element";
 import { defineOptinElement } from "./optin/element";
+import { reserveRoom } from "./shared/room";
 
 /**
  * Defines every custom element: `<givekit-donate>`, `<givekit-optin>`, `<givekit-goal>`. Safe to call twice.
@@ -10,6 +11,7 @@ import { defineOptinElement } from "./optin/element";
  * defineElements();
  */
 export function defineElements(): void {
+  reserveRoom();
   defineDonateElement();
   defineOptinElement();
   defineGoalElement();

@@ -5,5 +5,7 @@
  */
 import chunks from "virtual:givekit/element-chunks";
 import { watchForElements } from "./loader";
+import { reserveRoom } from "./shared/room";
 
+reserveRoom();
 watchForElements(chunks, (document.currentScript as HTMLScriptElement | null)?.src ?? location.href);

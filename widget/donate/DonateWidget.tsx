@@ -61,12 +61,13 @@ class Donation extends Reactive<WidgetProps> {
     if (state === "unavailable") return <Fallback lang={locale} />;
     return (
       // Its own language, as the opt-in form says its own: a Spanish form on an English page is read in Spanish.
-      <div lang={locale} class={`gk-${layout}`}>
+      // While the campaign loads, the whole form keeps the room widget.js gave it (room.css).
+      <div lang={locale} class={`gk-${layout}${state === "loading" ? " gk-loading" : ""}`}>
         <h2 id={HEADING_ID} part="heading">
           {heading ?? t.donate.heading}
         </h2>
         {state === "loading" ? (
-          <output class="gk-muted gk-loading">{t.donate.loading}</output>
+          <output class="gk-muted">{t.donate.loading}</output>
         ) : status.kind === "success" || status.kind === "pending" ? (
           <Outcome
             status={status}

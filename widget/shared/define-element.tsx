@@ -50,6 +50,8 @@ export function defineGivekitElement<P>(spec: ElementSpec<P>): void {
       const locale = this.getAttribute("locale");
       if (!loadedMessages(locale)) {
         // Its language's messages first (a chunk of their own); a failed load shows nothing new.
+        // Meanwhile the placeholder keeps the element's room (room.css).
+        render(<div class="gk-loading" />, this.#root!);
         loadMessages(locale).then(
           () => this.isConnected && this.#render(),
           () => console.error(`[givekit] <${spec.tag}>: its messages could not be loaded.`),
