@@ -262,6 +262,29 @@ test.describe("<givekit-donate> in steps, on a 390 × 844 phone", () => {
     expect(await rowsOf(sandbox, lastName)).toHaveLength(1);
   });
 
+  test("a Spanish form on an English page is marked Spanish, the card frame too, and the card's fields line up with the others", async ({
+    page,
+    hostUrl,
+  }) => {
+    await page.goto(`${hostUrl}/steps.html?locale=es&layout=single`);
+    const donate = donateOf(page);
+    const firstName = donate.getByLabel("Nombre", { exact: true });
+    await expect(firstName).toBeVisible();
+    // Screen readers read the form in a Spanish voice: its language is on the form, not only the page's.
+    expect(await page.locator("html").getAttribute("lang")).toBe("en");
+    expect(await firstName.evaluate((input) => input.closest("[lang]")?.getAttribute("lang"))).toBe("es");
+    expect(await cardOf(page).locator("html").getAttribute("lang")).toBe("es");
+    const name = (await firstName.boundingBox())!;
+    for (const label of ["Número de tarjeta", "Fecha de vencimiento"]) {
+      const box = (await cardOf(page).getByLabel(label).boundingBox())!;
+      expect(Math.round(box.x), `${label}'s left edge`).toBe(Math.round(name.x));
+    }
+    // The card number spans the form as the e-mail does.
+    const email = (await donate.getByLabel("Correo electrónico").boundingBox())!;
+    const number = (await cardOf(page).getByLabel("Número de tarjeta").boundingBox())!;
+    expect(Math.round(number.x + number.width)).toBe(Math.round(email.x + email.width));
+  });
+
   for (const viewport of [PHONE, { width: 1280, height: 1600 }]) {
     test(`the page hardly moves from navigation until the first step is ready (${viewport.width} px wide)`, async ({
       page,
