@@ -35,7 +35,7 @@ export interface BucketConfig {
   perMin: number;
 }
 
-/** Per-client limits (proxy/README.md, "Limits and defences"). */
+/** Per-client limits (proxy/GUIDE.md, "Limits and defences"). */
 export interface RateLimitConfig {
   paymentTokens: BucketConfig;
   donations: BucketConfig;
@@ -54,7 +54,7 @@ export interface RateLimitConfig {
   inFlightTtlS: number;
 }
 
-/** Card-testing defences (proxy/README.md, "Card testing"). */
+/** Card-testing defences (proxy/GUIDE.md, "Limits and defences"). */
 export interface DefenceConfig {
   /** Least time between the proxy issuing a card frame's form session and a tokenization, in ms; 0 turns the check off. */
   minFormMs: number;

@@ -10,7 +10,7 @@ interface ProblemKind {
   title: string;
 }
 
-/** One line per code: when it happens is in proxy/README.md. */
+/** One line per code: when it happens is in proxy/REFERENCE.md. */
 export const PROBLEM_KINDS: Record<ErrorCode, ProblemKind> = {
   validation_failed: { status: 400, title: "Some fields are not valid." },
   malformed_json: { status: 400, title: "The body is not valid JSON." },

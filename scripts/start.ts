@@ -4,7 +4,7 @@
  * through its own start…Server function. Prints every URL; Ctrl-C stops all.
  *
  * Environment: DEMO_PORT (8080), DEMO_HOST (127.0.0.1), DEMO_DIR (dist/demo), plus everything
- * the sandbox (SANDBOX_*) and the proxy (see proxy/README.md) read.
+ * the sandbox (SANDBOX_*) and the proxy (see proxy/GUIDE.md) read.
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";

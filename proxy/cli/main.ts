@@ -74,7 +74,7 @@ function usage(): string {
     "Commands:",
     ...lines,
     "",
-    "Every command reads the proxy's configuration from the environment (proxy/README.md).",
+    "Every command reads the proxy's configuration from the environment (proxy/GUIDE.md).",
     "`givekit <command> --help` explains one command.",
     "",
   ].join("\n");

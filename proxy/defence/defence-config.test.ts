@@ -19,7 +19,7 @@ function variableOf(env: Record<string, string>): string {
 }
 
 describe("the card-testing settings", () => {
-  it("default to the filters and thresholds proxy/README.md gives, with no challenge", () => {
+  it("default to the filters and thresholds proxy/GUIDE.md gives, with no challenge", () => {
     expect(loadConfig(REQUIRED).defence).toEqual({
       minFormMs: 1500,
       formSessionTtlS: 7200,

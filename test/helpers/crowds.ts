@@ -1,6 +1,6 @@
 /**
  * Crowds and card testers against the proxy's defaults, as they arrive on a nonprofit's busiest
- * night: the scenarios behind proxy/README.md's "Crowds and card testers" figures, run by the
+ * night: the scenarios behind proxy/GUIDE.md's "Crowds and card testers" figures, run by the
  * crowd tests (test/proxy/defence/crowds.test.ts) and by `npm run bench` (its crowd part).
  * Every request goes through the proxy's public API as the card frame and the widget send it
  * (a form session asked for when the frame opens, the card after the donor's time in the form,
@@ -316,7 +316,7 @@ async function botFigures(stack: CrowdStack) {
 export type ScenarioName = "gala" | "giving-day" | "bot-spread" | "bot-paced" | "burst";
 export const SCENARIO_NAMES: ScenarioName[] = ["gala", "giving-day", "bot-spread", "bot-paced", "burst"];
 
-/** What each scenario is, in the words proxy/README.md uses. */
+/** What each scenario is, in the words proxy/GUIDE.md uses. */
 export const SCENARIOS: Record<ScenarioName, string> = {
   gala: "a gala: 60 guests behind one address give within 60 s, each with their own card, 20-90 s in the form",
   "giving-day": "a giving-day peak: 240 donors from 240 addresses within 60 s, 5 % of cards declined",

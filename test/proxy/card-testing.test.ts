@@ -127,7 +127,7 @@ async function reached(sandbox: SandboxHandle): Promise<number> {
 
 const allLogs = (p: Pair) => p.proxies.flatMap((proxy) => logLines(proxy));
 
-/** Prints the figures proxy/README.md quotes: donations reaching the upstream, time to defence mode. */
+/** Prints the figures proxy/GUIDE.md quotes: donations reaching the upstream, time to defence mode. */
 function printFigures(label: string, p: Pair, startedAt: number, reaching: number): void {
   const first = allLogs(p)
     .filter((line) => line.event === "defence_mode_on")

@@ -37,7 +37,7 @@ export async function requestToken(
     response = await fetch(PAYMENT_TOKENS, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
-      // The cheap bot filters (proxy/README.md): the honeypot, and the session the proxy times.
+      // The cheap bot filters (proxy/GUIDE.md): the honeypot, and the session the proxy times.
       body: JSON.stringify({
         ...card,
         ...context.campaign,
