@@ -4,6 +4,7 @@
  */
 import * as z from "zod/mini";
 import { CardSchema } from "./card";
+import { readUtm } from "./utm";
 import { PositiveAmountSchema, RateSchema, AmountSchema } from "./money-schemas";
 import {
   COUNTRY_PATTERN,
@@ -201,6 +202,9 @@ export const DonorSchema = /* @__PURE__ */ z
   );
 export type Donor = z.infer<typeof DonorSchema>;
 
+/** The page's campaign tags (contract/utm.ts): cleaned, never a reason to refuse a gift. */
+const UtmSchema = /* @__PURE__ */ z.pipe(z.unknown(), z.transform(readUtm));
+
 export const DonationRequestSchema = /* @__PURE__ */ z
   .strictObject({
     ...Target,
@@ -218,6 +222,7 @@ export const DonationRequestSchema = /* @__PURE__ */ z
         .check(z.minLength(20, "The disclosure shown to the person is required."), z.maxLength(2000)),
     ),
     pledge_wall: z.optional(z.boolean()),
+    utm: z.optional(UtmSchema),
     peer_fundraiser_id: z.optional(PeerId),
     peer_fundraiser_team_id: z.optional(PeerId),
     donor: DonorSchema,
