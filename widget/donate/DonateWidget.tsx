@@ -1,6 +1,7 @@
 import { emit } from "../shared/events";
 import { Reactive } from "../shared/reactive";
 import { createApiClient } from "../shared/api-client";
+import { giftContext } from "./analytics";
 import type { DonateProps } from "./attributes";
 import { createCardPort, type CardPort } from "./card-port";
 import { DonationForm, HEADING_ID, smsConsentText } from "./DonationForm";
@@ -41,8 +42,11 @@ class Donation extends Reactive<WidgetProps> {
     const { host } = this.props;
     void this.model.load().then((state) => {
       if (!this.live) return;
-      if (state === "ready") emit(host, "givekit:ready", { widget: "donate" });
-      else emit(host, "givekit:error", { code: "campaign_not_served" });
+      if (state !== "ready") return emit(host, "givekit:error", { code: "campaign_not_served" });
+      const { model } = this;
+      const currency = model.campaign.peek()?.currency ?? "USD";
+      const context = giftContext(model.props.target, currency, model.frequency.peek(), location.search);
+      emit(host, "givekit:ready", { widget: "donate", ...context });
     });
   }
 

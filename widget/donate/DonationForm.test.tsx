@@ -10,6 +10,7 @@ import {
   renderDonate,
   stubProxy,
   success,
+  HOPE_CONTEXT,
 } from "./test-harness";
 
 let frame: ReturnType<typeof installFakeCardFrame>;
@@ -96,7 +97,9 @@ describe("the donation form", () => {
     expect(widget.getByRole("checkbox", { name: "Show my gift on the pledge wall" })).toBeTruthy();
     expect(widget.getByLabelText("Message (optional)").tagName).toBe("TEXTAREA");
     expect(widget.getByRole("button", { name: "Donate $25.00" })).toBeTruthy();
-    expect(events).toEqual([{ type: "givekit:ready", detail: { widget: "donate" } }]);
+    expect(events).toEqual([
+      { type: "givekit:ready", detail: { widget: "donate", ...HOPE_CONTEXT, frequency: "once" } },
+    ]);
   });
 
   it("shows the exact fee the donor may cover, and the total on the button", async () => {
@@ -295,7 +298,13 @@ describe("the donation form", () => {
     expect(events.filter((event) => event.type === "givekit:donation")).toEqual([
       {
         type: "givekit:donation",
-        detail: { status: "Success", amount: "25.75", frequency: "monthly", transaction_id: "T-2001" },
+        detail: {
+          ...HOPE_CONTEXT,
+          status: "Success",
+          amount: "25.75",
+          frequency: "monthly",
+          transaction_id: "T-2001",
+        },
       },
     ]);
     expect(frame.posted.map((entry) => entry.message.type)).toContain("givekit:reset");
@@ -385,7 +394,13 @@ describe("the donation form", () => {
     expect(widget.queryByRole("button")).toBeNull();
     expect(events.at(-1)).toEqual({
       type: "givekit:donation",
-      detail: { status: "Pending", amount: "25.00", frequency: "once", transaction_id: null },
+      detail: {
+        ...HOPE_CONTEXT,
+        status: "Pending",
+        amount: "25.00",
+        frequency: "once",
+        transaction_id: null,
+      },
     });
   });
 

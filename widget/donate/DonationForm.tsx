@@ -3,6 +3,7 @@ import { fromCents } from "../../contract/money";
 import type { Locale, Messages } from "../i18n";
 import { emit } from "../shared/events";
 import { formatMoney } from "../shared/format";
+import { giftContext, pushPurchase } from "./analytics";
 import { AmountPicker, FrequencyPicker } from "./AmountPicker";
 import { CardField } from "./CardField";
 import type { CardPort } from "./card-port";
@@ -160,13 +161,24 @@ export class DonationForm extends Reactive<DonationFormProps> {
       emit(host, "givekit:error", { code: result.code ?? "validation_failed" });
     } else if (outcome.kind === "success" || outcome.kind === "pending") {
       const success = outcome.kind === "success";
-      const told = (said: "Success" | "Pending" | "NotCharged", transactionId: string | null) =>
+      const context = giftContext(
+        model.props.target,
+        model.campaign.peek()?.currency ?? "USD",
+        outcome.frequency,
+        location.search,
+      );
+      const amount = fromCents(outcome.totalCents);
+      const told = (said: "Success" | "Pending" | "NotCharged", transactionId: string | null) => {
         emit(host, "givekit:donation", {
+          ...context,
           status: said,
-          amount: fromCents(outcome.totalCents),
+          amount,
           frequency: outcome.frequency,
           transaction_id: transactionId,
         });
+        if (said === "Success" && transactionId && model.props.dataLayer)
+          pushPurchase(context, amount, transactionId);
+      };
       told(success ? "Success" : "Pending", success ? outcome.transactionId : null);
       if (success) return;
       // The form is gone by now; the model keeps asking, and the page hears how it ended.

@@ -25,6 +25,7 @@ describe("<givekit-donate>'s attributes", () => {
         privacyUrl: null,
         fields: {},
         layout: "steps",
+        dataLayer: false,
       },
     });
   });

@@ -92,6 +92,8 @@ export interface DonateProps {
   /** The optional fields turned on (`fields`); none by default. */
   fields: DonateFields;
   layout: Layout;
+  /** `data-layer`: a charged gift is pushed to `window.dataLayer` as a GA4 `purchase`. */
+  dataLayer: boolean;
 }
 
 export const DEFAULT_AMOUNTS = "25,50,100,250";
@@ -125,6 +127,7 @@ export const DONATE_ATTRIBUTES = [
   "privacy-url",
   "fields",
   "layout",
+  "data-layer",
 ];
 
 /**
@@ -185,6 +188,7 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
       privacyUrl,
       fields: smsNeedsItsDisclosure(readFields(get("fields")), programName, termsUrl, privacyUrl),
       layout: (attr("layout", LAYOUT) ?? "steps") as Layout,
+      dataLayer: get("data-layer") !== null,
     };
   });
 }

@@ -14,6 +14,7 @@ import {
   renderDonate,
   stubProxy,
   success,
+  HOPE_CONTEXT,
 } from "./test-harness";
 
 const REFERENCE = "gk_0123456789abcdef0123";
@@ -87,8 +88,8 @@ describe("a Pending donation, followed up", () => {
       expect(gap).toBeLessThan(expected + 500);
     }
     expect(donationEvents(events)).toEqual([
-      { status: "Pending", amount: "25.00", frequency: "once", transaction_id: null },
-      { status: "Success", amount: "25.00", frequency: "once", transaction_id: "T-777" },
+      { ...HOPE_CONTEXT, status: "Pending", amount: "25.00", frequency: "once", transaction_id: null },
+      { ...HOPE_CONTEXT, status: "Success", amount: "25.00", frequency: "once", transaction_id: "T-777" },
     ]);
 
     // Known: no more questions.
@@ -119,8 +120,8 @@ describe("a Pending donation, followed up", () => {
     fireEvent.click(widget.getByRole("button", { name: "Back" }));
     expect(await widget.findByRole("radio", { name: "$50" })).toHaveProperty("checked", true);
     expect(donationEvents(events)).toEqual([
-      { status: "Pending", amount: "50.00", frequency: "once", transaction_id: null },
-      { status: "NotCharged", amount: "50.00", frequency: "once", transaction_id: null },
+      { ...HOPE_CONTEXT, status: "Pending", amount: "50.00", frequency: "once", transaction_id: null },
+      { ...HOPE_CONTEXT, status: "NotCharged", amount: "50.00", frequency: "once", transaction_id: null },
     ]);
 
     await giveAgainWithNewCard(widget, frame, proxy, "Donate $50.00");

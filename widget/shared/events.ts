@@ -1,7 +1,17 @@
+import type { Utm } from "../../contract/utm";
+
+/** A donate form's campaign, its currency, the frequency chosen and the page's `utm_*` values. */
+interface DonateContext extends Utm {
+  currency?: string;
+  shortcode?: string | null;
+  keyword?: string | null;
+  frequency?: string;
+}
+
 /** The events a host page can listen for; never any card data or phone number. */
 export interface GivekitEventMap {
-  "givekit:ready": { widget: "donate" | "optin" | "goal" };
-  "givekit:donation": {
+  "givekit:ready": { widget: "donate" | "optin" | "goal" } & DonateContext;
+  "givekit:donation": DonateContext & {
     /** Pending first when the outcome is unknown, then Success or NotCharged once it is known. */
     status: "Success" | "Pending" | "NotCharged";
     amount: string;

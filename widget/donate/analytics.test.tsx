@@ -1,0 +1,118 @@
+import { cleanup, fireEvent } from "@testing-library/preact";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { giftContext, pushPurchase } from "./analytics";
+import {
+  HOPE_CONTEXT,
+  installFakeCardFrame,
+  problem,
+  reach,
+  renderDonate,
+  stubProxy,
+  success,
+} from "./test-harness";
+
+let frame: ReturnType<typeof installFakeCardFrame>;
+type DataLayerWindow = { dataLayer?: unknown[] };
+
+beforeEach(() => {
+  frame = installFakeCardFrame();
+  delete (window as DataLayerWindow).dataLayer;
+});
+afterEach(() => {
+  cleanup();
+  frame.restore();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  document.body.innerHTML = "";
+  history.replaceState(null, "", "/");
+});
+
+async function give(attributes: Record<string, string>, answers: Parameters<typeof stubProxy>[0]) {
+  stubProxy(answers);
+  const rendered = await renderDonate({ fields: "", ...attributes });
+  const { widget } = rendered;
+  fireEvent.input(widget.getByLabelText("First name", { selector: "input" }), { target: { value: "Ada" } });
+  fireEvent.input(widget.getByLabelText("Last name"), { target: { value: "Lovelace" } });
+  fireEvent.input(widget.getByLabelText("E-mail"), { target: { value: "ada@example.org" } });
+  frame.cardComplete();
+  fireEvent.click(await reach(widget, /^Donate /));
+  return rendered;
+}
+
+const purchases = () => ((window as DataLayerWindow).dataLayer ?? []) as Record<string, unknown>[];
+
+describe("numbers for the page's analytics, without cookies", () => {
+  it("the page's utm_* values and the campaign ride on givekit:ready and givekit:donation", async () => {
+    history.replaceState(null, "", "/appeal?utm_source=newsletter&utm_medium=email&utm_campaign=gt26&ref=x");
+    const { widget, events } = await give(
+      { layout: "single" },
+      { donations: [success("25.00", "0.00", "T-31")] },
+    );
+    await widget.findByRole("heading", { name: "Thank you!" });
+    const tags = { utm_source: "newsletter", utm_medium: "email", utm_campaign: "gt26" };
+    expect(events[0]).toEqual({
+      type: "givekit:ready",
+      detail: { widget: "donate", ...HOPE_CONTEXT, frequency: "once", ...tags },
+    });
+    expect(events.filter((event) => event.type === "givekit:donation")).toEqual([
+      {
+        type: "givekit:donation",
+        detail: {
+          ...HOPE_CONTEXT,
+          ...tags,
+          status: "Success",
+          amount: "25.00",
+          frequency: "once",
+          transaction_id: "T-31",
+        },
+      },
+    ]);
+  });
+
+  it("with data-layer, a charged gift is one GA4 purchase with its figures", async () => {
+    (window as DataLayerWindow).dataLayer = [{ event: "page_view" }];
+    const { widget } = await give(
+      { layout: "single", "data-layer": "" },
+      { donations: [success("50.00", "0.00", "T-41")] },
+    );
+    await widget.findByRole("heading", { name: "Thank you!" });
+    expect(purchases()).toEqual([
+      { event: "page_view" },
+      {
+        event: "purchase",
+        ecommerce: {
+          transaction_id: "T-41",
+          value: 50,
+          currency: "USD",
+          items: [
+            { item_id: "71777/HOPE", item_name: "71777/HOPE", item_category: "once", price: 50, quantity: 1 },
+          ],
+        },
+      },
+    ]);
+  });
+
+  it("a declined gift pushes nothing, and without data-layer nothing is pushed at all", async () => {
+    const declined = await give(
+      { layout: "single", "data-layer": "" },
+      { donations: [problem(402, "card_declined")] },
+    );
+    await declined.widget.findByText(/declined/);
+    expect(purchases()).toEqual([]);
+    cleanup();
+    const quiet = await give({ layout: "single" }, { donations: [success("25.00", "0.00", "T-51")] });
+    await quiet.widget.findByRole("heading", { name: "Thank you!" });
+    expect((window as DataLayerWindow).dataLayer).toBeUndefined();
+  });
+
+  it("a transaction is pushed once, however often it is told", () => {
+    const layer: DataLayerWindow = {};
+    const context = giftContext({ shortcode: "71777", keyword: "HOPE" }, "USD", "monthly", "");
+    pushPurchase(context, "20.00", "T-61", layer);
+    pushPurchase(context, "20.00", "T-61", layer);
+    expect(layer.dataLayer).toHaveLength(1);
+    expect(layer.dataLayer![0]).toMatchObject({
+      ecommerce: { value: 20, items: [{ item_category: "monthly" }] },
+    });
+  });
+});

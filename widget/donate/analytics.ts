@@ -1,0 +1,70 @@
+import { readUtm, type Utm } from "../../contract/utm";
+import type { GivekitEventMap } from "../shared/events";
+import type { DonateTarget, Frequency } from "./attributes";
+
+/** What a page's analytics hear with every donate event: the campaign, its currency, the page's tags. */
+export type GiftContext = Pick<
+  GivekitEventMap["givekit:ready"],
+  "currency" | "shortcode" | "keyword" | "frequency"
+> &
+  Utm;
+
+/**
+ * The context of a donate form's events, without cookies: the campaign it gives to and the page's
+ * `utm_*` values (from the address the donor landed on, cleaned as contract/utm.ts says).
+ *
+ * @example
+ * giftContext({ shortcode: "71777", keyword: "HOPE" }, "USD", "monthly", "?utm_source=newsletter")
+ * // { currency: "USD", shortcode: "71777", keyword: "HOPE", frequency: "monthly", utm_source: "newsletter" }
+ */
+export function giftContext(
+  target: DonateTarget,
+  currency: string,
+  frequency: Frequency,
+  search: string,
+): GiftContext {
+  return {
+    currency,
+    shortcode: target.shortcode ?? null,
+    keyword: target.keyword ?? null,
+    frequency,
+    ...readUtm(new URLSearchParams(search)),
+  };
+}
+
+/** Transactions already pushed on this page: a purchase is counted once, whatever fires again. */
+const pushed = new Set<string>();
+
+/**
+ * With `data-layer` on the element, a charged gift becomes a GA4-style `purchase` in
+ * `window.dataLayer` (created if the page has none): once per transaction, never for a gift
+ * that was declined or is still Pending.
+ */
+export function pushPurchase(
+  context: GiftContext,
+  amount: string,
+  transactionId: string,
+  layer = window as unknown as { dataLayer?: unknown[] },
+): void {
+  if (pushed.has(transactionId)) return;
+  pushed.add(transactionId);
+  const value = Number(amount);
+  const campaign = context.keyword ? `${context.shortcode}/${context.keyword}` : "event";
+  (layer.dataLayer ??= []).push({
+    event: "purchase",
+    ecommerce: {
+      transaction_id: transactionId,
+      value,
+      currency: context.currency,
+      items: [
+        {
+          item_id: campaign,
+          item_name: campaign,
+          item_category: context.frequency,
+          price: value,
+          quantity: 1,
+        },
+      ],
+    },
+  });
+}
