@@ -14,6 +14,8 @@ import { Announce, Checkbox, ExternalLink, focusField, TextField } from "../shar
 import { PeerPicker } from "./PeerPicker";
 import { problemText } from "./problem-text";
 
+/** How long the thank-you shows before a `success-url` takes the donor on, in ms. */
+export const SUCCESS_REDIRECT_MS = 4000;
 /** The widget's heading, which names the form. */
 export const HEADING_ID = "gk-heading";
 
@@ -176,8 +178,11 @@ export class DonationForm extends Reactive<DonationFormProps> {
           frequency: outcome.frequency,
           transaction_id: transactionId,
         });
-        if (said === "Success" && transactionId && model.props.dataLayer)
-          pushPurchase(context, amount, transactionId);
+        if (said !== "Success" || !transactionId) return;
+        if (model.props.dataLayer) pushPurchase(context, amount, transactionId);
+        const next = model.props.successUrl;
+        // The thank-you is read first; then the nonprofit's own page takes over.
+        if (next) setTimeout(() => location.assign(next), SUCCESS_REDIRECT_MS);
       };
       told(success ? "Success" : "Pending", success ? outcome.transactionId : null);
       if (success) return;

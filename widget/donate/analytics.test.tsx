@@ -1,6 +1,7 @@
 import { cleanup, fireEvent } from "@testing-library/preact";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { giftContext, pushPurchase } from "./analytics";
+import { SUCCESS_REDIRECT_MS } from "./DonationForm";
 import {
   HOPE_CONTEXT,
   installFakeCardFrame,
@@ -114,5 +115,43 @@ describe("numbers for the page's analytics, without cookies", () => {
     expect(layer.dataLayer![0]).toMatchObject({
       ecommerce: { value: 20, items: [{ item_category: "monthly" }] },
     });
+  });
+
+  it("success-url on the page's origin: the thank-you shows, then the donor is taken there", async () => {
+    const assign = vi.spyOn(window.location, "assign").mockImplementation(() => {});
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ["setTimeout"] });
+    const next = new URL("/thank-you", location.href).href;
+    const { widget } = await give(
+      { layout: "single", "success-url": "/thank-you" },
+      { donations: [success("25.00", "0.00", "T-71")] },
+    );
+    await widget.findByRole("heading", { name: "Thank you!" });
+    expect(assign).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(SUCCESS_REDIRECT_MS);
+    expect(assign).toHaveBeenCalledExactlyOnceWith(next);
+    vi.useRealTimers();
+  });
+
+  it("success-url on another origin is ignored with a [givekit] line; a decline goes nowhere", async () => {
+    const assign = vi.spyOn(window.location, "assign").mockImplementation(() => {});
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ["setTimeout"] });
+    const { widget } = await give(
+      { layout: "single", "success-url": "https://elsewhere.example.com/thanks" },
+      { donations: [success("25.00", "0.00", "T-81")] },
+    );
+    await widget.findByRole("heading", { name: "Thank you!" });
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringMatching(/^\[givekit\] .*success-url must be on this page's origin/),
+    );
+    cleanup();
+    const declined = await give(
+      { layout: "single", "success-url": "/thank-you" },
+      { donations: [problem(402, "card_declined")] },
+    );
+    await declined.widget.findByText(/declined/);
+    vi.advanceTimersByTime(SUCCESS_REDIRECT_MS * 2);
+    expect(assign).not.toHaveBeenCalled();
+    vi.useRealTimers();
   });
 });

@@ -26,6 +26,7 @@ describe("<givekit-donate>'s attributes", () => {
         fields: {},
         layout: "steps",
         dataLayer: false,
+        successUrl: null,
       },
     });
   });

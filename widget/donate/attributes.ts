@@ -72,6 +72,16 @@ function smsNeedsItsDisclosure(
   return rest;
 }
 
+/** A success-url on the page's own origin; any other is left out (a form must not send donors off-site). */
+function sameOrigin(url: string | undefined): string | null {
+  if (!url) return null;
+  if (new URL(url).origin === location.origin) return url;
+  console.warn(
+    `[givekit] <givekit-donate>: success-url must be on this page's origin (${location.origin}); it is ignored.`,
+  );
+  return null;
+}
+
 export interface DonateProps {
   proxyUrl: string;
   target: DonateTarget;
@@ -94,6 +104,8 @@ export interface DonateProps {
   layout: Layout;
   /** `data-layer`: a charged gift is pushed to `window.dataLayer` as a GA4 `purchase`. */
   dataLayer: boolean;
+  /** Where the donor goes after the thank-you: a page of the page's own origin. */
+  successUrl: string | null;
 }
 
 export const DEFAULT_AMOUNTS = "25,50,100,250";
@@ -128,6 +140,7 @@ export const DONATE_ATTRIBUTES = [
   "fields",
   "layout",
   "data-layer",
+  "success-url",
 ];
 
 /**
@@ -189,6 +202,7 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
       fields: smsNeedsItsDisclosure(readFields(get("fields")), programName, termsUrl, privacyUrl),
       layout: (attr("layout", LAYOUT) ?? "steps") as Layout,
       dataLayer: get("data-layer") !== null,
+      successUrl: sameOrigin(attr.url("success-url")),
     };
   });
 }
