@@ -7,6 +7,7 @@ import { createCardPort, type CardPort } from "./card-port";
 import { DonationForm, HEADING_ID, smsConsentText } from "./DonationForm";
 import { createDonationModel, type DonationModel } from "./DonationModel";
 import { Outcome } from "./Outcome";
+import { amountWithinRange, prefill } from "./prefill";
 // Last: widget.js lays modules out in import order, and gzip does best with the message
 // catalogs after the code that reads them rather than ahead of zod (about 0.4 KB).
 import { Fallback } from "../shared/Fallback";
@@ -31,7 +32,8 @@ class Donation extends Reactive<WidgetProps> {
     this.card = createCardPort(props.proxyUrl);
     this.model = createDonationModel({
       api: createApiClient(props.proxyUrl),
-      props,
+      // A link's ?amount= and ?frequency= over the element's defaults.
+      props: prefill(props, location.search),
       card: this.card,
       search: location.search,
       smsConsentText: () => smsConsentText(messagesFor(props.locale), props.programName),
@@ -44,7 +46,11 @@ class Donation extends Reactive<WidgetProps> {
       if (!this.live) return;
       if (state !== "ready") return emit(host, "givekit:error", { code: "campaign_not_served" });
       const { model } = this;
-      const currency = model.campaign.peek()?.currency ?? "USD";
+      const campaign = model.campaign.peek()!;
+      const start = amountWithinRange(model.amountCents.peek(), model.props, campaign);
+      if (start === "other") model.set(model.otherAmount, "");
+      if (start !== null) model.chooseAmount(start);
+      const currency = campaign.currency;
       const context = giftContext(model.props.target, currency, model.frequency.peek(), location.search);
       emit(host, "givekit:ready", { widget: "donate", ...context });
     });
