@@ -34,6 +34,7 @@ describe("readUtm: the page's campaign tags, cleaned and never refused", () => {
         for (const [key, kept] of Object.entries(utm)) {
           expect(UTM_KEYS).toContain(key);
           expect([...kept!].length).toBeLessThanOrEqual(UTM_VALUE_MAX);
+          // oxlint-disable-next-line no-control-regex -- control characters are what must be gone.
           expect(kept).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
         }
       }),

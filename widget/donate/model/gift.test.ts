@@ -1,0 +1,72 @@
+import { signal } from "@preact/signals-core";
+import { describe, expect, it } from "vitest";
+import type { Campaign } from "../../../contract/api";
+import { HOPE } from "../test-harness";
+import { createGiftModel, parseAmountInput } from "./gift";
+
+type GiftProps = Parameters<typeof createGiftModel>[0];
+const PROPS: GiftProps = {
+  amounts: [2500, 5000, 10000],
+  defaultAmount: 2500,
+  defaultFrequency: "once",
+  frequencies: ["once", "monthly", "annually"],
+};
+
+function gift(props: Partial<GiftProps> = {}, loaded: Campaign | null = HOPE) {
+  const campaign = signal<Campaign | null>(loaded);
+  return { campaign, gift: createGiftModel({ ...PROPS, ...props }, campaign) };
+}
+
+describe("the gift model", () => {
+  it("totals the amount and, when the donor covers it, the campaign's fee", () => {
+    const { gift: g } = gift();
+    g.amountChoice.value = 5000;
+    expect(g.totalCents.value).toBe(5000);
+    g.coverFee.value = true;
+    expect(g.feeAmountCents.value).toBe(150);
+    expect(g.totalCents.value).toBe(5150);
+    expect(g.request()).toEqual({ amount: "50.00", cover_fee: true });
+  });
+
+  it("reads the donor's own amount as people type it, and sends a bad one as typed for the proxy to name", () => {
+    const { gift: g } = gift();
+    g.amountChoice.value = "other";
+    g.otherAmount.value = "$1,250.5 ";
+    expect(g.amountCents.value).toBe(125050);
+    g.otherAmount.value = "12abc";
+    expect(g.amountCents.value).toBeNull();
+    expect(g.problem()).toBe("required");
+    expect(g.request().amount).toBe("12abc");
+    expect(parseAmountInput("0")).toBeNull();
+  });
+
+  it("says when the amount is outside the campaign's range", () => {
+    const { gift: g } = gift();
+    g.amountChoice.value = 400;
+    expect(g.problem()).toBe("range");
+    g.amountChoice.value = 1_000_001;
+    expect(g.problem()).toBe("range");
+    g.amountChoice.value = 500;
+    expect(g.problem()).toBeUndefined();
+  });
+
+  it("offers the element's frequencies the campaign takes, and falls back when it takes none of the chosen", () => {
+    const { gift: g, campaign } = gift({ defaultFrequency: "annually" }, null);
+    expect(g.frequencies.value).toEqual(["once"]);
+    campaign.value = HOPE; // HOPE takes monthly only
+    expect(g.frequencies.value).toEqual(["once", "monthly"]);
+    g.fitFrequency();
+    expect(g.frequency.value).toBe("once");
+    g.frequency.value = "monthly";
+    expect(g.request()).toMatchObject({ recurring_frequency: "monthly" });
+  });
+
+  it("starts from a default amount that is not a preset as the other amount, and goes back to it on reset", () => {
+    const { gift: g } = gift({ defaultAmount: 4000 });
+    expect(g.amountChoice.value).toBe("other");
+    expect(g.otherAmount.value).toBe("40.00");
+    g.amountChoice.value = 10000;
+    g.reset();
+    expect(g.amountCents.value).toBe(4000);
+  });
+});

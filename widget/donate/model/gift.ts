@@ -1,0 +1,100 @@
+import { computed, signal, type ReadonlySignal } from "@preact/signals-core";
+import type { Campaign, DonationRequest } from "../../../contract/api";
+import { feeCents, fromCents, toCents } from "../../../contract/money";
+import { AMOUNT_PATTERN } from "../../../contract/patterns";
+import type { DonateProps, Frequency } from "../attributes";
+
+/** How many characters a donor can type into the amount box ("10,000.00" and then some). */
+export const OTHER_AMOUNT_MAX = 12;
+
+/** "$1,250.5 " → 125050 cents; what people type around an amount is not part of it. */
+export function parseAmountInput(input: string): number | null {
+  const cleaned = input.replace(/[\s$,]/g, "");
+  if (!AMOUNT_PATTERN.test(cleaned)) return null;
+  const cents = toCents(cleaned);
+  return cents > 0 ? cents : null;
+}
+
+/**
+ * The gift: how often, how much (a preset or the donor's own amount), the fee the donor may
+ * cover, and the total. The campaign, once loaded, says which frequencies and amounts it takes.
+ *
+ * @example
+ * const gift = createGiftModel(props, campaign);
+ * gift.amountChoice.value = 5000;
+ * gift.coverFee.value = true; // gift.totalCents.value === 5150 at a 3 % fee rate
+ */
+export function createGiftModel(
+  props: Pick<DonateProps, "amounts" | "defaultAmount" | "defaultFrequency" | "frequencies">,
+  campaign: ReadonlySignal<Campaign | null>,
+) {
+  const presetAmount = props.amounts.includes(props.defaultAmount);
+  const frequency = signal<Frequency>(props.defaultFrequency);
+  const amountChoice = signal<number | "other">(presetAmount ? props.defaultAmount : "other");
+  const otherAmount = signal(presetAmount ? "" : fromCents(props.defaultAmount));
+  const coverFee = signal(false);
+
+  /** The element's frequencies the campaign takes; once a gift is always possible. */
+  const frequencies = computed<Frequency[]>(() => {
+    const offered = campaign.value?.recurring_frequencies ?? [];
+    const available = props.frequencies.filter((f) => f === "once" || offered.includes(f));
+    return available.length > 0 ? available : ["once"];
+  });
+  const amountCents = computed(() => {
+    const choice = amountChoice.value;
+    const other = parseAmountInput(otherAmount.value);
+    return choice === "other" ? other : choice;
+  });
+  const feeAmountCents = computed(() => {
+    const c = campaign.value;
+    const amount = amountCents.value;
+    return c && amount !== null ? feeCents(amount, c.fee_rate) : 0;
+  });
+  const totalCents = computed(() => {
+    const amount = amountCents.value;
+    const fee = coverFee.value ? feeAmountCents.value : 0;
+    return amount === null ? null : amount + fee;
+  });
+
+  return {
+    frequency,
+    frequencies,
+    amountChoice,
+    otherAmount,
+    amountCents,
+    coverFee,
+    feeAmountCents,
+    totalCents,
+
+    /** The gift's part of the donation request (an amount that is not one is sent as typed, for the proxy to name). */
+    request(): Pick<DonationRequest, "amount" | "cover_fee" | "recurring_frequency"> {
+      const amount = amountCents.value;
+      return {
+        amount: amount === null ? otherAmount.value : fromCents(amount),
+        cover_fee: coverFee.value,
+        ...(frequency.value !== "once" && { recurring_frequency: frequency.value }),
+      };
+    },
+
+    /** Why the amount cannot be given: none chosen, or outside the campaign's range. */
+    problem(): "required" | "range" | undefined {
+      const amount = amountCents.value;
+      const c = campaign.value;
+      if (amount === null) return "required";
+      if (c && (amount < toCents(c.min_amount) || amount > toCents(c.max_amount))) return "range";
+      return undefined;
+    },
+
+    /** Once the campaign is known: a frequency it does not take falls back to the first it does. */
+    fitFrequency() {
+      if (!frequencies.peek().includes(frequency.peek())) frequency.value = frequencies.peek()[0]!;
+    },
+
+    /** Back to the element's amount, for the next gift. */
+    reset() {
+      amountChoice.value = presetAmount ? props.defaultAmount : "other";
+      otherAmount.value = presetAmount ? "" : fromCents(props.defaultAmount);
+    },
+  };
+}
+export type GiftModel = ReturnType<typeof createGiftModel>;
