@@ -4,7 +4,6 @@
  */
 import * as z from "zod/mini";
 import { CardSchema } from "./card";
-import { readUtm } from "./utm";
 import { PositiveAmountSchema, RateSchema, AmountSchema } from "./money-schemas";
 import {
   COUNTRY_PATTERN,
@@ -202,9 +201,6 @@ export const DonorSchema = /* @__PURE__ */ z
   );
 export type Donor = z.infer<typeof DonorSchema>;
 
-/** The page's campaign tags (contract/utm.ts): cleaned, never a reason to refuse a gift. */
-const UtmSchema = /* @__PURE__ */ z.pipe(z.unknown(), z.transform(readUtm));
-
 export const DonationRequestSchema = /* @__PURE__ */ z
   .strictObject({
     ...Target,
@@ -222,7 +218,8 @@ export const DonationRequestSchema = /* @__PURE__ */ z
         .check(z.minLength(20, "The disclosure shown to the person is required."), z.maxLength(2000)),
     ),
     pledge_wall: z.optional(z.boolean()),
-    utm: z.optional(UtmSchema),
+    /** The page's campaign tags: never a reason to refuse a gift; whoever keeps them reads them with contract/utm.ts's readUtm. */
+    utm: z.optional(z.unknown()),
     peer_fundraiser_id: z.optional(PeerId),
     peer_fundraiser_team_id: z.optional(PeerId),
     donor: DonorSchema,

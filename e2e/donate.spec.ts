@@ -1,6 +1,6 @@
 import type { Locator, Page, Request } from "@playwright/test";
 import { expect, GIVEKIT_SOURCE, test } from "./fixtures";
-import { fillCardAtOnce, reachDonate, showStep } from "./donor-helpers";
+import { fillCardAtOnce, reachDonate, showStep, HOPE_CONTEXT } from "./donor-helpers";
 import { shownMoney, sumCents } from "./optin-helpers";
 
 /** The sandbox's test cards (sandbox/README.md): always charged, and always declined. */
@@ -129,6 +129,7 @@ test.describe("<givekit-donate> on a page of another origin", () => {
       {
         type: "givekit:donation",
         detail: {
+          ...HOPE_CONTEXT,
           status: "Success",
           amount: "25.75",
           frequency: "monthly",

@@ -1,4 +1,5 @@
 import { expect, GIVEKIT_SOURCE, test } from "./fixtures";
+import { HOPE_CONTEXT } from "./donor-helpers";
 import {
   completeDonation,
   completeOptin,
@@ -28,7 +29,12 @@ for (const [mode, pagePath] of MODES) {
               .map((event) => event.detail),
           ),
         )
-        .toEqual(expect.arrayContaining([{ widget: "optin" }, { widget: "donate" }]));
+        .toEqual(
+          expect.arrayContaining([
+            { widget: "optin" },
+            { widget: "donate", ...HOPE_CONTEXT, frequency: expect.any(String) },
+          ]),
+        );
     });
 
     test("an SMS opt-in reaches the sandbox and the consent journal", async ({

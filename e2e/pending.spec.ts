@@ -6,7 +6,14 @@
  * A proxy of its own, reconciling every second with a settle window of 4 s.
  */
 import { test as base, type Page } from "@playwright/test";
-import { cardOf, donateOf, fillCardAtOnce, openGivingPage, uniqueLastName } from "./donor-helpers";
+import {
+  cardOf,
+  donateOf,
+  fillCardAtOnce,
+  openGivingPage,
+  uniqueLastName,
+  HOPE_CONTEXT,
+} from "./donor-helpers";
 import { expect, withServers, type Servers } from "./fixtures";
 
 const PENDING_TITLE = "We could not confirm your donation";
@@ -96,8 +103,14 @@ test.describe("a Pending donation, resolved without a reload", () => {
     await expect(donate.locator(".gk-reference")).toHaveText(transactionId);
     expect(await notReloaded(page)).toBe(true);
     expect(await donationEvents(page)).toEqual([
-      { status: "Pending", amount: "777.77", frequency: "once", transaction_id: null },
-      { status: "Success", amount: "777.77", frequency: "once", transaction_id: transactionId },
+      { ...HOPE_CONTEXT, status: "Pending", amount: "777.77", frequency: "once", transaction_id: null },
+      {
+        ...HOPE_CONTEXT,
+        status: "Success",
+        amount: "777.77",
+        frequency: "once",
+        transaction_id: transactionId,
+      },
     ]);
   });
 
@@ -129,9 +142,10 @@ test.describe("a Pending donation, resolved without a reload", () => {
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ status: "collected", amount: "25.00" });
     expect(await donationEvents(page)).toEqual([
-      { status: "Pending", amount: "999.99", frequency: "once", transaction_id: null },
-      { status: "NotCharged", amount: "999.99", frequency: "once", transaction_id: null },
+      { ...HOPE_CONTEXT, status: "Pending", amount: "999.99", frequency: "once", transaction_id: null },
+      { ...HOPE_CONTEXT, status: "NotCharged", amount: "999.99", frequency: "once", transaction_id: null },
       {
+        ...HOPE_CONTEXT,
         status: "Success",
         amount: "25.00",
         frequency: "once",

@@ -6,7 +6,7 @@ import type { DonateProps } from "./attributes";
 import { createCardPort, type CardPort } from "./card-port";
 import { DonationForm, HEADING_ID, smsConsentText } from "./DonationForm";
 import { createDonationModel, type DonationModel } from "./DonationModel";
-import { Outcome } from "./Outcome";
+import { laterIfLoaded } from "./model/later";
 import { amountWithinRange, prefill } from "./prefill";
 // Last: widget.js lays modules out in import order, and gzip does best with the message
 // catalogs after the code that reads them rather than ahead of zod (about 0.4 KB).
@@ -68,6 +68,8 @@ class Donation extends Reactive<WidgetProps> {
     const t = messagesFor(locale);
     const state = model.loadState.value;
     const status = model.status.value;
+    // An outcome comes from an attempt, which later.ts made: it is there.
+    const Later = laterIfLoaded();
     if (state === "unavailable") return <Fallback lang={locale} />;
     return (
       // Its own language, as the opt-in form says its own: a Spanish form on an English page is read in Spanish.
@@ -78,8 +80,8 @@ class Donation extends Reactive<WidgetProps> {
         </h2>
         {state === "loading" ? (
           <output class="gk-muted">{t.donate.loading}</output>
-        ) : status.kind === "success" || status.kind === "pending" ? (
-          <Outcome
+        ) : Later && (status.kind === "success" || status.kind === "pending") ? (
+          <Later.Outcome
             status={status}
             currency={model.campaign.value?.currency ?? "USD"}
             locale={locale}

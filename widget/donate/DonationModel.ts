@@ -7,10 +7,11 @@ import type { ApiClient } from "../shared/api-client";
 import { createFormState, type FormStatus, type SubmitResult as FormResult } from "../shared/form-state";
 import type { DonateProps, Frequency } from "./attributes";
 import type { TokenResult } from "./card-port";
-import { createAttempt } from "./model/attempt";
+import type { Attempt } from "./model/attempt";
 import { fetchCampaign } from "./model/campaign";
 import { createDonorModel } from "./model/donor";
 import { createGiftModel } from "./model/gift";
+import { loadLater } from "./model/later";
 import { createPeerModel } from "./model/peers";
 import { loadRequestCheck, requestCheckIfAny, type RefusedPaths } from "./model/request-check";
 
@@ -75,7 +76,6 @@ export type LoadState = "loading" | "ready" | "unavailable";
 export { MEMO_MAX };
 export { OTHER_AMOUNT_MAX, parseAmountInput } from "./model/gift";
 export { PEER_SEARCH_DEBOUNCE_MS } from "./model/peers";
-export { FOLLOW_FIRST_MS, FOLLOW_FOR_MS, FOLLOW_MAX_MS } from "./model/attempt";
 export { REQUEST_CHECK_WAIT_MS } from "./model/request-check";
 
 /** The card frame as the model needs it (createCardPort gives one). */
@@ -146,8 +146,10 @@ export function createDonationModel({
   search = "",
   smsConsentText = () => "",
 }: DonationModelDeps) {
-  // The request check (zod and the contract's schema) starts loading now, while the donor fills in the form.
+  // The request check (zod and the contract's schema) and what Donate needs (later.ts) start
+  // loading now, while the donor fills in the form.
   void loadRequestCheck().catch(() => undefined);
+  void loadLater().catch(() => undefined);
   const loadState = signal<LoadState>("loading");
   const campaign = signal<Campaign | null>(null);
   const gift = createGiftModel(props, campaign);
@@ -158,7 +160,8 @@ export function createDonationModel({
     FAILURES,
     "failed",
   );
-  const attempt = createAttempt({ api, card, form, fieldAt });
+  /** Made at the first Donate, once later.ts is there. */
+  let attempt: Attempt | null = null;
   /** The step shown (layout="steps"); the single page shows them all. */
   const step = signal(0);
   let checkingStep = false;
@@ -284,15 +287,23 @@ export function createDonationModel({
       const problems = validate(request, schemaRefuses);
       if (Object.keys(problems).length > 0) return form.fail(problems, "validation_failed");
       form.start();
+      try {
+        attempt ??= (await loadLater()).createAttempt({ api, card, form, fieldAt });
+      } catch {
+        // Not loaded (offline): nothing was sent, and the next Donate tries again.
+        return form.fail({}, UNREACHABLE);
+      }
       return attempt.send({ request, fingerprint, totalCents, frequency });
     },
 
-    follow: attempt.follow,
-    stopFollowing: attempt.stopFollowing,
+    /** Follows a Pending donation up (model/attempt.ts); null if there is none. */
+    follow: async () => attempt?.follow() ?? null,
+    /** Stops following a Pending donation up (the element is gone). */
+    stopFollowing: () => attempt?.stopFollowing(),
 
     /** Back to an empty card and the first amount after a completed donation. */
     reset() {
-      attempt.forget();
+      attempt?.forget();
       card.reset();
       batch(() => {
         form.status.value = { kind: "editing" };

@@ -3,7 +3,7 @@
 // reload. Fake timers stand in for the minutes a donor would wait.
 import { cleanup, fireEvent, waitFor, within } from "@testing-library/preact";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FOLLOW_FOR_MS, FOLLOW_MAX_MS } from "./DonationModel";
+import { FOLLOW_FOR_MS, FOLLOW_MAX_MS } from "./model/attempt";
 import { defineDonateElement } from "./element";
 import {
   donationStatus,
