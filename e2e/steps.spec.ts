@@ -12,8 +12,10 @@ import {
   MAX_CLS,
   uniqueLastName,
 } from "./donor-helpers";
+import { journaled, sha256, uniqueMobile } from "./optin-helpers";
 
 const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 900 };
 
 /** The step shown: its heading, the one not hidden. */
 const stepHeading = (donate: Locator) => donate.getByRole("heading", { level: 3 });
@@ -29,8 +31,8 @@ async function rowsOf(
   return (await sandbox.transactions({ keyword: "HOPE" })).filter((row) => row.last_name === lastName);
 }
 
-async function openSteps(page: Page, hostUrl: string, fields = "") {
-  await page.setViewportSize(PHONE);
+async function openSteps(page: Page, hostUrl: string, fields = "", viewport = PHONE) {
+  await page.setViewportSize(viewport);
   await page.goto(`${hostUrl}/steps.html${fields ? `?fields=${fields}` : ""}`);
   const donate = donateOf(page);
   await expect(stepHeading(donate)).toHaveText("Step 1 of 3: Your gift");
@@ -63,86 +65,128 @@ function tabber(page: Page) {
   return { presses, tabTo, tab };
 }
 
-test.describe("<givekit-donate> in steps, on a 390 × 844 phone", () => {
-  test("gives in three steps; Back from the card and forward again keeps every value and charges once", async ({
+test.describe("<givekit-donate> in steps (on a 390 × 844 phone unless named)", () => {
+  test("the SMS box is an opt-in: ticked, the proxy keeps the disclosure shown, word for word; unticked, nothing", async ({
     page,
     sandbox,
     hostUrl,
+    proxyServer,
   }) => {
-    const lastName = uniqueLastName("Steps");
-    const donate = await openSteps(page, hostUrl, "phone,address");
-    const heights: number[] = [];
-
-    // 1. The gift.
-    await donate.getByRole("radio", { name: "$50" }).check();
-    await donate.getByRole("checkbox", { name: "Add $1.50 to cover the processing fee" }).check();
-    heights.push(await formHeight(donate));
-    await donate.getByRole("button", { name: "Next" }).click();
-
-    // 2. The donor: the first field takes the focus; each field filled at once, as autofill does.
-    await expect(stepHeading(donate)).toHaveText("Step 2 of 3: About you");
-    await expect(donate.getByLabel("First name")).toBeFocused();
-    await donate.getByLabel("First name").fill("Maya");
-    await donate.getByLabel("Last name").fill(lastName);
-    await donate.getByLabel("E-mail").fill("maya@example.org");
-    await donate.getByLabel("Phone (optional)").fill("(555) 010-1234");
-    await donate.getByLabel("Street address (optional)").fill("12 Commons Lane");
-    await donate.getByLabel("City (optional)").fill("Springfield");
-    await donate.getByLabel("State or province (optional)").fill("IL");
-    await donate.getByLabel("ZIP code (optional)").fill("62701");
-    heights.push(await formHeight(donate));
-    // Enter in a field moves on, as Next does.
-    await donate.getByLabel("ZIP code (optional)").press("Enter");
-
-    // 3. The card, in the frame that was loaded all along: its first field has the focus.
-    await expect(stepHeading(donate)).toHaveText("Step 3 of 3: Payment");
-    const card = cardOf(page);
-    await expect(card.getByLabel("Card number")).toBeFocused();
-    await fillCardAtOnce(card);
-    heights.push(await formHeight(donate));
-    await expect(donate.getByRole("button", { name: "Donate $51.50" })).toBeVisible();
-
-    // Back twice, and every value is still there…
-    await donate.getByRole("button", { name: "Back" }).click();
-    await expect(stepHeading(donate)).toHaveText("Step 2 of 3: About you");
-    await expect(stepHeading(donate)).toBeFocused();
-    await expect(donate.getByLabel("Last name")).toHaveValue(lastName);
-    await expect(donate.getByLabel("Street address (optional)")).toHaveValue("12 Commons Lane");
-    await expect(donate.getByLabel("ZIP code (optional)")).toHaveValue("62701");
-    await donate.getByRole("button", { name: "Back" }).click();
-    await expect(stepHeading(donate)).toHaveText("Step 1 of 3: Your gift");
-    await expect(donate.getByRole("radio", { name: "$50" })).toBeChecked();
-    await expect(donate.getByRole("checkbox", { name: /Add \$1\.50/ })).toBeChecked();
-
-    // …and forward again: the card too, never entered twice.
-    await donate.getByRole("button", { name: "Next" }).click();
-    await expect(stepHeading(donate)).toHaveText("Step 2 of 3: About you");
-    await donate.getByRole("button", { name: "Next" }).click();
-    await expect(stepHeading(donate)).toHaveText("Step 3 of 3: Payment");
-    await expect(card.getByLabel("Card number")).toHaveValue("4242 4242 4242 4242");
-    await expect(card.getByLabel("Security code")).toHaveValue(CARD.cvv);
-
-    await donate.getByRole("button", { name: "Donate $51.50" }).dblclick();
-    await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
-    const mine = await rowsOf(sandbox, lastName);
-    expect(mine).toHaveLength(1);
-    expect(mine[0]).toMatchObject({
-      status: "collected",
-      amount: "51.50",
-      donation_amount: "50.00",
-      fee_amount: "1.50",
-      last_4: "4242",
-      phone: "5550101234",
-      street_address: "12 Commons Lane",
-      city: "Springfield",
-      state: "IL",
-      zip: "62701",
-      country: "US",
-    });
-    // Each step is one phone screen or less (the figures: widget/README.md).
-    test.info().annotations.push({ type: "form height per step (px)", description: heights.join(", ") });
-    for (const height of heights) expect(height).toBeLessThanOrEqual(PHONE.height);
+    for (const ticked of [true, false]) {
+      const lastName = uniqueLastName(ticked ? "SmsYes" : "SmsNo");
+      const mobile = uniqueMobile();
+      const donate = await openSteps(page, hostUrl, "sms");
+      await donate.getByRole("button", { name: "Next" }).click();
+      await donate.getByLabel("First name").fill("Noor");
+      await donate.getByLabel("Last name").fill(lastName);
+      await donate.getByLabel("E-mail").fill("noor@example.org");
+      await donate.getByLabel(/^Phone/).fill(mobile);
+      const box = donate.getByRole("checkbox", { name: "Text me updates from Hope Shelter Alerts" });
+      await expect(box).not.toBeChecked();
+      if (ticked) await box.check();
+      const shown = (await donate.locator("[part=disclosure]").textContent())!.replace(/\s+/g, " ").trim();
+      await donate.getByRole("button", { name: "Next" }).click();
+      await fillCardAtOnce(cardOf(page));
+      await donate.getByRole("button", { name: /^Donate / }).click();
+      await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
+      expect(await rowsOf(sandbox, lastName)).toHaveLength(1);
+      if (ticked) {
+        await expect.poll(() => journaled(proxyServer.dataDir, mobile)).toHaveLength(1);
+        const [record] = journaled(proxyServer.dataDir, mobile);
+        // The text itself is kept once, by its hash: the record's hash is the shown text's.
+        expect(record).toMatchObject({
+          consent_text_sha256: sha256(shown),
+          shortcode: "71777",
+          keyword: "HOPE",
+        });
+        expect(shown).toContain("recurring automated text messages from Hope Shelter Alerts");
+      } else {
+        // The donation went through; no consent was given, so none is kept.
+        expect(journaled(proxyServer.dataDir, mobile)).toEqual([]);
+      }
+    }
   });
+
+  for (const viewport of [PHONE, DESKTOP])
+    test(`gives in three steps; Back from the card and forward again keeps every value and charges once (${viewport.width} × ${viewport.height})`, async ({
+      page,
+      sandbox,
+      hostUrl,
+    }) => {
+      const lastName = uniqueLastName("Steps");
+      const donate = await openSteps(page, hostUrl, "phone,address", viewport);
+      const heights: number[] = [];
+
+      // 1. The gift.
+      await donate.getByRole("radio", { name: "$50" }).check();
+      await donate.getByRole("checkbox", { name: "Add $1.50 to cover the processing fee" }).check();
+      heights.push(await formHeight(donate));
+      await donate.getByRole("button", { name: "Next" }).click();
+
+      // 2. The donor: the first field takes the focus; each field filled at once, as autofill does.
+      await expect(stepHeading(donate)).toHaveText("Step 2 of 3: About you");
+      await expect(donate.getByLabel("First name")).toBeFocused();
+      await donate.getByLabel("First name").fill("Maya");
+      await donate.getByLabel("Last name").fill(lastName);
+      await donate.getByLabel("E-mail").fill("maya@example.org");
+      await donate.getByLabel("Phone (optional)").fill("(555) 010-1234");
+      await donate.getByLabel("Street address (optional)").fill("12 Commons Lane");
+      await donate.getByLabel("City (optional)").fill("Springfield");
+      await donate.getByLabel("State or province (optional)").fill("IL");
+      await donate.getByLabel("ZIP code (optional)").fill("62701");
+      heights.push(await formHeight(donate));
+      // Enter in a field moves on, as Next does.
+      await donate.getByLabel("ZIP code (optional)").press("Enter");
+
+      // 3. The card, in the frame that was loaded all along: its first field has the focus.
+      await expect(stepHeading(donate)).toHaveText("Step 3 of 3: Payment");
+      const card = cardOf(page);
+      await expect(card.getByLabel("Card number")).toBeFocused();
+      await fillCardAtOnce(card);
+      heights.push(await formHeight(donate));
+      await expect(donate.getByRole("button", { name: "Donate $51.50" })).toBeVisible();
+
+      // Back twice, and every value is still there…
+      await donate.getByRole("button", { name: "Back" }).click();
+      await expect(stepHeading(donate)).toHaveText("Step 2 of 3: About you");
+      await expect(stepHeading(donate)).toBeFocused();
+      await expect(donate.getByLabel("Last name")).toHaveValue(lastName);
+      await expect(donate.getByLabel("Street address (optional)")).toHaveValue("12 Commons Lane");
+      await expect(donate.getByLabel("ZIP code (optional)")).toHaveValue("62701");
+      await donate.getByRole("button", { name: "Back" }).click();
+      await expect(stepHeading(donate)).toHaveText("Step 1 of 3: Your gift");
+      await expect(donate.getByRole("radio", { name: "$50" })).toBeChecked();
+      await expect(donate.getByRole("checkbox", { name: /Add \$1\.50/ })).toBeChecked();
+
+      // …and forward again: the card too, never entered twice.
+      await donate.getByRole("button", { name: "Next" }).click();
+      await expect(stepHeading(donate)).toHaveText("Step 2 of 3: About you");
+      await donate.getByRole("button", { name: "Next" }).click();
+      await expect(stepHeading(donate)).toHaveText("Step 3 of 3: Payment");
+      await expect(card.getByLabel("Card number")).toHaveValue("4242 4242 4242 4242");
+      await expect(card.getByLabel("Security code")).toHaveValue(CARD.cvv);
+
+      await donate.getByRole("button", { name: "Donate $51.50" }).dblclick();
+      await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
+      const mine = await rowsOf(sandbox, lastName);
+      expect(mine).toHaveLength(1);
+      expect(mine[0]).toMatchObject({
+        status: "collected",
+        amount: "51.50",
+        donation_amount: "50.00",
+        fee_amount: "1.50",
+        last_4: "4242",
+        phone: "5550101234",
+        street_address: "12 Commons Lane",
+        city: "Springfield",
+        state: "IL",
+        zip: "62701",
+        country: "US",
+      });
+      // Each step is one phone screen or less (the figures: widget/README.md).
+      test.info().annotations.push({ type: "form height per step (px)", description: heights.join(", ") });
+      for (const height of heights) expect(height).toBeLessThanOrEqual(PHONE.height);
+    });
 
   test("an empty required field stops the donor at its step, the error beside it and the focus on it", async ({
     page,
