@@ -43,12 +43,13 @@ export const BUDGETS = {
 /**
  * Where a target is still missed, the figure the build must not pass (a regression), a little
  * above today's (2026-11-25): the target is printed beside it as missed, and the run fails only
- * past the guard, as `npm run bench` does. `donation` moved from 28 to 29.5 KB: prefilled links,
- * analytics and success-url added 0.8 KB, and what Donate needs became a chunk of its own
- * (later.ts), 0.6 KB lighter for the first step and 0.4 KB heavier in all.
+ * past the guard, as `npm run bench` does. Moved on 2026-11-25 (donatePage 21.5 → 22 KB,
+ * donation 28 → 29.5 KB): this wave's fundraiser features (prefilled links, analytics,
+ * success-url, described and monthly presets) added 1.3 KB to the first step; what Donate needs
+ * (later.ts) and Vite's preload helper going took 1.2 KB back off it, and put 0.5 KB on the rest.
  */
 export const GUARDS: Partial<Record<keyof typeof BUDGETS, number>> = {
-  donatePage: 21.5 * KB,
+  donatePage: 22 * KB,
   donation: 29.5 * KB,
   frame: 10.5 * KB,
 };

@@ -37,7 +37,8 @@ import {
   readFields,
   type OptionalField,
 } from "./donate/attributes";
-import { readCampaign, readDonation, readDonationStatus, readPeers } from "./donate/responses";
+import { readDonation, readDonationStatus } from "./donate/donation-responses";
+import { readCampaign, readPeers } from "./donate/responses";
 import { readProgress } from "./goal/progress";
 import {
   KEYWORD,

@@ -27,7 +27,7 @@ export const FrequencyPicker = reactive(({ model, t }: Omit<PickerProps, "locale
               name="frequency"
               value={frequency}
               checked={model.frequency.value === frequency}
-              onChange={() => model.set(model.frequency, frequency)}
+              onChange={() => model.chooseFrequency(frequency)}
             />
             <span>{t.donate.frequency[frequency]}</span>
           </label>
@@ -43,6 +43,7 @@ export const AmountPicker = reactive(({ model, t, locale, error }: PickerProps) 
   const campaign = model.campaign.value;
   const currency = campaign?.currency ?? "USD";
   const choice = model.amountChoice.value;
+  const presets = model.presets.value;
   const range = campaign
     ? d.amountRange(
         formatMoney(toCents(campaign.min_amount), currency, locale),
@@ -64,8 +65,12 @@ export const AmountPicker = reactive(({ model, t, locale, error }: PickerProps) 
           </p>
         ) : null}
         <div class="gk-chips">
-          {model.props.amounts.map((cents) => (
-            <label class="gk-chip" key={cents} part="amount">
+          {presets.amounts.map((cents) => (
+            <label
+              class={presets.labels[cents] ? "gk-chip gk-described" : "gk-chip"}
+              key={cents}
+              part="amount"
+            >
               <input
                 type="radio"
                 name="amount"
@@ -73,7 +78,16 @@ export const AmountPicker = reactive(({ model, t, locale, error }: PickerProps) 
                 checked={choice === cents}
                 onChange={() => model.chooseAmount(cents)}
               />
-              <span>{formatMoney(cents, currency, locale, true)}</span>
+              {/* What the amount does is part of its name: "$25 A week of meals". */}
+              <span>
+                {formatMoney(cents, currency, locale, true)}
+                {presets.labels[cents] ? (
+                  <>
+                    {" "}
+                    <small part="amount-description">{presets.labels[cents]}</small>
+                  </>
+                ) : null}
+              </span>
             </label>
           ))}
           <label class="gk-chip" part="amount">

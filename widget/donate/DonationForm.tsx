@@ -3,7 +3,8 @@ import { fromCents } from "../../contract/money";
 import type { Locale, Messages } from "../i18n";
 import { emit } from "../shared/events";
 import { formatMoney } from "../shared/format";
-import { giftContext, pushPurchase } from "./analytics";
+import { giftContext } from "./analytics";
+import { laterIfLoaded } from "./model/later";
 import { AmountPicker, FrequencyPicker } from "./AmountPicker";
 import { CardField } from "./CardField";
 import type { CardPort } from "./card-port";
@@ -179,7 +180,8 @@ export class DonationForm extends Reactive<DonationFormProps> {
           transaction_id: transactionId,
         });
         if (said !== "Success" || !transactionId) return;
-        if (model.props.dataLayer) pushPurchase(context, amount, transactionId);
+        // A charge came through the attempt, which later.ts made: it is there.
+        if (model.props.dataLayer) laterIfLoaded()?.pushPurchase(context, amount, transactionId);
         const next = model.props.successUrl;
         // The thank-you is read first; then the nonprofit's own page takes over.
         if (next) setTimeout(() => location.assign(next), SUCCESS_REDIRECT_MS);

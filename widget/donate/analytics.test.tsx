@@ -1,6 +1,7 @@
 import { cleanup, fireEvent } from "@testing-library/preact";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { giftContext, pushPurchase } from "./analytics";
+import { giftContext } from "./analytics";
+import { pushPurchase } from "./data-layer";
 import { SUCCESS_REDIRECT_MS } from "./DonationForm";
 import {
   HOPE_CONTEXT,

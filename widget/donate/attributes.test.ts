@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { readDonateAttributes } from "./attributes";
 
 const read = (attributes: Record<string, string>) => readDonateAttributes((name) => attributes[name] ?? null);
@@ -13,7 +13,9 @@ describe("<givekit-donate>'s attributes", () => {
         target: { shortcode: "71777", keyword: "HOPE" },
         formId: null,
         amounts: [2500, 5000, 10000, 25000],
-        defaultAmount: 2500,
+        amountLabels: {},
+        monthlyAmounts: null,
+        defaultAmount: null,
         frequencies: ["once", "monthly"],
         defaultFrequency: "once",
         fundraiser: null,
@@ -66,8 +68,6 @@ describe("<givekit-donate>'s attributes", () => {
   });
 
   it.each([
-    [{ amounts: "25,0" }, '"amounts"'],
-    [{ amounts: "1,2,3,4,5,6,7,8,9" }, '"amounts"'],
     [{ "default-amount": "1e3" }, '"default-amount"'],
     [{ shortcode: "7" }, '"shortcode"'],
     [{ "default-frequency": "weekly" }, '"default-frequency"'],
@@ -77,6 +77,52 @@ describe("<givekit-donate>'s attributes", () => {
     const result = read({ proxy: "https://give.example.org", shortcode: "71777", keyword: "HOPE", ...bad });
     expect(result.ok).toBe(false);
     expect(!result.ok && result.problem).toContain(named);
+  });
+
+  it("amounts with descriptions: a malformed entry is left out with a [givekit] line, the rest kept", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const result = read({
+      proxy: "https://give.example.org",
+      shortcode: "71777",
+      keyword: "HOPE",
+      amounts: "25: A week of meals ,0,abc,50,100:,250:Un mes de refugio",
+      "monthly-amounts": "10:A meal a day,20,35",
+    });
+    expect(result.ok && result.props.amounts).toEqual([2500, 5000, 25000]);
+    expect(result.ok && result.props.amountLabels).toEqual({
+      2500: "A week of meals",
+      25000: "Un mes de refugio",
+    });
+    expect(result.ok && result.props.monthlyAmounts).toEqual({
+      amounts: [1000, 2000, 3500],
+      labels: { 1000: "A meal a day" },
+    });
+    expect(warn.mock.calls.map(([line]) => line)).toEqual([
+      '[givekit] <givekit-donate>: "0" in "amounts" is not an amount (with a description of at most 80 characters); it is left out.',
+      '[givekit] <givekit-donate>: "abc" in "amounts" is not an amount (with a description of at most 80 characters); it is left out.',
+      '[givekit] <givekit-donate>: "100:" in "amounts" is not an amount (with a description of at most 80 characters); it is left out.',
+    ]);
+  });
+
+  it("amounts: past 8 the rest are left out; none good, the defaults", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const many = read({
+      proxy: "https://give.example.org",
+      shortcode: "71777",
+      keyword: "HOPE",
+      amounts: "1,2,3,4,5,6,7,8,9",
+    });
+    expect(many.ok && many.props.amounts).toEqual([100, 200, 300, 400, 500, 600, 700, 800]);
+    const none = read({
+      proxy: "https://give.example.org",
+      shortcode: "71777",
+      keyword: "HOPE",
+      amounts: "0,x",
+    });
+    expect(none.ok && none.props.amounts).toEqual([2500, 5000, 10000, 25000]);
+    expect(warn).toHaveBeenCalledWith(
+      '[givekit] <givekit-donate>: "amounts" lists more than 8; the rest are left out.',
+    );
   });
 
   it("need shortcode and keyword together, or event-id and event-type together", () => {

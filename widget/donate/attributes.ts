@@ -1,6 +1,7 @@
-import { toCents } from "../../contract/money";
+import { isPositiveAmount, toCents } from "../../contract/money";
 import { PEER_ID_PATTERN, RECURRING_FREQUENCIES, TARGET_TEXT_MAX } from "../../contract/patterns";
 import type { Locale } from "../i18n";
+import { codePoints } from "../shared/checks";
 import {
   KEYWORD,
   matching,
@@ -12,6 +13,9 @@ import {
   text,
   type AttributeResult,
 } from "../shared/attributes";
+
+/** A `[givekit]` console line about <givekit-donate>'s set-up: `what` is wrong, and what the form does instead. */
+export const warn = (what: string) => console.warn(`[givekit] <givekit-donate>: ${what}.`);
 
 /** How often a donor may give: once, or one of the contract's recurring frequencies. */
 export const FREQUENCIES = ["once", ...RECURRING_FREQUENCIES] as const;
@@ -49,7 +53,7 @@ export function readFields(value: string | null): DonateFields {
     const entry = part.trim().toLowerCase();
     const [, name, required] = FIELD_ENTRY.exec(entry) ?? [];
     if (name) fields[name as OptionalField] = Boolean(required);
-    else if (entry) console.warn(`[givekit] <givekit-donate>: "${entry}" in "fields" is not a field.`);
+    else if (entry) warn(`"${entry}" in "fields" is not a field`);
   }
   return fields;
 }
@@ -65,8 +69,8 @@ function smsNeedsItsDisclosure(
   privacyUrl: string | null,
 ): DonateFields {
   if (!("sms" in fields) || (programName && termsUrl && privacyUrl)) return fields;
-  console.warn(
-    '[givekit] <givekit-donate>: fields="sms" needs program-name, terms-url and privacy-url (its disclosure names them); the SMS box is left out.',
+  warn(
+    'fields="sms" needs program-name, terms-url and privacy-url (its disclosure names them); the SMS box is left out',
   );
   const { sms: _sms, ...rest } = fields;
   return rest;
@@ -76,20 +80,64 @@ function smsNeedsItsDisclosure(
 function sameOrigin(url: string | undefined): string | null {
   if (!url) return null;
   if (new URL(url).origin === location.origin) return url;
-  console.warn(
-    `[givekit] <givekit-donate>: success-url must be on this page's origin (${location.origin}); it is ignored.`,
-  );
+  warn(`success-url must be on this page's origin (${location.origin}); it is ignored`);
   return null;
+}
+
+/** How long a preset's description may be ("25:A week of meals"), in characters. */
+const PRESET_LABEL_MAX = 80;
+const PRESET_ENTRY = /^([^:]*?)\s*(?::\s*(.*))?$/s;
+
+/** Preset amounts in cents, and what each does where the nonprofit says ("25:A week of meals"). */
+export interface Presets {
+  amounts: number[];
+  labels: Record<number, string>;
+}
+
+/**
+ * A presets attribute (`amounts`, `monthly-amounts`): "25:A week of meals,50,100:A month of
+ * shelter", at most MAX_PRESETS. An entry that is not an amount (or whose description is too
+ * long) is dropped with a `[givekit]` line and the rest kept; with none left, `fallback`.
+ *
+ * @example
+ * readPresets("amounts", "25:A week of meals,abc,50", DEFAULT_AMOUNTS)
+ * // { amounts: [2500, 5000], labels: { 2500: "A week of meals" } }, and a line about "abc"
+ */
+export function readPresets(name: string, value: string | null, fallback: string): Presets {
+  const presets: Presets = { amounts: [], labels: {} };
+  for (const entry of (value ?? fallback).split(",")) {
+    const [, amount = "", label] = PRESET_ENTRY.exec(entry.trim()) ?? [];
+    const cents = isPositiveAmount(amount) ? toCents(amount) : null;
+    const said = label?.trim();
+    if (cents === null || (said !== undefined && (said === "" || codePoints(said) > PRESET_LABEL_MAX))) {
+      if (entry.trim())
+        warn(
+          `"${entry.trim().slice(0, 40)}" in "${name}" is not an amount (with a description of at most ${PRESET_LABEL_MAX} characters); it is left out`,
+        );
+      continue;
+    }
+    if (presets.amounts.includes(cents)) continue;
+    if (presets.amounts.length === MAX_PRESETS) {
+      warn(`"${name}" lists more than ${MAX_PRESETS}; the rest are left out`);
+      break;
+    }
+    presets.amounts.push(cents);
+    if (said) presets.labels[cents] = said;
+  }
+  return presets.amounts.length > 0 || value === null ? presets : readPresets(name, null, fallback);
 }
 
 export interface DonateProps {
   proxyUrl: string;
   target: DonateTarget;
   formId: string | null;
-  /** Preset amounts, in cents. */
+  /** Preset amounts, in cents, and their descriptions (`amounts`). */
   amounts: number[];
-  /** In cents; a value that is not a preset fills the "other" amount. */
-  defaultAmount: number;
+  amountLabels: Record<number, string>;
+  /** The presets of a recurring gift (`monthly-amounts`), if the nonprofit gives its own. */
+  monthlyAmounts: Presets | null;
+  /** In cents; a value that is not a preset fills the "other" amount. Null: the first preset of the frequency shown. */
+  defaultAmount: number | null;
   frequencies: Frequency[];
   defaultFrequency: Frequency;
   fundraiser: string | null;
@@ -127,6 +175,7 @@ export const DONATE_ATTRIBUTES = [
   "event-type",
   "form-id",
   "amounts",
+  "monthly-amounts",
   "default-amount",
   "frequencies",
   "default-frequency",
@@ -173,9 +222,8 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
                       : "keyword",
               'is required: name the campaign with "shortcode" and "keyword", or "event-id" and "event-type"',
             );
-    const amounts = [
-      ...new Set(attr.list("amounts", DEFAULT_AMOUNTS, POSITIVE_AMOUNT, MAX_PRESETS).map(toCents)),
-    ];
+    const { amounts, labels: amountLabels } = readPresets("amounts", get("amounts"), DEFAULT_AMOUNTS);
+    const monthly = get("monthly-amounts");
     const defaultAmount = attr("default-amount", POSITIVE_AMOUNT);
     const frequencies = [...new Set(attr.list("frequencies", DEFAULT_FREQUENCIES, FREQUENCY))] as Frequency[];
     const defaultFrequency = (attr("default-frequency", FREQUENCY) ?? frequencies[0]) as Frequency;
@@ -189,7 +237,9 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
       target,
       formId: attr("form-id", text(TARGET_TEXT_MAX)) ?? null,
       amounts,
-      defaultAmount: defaultAmount ? toCents(defaultAmount) : amounts[0]!,
+      amountLabels,
+      monthlyAmounts: monthly === null ? null : readPresets("monthly-amounts", monthly, DEFAULT_AMOUNTS),
+      defaultAmount: defaultAmount ? toCents(defaultAmount) : null,
       frequencies,
       defaultFrequency,
       fundraiser: attr("fundraiser", ID) ?? null,

@@ -45,7 +45,7 @@ describe("<givekit-donate>", () => {
   });
 
   it.each([
-    ["amounts", "25,abc"],
+    ["default-amount", "25,abc"],
     ["keyword", "NO SPACES ALLOWED"],
     ["frequencies", "once,weekly"],
     ["default-frequency", "quarterly"],

@@ -5,3 +5,4 @@
  */
 export { createAttempt } from "./model/attempt";
 export { Outcome } from "./Outcome";
+export { pushPurchase } from "./data-layer";

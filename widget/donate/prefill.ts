@@ -1,9 +1,9 @@
 import { toCents } from "../../contract/money";
 import { isAmount } from "../../contract/patterns";
 import type { Campaign } from "../../contract/api";
-import type { DonateProps, Frequency } from "./attributes";
+import { warn, type DonateProps, type Frequency } from "./attributes";
 
-const warn = (what: string) => console.warn(`[givekit] <givekit-donate>: ${what}; it is ignored.`);
+const ignored = (what: string) => warn(`${what}; it is ignored`);
 
 /**
  * The element's defaults with a link's prefill over them: `?amount=100&frequency=monthly` from an
@@ -20,12 +20,12 @@ export function prefill(props: DonateProps, search: string): DonateProps {
   let { defaultAmount, defaultFrequency } = props;
   if (amount !== null) {
     if (isAmount(amount) && toCents(amount) > 0) defaultAmount = toCents(amount);
-    else warn(`the link's amount "${amount.slice(0, 20)}" is not an amount`);
+    else ignored(`the link's amount "${amount.slice(0, 20)}" is not an amount`);
   }
   if (frequency !== null) {
     if (props.frequencies.includes(frequency as Frequency)) defaultFrequency = frequency as Frequency;
     else
-      warn(
+      ignored(
         `the link's frequency "${frequency.slice(0, 20)}" is not one this form offers (${props.frequencies.join(", ")})`,
       );
   }
@@ -44,7 +44,7 @@ export function amountWithinRange(
   const within = (value: number) =>
     value >= toCents(campaign.min_amount) && value <= toCents(campaign.max_amount);
   if (cents === null || within(cents)) return null;
-  warn(
+  ignored(
     `the amount ${(cents / 100).toFixed(2)} is outside this campaign's range (${campaign.min_amount} to ${campaign.max_amount})`,
   );
   return props.amounts.find(within) ?? "other";

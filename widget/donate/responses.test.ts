@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readDonation } from "./responses";
+import { readDonation } from "./donation-responses";
 
 const success = (amount: string) => ({
   donation: {

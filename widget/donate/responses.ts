@@ -1,4 +1,4 @@
-import type { Campaign, DonationResponse, DonationStatusResponse, Peer } from "../../contract/api";
+import type { Campaign, Peer } from "../../contract/api";
 import { isPositiveAmount } from "../../contract/money";
 import {
   CURRENCY_PATTERN,
@@ -27,12 +27,12 @@ import {
 
 /*
  * The proxy's answers, read as contract/api.ts's schemas read them (CampaignSchema,
- * PeersResponseSchema, DonationResponseSchema, DonationStatusResponseSchema), by hand: those schemas pull zod's union,
+ * PeersResponseSchema; a donation's answers are in donation-responses.ts, which loads later), by hand: those schemas pull zod's union,
  * default and nullable parsers into widget.js, which has a 30 KB budget. widget/readers.test.ts
  * holds each reader to its schema.
  */
 
-const isFrequency = oneOf(RECURRING_FREQUENCIES);
+export const isFrequency = oneOf(RECURRING_FREQUENCIES);
 const targetText = optional(textUpTo(TARGET_TEXT_MAX));
 
 const CAMPAIGN = {
@@ -60,21 +60,6 @@ const PEER = {
   goal: nullable(isAmount),
 };
 
-const SUCCESS = {
-  status: oneOf(["Success"]),
-  message: isText,
-  transaction_id: isText,
-  amount: isAmount,
-  fee_amount: isAmount,
-  recurring_frequency: nullable(isFrequency),
-};
-const PENDING = { status: oneOf(["Pending"]), reference: isText };
-const STATUS = {
-  status: oneOf(["Pending", "Success", "NotCharged"]),
-  reference: isText,
-  transaction_id: optional(isText),
-};
-
 export function readCampaign(body: unknown): Campaign | null {
   const campaign = readShape<Campaign>(body, CAMPAIGN, true);
   if (campaign) campaign.min_amount ??= DEFAULT_MIN_AMOUNT;
@@ -86,18 +71,4 @@ export function readPeers(body: unknown): Peer[] | null {
   if (!Array.isArray(peers)) return null;
   const read = peers.map((peer) => readShape<Peer>(peer, PEER));
   return read.every(Boolean) ? (read as Peer[]) : null;
-}
-
-export function readDonation(body: unknown): DonationResponse | null {
-  const donation = isObject(body) ? body.donation : null;
-  const read = readShape(donation, SUCCESS) ?? readShape(donation, PENDING);
-  return read ? ({ donation: read } as DonationResponse) : null;
-}
-
-export function readDonationStatus(body: unknown): DonationStatusResponse | null {
-  const donation = readShape<DonationStatusResponse["donation"]>(
-    isObject(body) ? body.donation : null,
-    STATUS,
-  );
-  return donation && { donation };
 }

@@ -15,7 +15,7 @@ import type {
   PendingCheck,
   SubmitResult,
 } from "../DonationModel";
-import { readDonation, readDonationStatus } from "../responses";
+import { readDonation, readDonationStatus } from "../donation-responses";
 
 /** A Pending donation is first looked up after this long, then after twice as long each time… */
 export const FOLLOW_FIRST_MS = 2000;

@@ -7,7 +7,9 @@ import { createGiftModel, parseAmountInput } from "./gift";
 type GiftProps = Parameters<typeof createGiftModel>[0];
 const PROPS: GiftProps = {
   amounts: [2500, 5000, 10000],
-  defaultAmount: 2500,
+  amountLabels: {},
+  monthlyAmounts: null,
+  defaultAmount: null,
   defaultFrequency: "once",
   frequencies: ["once", "monthly", "annually"],
 };
@@ -68,5 +70,39 @@ describe("the gift model", () => {
     g.amountChoice.value = 10000;
     g.reset();
     expect(g.amountCents.value).toBe(4000);
+  });
+
+  it("a recurring gift shows its own presets (monthly-amounts); a chosen preset keeps its place when the frequency changes", () => {
+    const { gift: g } = gift({
+      amountLabels: { 2500: "A week of meals" },
+      monthlyAmounts: { amounts: [1000, 2000, 3500], labels: { 2000: "A meal a day" } },
+    });
+    expect(g.presets.value).toEqual({ amounts: [2500, 5000, 10000], labels: { 2500: "A week of meals" } });
+    g.amountChoice.value = 5000;
+    g.chooseFrequency("monthly");
+    expect(g.presets.value.labels[2000]).toBe("A meal a day");
+    expect(g.amountCents.value).toBe(2000);
+    g.chooseFrequency("once");
+    expect(g.amountCents.value).toBe(5000);
+    // The donor's own amount stays as typed.
+    g.amountChoice.value = "other";
+    g.otherAmount.value = "42";
+    g.chooseFrequency("monthly");
+    expect(g.amountCents.value).toBe(4200);
+  });
+
+  it("a link's monthly amount is kept as given, in the other amount when it is not a monthly preset", () => {
+    const { gift: g } = gift({
+      defaultAmount: 10000,
+      defaultFrequency: "monthly",
+      monthlyAmounts: { amounts: [1000, 2000], labels: {} },
+    });
+    expect(g.amountChoice.value).toBe("other");
+    expect(g.amountCents.value).toBe(10000);
+    const first = gift({
+      defaultFrequency: "monthly",
+      monthlyAmounts: { amounts: [1000, 2000], labels: {} },
+    });
+    expect(first.gift.amountCents.value).toBe(1000);
   });
 });

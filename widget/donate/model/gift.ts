@@ -2,7 +2,7 @@ import { computed, signal, type ReadonlySignal } from "@preact/signals-core";
 import type { Campaign, DonationRequest } from "../../../contract/api";
 import { feeCents, fromCents, toCents } from "../../../contract/money";
 import { AMOUNT_PATTERN } from "../../../contract/patterns";
-import type { DonateProps, Frequency } from "../attributes";
+import type { DonateProps, Frequency, Presets } from "../attributes";
 
 /** How many characters a donor can type into the amount box ("10,000.00" and then some). */
 export const OTHER_AMOUNT_MAX = 12;
@@ -25,14 +25,25 @@ export function parseAmountInput(input: string): number | null {
  * gift.coverFee.value = true; // gift.totalCents.value === 5150 at a 3 % fee rate
  */
 export function createGiftModel(
-  props: Pick<DonateProps, "amounts" | "defaultAmount" | "defaultFrequency" | "frequencies">,
+  props: Pick<
+    DonateProps,
+    "amounts" | "amountLabels" | "monthlyAmounts" | "defaultAmount" | "defaultFrequency" | "frequencies"
+  >,
   campaign: ReadonlySignal<Campaign | null>,
 ) {
-  const presetAmount = props.amounts.includes(props.defaultAmount);
+  /** The presets shown for a frequency: a recurring gift's own (`monthly-amounts`) if given. */
+  const presetsFor = (f: Frequency): Presets =>
+    f !== "once" && props.monthlyAmounts
+      ? props.monthlyAmounts
+      : { amounts: props.amounts, labels: props.amountLabels };
   const frequency = signal<Frequency>(props.defaultFrequency);
-  const amountChoice = signal<number | "other">(presetAmount ? props.defaultAmount : "other");
-  const otherAmount = signal(presetAmount ? "" : fromCents(props.defaultAmount));
+  /** The first choice: the element's (or the link's) amount, else the first preset shown. */
+  const start = props.defaultAmount ?? presetsFor(props.defaultFrequency).amounts[0]!;
+  const presetAmount = presetsFor(props.defaultFrequency).amounts.includes(start);
+  const amountChoice = signal<number | "other">(presetAmount ? start : "other");
+  const otherAmount = signal(presetAmount ? "" : fromCents(start));
   const coverFee = signal(false);
+  const presets = computed(() => presetsFor(frequency.value));
 
   /** The element's frequencies the campaign takes; once a gift is always possible. */
   const frequencies = computed<Frequency[]>(() => {
@@ -59,6 +70,7 @@ export function createGiftModel(
   return {
     frequency,
     frequencies,
+    presets,
     amountChoice,
     otherAmount,
     amountCents,
@@ -85,6 +97,19 @@ export function createGiftModel(
       return undefined;
     },
 
+    /**
+     * Gives how often: a preset chosen among the one-time presets becomes the one in the same
+     * place among the recurring ones (when they differ), so the choice is never one not shown.
+     */
+    chooseFrequency(next: Frequency) {
+      const before = presets.peek().amounts;
+      const index =
+        typeof amountChoice.peek() === "number" ? before.indexOf(amountChoice.peek() as number) : -1;
+      frequency.value = next;
+      const after = presets.peek().amounts;
+      if (after !== before && index >= 0) amountChoice.value = after[Math.min(index, after.length - 1)]!;
+    },
+
     /** Once the campaign is known: a frequency it does not take falls back to the first it does. */
     fitFrequency() {
       if (!frequencies.peek().includes(frequency.peek())) frequency.value = frequencies.peek()[0]!;
@@ -92,8 +117,8 @@ export function createGiftModel(
 
     /** Back to the element's amount, for the next gift. */
     reset() {
-      amountChoice.value = presetAmount ? props.defaultAmount : "other";
-      otherAmount.value = presetAmount ? "" : fromCents(props.defaultAmount);
+      amountChoice.value = presetAmount ? start : "other";
+      otherAmount.value = presetAmount ? "" : fromCents(start);
     },
   };
 }

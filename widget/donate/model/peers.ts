@@ -2,7 +2,7 @@ import { batch, signal, type ReadonlySignal } from "@preact/signals-core";
 import type { Campaign, DonationRequest, Peer } from "../../../contract/api";
 import { PEER_ID_PATTERN } from "../../../contract/patterns";
 import type { ApiClient } from "../../shared/api-client";
-import type { DonateProps } from "../attributes";
+import { warn, type DonateProps } from "../attributes";
 import { readPeers } from "../responses";
 
 /** Wait this long after the last keystroke before searching fundraisers and teams. */
@@ -80,7 +80,7 @@ export function createPeerModel({
       const found = await fetchPeers(c, "");
       const match = found?.find((p) => p.id === id && p.kind === kind);
       if (match) peer.value = match;
-      else console.warn(`[givekit] <givekit-donate>: ${kind} "${id}" is not part of this campaign.`);
+      else warn(`${kind} "${id}" is not part of this campaign`);
     },
 
     /** Searches once the donor pauses typing, so each keystroke does not become a request. */
