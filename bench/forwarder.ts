@@ -1,7 +1,7 @@
 /**
  * The floor for the benchmark: a bare node:http forwarder doing what the proxy must at the
  * least (take the opt-in, pass it upstream with the public token, pass the answer back) with no
- * validation, no journal, no logs. Upstream base URL in argv[2]. Prints "listening on <url>".
+ * validation, no store, no logs. Upstream base URL in argv[2]. Prints "listening on <url>".
  */
 import { Agent, createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";

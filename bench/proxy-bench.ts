@@ -59,7 +59,7 @@ const START_TIMEOUT_MS = 30_000;
 const BUILD_DIR = join(ROOT, "node_modules/.cache/givekit-bench");
 
 const TARGET_RATIO = (baseline as Baseline).figures.throughput_ratio!.target!;
-const JOURNAL_SECRET = "bench-journal-secret-bench-journal-secret";
+const SIGNING_SECRET = "bench-signing-secret-bench-signing-secret";
 /** Clock ticks per second in /proc/<pid>/stat (USER_HZ, 100 on Linux). */
 const USER_HZ = 100;
 
@@ -69,7 +69,7 @@ const BENCH_LIMITS = {
   GIVEKIT_RATE_DONATIONS: "1000000",
   GIVEKIT_RATE_SUBSCRIPTIONS: "1000000",
   // Every proxy signs form sessions with this key, and one session serves every request.
-  GIVEKIT_JOURNAL_SECRET: JOURNAL_SECRET,
+  GIVEKIT_SIGNING_SECRET: SIGNING_SECRET,
   GIVEKIT_FORM_SESSION_TOKENIZATIONS: "1000000",
   GIVEKIT_FORM_SESSION_CARDS: "1000000",
   // One card over and over from one address is a card-testing pattern: defence mode stays off.
@@ -97,7 +97,7 @@ const SUBSCRIBE_BODY = JSON.stringify({
  */
 const BENCH_SESSION = createFormSessions(
   { minFormMs: 0, formSessionTtlS: 24 * 3600, formSessionTokenizations: 1, formSessionCards: 1 },
-  { secret: JOURNAL_SECRET, counters: null, now: () => Date.now() - 60_000 },
+  { secret: SIGNING_SECRET, counters: null, now: () => Date.now() - 60_000 },
 ).issue().form_session;
 const CARD_BODY = JSON.stringify({
   card_number: "4242424242424242",
@@ -533,7 +533,7 @@ async function sharedPostgres(): Promise<string> {
 
 const pgEnv = (url: string) => ({
   DATABASE_URL: url,
-  GIVEKIT_JOURNAL_SECRET: JOURNAL_SECRET,
+  GIVEKIT_SIGNING_SECRET: SIGNING_SECRET,
   LOG_LEVEL: "info",
 });
 

@@ -3,7 +3,7 @@ import { HOPE_CONTEXT } from "./donor-helpers";
 import {
   completeDonation,
   completeOptin,
-  journaled,
+  consentsOf,
   optinOf,
   uniqueMobile,
   uniqueName,
@@ -37,7 +37,7 @@ for (const [mode, pagePath] of MODES) {
         );
     });
 
-    test("an SMS opt-in reaches the sandbox and the consent journal", async ({
+    test("an SMS opt-in reaches the sandbox and the consent records", async ({
       page,
       sandbox,
       proxyServer,
@@ -50,7 +50,7 @@ for (const [mode, pagePath] of MODES) {
         { list: "Hope Alerts", firstname: "Ada", lastname: "Lovelace" },
       ]);
       await expect
-        .poll(() => journaled(proxyServer.dataDir, mobile))
+        .poll(() => consentsOf(proxyServer.dataDir, mobile))
         .toMatchObject([{ list: "Hope Alerts", outcome: "subscribed" }]);
     });
 

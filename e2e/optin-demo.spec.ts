@@ -7,7 +7,7 @@ import {
   completeDonation,
   completeOptin,
   donateOf,
-  journaled,
+  consentsOf,
   optinOf,
   shownMoney,
   sumCents,
@@ -91,7 +91,7 @@ test.describe("the demo campaign page (dist/demo/index.html)", () => {
     await expect(goal.getByText(after.text, { exact: true })).toBeVisible();
   });
 
-  test("the whole page has no WCAG 2.2 A/AA violation, and an opt-in from it is journaled", async ({
+  test("the whole page has no WCAG 2.2 A/AA violation, and an opt-in from it is recorded", async ({
     page,
     proxyServer,
     sandbox,
@@ -114,7 +114,7 @@ test.describe("the demo campaign page (dist/demo/index.html)", () => {
       { list: "Hope Alerts" },
     ]);
     await expect
-      .poll(() => journaled(proxyServer.dataDir, mobile))
+      .poll(() => consentsOf(proxyServer.dataDir, mobile))
       .toMatchObject([{ outcome: "subscribed" }]);
   });
 

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { openSqlite } from "../sqlite/open";
 import { expect, type Locator, type Page } from "@playwright/test";
-import { JOURNAL_FILE } from "../proxy/store/sqlite/data-dir";
+import { DB_FILE } from "../proxy/store/sqlite/data-dir";
 import type { ConsentRecord } from "../proxy/store/types";
 import { reachDonate, showStep } from "./donor-helpers";
 
@@ -56,9 +56,9 @@ export function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
-/** The proxy's consent records, read straight from its SQLite journal (read-only). */
+/** The proxy's consent records, read straight from its SQLite database (read-only). */
 export function consentRecords(dataDir: string): ConsentRecord[] {
-  const db = openSqlite(join(dataDir, JOURNAL_FILE), { readonly: true, fileMustExist: true });
+  const db = openSqlite(join(dataDir, DB_FILE), { readonly: true, fileMustExist: true });
   try {
     return db.prepare<[], ConsentRecord>("SELECT * FROM consent_records ORDER BY id").all();
   } finally {
@@ -67,7 +67,7 @@ export function consentRecords(dataDir: string): ConsentRecord[] {
 }
 
 /** The consent records of one number. */
-export function journaled(dataDir: string, mobile: string): ConsentRecord[] {
+export function consentsOf(dataDir: string, mobile: string): ConsentRecord[] {
   return consentRecords(dataDir).filter((record) => record.mobilenumber === mobile);
 }
 

@@ -4,7 +4,7 @@
 import { startProxy } from "../test/helpers/proxy";
 import { DEMO } from "../test/helpers/sandbox";
 import { expect, startHostServer, test } from "./fixtures";
-import { fillOptin, journaled, optinOf, uniqueMobile } from "./optin-helpers";
+import { consentsOf, fillOptin, optinOf, uniqueMobile } from "./optin-helpers";
 
 test("a refused opt-in: the widget says so and offers the keyword; the consent record says rejected", async ({
   page,
@@ -40,7 +40,7 @@ test("a refused opt-in: the widget says so and offers the keyword; the consent r
 
     expect((await sandbox.subscriptions()).filter((row) => row.mobilenumber === mobile)).toEqual([]);
     await expect
-      .poll(() => journaled(proxy.dataDir, mobile))
+      .poll(() => consentsOf(proxy.dataDir, mobile))
       .toMatchObject([{ list: "Hope Alerts", outcome: "rejected" }]);
     const events = await page.evaluate(
       () => (window as unknown as { givekitEvents: unknown[] }).givekitEvents,

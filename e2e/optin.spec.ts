@@ -2,7 +2,7 @@ import type { ConsentRecord } from "../proxy/store/types";
 import { expect, test } from "./fixtures";
 import {
   completeOptin,
-  journaled,
+  consentsOf,
   fillOptin,
   formatted,
   optinOf,
@@ -12,7 +12,7 @@ import {
 } from "./optin-helpers";
 
 test.describe("<givekit-optin> in Chromium against the proxy and the sandbox", () => {
-  test("an opt-in to a list reaches the sandbox and leaves a consent record in the journal", async ({
+  test("an opt-in to a list reaches the sandbox and leaves a consent record in the proxy's store", async ({
     page,
     sandbox,
     proxyServer,
@@ -32,11 +32,11 @@ test.describe("<givekit-optin> in Chromium against the proxy and the sandbox", (
     expect(subscriptions).toHaveLength(1);
     expect(subscriptions[0]).toMatchObject({ list: "Hope Alerts", firstname: "Ada", lastname: "Lovelace" });
 
-    // The outcome is journaled in the proxy's next batch write, a moment after the answer.
+    // The outcome is recorded in the proxy's next batch write, a moment after the answer.
     await expect
-      .poll(() => journaled(proxyServer.dataDir, mobile))
+      .poll(() => consentsOf(proxyServer.dataDir, mobile))
       .toMatchObject([{ outcome: "subscribed" }]);
-    const [record] = journaled(proxyServer.dataDir, mobile) as [ConsentRecord];
+    const [record] = consentsOf(proxyServer.dataDir, mobile) as [ConsentRecord];
     expect(record.list).toBe("Hope Alerts");
     expect(record.consent_text_sha256).toBe(sha256(disclosure));
     expect(record.user_agent).toBe(await page.evaluate(() => navigator.userAgent));
@@ -67,7 +67,7 @@ test.describe("<givekit-optin> in Chromium against the proxy and the sandbox", (
     expect(subscriptions).toHaveLength(1);
     expect(subscriptions[0]).toMatchObject({ keyword: "HOPE", shortcode: "71777", list: null });
     await expect
-      .poll(() => journaled(proxyServer.dataDir, mobile))
+      .poll(() => consentsOf(proxyServer.dataDir, mobile))
       .toMatchObject([{ keyword: "HOPE", shortcode: "71777", list: null, outcome: "subscribed" }]);
   });
 
@@ -90,7 +90,7 @@ test.describe("<givekit-optin> in Chromium against the proxy and the sandbox", (
     await expect(optin.getByRole("heading", { name: "Ya está suscrito" })).toBeVisible();
 
     expect((await sandbox.subscriptions()).some((row) => row.mobilenumber === mobile)).toBe(true);
-    expect(journaled(proxyServer.dataDir, mobile)).toMatchObject([
+    expect(consentsOf(proxyServer.dataDir, mobile)).toMatchObject([
       { consent_text_sha256: sha256(disclosure) },
     ]);
   });

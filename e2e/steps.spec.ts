@@ -12,7 +12,7 @@ import {
   MAX_CLS,
   uniqueLastName,
 } from "./donor-helpers";
-import { journaled, sha256, uniqueMobile } from "./optin-helpers";
+import { consentsOf, sha256, uniqueMobile } from "./optin-helpers";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -91,8 +91,8 @@ test.describe("<givekit-donate> in steps (on a 390 × 844 phone unless named)", 
       await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
       expect(await rowsOf(sandbox, lastName)).toHaveLength(1);
       if (ticked) {
-        await expect.poll(() => journaled(proxyServer.dataDir, mobile)).toHaveLength(1);
-        const [record] = journaled(proxyServer.dataDir, mobile);
+        await expect.poll(() => consentsOf(proxyServer.dataDir, mobile)).toHaveLength(1);
+        const [record] = consentsOf(proxyServer.dataDir, mobile);
         // The text itself is kept once, by its hash: the record's hash is the shown text's.
         expect(record).toMatchObject({
           consent_text_sha256: sha256(shown),
@@ -102,7 +102,7 @@ test.describe("<givekit-donate> in steps (on a 390 × 844 phone unless named)", 
         expect(shown).toContain("recurring automated text messages from Hope Shelter Alerts");
       } else {
         // The donation went through; no consent was given, so none is kept.
-        expect(journaled(proxyServer.dataDir, mobile)).toEqual([]);
+        expect(consentsOf(proxyServer.dataDir, mobile)).toEqual([]);
       }
     }
   });

@@ -37,8 +37,8 @@ export interface AppDeps {
   logger: Logger;
   /** Everything the proxy keeps (proxy/store: SQLite or PostgreSQL). */
   store: Store;
-  /** Key of the body fingerprint HMAC (resolveJournalSecret). */
-  journalSecret: string;
+  /** Key of the body fingerprint HMAC (resolveSigningSecret). */
+  signingSecret: string;
   upstream: UpstreamClient;
   /** Made from config.rateLimits when not given. */
   rateLimits?: RateLimits;
@@ -55,7 +55,7 @@ export interface AppDeps {
  * const config = loadConfig(process.env);
  * const store = await openStore(config);
  * const app = createApp({ config, logger: createLogger("info"), store,
- *   journalSecret: resolveJournalSecret(config.dataDir, config.journalSecret),
+ *   signingSecret: resolveSigningSecret(config.dataDir, config.signingSecret),
  *   upstream: createUpstreamClient(config.upstream) });
  * const res = await app.request("/v1/health"); // 200 {"status":"ok","store":"sqlite"}
  */
@@ -67,7 +67,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const perClient = deps.rateLimits ?? createRateLimits(config.rateLimits, store.counters);
   const defence = createDefence(config.defence, { store, counters: store.counters, logger });
   const formSessions = createFormSessions(config.defence, {
-    secret: deps.journalSecret,
+    secret: deps.signingSecret,
     counters: store.counters,
   });
   // Every decline also feeds the whole-traffic signals (proxy/defence/defence-mode.ts).
@@ -127,12 +127,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       formSessions,
       defence,
       campaigns,
-      secret: deps.journalSecret,
+      secret: deps.signingSecret,
     }),
   );
   app.route(
     "/",
-    donationRoutes({ campaigns, upstream, store, journalSecret: deps.journalSecret, rateLimits, progress }),
+    donationRoutes({ campaigns, upstream, store, signingSecret: deps.signingSecret, rateLimits, progress }),
   );
   app.route("/", subscriptionRoutes({ campaigns, upstream, store, rateLimits }));
   app.route(

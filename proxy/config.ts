@@ -122,7 +122,7 @@ export interface ProxyConfig {
   trustProxyHops: number;
   widgetDir: string;
   /** Key of the body fingerprint HMAC; null means "generate one and keep it in the data dir". */
-  journalSecret: string | null;
+  signingSecret: string | null;
   idempotencyRetentionH: number;
   rateLimits: RateLimitConfig;
   defence: DefenceConfig;
@@ -133,6 +133,8 @@ export interface ProxyConfig {
   reconcileIntervalS: number;
   /** GIVEKIT_RECONCILE_SETTLE_S: after this long with no report row, an unknown attempt is `not_charged`. */
   reconcileSettleS: number;
+  /** Variables set under an old name, each as a line the proxy logs at start: "OLD is now NEW". */
+  deprecations: string[];
   /** GIVEKIT_METRICS_TOKEN: the Bearer token of GET /metrics; null: no /metrics at all (404). */
   metricsToken: string | null;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
@@ -166,7 +168,7 @@ export const CONFIG_DEFAULTS = {
   GIVEKIT_CAMPAIGNS: DEFAULT_CAMPAIGNS_PATH,
   GIVEKIT_TRUST_PROXY: "false",
   GIVEKIT_WIDGET_DIR: DEFAULT_WIDGET_DIR,
-  GIVEKIT_JOURNAL_SECRET: "",
+  GIVEKIT_SIGNING_SECRET: "",
   GIVEKIT_IDEMPOTENCY_RETENTION_H: "24",
   GIVEKIT_RATE_PAYMENT_TOKENS: "10",
   GIVEKIT_RATE_PAYMENT_TOKENS_PER_MIN: "120",
@@ -218,7 +220,7 @@ export type ConfigVariable = keyof typeof CONFIG_DEFAULTS;
 const SECRET_VARIABLES = new Set<ConfigVariable>([
   "UPSTREAM_PRIVATE_TOKEN",
   "UPSTREAM_PUBLIC_TOKEN",
-  "GIVEKIT_JOURNAL_SECRET",
+  "GIVEKIT_SIGNING_SECRET",
   "DATABASE_URL",
   "TURNSTILE_SECRET",
   "GIVEKIT_METRICS_TOKEN",
@@ -328,7 +330,7 @@ const EnvSchema = z.object({
   GIVEKIT_CAMPAIGNS: z.string().check(z.minLength(1, "is required")),
   GIVEKIT_TRUST_PROXY: TrustProxy,
   GIVEKIT_WIDGET_DIR: z.string().check(z.minLength(1, "is required")),
-  GIVEKIT_JOURNAL_SECRET: z
+  GIVEKIT_SIGNING_SECRET: z
     .string()
     .check(
       z.refine((value) => value === "" || value.length >= 32, "must be at least 32 characters when set"),
@@ -467,7 +469,19 @@ export function loadCampaigns(path: string): Campaign[] {
  * const config = loadConfig({ UPSTREAM_BASE_URL: "http://127.0.0.1:4010", UPSTREAM_PRIVATE_TOKEN: "…", UPSTREAM_PUBLIC_TOKEN: "…" });
  * config.port; // 8787
  */
-export function loadConfig(env: Record<string, string | undefined>): ProxyConfig {
+/** Variables renamed, by their old name: the old one still works, with a line in the log. */
+const RENAMED: Partial<Record<string, ConfigVariable>> = {
+  GIVEKIT_JOURNAL_SECRET: "GIVEKIT_SIGNING_SECRET",
+};
+
+export function loadConfig(given: Record<string, string | undefined>): ProxyConfig {
+  const env = { ...given };
+  const deprecations: string[] = [];
+  for (const [old, current] of Object.entries(RENAMED)) {
+    if (!env[old]?.trim()) continue;
+    deprecations.push(`${old} is now ${current}; the old name still works, and will not always`);
+    if (!env[current!]?.trim()) env[current!] = env[old];
+  }
   const input: Record<string, string> = {};
   for (const name of Object.keys(CONFIG_DEFAULTS) as ConfigVariable[]) {
     const value = env[name];
@@ -483,9 +497,9 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
   }
   const e = parsed.data;
   const databaseUrl = e.DATABASE_URL === "" ? null : e.DATABASE_URL;
-  if (databaseUrl && e.GIVEKIT_JOURNAL_SECRET === "") {
+  if (databaseUrl && e.GIVEKIT_SIGNING_SECRET === "") {
     throw new ConfigError(
-      "GIVEKIT_JOURNAL_SECRET",
+      "GIVEKIT_SIGNING_SECRET",
       "is required with DATABASE_URL: every proxy on the database must fingerprint bodies with the same key (at least 32 characters)",
     );
   }
@@ -519,7 +533,7 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
     campaigns: loadCampaigns(campaignsPath),
     trustProxyHops: e.GIVEKIT_TRUST_PROXY,
     widgetDir: absolute(e.GIVEKIT_WIDGET_DIR),
-    journalSecret: e.GIVEKIT_JOURNAL_SECRET === "" ? null : e.GIVEKIT_JOURNAL_SECRET,
+    signingSecret: e.GIVEKIT_SIGNING_SECRET === "" ? null : e.GIVEKIT_SIGNING_SECRET,
     idempotencyRetentionH: e.GIVEKIT_IDEMPOTENCY_RETENTION_H,
     rateLimits: {
       paymentTokens: { burst: e.GIVEKIT_RATE_PAYMENT_TOKENS, perMin: e.GIVEKIT_RATE_PAYMENT_TOKENS_PER_MIN },
@@ -566,6 +580,7 @@ export function loadConfig(env: Record<string, string | undefined>): ProxyConfig
     progressCacheS: e.GIVEKIT_PROGRESS_CACHE_S,
     reconcileIntervalS: e.GIVEKIT_RECONCILE_INTERVAL_S,
     reconcileSettleS: e.GIVEKIT_RECONCILE_SETTLE_S,
+    deprecations,
     metricsToken: e.GIVEKIT_METRICS_TOKEN === "" ? null : e.GIVEKIT_METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
   };

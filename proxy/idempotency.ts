@@ -1,7 +1,7 @@
 /**
  * Idempotency keys, as Stripe and the IETF Idempotency-Key draft define them: one key per
  * attempt, at most 255 characters, scoped by client; the body is compared by an HMAC
- * fingerprint so the journal never holds the body itself.
+ * fingerprint so the store never holds the body itself.
  */
 import { createHmac } from "node:crypto";
 import { IDEMPOTENCY_KEY_MAX } from "../contract/api";

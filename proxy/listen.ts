@@ -9,7 +9,7 @@ import type { ProxyConfig } from "./config";
 import { createLogger } from "./logger";
 import { createMetrics, instrumentStore, instrumentUpstream } from "./metrics";
 import { startJobs, type Jobs } from "./jobs";
-import { openStore, resolveJournalSecret } from "./store";
+import { openStore, resolveSigningSecret } from "./store";
 import { createUpstreamClient } from "./upstream/client";
 
 /** How long requests still being answered get to finish when the proxy closes (unless told). */
@@ -42,7 +42,7 @@ export async function startProxyServer(
 ): Promise<RunningProxy> {
   const logger = createLogger(config.logLevel, options.logDestination);
   // With DATABASE_URL the secret is required (config.ts): every proxy must use the same one.
-  const journalSecret = resolveJournalSecret(config.dataDir, config.journalSecret);
+  const signingSecret = resolveSigningSecret(config.dataDir, config.signingSecret);
   const metrics = createMetrics();
   const store = instrumentStore(await openStore(config, logger), metrics);
   metrics.watchStore(store);
@@ -58,7 +58,7 @@ export async function startProxyServer(
       reconcileIntervalS: config.reconcileIntervalS,
       reconcileSettleS: config.reconcileSettleS,
     });
-    const app = createApp({ config, logger, store, journalSecret, upstream, metrics, lifecycle });
+    const app = createApp({ config, logger, store, signingSecret, upstream, metrics, lifecycle });
     listening = await listen(app.fetch, config.host, config.port);
   } catch (error) {
     // Not started (the port is taken, say): let the data directory go for the next try.
@@ -68,6 +68,7 @@ export async function startProxyServer(
     throw error;
   }
   const { url, port } = listening;
+  for (const line of config.deprecations) logger.warn({ deprecated: true }, line);
   logger.info(
     {
       url,

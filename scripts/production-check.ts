@@ -319,7 +319,7 @@ async function main(): Promise<void> {
   const unknown = await givekit(["attempts", "--state", "unknown", "--json"]);
   check(
     (JSON.parse(unknown.stdout) as { attempts: unknown[] }).attempts.length === 1,
-    "attempts: the stopped-on donation is journaled unknown, to reconcile",
+    "attempts: the stopped-on donation is recorded unknown, to reconcile",
   );
 }
 

@@ -10,7 +10,7 @@
  * statements once per database, never per request.
  *
  * @example
- * const db = openSqlite("data/givekit-journal.db");
+ * const db = openSqlite("data/givekit.db");
  * db.pragma("journal_mode = WAL");
  */
 import Database from "better-sqlite3";

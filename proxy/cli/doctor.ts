@@ -10,7 +10,7 @@ import { ProblemError } from "../problem";
 import { activeDefences, ALL_SCOPE } from "../defence/defence-mode";
 import { openStore, StoreOpenError, type DefenceState } from "../store";
 import { openSqliteBeside } from "../store/sqlite/beside";
-import { JOURNAL_FILE } from "../store/sqlite/data-dir";
+import { dbFileIn } from "../store/sqlite/data-dir";
 import { createUpstreamClient, type UpstreamClient } from "../upstream/client";
 import type { Output } from "./main";
 
@@ -165,8 +165,8 @@ export async function runDoctor(env: NodeJS.ProcessEnv, out: Output): Promise<nu
     {
       name: "store",
       run: async () => {
-        if (!config.databaseUrl && !existsSync(join(config.dataDir, JOURNAL_FILE))) {
-          return `SQLite: no journal yet in ${config.dataDir} (the proxy creates it when it starts)`;
+        if (!config.databaseUrl && !existsSync(dbFileIn(config.dataDir))) {
+          return `SQLite: no database yet in ${config.dataDir} (the proxy creates it when it starts)`;
         }
         const store = config.databaseUrl
           ? await openStore(config)
@@ -183,8 +183,7 @@ export async function runDoctor(env: NodeJS.ProcessEnv, out: Output): Promise<nu
     {
       name: "defence mode",
       run: async () => {
-        if (!config.databaseUrl && !existsSync(join(config.dataDir, JOURNAL_FILE)))
-          return "off (no journal yet)";
+        if (!config.databaseUrl && !existsSync(dbFileIn(config.dataDir))) return "off (no database yet)";
         const store = config.databaseUrl
           ? await openStore(config)
           : openSqliteBeside(config.dataDir, { readonly: true });

@@ -5,21 +5,20 @@
  * release must not run on a newer database.
  */
 import { existsSync } from "node:fs";
-import { join } from "node:path";
 import Database from "better-sqlite3";
 import { Client } from "pg";
 import type { ProxyConfig } from "../config";
 import { configOrSay } from "./load-config";
-import { JournalInUseError, openStore, SchemaTooNewError, StoreOpenError } from "../store";
+import { DataDirInUseError, openStore, SchemaTooNewError, StoreOpenError } from "../store";
 import { POSTGRES_SCHEMA_VERSION } from "../store/postgres/schema";
-import { JOURNAL_FILE } from "../store/sqlite/data-dir";
+import { dbFileIn } from "../store/sqlite/data-dir";
 import { SQLITE_SCHEMA_VERSION } from "../store/sqlite/schema";
 import type { Output } from "./main";
 
 /** The schema version a store is at now (0: none yet), read without changing anything. */
 async function currentVersion(config: ProxyConfig): Promise<number> {
   if (!config.databaseUrl) {
-    const path = join(config.dataDir, JOURNAL_FILE);
+    const path = dbFileIn(config.dataDir);
     if (!existsSync(path)) return 0;
     const db = new Database(path, { readonly: true, fileMustExist: true });
     try {
@@ -44,7 +43,7 @@ async function currentVersion(config: ProxyConfig): Promise<number> {
 export async function runMigrate(_values: Record<string, unknown>, env: NodeJS.ProcessEnv, out: Output) {
   const config = configOrSay(env, out, "givekit migrate");
   if (!config) return 1;
-  const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `SQLite journal in ${config.dataDir}`;
+  const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `SQLite database in ${config.dataDir}`;
   const known = config.databaseUrl ? POSTGRES_SCHEMA_VERSION : SQLITE_SCHEMA_VERSION;
   const before = await currentVersion(config);
   if (before > known) {
@@ -59,9 +58,9 @@ export async function runMigrate(_values: Record<string, unknown>, env: NodeJS.P
       out.write(`givekit migrate: ${where}: ${error.message}\n`);
     } else if (error instanceof StoreOpenError) {
       out.write(`givekit migrate: cannot open the store: ${error.message}\n`);
-    } else if (error instanceof JournalInUseError) {
+    } else if (error instanceof DataDirInUseError) {
       // SQLite: one proxy holds the directory; it migrated when it started.
-      out.write(`givekit migrate: ${error.message} (that proxy migrated the journal when it started)\n`);
+      out.write(`givekit migrate: ${error.message} (that proxy migrated the store when it started)\n`);
     } else {
       throw error;
     }

@@ -8,7 +8,7 @@
  */
 import { configOrSay } from "./load-config";
 import { startProxyServer, type RunningProxy } from "../listen";
-import { JournalInUseError, SchemaTooNewError, StoreOpenError } from "../store";
+import { DataDirInUseError, SchemaTooNewError, StoreOpenError } from "../store";
 import type { Output } from "./main";
 
 /** What stops the proxy; a second one stops it at once, whatever is in flight. */
@@ -26,7 +26,7 @@ export async function runServe(env: NodeJS.ProcessEnv, err: Output): Promise<num
       err.write(`givekit proxy: cannot open the database: ${error.message}\n`);
     } else if (error instanceof SchemaTooNewError) {
       err.write(`givekit proxy: cannot use the database: ${error.message}\n`);
-    } else if (error instanceof JournalInUseError) {
+    } else if (error instanceof DataDirInUseError) {
       err.write(`givekit proxy: ${error.message}\n`);
     } else {
       throw error;

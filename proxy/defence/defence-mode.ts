@@ -5,7 +5,7 @@
  * for all campaigns together and for each campaign: card tokenizations and declines per minute,
  * declines over tokenizations in a sliding window, distinct cards per minute, and (overall) a
  * run of distinct cards sharing a BIN and the hundred of their last four. A card is known only
- * by an HMAC of its number under the journal secret, its BIN and those two digits: never the
+ * by an HMAC of its number under the signing secret, its BIN and those two digits: never the
  * number. When a signal crosses its threshold, defence mode starts in its scope (every campaign,
  * or the one) for every proxy, in the store's `defence_modes` table; it ends `quietS` after the
  * last crossing. In defence mode a new tokenization needs a Turnstile proof when one is

@@ -2,7 +2,7 @@
  * The Idempotency-Key protocol as one middleware, on any number of proxies sharing a store:
  * claims the key atomically, replays a finished request from its attempt's state, answers 422
  * for another body and 409 (with Retry-After) while the first runs, and frees a claim whose
- * request never got as far as journaling an attempt.
+ * request never got as far as recording an attempt.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context";
@@ -19,9 +19,9 @@ export interface IdempotencyHandle {
   key: string;
   scope: string;
   fingerprint: string;
-  /** Journals the attempt (durably) before anything is sent upstream. */
+  /** Records the attempt (durably) before anything is sent upstream. */
   begin(attempt: NewAttempt): Promise<void>;
-  /** Journals what came back; the key then replays it. */
+  /** Records what came back; the key then replays it. */
   finish(reference: string, outcome: AttemptOutcome): Promise<void>;
   /** Nothing reached the upstream: the attempt is `not_sent` and the key may be retried. */
   abandon(reference: string): Promise<void>;

@@ -20,14 +20,14 @@ export function donationSource(reference: string): string {
 const UNTAGGED_SOURCE = `api_via_${SOURCE_PREFIX}`;
 const TAGGED = /^api_via_givekit\.(.+)$/;
 
-/** What the journal knows of an attempt whose outcome is unknown. */
+/** What the store knows of an attempt whose outcome is unknown. */
 export interface UnresolvedAttempt {
   reference: string;
   shortcode: string;
   keyword: string;
   /** What the donor was to be charged (the donation plus any covered fee), decimal string. */
   charged: string;
-  /** When the attempt was journaled, just before its donate was sent (ISO 8601). */
+  /** When the attempt was recorded, just before its donate was sent (ISO 8601). */
   createdAt: string;
   email?: string | null;
   firstName?: string | null;

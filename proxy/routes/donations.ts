@@ -1,7 +1,7 @@
 /**
  * POST /v1/donations: a card donation with a payment token, guarded by an Idempotency-Key.
- * The attempt is journaled before the upstream call and after it, and every answer is built
- * from its journaled state; an attempt whose outcome is unknown is answered 202 Pending and is
+ * The attempt is recorded before the upstream call and after it, and every answer is built
+ * from its recorded state; an attempt whose outcome is unknown is answered 202 Pending and is
  * never sent again.
  */
 import { randomBytes } from "node:crypto";
@@ -43,7 +43,7 @@ export interface DonationDeps {
   campaigns: CampaignDirectory;
   upstream: UpstreamClient;
   store: Store;
-  journalSecret: string;
+  signingSecret: string;
   rateLimits: RateLimits;
   /** Told of each charged gift, so the campaign's progress counts it at once. */
   progress?: Pick<ProgressCache, "changed">;
@@ -193,7 +193,7 @@ function problemAnswer(code: ErrorCode, detail: string, errors?: Record<string, 
 }
 
 /**
- * The answer an attempt gives, built from its journaled state: the first time and on every
+ * The answer an attempt gives, built from its recorded state: the first time and on every
  * replay, on any proxy. An attempt whose outcome is not known (yet) is 202 Pending.
  *
  * @example
@@ -209,7 +209,7 @@ export function donationAnswer(attempt: AttemptRecord): Response {
           transaction_id: attempt.transaction_id ?? "",
           amount: attempt.amount,
           fee_amount: attempt.fee_amount,
-          // Journaled from a request the schema checked.
+          // Recorded from a request the schema checked.
           recurring_frequency: attempt.recurring_frequency as RecurringFrequency | null,
         },
       };
@@ -277,7 +277,7 @@ type DonationEnv = IdempotentEnv & {
 
 /**
  * @example
- * app.route("/", donationRoutes({ campaigns, upstream, store, journalSecret, rateLimits }));
+ * app.route("/", donationRoutes({ campaigns, upstream, store, signingSecret, rateLimits }));
  */
 export function donationRoutes(deps: DonationDeps) {
   const app = new Hono<DonationEnv>();
@@ -309,7 +309,7 @@ export function donationRoutes(deps: DonationDeps) {
     },
     idempotent({
       store: deps.store,
-      secret: deps.journalSecret,
+      secret: deps.signingSecret,
       endpoint: "donations",
       answer: donationAnswer,
     }),
@@ -381,7 +381,7 @@ export function donationRoutes(deps: DonationDeps) {
           // Nothing reached the upstream (no connection, or no session): the same key may be retried.
           log({ outcome: "not_sent" });
           finishConsent("not_sent");
-          await idempotency.abandon(reference).catch(() => log({ journal: "not_sent_unrecorded" }));
+          await idempotency.abandon(reference).catch(() => log({ record: "not_sent_unrecorded" }));
           throw error;
         }
         // A fault of our own after the call began: we cannot say it was not sent.
@@ -401,9 +401,9 @@ export function donationRoutes(deps: DonationDeps) {
       try {
         await idempotency.finish(reference, result);
       } catch (error) {
-        // The outcome could not be journaled: answer what every replay will answer once the
+        // The outcome could not be recorded: answer what every replay will answer once the
         // claim's lease runs out (Pending), never something a replay would contradict.
-        log({ outcome: result.state, journal: "outcome_unrecorded" });
+        log({ outcome: result.state, record: "outcome_unrecorded" });
         if (result.state === "declined")
           await deps.rateLimits.recordDecline(ip, campaignScope(campaign)).catch(() => undefined);
         if (!(error instanceof StoreUnavailableError)) throw error;

@@ -22,7 +22,7 @@ export type ClaimDecision =
   | "mismatch"
   | "replay"
   | "in_flight"
-  /** Its proxy died after journaling the attempt: the attempt becomes unknown, then replays. */
+  /** Its proxy died after recording the attempt: the attempt becomes unknown, then replays. */
   | "expire_attempt"
   /** Its proxy died before sending anything: the key is free again. */
   | "take_over";

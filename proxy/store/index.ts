@@ -9,7 +9,7 @@ import { openSqliteStore } from "./sqlite";
 import type { Store } from "./types";
 
 export * from "./types";
-export { JournalInUseError, resolveJournalSecret } from "./sqlite/data-dir";
+export { DataDirInUseError, resolveSigningSecret } from "./sqlite/data-dir";
 export { SchemaTooNewError } from "./schema-version";
 
 /** How long a request waits for a PostgreSQL connection before answering 503 store_unavailable. */

@@ -196,13 +196,13 @@ export interface Store {
   /** Frees a claim whose request never reached the upstream, so the same key may be retried. */
   releaseKey(claim: Claim): Promise<void>;
   /**
-   * Journals an attempt as `sending` under a claim (renewing its lease), durably, before the
+   * Records an attempt as `sending` under a claim (renewing its lease), durably, before the
    * upstream call. Rejects with ClaimLostError when the claim's lease ran out meanwhile.
    */
   startAttempt(claim: Claim, attempt: NewAttempt): Promise<void>;
-  /** Journals what came back and finishes the key, so it replays this outcome. */
+  /** Records what came back and finishes the key, so it replays this outcome. */
   finishAttempt(reference: string, outcome: AttemptOutcome): Promise<void>;
-  /** Journals that nothing was sent and frees the key. */
+  /** Records that nothing was sent and frees the key. */
   abandonAttempt(claim: Claim, reference: string): Promise<void>;
   attempt(reference: string): Promise<AttemptRecord | undefined>;
   attempts(): Promise<AttemptRecord[]>;
@@ -275,7 +275,7 @@ export class StoreUnavailableError extends ProblemError {
   }
 }
 
-/** A claim's lease ran out before its attempt was journaled: another proxy may hold the key now. */
+/** A claim's lease ran out before its attempt was recorded: another proxy may hold the key now. */
 export class ClaimLostError extends ProblemError {
   constructor() {
     super("request_in_progress", "The first request with this key is still being processed.", undefined, {

@@ -63,7 +63,7 @@ export async function startCrowdStack(options: {
     const shared = {
       ...env,
       DATABASE_URL: options.databaseUrl,
-      GIVEKIT_JOURNAL_SECRET: randomBytes(32).toString("hex"),
+      GIVEKIT_SIGNING_SECRET: randomBytes(32).toString("hex"),
     };
     proxies.push(...(await Promise.all([launch(sandbox.url, shared), launch(sandbox.url, shared)])));
   }

@@ -4,7 +4,7 @@
  * file started is killed after it, even when a test fails.
  *
  * @example
- * const proxy = await spawnProxy({ UPSTREAM_BASE_URL: sandbox.url, DATABASE_URL: url, GIVEKIT_JOURNAL_SECRET: secret });
+ * const proxy = await spawnProxy({ UPSTREAM_BASE_URL: sandbox.url, DATABASE_URL: url, GIVEKIT_SIGNING_SECRET: secret });
  * await fetch(`${proxy.url}/v1/health`);
  * await proxy.stop();
  */

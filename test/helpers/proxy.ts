@@ -24,7 +24,7 @@ export interface ProxyHandle {
   close(): Promise<void>;
   /** Every log line (one JSON object per line) the proxy has written so far. */
   logs: string[];
-  /** The proxy's data directory (journal, journal secret); deleted by close(). */
+  /** The proxy's data directory (store, signing secret); deleted by close(). */
   dataDir: string;
   /** The proxy's PostgreSQL database when it runs on one (a fresh one per proxy), else null. */
   databaseUrl: string | null;
@@ -56,7 +56,7 @@ export async function startProxy(options: StartProxyOptions): Promise<ProxyHandl
     // Tests post cards at machine speed; the form-time filter has tests of its own.
     GIVEKIT_MIN_FORM_MS: "0",
     ...(databaseUrl
-      ? { DATABASE_URL: databaseUrl, GIVEKIT_JOURNAL_SECRET: randomBytes(32).toString("hex") }
+      ? { DATABASE_URL: databaseUrl, GIVEKIT_SIGNING_SECRET: randomBytes(32).toString("hex") }
       : {}),
     ...options.env,
   });

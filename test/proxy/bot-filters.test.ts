@@ -46,7 +46,7 @@ const signedAgo = (ageMs: number, ttlS: number) =>
 
 describe("cheap bot filters on POST /v1/payment-tokens", () => {
   const ctx = useStack({
-    proxy: { env: { GIVEKIT_MIN_FORM_MS: String(MIN_FORM_MS), GIVEKIT_JOURNAL_SECRET: SECRET } },
+    proxy: { env: { GIVEKIT_MIN_FORM_MS: String(MIN_FORM_MS), GIVEKIT_SIGNING_SECRET: SECRET } },
   });
 
   /** A person: a session asked for as the frame opened, the card sent after they typed it. */

@@ -78,7 +78,7 @@ async function twoProxies(env: Record<string, string>): Promise<Pair> {
   const databaseUrl = await testDatabase();
   const shared = {
     DATABASE_URL: databaseUrl,
-    GIVEKIT_JOURNAL_SECRET: randomBytes(32).toString("hex"),
+    GIVEKIT_SIGNING_SECRET: randomBytes(32).toString("hex"),
     GIVEKIT_TRUST_PROXY: "1",
     GIVEKIT_DEFENCE_QUIET_S: String(QUIET_S),
     ...env,

@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, DEFAULT_CAMPAIGNS_PATH, loadConfig } from "../../proxy/config";
+import { startProxy } from "../helpers/proxy";
+import { startSandbox } from "../helpers/sandbox";
 
 const REQUIRED = {
   UPSTREAM_BASE_URL: "http://127.0.0.1:4010",
@@ -48,7 +50,7 @@ describe("loadConfig", () => {
     expect(config.campaignsPath).toBe(DEFAULT_CAMPAIGNS_PATH);
     expect(config.campaigns.map((c) => c.keyword)).toEqual(["HOPE", "MEALS"]);
     expect(config.trustProxyHops).toBe(0);
-    expect(config.journalSecret).toBeNull();
+    expect(config.signingSecret).toBeNull();
     expect(config.idempotencyRetentionH).toBe(24);
     // Buckets: a burst, then a steady refill a minute; a room of people gives at its own pace.
     expect(config.rateLimits).toEqual({
@@ -89,7 +91,7 @@ describe("loadConfig", () => {
       UPSTREAM_TIMEOUT_MS: "2500",
       ALLOWED_ORIGINS: "https://Shelter.example, http://localhost:8080/",
       GIVEKIT_TRUST_PROXY: "2",
-      GIVEKIT_JOURNAL_SECRET: "x".repeat(40),
+      GIVEKIT_SIGNING_SECRET: "x".repeat(40),
       GIVEKIT_IDEMPOTENCY_RETENTION_H: "48",
       GIVEKIT_RATE_DONATIONS: "3",
       GIVEKIT_RATE_DONATIONS_PER_MIN: "6",
@@ -108,7 +110,7 @@ describe("loadConfig", () => {
     });
     expect(config.allowedOrigins).toEqual(["https://shelter.example", "http://localhost:8080"]);
     expect(config.trustProxyHops).toBe(2);
-    expect(config.journalSecret).toBe("x".repeat(40));
+    expect(config.signingSecret).toBe("x".repeat(40));
     expect(config.idempotencyRetentionH).toBe(48);
     expect(config.rateLimits.donations).toEqual({ burst: 3, perMin: 6 });
     expect(config.rateLimits.donationStatus).toEqual({ burst: 30, perMin: 600 });
@@ -137,7 +139,7 @@ describe("loadConfig", () => {
     ["GIVEKIT_RATE_DONATION_STATUS", "many"],
     ["GIVEKIT_DECLINE_LIMIT", "0"],
     ["LOG_LEVEL", "loud"],
-    ["GIVEKIT_JOURNAL_SECRET", "short"],
+    ["GIVEKIT_SIGNING_SECRET", "short"],
   ])("a bad %s (%j) throws an error naming it", (variable, value) => {
     const error = errorOf({ [variable]: value });
     expect(error.variable).toBe(variable);
@@ -164,7 +166,7 @@ describe("loadConfig", () => {
     const error = errorOf({ UPSTREAM_PRIVATE_TOKEN: secret });
     expect(error.variable).toBe("UPSTREAM_PRIVATE_TOKEN");
     expect(error.message).not.toContain(secret);
-    const short = errorOf({ GIVEKIT_JOURNAL_SECRET: "tiny-secret" });
+    const short = errorOf({ GIVEKIT_SIGNING_SECRET: "tiny-secret" });
     expect(short.message).not.toContain("tiny-secret");
   });
 
@@ -216,27 +218,56 @@ describe("the store settings", () => {
     ).toBe(7);
   });
 
-  it("take a postgres:// or postgresql:// DATABASE_URL with the journal secret", () => {
+  it("take a postgres:// or postgresql:// DATABASE_URL with the signing secret", () => {
     for (const url of ["postgres://u:p@db.internal:5432/givekit", "postgresql://db/givekit"]) {
-      expect(loadConfig({ ...REQUIRED, DATABASE_URL: url, GIVEKIT_JOURNAL_SECRET: secret }).databaseUrl).toBe(
+      expect(loadConfig({ ...REQUIRED, DATABASE_URL: url, GIVEKIT_SIGNING_SECRET: secret }).databaseUrl).toBe(
         url,
       );
+    }
+  });
+
+  it("still take GIVEKIT_JOURNAL_SECRET, the signing secret's old name, with a line saying so; the new name wins", async () => {
+    const config = loadConfig({
+      ...REQUIRED,
+      DATABASE_URL: "postgres://db/givekit",
+      GIVEKIT_JOURNAL_SECRET: secret,
+    });
+    expect(config.signingSecret).toBe(secret);
+    const line =
+      "GIVEKIT_JOURNAL_SECRET is now GIVEKIT_SIGNING_SECRET; the old name still works, and will not always";
+    expect(config.deprecations).toEqual([line]);
+    const both = loadConfig({
+      ...REQUIRED,
+      GIVEKIT_JOURNAL_SECRET: secret,
+      GIVEKIT_SIGNING_SECRET: "n".repeat(40),
+    });
+    expect(both.signingSecret).toBe("n".repeat(40));
+    expect(loadConfig(REQUIRED).deprecations).toEqual([]);
+    // The proxy says it in its log at start, as a warning.
+    const sandbox = await startSandbox();
+    const proxy = await startProxy({ upstreamUrl: sandbox.url, env: { GIVEKIT_JOURNAL_SECRET: secret } });
+    try {
+      const warned = proxy.logs.map((entry) => JSON.parse(entry)).find((entry) => entry.msg === line);
+      expect(warned).toMatchObject({ level: 40, deprecated: true });
+    } finally {
+      await proxy.close();
+      await sandbox.close();
     }
   });
 
   it.each([["mysql://u:hunter2@db/givekit"], ["postgres//u:hunter2@db"], ["postgres:///givekit"]])(
     "refuse DATABASE_URL %j without echoing it",
     (url) => {
-      const error = errorOf({ DATABASE_URL: url, GIVEKIT_JOURNAL_SECRET: secret });
+      const error = errorOf({ DATABASE_URL: url, GIVEKIT_SIGNING_SECRET: secret });
       expect(error.variable).toBe("DATABASE_URL");
       expect(error.message).not.toContain("hunter2");
       expect(error.message).not.toContain(url);
     },
   );
 
-  it("require GIVEKIT_JOURNAL_SECRET with DATABASE_URL: every proxy must fingerprint alike", () => {
+  it("require GIVEKIT_SIGNING_SECRET with DATABASE_URL: every proxy must fingerprint alike", () => {
     const error = errorOf({ DATABASE_URL: "postgres://db/givekit" });
-    expect(error.variable).toBe("GIVEKIT_JOURNAL_SECRET");
+    expect(error.variable).toBe("GIVEKIT_SIGNING_SECRET");
     expect(error.message).toContain("required with DATABASE_URL");
   });
 

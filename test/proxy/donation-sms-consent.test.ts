@@ -9,7 +9,7 @@ import {
   collected,
   donate,
   donationBody,
-  readJournal,
+  readStore,
   tokenize,
   useStack,
 } from "./support";
@@ -38,9 +38,9 @@ describe("the donate form's SMS box", () => {
     );
     expect(declined.status).toBe(402);
     await expect
-      .poll(() => readJournal(ctx.proxy.dataDir).consents.map((record) => record.outcome))
+      .poll(() => readStore(ctx.proxy.dataDir).consents.map((record) => record.outcome))
       .toEqual(["donation_succeeded", "donation_declined"]);
-    const [record] = readJournal(ctx.proxy.dataDir).consents;
+    const [record] = readStore(ctx.proxy.dataDir).consents;
     expect(record).toMatchObject({
       mobilenumber: "4155550132",
       keyword: "HOPE",
@@ -81,7 +81,7 @@ describe("the donate form's SMS box", () => {
     expect((await donate(ctx.api, donationBody(await tokenize(ctx.api), { amount: "26.00" }))).status).toBe(
       200,
     );
-    expect(readJournal(ctx.proxy.dataDir).consents).toEqual([]);
+    expect(readStore(ctx.proxy.dataDir).consents).toEqual([]);
   });
 
   it.each([
@@ -96,6 +96,6 @@ describe("the donate form's SMS box", () => {
     expect([reply.status, reply.json.code]).toEqual([400, "validation_failed"]);
     expect(reply.json.errors).toHaveProperty([field]);
     expect(await collected(ctx.sandbox)).toEqual([]);
-    expect(readJournal(ctx.proxy.dataDir).consents).toEqual([]);
+    expect(readStore(ctx.proxy.dataDir).consents).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import {
   collected,
   donate,
   donationBody,
-  readJournal,
+  readStore,
   tokenize,
   upstreamCalls,
   useStack,
@@ -212,12 +212,12 @@ describe("POST /v1/donations", () => {
     });
   });
 
-  it("journals the attempt with its outcome, and no card token", async () => {
+  it("records the attempt with its outcome, and no card token", async () => {
     const token = await tokenize(ctx.api);
     const reply = await donate(ctx.api, donationBody(token, { cover_fee: true, peer_fundraiser_id: "101" }));
-    const journal = readJournal(ctx.proxy.dataDir);
-    expect(journal.attempts).toHaveLength(1);
-    expect(journal.attempts[0]).toMatchObject({
+    const store = readStore(ctx.proxy.dataDir);
+    expect(store.attempts).toHaveLength(1);
+    expect(store.attempts[0]).toMatchObject({
       state: "succeeded",
       upstream_status: 200,
       transaction_id: reply.json.donation.transaction_id,
@@ -226,6 +226,6 @@ describe("POST /v1/donations", () => {
       keyword: "HOPE",
       peer_fundraiser_id: "101",
     });
-    expect(JSON.stringify(journal)).not.toContain(token);
+    expect(JSON.stringify(store)).not.toContain(token);
   });
 });

@@ -1,5 +1,5 @@
 // The sandbox's fault triggers, a refused connection, a connect that times out and a second
-// proxy on the same data directory: honest answers, the right journal state, and never a
+// proxy on the same data directory: honest answers, the right store state, and never a
 // second charge.
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -7,7 +7,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { JournalInUseError } from "../../proxy/store";
+import { DataDirInUseError } from "../../proxy/store";
 import { startProxy, type ProxyHandle } from "../helpers/proxy";
 import { startSandbox, type SandboxHandle } from "../helpers/sandbox";
 import { startStalledListener, type StalledListener } from "../helpers/stalled-listener";
@@ -17,7 +17,7 @@ import {
   collected,
   donate,
   donationBody,
-  readJournal,
+  readStore,
   tokenize,
   upstreamCalls,
   useStack,
@@ -33,7 +33,7 @@ const CONNECT_TIMEOUT_MS = 300;
 describe("unknown outcomes", () => {
   const ctx = useStack({ proxy: { env: { UPSTREAM_TIMEOUT_MS: TIMEOUT_MS } } });
 
-  it("666.66 (HTTP 500, no donation object) → 202 Pending, journaled unknown; the proxy cannot know nothing was charged", async () => {
+  it("666.66 (HTTP 500, no donation object) → 202 Pending, recorded unknown; the proxy cannot know nothing was charged", async () => {
     const token = await tokenize(ctx.api);
     const key = randomUUID();
     const reply = await donate(ctx.api, donationBody(token, { amount: "666.66" }), key);
@@ -41,7 +41,7 @@ describe("unknown outcomes", () => {
     expect(reply.json).toEqual({
       donation: { status: "Pending", reference: expect.stringMatching(/^gk_[0-9a-f]{20}$/) },
     });
-    const [attempt] = readJournal(ctx.proxy.dataDir).attempts;
+    const [attempt] = readStore(ctx.proxy.dataDir).attempts;
     expect(attempt).toMatchObject({
       reference: reply.json.donation.reference,
       state: "unknown",
@@ -56,7 +56,7 @@ describe("unknown outcomes", () => {
     expect(await upstreamCalls(ctx.sandbox, DONATE_PATH)).toBe(1);
   });
 
-  it("777.77 (charged, never answered) → 202 Pending after the timeout, journaled unknown; a replay charges nothing more", async () => {
+  it("777.77 (charged, never answered) → 202 Pending after the timeout, recorded unknown; a replay charges nothing more", async () => {
     const token = await tokenize(ctx.api);
     const key = randomUUID();
     const started = Date.now();
@@ -64,7 +64,7 @@ describe("unknown outcomes", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(Number(TIMEOUT_MS) - 50);
     expect(reply.status).toBe(202);
     expect(reply.json.donation.status).toBe("Pending");
-    const [attempt] = readJournal(ctx.proxy.dataDir).attempts;
+    const [attempt] = readStore(ctx.proxy.dataDir).attempts;
     expect(attempt).toMatchObject({ state: "unknown", upstream_status: null, amount: "777.77" });
     // The sandbox did charge: exactly why the proxy must never send it again.
     expect(await collected(ctx.sandbox)).toHaveLength(1);
@@ -79,13 +79,13 @@ describe("unknown outcomes", () => {
     expect(await collected(ctx.sandbox)).toHaveLength(1);
   });
 
-  it("888.88 (connection destroyed) → 202 Pending, journaled unknown; nothing charged, but the proxy cannot know that", async () => {
+  it("888.88 (connection destroyed) → 202 Pending, recorded unknown; nothing charged, but the proxy cannot know that", async () => {
     const token = await tokenize(ctx.api);
     const key = randomUUID();
     const reply = await donate(ctx.api, donationBody(token, { amount: "888.88" }), key);
     expect(reply.status).toBe(202);
     expect(reply.json.donation.status).toBe("Pending");
-    expect(readJournal(ctx.proxy.dataDir).attempts[0]).toMatchObject({ state: "unknown" });
+    expect(readStore(ctx.proxy.dataDir).attempts[0]).toMatchObject({ state: "unknown" });
     expect(await ctx.sandbox.transactions()).toEqual([]);
     expect((await donate(ctx.api, donationBody(token, { amount: "888.88" }), key)).status).toBe(202);
     expect(await upstreamCalls(ctx.sandbox, DONATE_PATH)).toBe(1);
@@ -105,7 +105,7 @@ describe("nothing sent: a refused connection, or a connect that times out", () =
     await sandbox.close();
   });
 
-  it("a refused connection → 503 upstream_unavailable, journaled not_sent; the same key then works and charges once", async () => {
+  it("a refused connection → 503 upstream_unavailable, recorded not_sent; the same key then works and charges once", async () => {
     sandbox = await startSandbox();
     relay = await startRelay(sandbox.url);
     proxy = await startProxy({ upstreamUrl: relay.url });
@@ -118,7 +118,7 @@ describe("nothing sent: a refused connection, or a connect that times out", () =
     const refused = await donate(api, body, key);
     expect(refused.status).toBe(503);
     expect(refused.json.code).toBe("upstream_unavailable");
-    expect(readJournal(proxy.dataDir).attempts).toMatchObject([{ state: "not_sent" }]);
+    expect(readStore(proxy.dataDir).attempts).toMatchObject([{ state: "not_sent" }]);
     expect(await upstreamCalls(sandbox, DONATE_PATH)).toBe(0);
 
     await relay.reopen();
@@ -126,7 +126,7 @@ describe("nothing sent: a refused connection, or a connect that times out", () =
     expect(retried.status).toBe(200);
     expect(retried.headers.get("idempotent-replayed")).toBeNull();
     expect((await collected(sandbox)).map((row) => row.amount)).toEqual(["42.00"]);
-    expect(readJournal(proxy.dataDir).attempts.map((a) => a.state)).toEqual(["not_sent", "succeeded"]);
+    expect(readStore(proxy.dataDir).attempts.map((a) => a.state)).toEqual(["not_sent", "succeeded"]);
   });
 
   it("an upstream that was never there → 503 for every POST, and the process lives", async () => {
@@ -147,7 +147,7 @@ describe("nothing sent: a refused connection, or a connect that times out", () =
     expect((await api.get("/v1/health")).status).toBe(200);
   });
 
-  it("a connect that times out → 503 upstream_unavailable after UPSTREAM_CONNECT_TIMEOUT_MS, journaled not_sent; the same key then charges once", async () => {
+  it("a connect that times out → 503 upstream_unavailable after UPSTREAM_CONNECT_TIMEOUT_MS, recorded not_sent; the same key then charges once", async () => {
     sandbox = await startSandbox();
     relay = await startRelay(sandbox.url);
     proxy = await startProxy({
@@ -169,7 +169,7 @@ describe("nothing sent: a refused connection, or a connect that times out", () =
     expect(stuck.json.code).toBe("upstream_unavailable");
     expect(elapsed).toBeGreaterThanOrEqual(CONNECT_TIMEOUT_MS - 10);
     expect(elapsed).toBeLessThan(10_000);
-    expect(readJournal(proxy.dataDir).attempts).toMatchObject([{ state: "not_sent", amount: "43.00" }]);
+    expect(readStore(proxy.dataDir).attempts).toMatchObject([{ state: "not_sent", amount: "43.00" }]);
     expect(await upstreamCalls(sandbox, DONATE_PATH)).toBe(0);
 
     await stalled.close();
@@ -178,7 +178,7 @@ describe("nothing sent: a refused connection, or a connect that times out", () =
     const retried = await donate(api, body, key);
     expect(retried.status).toBe(200);
     expect((await collected(sandbox)).map((row) => row.amount)).toEqual(["43.00"]);
-    expect(readJournal(proxy.dataDir).attempts.map((a) => a.state)).toEqual(["not_sent", "succeeded"]);
+    expect(readStore(proxy.dataDir).attempts.map((a) => a.state)).toEqual(["not_sent", "succeeded"]);
   });
 });
 
@@ -194,8 +194,8 @@ describe("a second proxy on the same data directory", () => {
 
     // Had it started, it would have taken that attempt for one a crash interrupted (unknown).
     const second = startProxy({ upstreamUrl: ctx.sandbox.url, env: { GIVEKIT_DATA_DIR: ctx.proxy.dataDir } });
-    await expect(second).rejects.toBeInstanceOf(JournalInUseError);
-    expect(readJournal(ctx.proxy.dataDir).attempts).toMatchObject([{ state: "sending", amount: "777.77" }]);
+    await expect(second).rejects.toBeInstanceOf(DataDirInUseError);
+    expect(readStore(ctx.proxy.dataDir).attempts).toMatchObject([{ state: "sending", amount: "777.77" }]);
     expect((await donate(ctx.api, body, key)).json.code).toBe("request_in_progress");
 
     const reply = await inFlight;

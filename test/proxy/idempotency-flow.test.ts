@@ -6,7 +6,7 @@ import {
   collected,
   donate,
   donationBody,
-  journalRows,
+  storeRows,
   tokenize,
   upstreamCalls,
   useStack,
@@ -105,12 +105,12 @@ describe.each(["sqlite", "postgres"] as const)("idempotency of POST /v1/donation
       expect(await collected(ctx.sandbox)).toHaveLength(2);
     });
 
-    it("the journal keeps the key with an HMAC fingerprint and its attempt's state, never a body", async () => {
+    it("the store keeps the key with an HMAC fingerprint and its attempt's state, never a body", async () => {
       const token = await tokenize(ctx.api);
       const key = randomUUID();
       const reply = await donate(ctx.api, donationBody(token), key);
       expect(reply.status).toBe(200);
-      const { keys, attempts } = await journalRows(ctx.proxy);
+      const { keys, attempts } = await storeRows(ctx.proxy);
       expect(keys).toHaveLength(1);
       expect(keys[0]).toMatchObject({
         idempotency_key: key,

@@ -56,7 +56,7 @@ function env(): Record<string, string> {
   return {
     UPSTREAM_BASE_URL: sandbox.url,
     DATABASE_URL: url.toString(),
-    GIVEKIT_JOURNAL_SECRET: SECRET,
+    GIVEKIT_SIGNING_SECRET: SECRET,
     GIVEKIT_TRUST_PROXY: "true",
     GIVEKIT_RATE_DONATIONS: "1000",
     // A bucket of 10 that does not refill within a test: its count is exact.
@@ -218,7 +218,7 @@ describe("two proxies on one PostgreSQL", () => {
     const body = donationBody(token, { amount: "46.00" });
     const calls = await upstreamCalls(sandbox, DONATE_PATH);
     const first = donate(viaA, body, key);
-    // The attempt is journaled and the donation is at the (slow) upstream: the database goes.
+    // The attempt is recorded and the donation is at the (slow) upstream: the database goes.
     await expect.poll(() => upstreamCalls(sandbox, DONATE_PATH)).toBe(calls + 1);
     await relay.close();
     let reply;

@@ -1,5 +1,5 @@
 // A whole run through every endpoint and fault, then a scan: no token value, card number or CVV in
-// any answer or log line, and none of those (nor a payment token) in the journal.
+// any answer or log line, and none of those (nor a payment token) in the store.
 import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,7 +16,7 @@ import {
   donate,
   donationBody,
   leaks,
-  readJournal,
+  readStore,
   received,
   staticSecrets,
   tokenize,
@@ -33,7 +33,7 @@ describe("secrets never leave the proxy", () => {
     await sandbox?.close();
   });
 
-  it("after a whole run, no answer, log line or journal row holds one", { timeout: 30_000 }, async () => {
+  it("after a whole run, no answer, log line or store row holds one", { timeout: 30_000 }, async () => {
     sandbox = await startSandbox({ sessionTtlS: 1 });
     relay = await startRelay(sandbox.url);
     proxy = await startProxy({
@@ -110,11 +110,11 @@ describe("secrets never leave the proxy", () => {
     expect(leaks(received, secrets)).toEqual([]);
     expect(leaks(proxy.logs, [...secrets, ...paymentTokens])).toEqual([]);
 
-    const journal = readJournal(proxy.dataDir);
-    expect(journal.attempts.length).toBeGreaterThanOrEqual(8);
+    const store = readStore(proxy.dataDir);
+    expect(store.attempts.length).toBeGreaterThanOrEqual(8);
     const files = readdirSync(proxy.dataDir).map((name) =>
       readFileSync(join(proxy.dataDir, name)).toString("latin1"),
     );
-    expect(leaks([JSON.stringify(journal), ...files], [...secrets, ...paymentTokens])).toEqual([]);
+    expect(leaks([JSON.stringify(store), ...files], [...secrets, ...paymentTokens])).toEqual([]);
   });
 });

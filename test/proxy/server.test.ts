@@ -102,7 +102,7 @@ describe("proxy/server.ts", () => {
 
       holder.child.kill("SIGKILL");
       await holder.exited;
-      // The operating system dropped the lock with the process: the next proxy may open the journal.
+      // The operating system dropped the lock with the process: the next proxy may open the store.
       await openSqliteStore({ dataDir: shared, retentionH: 24, leaseMs: 20_000 }).close();
     },
   );
@@ -119,7 +119,7 @@ async function refused(program: ReturnType<typeof run>, password: string): Promi
 
 describe("proxy/server.ts on PostgreSQL", () => {
   const SECRET = "k".repeat(40);
-  const pgEnv = (url: string) => ({ ...GOOD_ENV, DATABASE_URL: url, GIVEKIT_JOURNAL_SECRET: SECRET });
+  const pgEnv = (url: string) => ({ ...GOOD_ENV, DATABASE_URL: url, GIVEKIT_SIGNING_SECRET: SECRET });
 
   it("a malformed DATABASE_URL → exit 1 naming it, the value not echoed", { timeout: 20_000 }, async () => {
     const line = await refused(run(pgEnv("postgres//user:hunter2hunter2@db/givekit")), "hunter2hunter2");
@@ -129,12 +129,12 @@ describe("proxy/server.ts on PostgreSQL", () => {
   });
 
   it(
-    "DATABASE_URL without GIVEKIT_JOURNAL_SECRET → exit 1 naming the secret",
+    "DATABASE_URL without GIVEKIT_SIGNING_SECRET → exit 1 naming the secret",
     { timeout: 20_000 },
     async () => {
       const url = await testDatabase();
       const line = await refused(run({ ...GOOD_ENV, DATABASE_URL: url }), new URL(url).password);
-      expect(line).toContain("bad configuration: GIVEKIT_JOURNAL_SECRET: is required with DATABASE_URL");
+      expect(line).toContain("bad configuration: GIVEKIT_SIGNING_SECRET: is required with DATABASE_URL");
     },
   );
 

@@ -195,7 +195,7 @@ describe.each(adapters)("the $name store", (adapter) => {
   });
 
   describe("leases", () => {
-    it("a claim whose proxy died before journaling an attempt is free once its lease ends", async () => {
+    it("a claim whose proxy died before recording an attempt is free once its lease ends", async () => {
       let now = Date.parse("2026-11-22T10:00:00Z");
       const store = await open(undefined, () => now);
       const dead = started(await store.claimKey(request));
@@ -204,7 +204,7 @@ describe.each(adapters)("the $name store", (adapter) => {
       now += 2;
       const next = started(await store.claimKey(request));
       expect(next.token).not.toBe(dead.token);
-      // The dead claim cannot journal an attempt any more: it would send a second time.
+      // The dead claim cannot record an attempt any more: it would send a second time.
       await expect(store.startAttempt(dead, attempt("gk_late"))).rejects.toBeInstanceOf(ClaimLostError);
       expect(await store.attempt("gk_late")).toBeUndefined();
     });
@@ -348,7 +348,7 @@ describe.each(adapters)("the $name store", (adapter) => {
     });
   });
 
-  it("journals attempts as sending, then with their outcome", async () => {
+  it("records attempts as sending, then with their outcome", async () => {
     const store = await open();
     const claim = started(await store.claimKey(request));
     await store.startAttempt(claim, attempt("gk_a"));

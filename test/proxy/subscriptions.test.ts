@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONSENT_TEXT, readJournal, upstreamCalls, useStack } from "./support";
+import { CONSENT_TEXT, readStore, upstreamCalls, useStack } from "./support";
 
 const SUBSCRIBE_PATH = "/api/v2/subscriptions/subscribe.json";
 
@@ -38,7 +38,7 @@ describe("POST /v1/subscriptions", () => {
       headers: { Referer: "https://shelter.example/news", "User-Agent": "GivekitTest/1.0" },
     });
     // The record is on disk before the number goes upstream; its outcome follows shortly after.
-    const [record] = readJournal(ctx.proxy.dataDir).consents;
+    const [record] = readStore(ctx.proxy.dataDir).consents;
     expect(record).toMatchObject({
       mobilenumber: "5550101234",
       list: "Hope Alerts",
@@ -50,7 +50,7 @@ describe("POST /v1/subscriptions", () => {
       page_url: "https://shelter.example/news",
     });
     expect(Date.parse(record!.consented_at)).toBeGreaterThanOrEqual(before - 1000);
-    await expect.poll(() => readJournal(ctx.proxy.dataDir).consents[0]?.outcome).toBe("subscribed");
+    await expect.poll(() => readStore(ctx.proxy.dataDir).consents[0]?.outcome).toBe("subscribed");
   });
 
   it("subscribes to a keyword + shortcode of a served campaign", async () => {
@@ -80,7 +80,7 @@ describe("POST /v1/subscriptions", () => {
     expect(reply.json.code).toBe("consent_required");
     expect(reply.json.errors).toHaveProperty("consent");
     expect(await upstreamCalls(ctx.sandbox, SUBSCRIBE_PATH)).toBe(0);
-    expect(readJournal(ctx.proxy.dataDir).consents).toEqual([]);
+    expect(readStore(ctx.proxy.dataDir).consents).toEqual([]);
   });
 
   it.each([["555010123"], ["555010123456"], ["+44 20 7946 0958"], ["call me"]])(
@@ -135,7 +135,7 @@ describe("POST /v1/subscriptions refused upstream", () => {
     expect(reply.status).toBe(422);
     expect(reply.json.code).toBe("subscription_rejected");
     expect(reply.text).not.toContain("list_not_found");
-    await expect.poll(() => readJournal(ctx.proxy.dataDir).consents).toMatchObject([{ outcome: "rejected" }]);
+    await expect.poll(() => readStore(ctx.proxy.dataDir).consents).toMatchObject([{ outcome: "rejected" }]);
     expect(await ctx.sandbox.subscriptions()).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { openSqlite } from "../../sqlite/open";
 import { afterAll, afterEach, beforeEach, expect } from "vitest";
-import { JOURNAL_FILE } from "../../proxy/store/sqlite/data-dir";
+import { DB_FILE } from "../../proxy/store/sqlite/data-dir";
 import type { AttemptRecord, ConsentRecord } from "../../proxy/store/types";
 import { sql } from "../helpers/postgres";
 import { startProxy, type ProxyHandle, type StartProxyOptions } from "../helpers/proxy";
@@ -126,9 +126,9 @@ export const CONSENT_TEXT =
 const CONSENTS_WITH_TEXT = `SELECT consent_records.*, consent_texts.text AS consent_text FROM consent_records
   LEFT JOIN consent_texts ON consent_texts.sha256 = consent_records.consent_text_sha256 ORDER BY id`;
 
-/** The journal's rows, read from the proxy's data directory. */
-export function readJournal(dataDir: string) {
-  const db = openSqlite(join(dataDir, JOURNAL_FILE), { readonly: true, fileMustExist: true });
+/** The store's rows, read from the proxy's data directory. */
+export function readStore(dataDir: string) {
+  const db = openSqlite(join(dataDir, DB_FILE), { readonly: true, fileMustExist: true });
   try {
     return {
       attempts: db
@@ -142,9 +142,9 @@ export function readJournal(dataDir: string) {
   }
 }
 
-/** The journal's rows on whichever store the proxy runs (SQLite in its data dir, or PostgreSQL). */
-export async function journalRows(proxy: ProxyHandle) {
-  if (!proxy.databaseUrl) return readJournal(proxy.dataDir);
+/** The store's rows on whichever store the proxy runs (SQLite in its data dir, or PostgreSQL). */
+export async function storeRows(proxy: ProxyHandle) {
+  if (!proxy.databaseUrl) return readStore(proxy.dataDir);
   const url = proxy.databaseUrl;
   return {
     attempts: (await sql(
@@ -156,7 +156,7 @@ export async function journalRows(proxy: ProxyHandle) {
   };
 }
 
-/** The secrets that must never appear in an answer, a log line or the journal. */
+/** The secrets that must never appear in an answer, a log line or the store. */
 export function staticSecrets(): string[] {
   return [
     DEMO.hope.privateToken,

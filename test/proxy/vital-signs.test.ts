@@ -147,7 +147,7 @@ describe("GET /v1/ready", () => {
     const upstream = createUpstreamClient(config.upstream);
     try {
       const lifecycle = { draining: false };
-      const deps = { config, logger: createLogger("silent"), store, journalSecret: "s".repeat(32), upstream };
+      const deps = { config, logger: createLogger("silent"), store, signingSecret: "s".repeat(32), upstream };
       const app = createApp({ ...deps, lifecycle });
       expect((await app.request("/v1/ready")).status).toBe(200);
       lifecycle.draining = true;

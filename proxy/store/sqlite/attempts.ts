@@ -1,4 +1,4 @@
-/** The SQLite store's donation attempts: journaled before the upstream call and after it. */
+/** The SQLite store's donation attempts: recorded before the upstream call and after it. */
 import type Database from "better-sqlite3";
 import {
   ClaimLostError,
@@ -55,7 +55,7 @@ export function sqliteAttempts(db: Database.Database, options: { leaseMs: number
   );
 
   return {
-    /** Binds the attempt to a claim still held and journals it `sending`; throws ClaimLostError otherwise. */
+    /** Binds the attempt to a claim still held and records it `sending`; throws ClaimLostError otherwise. */
     start(claim: Claim, attempt: NewAttempt, now: number): void {
       const bound = bindClaim.run(
         attempt.reference,

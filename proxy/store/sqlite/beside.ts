@@ -1,16 +1,15 @@
 /**
- * The SQLite journal opened beside a running proxy, for the `givekit` command line: no data
+ * The SQLite database opened beside a running proxy, for the `givekit` command line: no data
  * directory lock (the proxy holds it), no migration (the proxy's own), read-only unless the
  * command writes. WAL lets it read while the proxy writes; its few writes (the reconciler's
  * leases and resolutions) are single conditional statements, which SQLite serializes.
  */
 import { existsSync } from "node:fs";
-import { join } from "node:path";
 import Database from "better-sqlite3";
 import { StoreOpenError, type Store } from "../types";
 import { sqliteAttempts } from "./attempts";
 import { sqliteConsents } from "./consents";
-import { JOURNAL_FILE } from "./data-dir";
+import { dbFileIn } from "./data-dir";
 import { sqliteDefence } from "./defence";
 import { SQLITE_SCHEMA_VERSION } from "./schema";
 
@@ -34,9 +33,9 @@ export type CliStore = Pick<
  * console.log((await store.listAttempts({ state: "unknown" })).length);
  */
 export function openSqliteBeside(dataDir: string, options: { readonly: boolean }): CliStore {
-  const path = join(dataDir, JOURNAL_FILE);
+  const path = dbFileIn(dataDir);
   if (!existsSync(path)) {
-    throw new StoreOpenError("GIVEKIT_DATA_DIR", `no givekit journal in ${dataDir} (start the proxy once)`);
+    throw new StoreOpenError("GIVEKIT_DATA_DIR", `no givekit database in ${dataDir} (start the proxy once)`);
   }
   const db = new Database(path, { readonly: options.readonly, fileMustExist: true });
   db.pragma("busy_timeout = 5000");
@@ -45,7 +44,7 @@ export function openSqliteBeside(dataDir: string, options: { readonly: boolean }
     db.close();
     throw new StoreOpenError(
       "GIVEKIT_DATA_DIR",
-      `the journal's schema is version ${version}, this givekit knows ${SQLITE_SCHEMA_VERSION}: start this version's proxy once`,
+      `the store's schema is version ${version}, this givekit knows ${SQLITE_SCHEMA_VERSION}: start this version's proxy once`,
     );
   }
   const attempts = sqliteAttempts(db, { leaseMs: 0 });

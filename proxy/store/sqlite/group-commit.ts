@@ -12,7 +12,7 @@ export const LAZY_FLUSH_MS = 250;
 
 /**
  * @example
- * const commits = createGroupCommit(db, "./data/givekit-journal.db");
+ * const commits = createGroupCommit(db, "./data/givekit.db");
  * commits.write(() => insert.run(row));
  * await commits.durable(); // the row is on disk
  */

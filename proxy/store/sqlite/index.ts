@@ -9,7 +9,7 @@ import { openSqlite } from "../../../sqlite/open";
 import type { Store, StoreOptions } from "../types";
 import { sqliteAttempts } from "./attempts";
 import { sqliteConsents } from "./consents";
-import { JOURNAL_FILE, lockDataDir, syncDirectory } from "./data-dir";
+import { DB_FILE, lockDataDir, syncDirectory } from "./data-dir";
 import { sqliteDefence } from "./defence";
 import { createGroupCommit } from "./group-commit";
 import { sqliteKeys } from "./idempotency-keys";
@@ -38,7 +38,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
 
 function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store {
   const now = options.now ?? Date.now;
-  const path = join(options.dataDir, JOURNAL_FILE);
+  const path = join(options.dataDir, DB_FILE);
   const db = openSqlite(path);
   try {
     db.pragma("journal_mode = WAL");

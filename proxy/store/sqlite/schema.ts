@@ -1,6 +1,6 @@
 /**
  * The SQLite store's schema, versioned with `PRAGMA user_version` and migrated at open (under
- * the data directory's lock, so by one proxy at a time). Version 1 is the journal as it was
+ * the data directory's lock, so by one proxy at a time). Version 1 is the store as it was
  * before versions were kept; a file from then is migrated like any other.
  */
 import type Database from "better-sqlite3";

@@ -1,13 +1,13 @@
-// What only the SQLite store has: its data directory and lock, the generated journal secret,
-// recovery at open, group commit, and the migration of journals from before schema versions.
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+// What only the SQLite store has: its data directory and lock, the generated signing secret,
+// recovery at open, group commit, and the migration of stores from before schema versions.
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqlite } from "../../../sqlite/open";
 import { afterEach, describe, expect, it } from "vitest";
 import { SchemaTooNewError } from "../schema-version";
 import { openSqliteStore } from "./";
-import { JOURNAL_FILE, JOURNAL_SECRET_FILE, JournalInUseError, resolveJournalSecret } from "./data-dir";
+import { DB_FILE, dbFileIn, SECRET_FILE, DataDirInUseError, resolveSigningSecret } from "./data-dir";
 import { createGroupCommit, LAZY_FLUSH_MS } from "./group-commit";
 import { SQLITE_SCHEMA_VERSION } from "./schema";
 import type { Claim, Store } from "../types";
@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 function freshDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "givekit-journal-"));
+  const dir = mkdtempSync(join(tmpdir(), "givekit-store-"));
   dirs.push(dir);
   return dir;
 }
@@ -59,7 +59,7 @@ async function claimOf(store: Store, key = request.key): Promise<Claim> {
   return result.claim;
 }
 
-const readOnly = (dir: string) => openSqlite(join(dir, JOURNAL_FILE), { readonly: true });
+const readOnly = (dir: string) => openSqlite(join(dir, DB_FILE), { readonly: true });
 function count(dir: string, table: string): number {
   const reader = readOnly(dir);
   try {
@@ -80,7 +80,7 @@ describe("the data directory", () => {
     } catch (error) {
       refused = error;
     }
-    expect(refused).toBeInstanceOf(JournalInUseError);
+    expect(refused).toBeInstanceOf(DataDirInUseError);
     expect((refused as Error).message).toContain(dir);
     expect((refused as Error).message).toContain("GIVEKIT_DATA_DIR");
     expect((refused as Error).message).toContain("DATABASE_URL");
@@ -107,25 +107,63 @@ describe("the data directory", () => {
   });
 });
 
-describe("the journal secret", () => {
+describe("the signing secret", () => {
   it("is the configured one when set", () => {
-    expect(resolveJournalSecret(freshDir(), "s".repeat(40))).toBe("s".repeat(40));
+    expect(resolveSigningSecret(freshDir(), "s".repeat(40))).toBe("s".repeat(40));
   });
 
   it("is generated once, kept private in the data dir, and reused", () => {
     const dir = freshDir();
-    const first = resolveJournalSecret(dir, null);
+    const first = resolveSigningSecret(dir, null);
     expect(first).toMatch(/^[0-9a-f]{64}$/);
-    expect(resolveJournalSecret(dir, null)).toBe(first);
-    expect(readFileSync(join(dir, JOURNAL_SECRET_FILE), "utf8")).toBe(first);
-    expect(statSync(join(dir, JOURNAL_SECRET_FILE)).mode & 0o077).toBe(0);
+    expect(resolveSigningSecret(dir, null)).toBe(first);
+    expect(readFileSync(join(dir, SECRET_FILE), "utf8")).toBe(first);
+    expect(statSync(join(dir, SECRET_FILE)).mode & 0o077).toBe(0);
+  });
+});
+
+describe("a data directory from before the store was renamed (givekit-journal.db, journal-secret)", () => {
+  it("is taken over: its files get today's names, its keys and its secret kept", async () => {
+    const dir = freshDir();
+    const secret = resolveSigningSecret(dir, null);
+    const before = open(dir);
+    await before.startAttempt(await claimOf(before), attempt("att_old"));
+    await before.close();
+    stores.pop();
+    // As an older version left it.
+    renameSync(join(dir, DB_FILE), join(dir, "givekit-journal.db"));
+    renameSync(join(dir, SECRET_FILE), join(dir, "journal-secret"));
+    expect(dbFileIn(dir)).toBe(join(dir, "givekit-journal.db"));
+
+    const after = open(dir);
+    expect(existsSync(join(dir, "givekit-journal.db"))).toBe(false);
+    expect(existsSync(join(dir, "givekit-journal.lock"))).toBe(false);
+    expect(dbFileIn(dir)).toBe(join(dir, DB_FILE));
+    expect((await after.attempts()).map((row) => row.reference)).toEqual(["att_old"]);
+    expect(resolveSigningSecret(dir, null)).toBe(secret);
+  });
+
+  it("is refused while a proxy of the older version holds its old lock", () => {
+    const dir = freshDir();
+    open(dir);
+    void stores.pop()!.close();
+    renameSync(join(dir, DB_FILE), join(dir, "givekit-journal.db"));
+    const older = openSqlite(join(dir, "givekit-journal.lock"), { timeout: 0 });
+    older.pragma("journal_mode = MEMORY");
+    older.exec("BEGIN EXCLUSIVE");
+    try {
+      expect(() => open(dir)).toThrow(DataDirInUseError);
+      expect(existsSync(join(dir, "givekit-journal.db"))).toBe(true);
+    } finally {
+      older.close();
+    }
   });
 });
 
 describe("group commit", () => {
   it("writes of one turn are visible at once on the writer's connection, and on disk once durable() resolves", async () => {
     const dir = freshDir();
-    const path = join(dir, JOURNAL_FILE);
+    const path = join(dir, DB_FILE);
     const db = openSqlite(path);
     db.pragma("journal_mode = WAL");
     db.exec("CREATE TABLE t (n INTEGER)");
@@ -183,9 +221,9 @@ describe("group commit", () => {
 });
 
 describe("the schema", () => {
-  it("a journal from before schema versions is migrated; its finished keys replay from their attempts", async () => {
+  it("a store from before schema versions is migrated; its finished keys replay from their attempts", async () => {
     const dir = freshDir();
-    const old = openSqlite(join(dir, JOURNAL_FILE));
+    const old = openSqlite(join(dir, DB_FILE));
     old.exec(`
       CREATE TABLE idempotency_keys (client_scope TEXT NOT NULL, idempotency_key TEXT NOT NULL, endpoint TEXT NOT NULL,
         fingerprint TEXT NOT NULL, state TEXT NOT NULL CHECK (state IN ('in_flight', 'done')), reference TEXT, status INTEGER,
@@ -234,9 +272,9 @@ describe("the schema", () => {
     }
   });
 
-  it("a journal newer than this code is refused", () => {
+  it("a store newer than this code is refused", () => {
     const dir = freshDir();
-    const newer = openSqlite(join(dir, JOURNAL_FILE));
+    const newer = openSqlite(join(dir, DB_FILE));
     newer.pragma(`user_version = ${SQLITE_SCHEMA_VERSION + 1}`);
     newer.close();
     expect(() => openSqliteStore({ dataDir: dir, retentionH: 24, leaseMs: 20_000 })).toThrow(

@@ -9,7 +9,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../proxy/cli/main";
 import { POSTGRES_SCHEMA_VERSION } from "../../../proxy/store/postgres/schema";
-import { JOURNAL_FILE } from "../../../proxy/store/sqlite/data-dir";
+import { DB_FILE } from "../../../proxy/store/sqlite/data-dir";
 import { SQLITE_SCHEMA_VERSION } from "../../../proxy/store/sqlite/schema";
 import { sql, testDatabase } from "../../helpers/postgres";
 import { startProxy } from "../../helpers/proxy";
@@ -49,28 +49,28 @@ describe("givekit migrate on SQLite", () => {
     const first = await migrate(env({ GIVEKIT_DATA_DIR: dataDir }));
     expect(first).toEqual({
       code: 0,
-      out: `SQLite journal in ${dataDir}: schema migrated from version 0 to ${SQLITE_SCHEMA_VERSION}.\n`,
+      out: `SQLite database in ${dataDir}: schema migrated from version 0 to ${SQLITE_SCHEMA_VERSION}.\n`,
       err: "",
     });
     const again = await migrate(env({ GIVEKIT_DATA_DIR: dataDir }));
     expect(again.code).toBe(0);
     expect(again.out).toBe(
-      `SQLite journal in ${dataDir}: schema already at version ${SQLITE_SCHEMA_VERSION}; nothing to do.\n`,
+      `SQLite database in ${dataDir}: schema already at version ${SQLITE_SCHEMA_VERSION}; nothing to do.\n`,
     );
   });
 
-  it("a journal newer than this version: refused, both versions named, exit 1, left as it was", async () => {
+  it("a store newer than this version: refused, both versions named, exit 1, left as it was", async () => {
     const dataDir = join(dir, "newer");
     await migrate(env({ GIVEKIT_DATA_DIR: dataDir }));
-    const db = new Database(join(dataDir, JOURNAL_FILE));
+    const db = new Database(join(dataDir, DB_FILE));
     db.pragma(`user_version = ${SQLITE_SCHEMA_VERSION + 1}`);
     db.close();
     const { code, out } = await migrate(env({ GIVEKIT_DATA_DIR: dataDir }));
     expect(code).toBe(1);
     expect(out).toBe(
-      `givekit migrate: SQLite journal in ${dataDir}: the database's schema is version ${SQLITE_SCHEMA_VERSION + 1}, newer than this givekit proxy knows (${SQLITE_SCHEMA_VERSION}); run the newer proxy version, or a database of its own\n`,
+      `givekit migrate: SQLite database in ${dataDir}: the database's schema is version ${SQLITE_SCHEMA_VERSION + 1}, newer than this givekit proxy knows (${SQLITE_SCHEMA_VERSION}); run the newer proxy version, or a database of its own\n`,
     );
-    const after = new Database(join(dataDir, JOURNAL_FILE), { readonly: true });
+    const after = new Database(join(dataDir, DB_FILE), { readonly: true });
     expect(after.pragma("user_version", { simple: true })).toBe(SQLITE_SCHEMA_VERSION + 1);
     after.close();
   });
@@ -100,7 +100,7 @@ describe("givekit migrate on PostgreSQL", () => {
     const url = await testDatabase();
     const pgEnv = env({
       DATABASE_URL: url,
-      GIVEKIT_JOURNAL_SECRET: secret,
+      GIVEKIT_SIGNING_SECRET: secret,
       GIVEKIT_DATA_DIR: join(dir, "pg"),
     });
     const first = await migrate(pgEnv);

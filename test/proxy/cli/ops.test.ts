@@ -34,7 +34,7 @@ describe.each(["sqlite", "postgres"] as const)(
       UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
       GIVEKIT_DATA_DIR: ctx.proxy.dataDir,
       ...(ctx.proxy.databaseUrl
-        ? { DATABASE_URL: ctx.proxy.databaseUrl, GIVEKIT_JOURNAL_SECRET: "x".repeat(32) }
+        ? { DATABASE_URL: ctx.proxy.databaseUrl, GIVEKIT_SIGNING_SECRET: "x".repeat(32) }
         : {}),
     });
 

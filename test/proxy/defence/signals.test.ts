@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../../proxy/cli/main";
-import { JOURNAL_FILE } from "../../../proxy/store/sqlite/data-dir";
+import { DB_FILE } from "../../../proxy/store/sqlite/data-dir";
 import { openSqlite } from "../../../sqlite/open";
 import { sql } from "../../helpers/postgres";
 import { startProxy, type ProxyHandle } from "../../helpers/proxy";
@@ -80,7 +80,7 @@ async function doctor(sandbox: SandboxHandle, proxy: ProxyHandle, secret?: strin
       UPSTREAM_PRIVATE_TOKEN: DEMO.hope.privateToken,
       UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
       GIVEKIT_DATA_DIR: proxy.dataDir,
-      ...(proxy.databaseUrl ? { DATABASE_URL: proxy.databaseUrl, GIVEKIT_JOURNAL_SECRET: secret } : {}),
+      ...(proxy.databaseUrl ? { DATABASE_URL: proxy.databaseUrl, GIVEKIT_SIGNING_SECRET: secret } : {}),
     },
     { write: (text: string) => (out += text) },
     { write: (text: string) => (out += text) },
@@ -101,7 +101,7 @@ async function tables(proxy: ProxyHandle): Promise<string> {
       dumps.push(JSON.stringify(await sql(url, `SELECT * FROM "${table_name}"`)));
     return dumps.join("\n");
   }
-  const db = openSqlite(join(proxy.dataDir, JOURNAL_FILE), { readonly: true, fileMustExist: true });
+  const db = openSqlite(join(proxy.dataDir, DB_FILE), { readonly: true, fileMustExist: true });
   try {
     const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
       name: string;
@@ -112,7 +112,7 @@ async function tables(proxy: ProxyHandle): Promise<string> {
   }
 }
 
-/** The journal secret the helper gave a PostgreSQL proxy is not exposed: the doctor needs one of 32+. */
+/** The signing secret the helper gave a PostgreSQL proxy is not exposed: the doctor needs one of 32+. */
 const DOCTOR_SECRET = "d".repeat(32);
 
 describe.each(["sqlite", "postgres"] as const)("defence signals on %s", (store) => {
