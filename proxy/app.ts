@@ -14,7 +14,7 @@ import { createRateLimits, type RateLimits } from "./middleware/rate-limit";
 import { requestContext } from "./middleware/request-context";
 import { securityHeaders } from "./middleware/security-headers";
 import { createPeersCache } from "./peers";
-import { PROBLEM_KINDS, ProblemError, problemResponse } from "./problem";
+import { PROBLEM_KINDS, ProblemError, problemOf, problemResponse } from "./problem";
 import { createProgressCache } from "./progress";
 import { campaignRoutes } from "./routes/campaigns";
 import { donationRoutes } from "./routes/donations";
@@ -146,9 +146,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.notFound(() => problemResponse(new ProblemError("not_found", "There is nothing at this address.")));
   app.onError((error, c) => {
-    if (error instanceof ProblemError) {
-      c.set("logFields", { ...c.get("logFields"), code: error.code });
-      return problemResponse(error);
+    const problem = problemOf(error);
+    if (problem) {
+      c.set("logFields", { ...c.get("logFields"), code: problem.code });
+      return problemResponse(problem);
     }
     c.set("logFields", { ...c.get("logFields"), code: "internal_error", error: errorSummary(error) });
     return problemResponse(new ProblemError("internal_error", PROBLEM_KINDS.internal_error.title));

@@ -44,7 +44,7 @@ export async function startProxyServer(
   // With DATABASE_URL the secret is required (config.ts): every proxy must use the same one.
   const signingSecret = resolveSigningSecret(config.dataDir, config.signingSecret);
   const metrics = createMetrics();
-  const store = instrumentStore(await openStore(config, logger), metrics);
+  const store = instrumentStore(await openStore(config, { logger }), metrics);
   metrics.watchStore(store);
   const upstream = instrumentUpstream(createUpstreamClient(config.upstream), metrics);
   const lifecycle = { draining: false };

@@ -3,6 +3,7 @@
  * so the status, title and code of a problem never drift apart.
  */
 import type { Problem } from "../contract/error-schemas";
+import { ClaimLostError, StoreUnavailableError } from "./store/errors";
 import type { ErrorCode } from "../contract/errors";
 
 interface ProblemKind {
@@ -89,4 +90,27 @@ export function problemResponse(problem: ProblemError, headers: Record<string, s
       headers: { "Content-Type": PROBLEM_CONTENT_TYPE, ...problem.headers, ...headers },
     },
   );
+}
+
+/**
+ * The answer to an error a route or middleware let through: a ProblemError as it is, the store's
+ * own failures (store/errors.ts) as the answers they mean, anything else null (a 500).
+ */
+export function problemOf(error: unknown): ProblemError | null {
+  if (error instanceof ProblemError) return error;
+  if (error instanceof StoreUnavailableError)
+    return new ProblemError(
+      "store_unavailable",
+      "The proxy's database cannot be reached. Nothing was charged; try again.",
+      undefined,
+      { "Retry-After": "5" },
+    );
+  if (error instanceof ClaimLostError)
+    return new ProblemError(
+      "request_in_progress",
+      "The first request with this key is still being processed.",
+      undefined,
+      { "Retry-After": "2" },
+    );
+  return null;
 }

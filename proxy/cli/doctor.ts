@@ -9,7 +9,6 @@ import { ConfigError, DEFAULT_CAMPAIGNS_PATH, loadConfig, packageRoot, type Prox
 import { ProblemError } from "../problem";
 import { activeDefences, ALL_SCOPE } from "../defence/defence-mode";
 import { openStore, StoreOpenError, type DefenceState } from "../store";
-import { openSqliteBeside } from "../store/sqlite/beside";
 import { dbFileIn } from "../store/sqlite/data-dir";
 import { createUpstreamClient, type UpstreamClient } from "../upstream/client";
 import type { Output } from "./main";
@@ -168,9 +167,7 @@ export async function runDoctor(env: NodeJS.ProcessEnv, out: Output): Promise<nu
         if (!config.databaseUrl && !existsSync(dbFileIn(config.dataDir))) {
           return `SQLite: no database yet in ${config.dataDir} (the proxy creates it when it starts)`;
         }
-        const store = config.databaseUrl
-          ? await openStore(config)
-          : openSqliteBeside(config.dataDir, { readonly: true });
+        const store = await openStore(config, { beside: { write: false } });
         try {
           if (!(await store.healthy())) throw new Error("does not answer");
           const unknown = await store.listAttempts({ state: "unknown" });
@@ -184,9 +181,7 @@ export async function runDoctor(env: NodeJS.ProcessEnv, out: Output): Promise<nu
       name: "defence mode",
       run: async () => {
         if (!config.databaseUrl && !existsSync(dbFileIn(config.dataDir))) return "off (no database yet)";
-        const store = config.databaseUrl
-          ? await openStore(config)
-          : openSqliteBeside(config.dataDir, { readonly: true });
+        const store = await openStore(config, { beside: { write: false } });
         try {
           return describeDefence(await store.defenceStates());
         } finally {

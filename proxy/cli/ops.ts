@@ -5,8 +5,7 @@
  */
 import { ConfigError, loadConfig, type ProxyConfig } from "../config";
 import { createReconciler } from "../reconcile/reconciler";
-import { openStore, StoreOpenError, type AttemptRecord, type AttemptState } from "../store";
-import { openSqliteBeside, type CliStore } from "../store/sqlite/beside";
+import { openStore, StoreOpenError, type AttemptRecord, type AttemptState, type CliStore } from "../store";
 import { createUpstreamClient } from "../upstream/client";
 import type { Output } from "./main";
 
@@ -23,12 +22,6 @@ export const ATTEMPT_STATES: readonly AttemptState[] = [
 
 /** A bad flag value: exit 2 with the command's usage. */
 export class UsageError extends Error {}
-
-/** Opens the configured store; on SQLite beside a running proxy, read-only unless `write`. */
-async function openCliStore(config: ProxyConfig, write: boolean): Promise<CliStore> {
-  if (config.databaseUrl) return openStore(config);
-  return openSqliteBeside(config.dataDir, { readonly: !write });
-}
 
 function since(value: unknown): string | undefined {
   if (value === undefined) return undefined;
@@ -52,7 +45,7 @@ async function withStore(
   let store: CliStore;
   try {
     config = loadConfig(env);
-    store = await openCliStore(config, write);
+    store = await openStore(config, { beside: { write } });
   } catch (error) {
     if (error instanceof ConfigError) out.write(`givekit: bad configuration: ${error.message}\n`);
     else if (error instanceof StoreOpenError) out.write(`givekit: cannot open the store: ${error.message}\n`);

@@ -1,7 +1,7 @@
 /** A tiny app around one piece of middleware, answering problems as the proxy does. */
 import { Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context";
-import { ProblemError, problemResponse } from "../problem";
+import { problemOf, problemResponse } from "../problem";
 
 export function appWith(...middleware: MiddlewareHandler<AppEnv>[]) {
   const app = new Hono<AppEnv>();
@@ -13,7 +13,8 @@ export function appWith(...middleware: MiddlewareHandler<AppEnv>[]) {
   for (const handler of middleware) app.use("*", handler);
   app.all("*", (c) => c.json({ method: c.req.method, body: c.get("body") ?? null }));
   app.onError((error) => {
-    if (error instanceof ProblemError) return problemResponse(error);
+    const problem = problemOf(error);
+    if (problem) return problemResponse(problem);
     throw error;
   });
   return app;

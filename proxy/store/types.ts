@@ -1,10 +1,9 @@
 /**
- * Everything the proxy keeps, behind one interface with two adapters that behave the same:
+ * Everything the proxy keeps, one interface per concern, with two adapters that behave the same:
  * SQLite (one proxy, `GIVEKIT_DATA_DIR`) and PostgreSQL (any number of proxies, `DATABASE_URL`).
  * The store never holds a card number, a CVV, a token value or a request body: bodies are kept
  * as an HMAC fingerprint, and answers are rebuilt from an attempt's state.
  */
-import { ProblemError } from "../problem";
 
 /** What became of a donation attempt. `unknown`: sent, no answer; it is never re-sent. */
 export type AttemptState =
@@ -181,20 +180,24 @@ export interface Counters {
   take(bucket: BucketTake): Promise<BucketState>;
 }
 
-/**
- * The proxy's durable state. Every method that resolves has made its write durable (on disk,
- * or committed in PostgreSQL); a store that cannot be reached rejects with StoreUnavailableError.
- *
- * @example
- * const store = await openStore(config);
- * const claim = await store.claimKey({ scope: "origin:https://shelter.example", key: "k1", endpoint: "donations", fingerprint });
- */
-export interface Store {
-  readonly kind: "sqlite" | "postgres";
+/** Idempotency keys: claimed across every proxy, released, expired with their proxy, purged. */
+export interface IdempotencyStore {
   /** Claims an idempotency key atomically across every proxy on this store, or says why not. */
   claimKey(request: ClaimRequest): Promise<ClaimResult>;
   /** Frees a claim whose request never reached the upstream, so the same key may be retried. */
   releaseKey(claim: Claim): Promise<void>;
+  /**
+   * Claims whose lease ran out (their proxy died): an attempt left `sending` becomes `unknown`
+   * and its key replays 202 Pending; a key without an attempt is forgotten. Returns how many
+   * attempts became unknown.
+   */
+  expireLeases(): Promise<number>;
+  /** Forgets finished idempotency records past the retention window; returns how many. */
+  purgeExpired(): Promise<number>;
+}
+
+/** Donation attempts: recorded before the upstream call and after it. */
+export interface AttemptStore {
   /**
    * Records an attempt as `sending` under a claim (renewing its lease), durably, before the
    * upstream call. Rejects with ClaimLostError when the claim's lease ran out meanwhile.
@@ -208,6 +211,10 @@ export interface Store {
   attempts(): Promise<AttemptRecord[]>;
   /** Attempts by state and/or time, oldest first. */
   listAttempts(filter: AttemptFilter): Promise<AttemptRecord[]>;
+}
+
+/** The reconciliation of attempts whose outcome is unknown, from the upstream's report. */
+export interface ReconcileStore {
   /**
    * Takes (or renews) the reconcile lease on an attempt for `ms`, atomically across every proxy:
    * true when `owner` holds it now, false when another owner's lease is still running.
@@ -217,19 +224,19 @@ export interface Store {
   resolveUnknown(reference: string, resolution: Reconciliation): Promise<boolean>;
   /** Notes why an attempt stays unknown (only while it is). */
   noteUnknown(reference: string, note: string): Promise<void>;
+}
+
+/** SMS consent records: kept before the number is sent, with what became of them. */
+export interface ConsentStore {
   /** Keeps a consent record (outcome `pending`), durably, before the number is sent. */
   recordConsent(consent: NewConsent): Promise<number>;
   /** Records what became of it; nobody waits for this write. */
   finishConsent(id: number, outcome: string): Promise<void>;
   consents(): Promise<ConsentRecord[]>;
-  /**
-   * Claims whose lease ran out (their proxy died): an attempt left `sending` becomes `unknown`
-   * and its key replays 202 Pending; a key without an attempt is forgotten. Returns how many
-   * attempts became unknown.
-   */
-  expireLeases(): Promise<number>;
-  /** Forgets finished idempotency records past the retention window; returns how many. */
-  purgeExpired(): Promise<number>;
+}
+
+/** Defence-mode periods, shared by every proxy on the store. */
+export interface DefenceStore {
   /**
    * A defence signal crossed its threshold in `scope` at `now`: starts a period (`entered`, for
    * exactly one caller across every proxy) or keeps the current one on until `now + quietMs`.
@@ -244,6 +251,20 @@ export interface Store {
   defenceStates(scopes?: string[]): Promise<DefenceState[]>;
   /** Marks periods past their `until` ended; each is returned to exactly one caller, to log. */
   endDefences(): Promise<DefenceState[]>;
+}
+
+/**
+ * The proxy's durable state, one interface per concern, each implemented by both adapters in a
+ * file of its own (sqlite/, postgres/). Every method that resolves has made its write durable
+ * (on disk, or committed in PostgreSQL); a store that cannot be reached rejects with
+ * StoreUnavailableError.
+ *
+ * @example
+ * const store = await openStore(config);
+ * const claim = await store.claimKey({ scope: "origin:https://shelter.example", key: "k1", endpoint: "donations", fingerprint });
+ */
+export interface Store extends IdempotencyStore, AttemptStore, ReconcileStore, ConsentStore, DefenceStore {
+  readonly kind: "sqlite" | "postgres";
   /** Whether the store answers now. */
   healthy(): Promise<boolean>;
   /** Counters every proxy on this store shares, or null: each proxy counts in its own memory. */
@@ -258,40 +279,4 @@ export interface StoreOptions {
   /** How long a claim holds a key without its proxy finishing it, in milliseconds. */
   leaseMs: number;
   now?: () => number;
-}
-
-/** The store cannot be reached: the request did nothing and may be retried (503). */
-export class StoreUnavailableError extends ProblemError {
-  constructor(readonly reason: string) {
-    super(
-      "store_unavailable",
-      "The proxy's database cannot be reached. Nothing was charged; try again.",
-      undefined,
-      {
-        "Retry-After": "5",
-      },
-    );
-    this.name = "StoreUnavailableError";
-  }
-}
-
-/** A claim's lease ran out before its attempt was recorded: another proxy may hold the key now. */
-export class ClaimLostError extends ProblemError {
-  constructor() {
-    super("request_in_progress", "The first request with this key is still being processed.", undefined, {
-      "Retry-After": "2",
-    });
-    this.name = "ClaimLostError";
-  }
-}
-
-/** The store cannot be opened: the message names the setting and the cause, never a password. */
-export class StoreOpenError extends Error {
-  constructor(
-    readonly variable: string,
-    reason: string,
-  ) {
-    super(`${variable}: ${reason}`);
-    this.name = "StoreOpenError";
-  }
 }

@@ -1,5 +1,5 @@
 /** What a PostgreSQL error means for the proxy: the database out of reach, or a fault. */
-import { StoreOpenError, StoreUnavailableError } from "../types";
+import { StoreOpenError, StoreUnavailableError } from "../errors";
 
 const NETWORK_CODES = new Set([
   "ECONNREFUSED",

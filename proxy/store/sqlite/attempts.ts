@@ -1,13 +1,13 @@
 /** The SQLite store's donation attempts: recorded before the upstream call and after it. */
 import type Database from "better-sqlite3";
-import {
-  ClaimLostError,
-  type AttemptOutcome,
-  type AttemptFilter,
-  type AttemptRecord,
-  type Reconciliation,
-  type Claim,
-  type NewAttempt,
+import { ClaimLostError } from "../errors";
+import type {
+  AttemptOutcome,
+  AttemptFilter,
+  AttemptRecord,
+  Reconciliation,
+  Claim,
+  NewAttempt,
 } from "../types";
 
 export function sqliteAttempts(db: Database.Database, options: { leaseMs: number }) {

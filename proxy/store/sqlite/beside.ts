@@ -6,7 +6,8 @@
  */
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
-import { StoreOpenError, type Store } from "../types";
+import { StoreOpenError } from "../errors";
+import type { Store } from "../types";
 import { sqliteAttempts } from "./attempts";
 import { sqliteConsents } from "./consents";
 import { dbFileIn } from "./data-dir";

@@ -1,0 +1,153 @@
+/**
+ * The PostgreSQL store's donation attempts: recorded `sending` (durably, with the claim renewed)
+ * before the upstream call, then with their outcome; and their reconciliation, for attempts whose
+ * outcome is unknown.
+ */
+import type { ClientBase } from "pg";
+import { ClaimLostError } from "../errors";
+import type { AttemptRecord, AttemptStore, ReconcileStore } from "../types";
+import type { PgContext } from "./connection";
+
+const ATTEMPT_COLUMNS = `reference, idempotency_key, client_scope, client_ip, fingerprint, shortcode, keyword, amount,
+  fee_amount, recurring_frequency, peer_fundraiser_id, peer_fundraiser_team_id, state, upstream_status, transaction_id,
+  message, problem_code, problem_field, note, created_at, updated_at`;
+
+/** An attempt, read inside a transaction (a claim's replay). */
+export async function selectAttempt(client: ClientBase, reference: string): Promise<AttemptRecord> {
+  const { rows } = await client.query<AttemptRecord>(
+    `SELECT ${ATTEMPT_COLUMNS} FROM donation_attempts WHERE reference = $1`,
+    [reference],
+  );
+  return rows[0]!;
+}
+
+export function pgAttempts({ query, pool, lazy, now, leaseMs }: PgContext): AttemptStore {
+  return {
+    async startAttempt(claim, attempt) {
+      const at = now();
+      const created = new Date(at).toISOString();
+      // One statement: the attempt exists only if the claim was still ours (and its lease renewed).
+      const result = await query(
+        `WITH bound AS (
+           UPDATE idempotency_keys SET reference = $1, lease_until = $16
+           WHERE client_scope = $3 AND idempotency_key = $2 AND claim_token = $13 AND state = 'in_flight' AND lease_until > $14
+           RETURNING 1)
+         INSERT INTO donation_attempts (reference, idempotency_key, client_scope, client_ip, fingerprint, shortcode, keyword,
+           amount, fee_amount, recurring_frequency, peer_fundraiser_id, peer_fundraiser_team_id, state, created_at, updated_at)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'sending', $15, $15 WHERE EXISTS (SELECT 1 FROM bound)`,
+        [
+          attempt.reference,
+          attempt.idempotency_key,
+          attempt.client_scope,
+          attempt.client_ip,
+          attempt.fingerprint,
+          attempt.shortcode,
+          attempt.keyword,
+          attempt.amount,
+          attempt.fee_amount,
+          attempt.recurring_frequency,
+          attempt.peer_fundraiser_id,
+          attempt.peer_fundraiser_team_id,
+          claim.token,
+          at,
+          created,
+          at + leaseMs,
+        ],
+        pool,
+        "givekit-start-attempt",
+      );
+      if (result.rowCount !== 1) throw new ClaimLostError();
+    },
+
+    async finishAttempt(reference, outcome) {
+      const at = now();
+      // A late answer (after the lease ran out and the attempt became unknown) is still the truth.
+      await query(
+        `WITH attempt AS (
+           UPDATE donation_attempts SET state = $2, upstream_status = $3, transaction_id = $4, message = $5,
+             problem_code = $6, problem_field = $7, updated_at = $8
+           WHERE reference = $1 AND state IN ('sending', 'unknown') RETURNING 1)
+         UPDATE idempotency_keys SET state = 'done', completed_at = $9, claim_token = NULL, lease_until = NULL
+         WHERE reference = $1`,
+        [
+          reference,
+          outcome.state,
+          outcome.upstream_status,
+          outcome.transaction_id,
+          outcome.message,
+          outcome.problem_code,
+          outcome.problem_field,
+          new Date(at).toISOString(),
+          at,
+        ],
+        lazy,
+        "givekit-finish-attempt",
+      );
+    },
+
+    async abandonAttempt(claim, reference) {
+      await query(
+        `WITH attempt AS (
+           UPDATE donation_attempts SET state = 'not_sent', updated_at = $5 WHERE reference = $4 AND state = 'sending' RETURNING 1)
+         DELETE FROM idempotency_keys WHERE client_scope = $1 AND idempotency_key = $2 AND claim_token = $3`,
+        [claim.scope, claim.key, claim.token, reference, new Date(now()).toISOString()],
+      );
+    },
+
+    async attempt(reference) {
+      const { rows } = await query<AttemptRecord>(
+        `SELECT ${ATTEMPT_COLUMNS} FROM donation_attempts WHERE reference = $1`,
+        [reference],
+      );
+      return rows[0];
+    },
+
+    async attempts() {
+      const { rows } = await query<AttemptRecord>(
+        `SELECT ${ATTEMPT_COLUMNS} FROM donation_attempts ORDER BY created_at, seq`,
+      );
+      return rows;
+    },
+
+    async listAttempts(filter) {
+      const { rows } = await query<AttemptRecord>(
+        `SELECT ${ATTEMPT_COLUMNS} FROM donation_attempts
+         WHERE ($1::text IS NULL OR state = $1) AND ($2::text IS NULL OR created_at >= $2)
+         ORDER BY created_at, seq`,
+        [filter.state ?? null, filter.since ?? null],
+      );
+      return rows;
+    },
+  };
+}
+
+export function pgReconciliation({ query, now }: PgContext): ReconcileStore {
+  return {
+    async leaseReconcile(reference, owner, ms) {
+      const at = now();
+      const result = await query(
+        `INSERT INTO reconcile_leases (reference, owner, lease_until) VALUES ($1, $2, $3)
+         ON CONFLICT (reference) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
+         WHERE reconcile_leases.lease_until <= $4 OR reconcile_leases.owner = excluded.owner`,
+        [reference, owner, at + ms, at],
+      );
+      return result.rowCount === 1;
+    },
+
+    async resolveUnknown(reference, resolution) {
+      const result = await query(
+        `UPDATE donation_attempts SET state = $2, transaction_id = $3, note = NULL, updated_at = $4
+         WHERE reference = $1 AND state = 'unknown'`,
+        [reference, resolution.state, resolution.transaction_id, new Date(now()).toISOString()],
+      );
+      return result.rowCount === 1;
+    },
+
+    async noteUnknown(reference, note) {
+      await query(
+        "UPDATE donation_attempts SET note = $2, updated_at = $3 WHERE reference = $1 AND state = 'unknown'",
+        [reference, note, new Date(now()).toISOString()],
+      );
+    },
+  };
+}
