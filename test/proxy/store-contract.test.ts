@@ -6,7 +6,8 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { openPostgresStore } from "../../proxy/store/postgres";
 import { openSqliteStore } from "../../proxy/store/sqlite";
 import { memoryCounters } from "../../proxy/store/counters";
-import { ClaimLostError, type Claim, type ClaimResult, type Store } from "../../proxy/store/types";
+import { ClaimLostError } from "../../proxy/store/errors";
+import type { Claim, ClaimResult, Store } from "../../proxy/store/types";
 import { sql, testDatabase } from "../helpers/postgres";
 
 const LEASE_MS = 20_000;
@@ -127,132 +128,197 @@ describe.each(adapters)("the $name store", (adapter) => {
     return store;
   }
 
-  it("a new key is claimed; the same key and body while it runs is in flight", async () => {
-    const store = await open();
-    expect((await store.claimKey(request)).kind).toBe("started");
-    expect(await store.claimKey(request)).toEqual({ kind: "in_flight" });
-  });
-
-  it("the same key with another body is a mismatch, in flight or done", async () => {
-    const store = await open();
-    const claim = started(await store.claimKey(request));
-    expect(await store.claimKey({ ...request, fingerprint: "fp-b" })).toEqual({ kind: "mismatch" });
-    await store.startAttempt(claim, attempt("gk_a"));
-    await store.finishAttempt("gk_a", success);
-    expect(await store.claimKey({ ...request, fingerprint: "fp-b" })).toEqual({ kind: "mismatch" });
-  });
-
-  it("a finished key replays its attempt's state, never a stored body", async () => {
-    const store = await open();
-    const claim = started(await store.claimKey(request));
-    await store.startAttempt(claim, attempt("gk_a"));
-    await store.finishAttempt("gk_a", success);
-    const replay = await store.claimKey(request);
-    expect(replay).toMatchObject({
-      kind: "replay",
-      attempt: { reference: "gk_a", state: "succeeded", transaction_id: "100001", message: "Thank you" },
-    });
-  });
-
-  it("keys are scoped by client: the same key of another client is a new request", async () => {
-    const store = await open();
-    await store.claimKey(request);
-    expect((await store.claimKey({ ...request, scope: "origin:https://other.example" })).kind).toBe(
-      "started",
-    );
-  });
-
-  it("a released key may be claimed again; a release by a claim no longer held does nothing", async () => {
-    const store = await open();
-    const first = started(await store.claimKey(request));
-    await store.releaseKey(first);
-    const second = started(await store.claimKey(request));
-    await store.releaseKey(first);
-    expect(await store.claimKey(request)).toEqual({ kind: "in_flight" });
-    await store.releaseKey(second);
-    expect((await store.claimKey(request)).kind).toBe("started");
-  });
-
-  it("a key whose attempt was never sent is freed with it", async () => {
-    const store = await open();
-    const claim = started(await store.claimKey(request));
-    await store.startAttempt(claim, attempt("gk_n"));
-    await store.abandonAttempt(claim, "gk_n");
-    expect((await store.attempt("gk_n"))?.state).toBe("not_sent");
-    expect((await store.claimKey(request)).kind).toBe("started");
-  });
-
-  it("20 concurrent claims of one key on two stores: exactly one is started", async () => {
-    const place = await adapter.place();
-    const a = await open(place);
-    // SQLite is one proxy per directory: there, the same store takes all twenty.
-    const b = adapter.name === "postgres" ? await open(place) : a;
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).claimKey(request)),
-    );
-    expect(results.filter((result) => result.kind === "started")).toHaveLength(1);
-    expect(results.filter((result) => result.kind === "in_flight")).toHaveLength(19);
-  });
-
-  describe("leases", () => {
-    it("a claim whose proxy died before recording an attempt is free once its lease ends", async () => {
-      let now = Date.parse("2026-11-22T10:00:00Z");
-      const store = await open(undefined, () => now);
-      const dead = started(await store.claimKey(request));
-      now += LEASE_MS - 1;
+  describe("idempotency keys (IdempotencyStore)", () => {
+    it("a new key is claimed; the same key and body while it runs is in flight", async () => {
+      const store = await open();
+      expect((await store.claimKey(request)).kind).toBe("started");
       expect(await store.claimKey(request)).toEqual({ kind: "in_flight" });
-      now += 2;
-      const next = started(await store.claimKey(request));
-      expect(next.token).not.toBe(dead.token);
-      // The dead claim cannot record an attempt any more: it would send a second time.
-      await expect(store.startAttempt(dead, attempt("gk_late"))).rejects.toBeInstanceOf(ClaimLostError);
-      expect(await store.attempt("gk_late")).toBeUndefined();
     });
 
-    it("an attempt whose proxy died becomes unknown once its lease ends, and its key replays it", async () => {
-      let now = Date.parse("2026-11-22T10:00:00Z");
-      const store = await open(undefined, () => now);
+    it("the same key with another body is a mismatch, in flight or done", async () => {
+      const store = await open();
       const claim = started(await store.claimKey(request));
-      await store.startAttempt(claim, attempt("gk_lost"));
-      now += LEASE_MS + 1;
-      expect(await store.claimKey(request)).toMatchObject({
-        kind: "replay",
-        attempt: { reference: "gk_lost", state: "unknown" },
-      });
-      expect((await store.attempt("gk_lost"))?.state).toBe("unknown");
+      expect(await store.claimKey({ ...request, fingerprint: "fp-b" })).toEqual({ kind: "mismatch" });
+      await store.startAttempt(claim, attempt("gk_a"));
+      await store.finishAttempt("gk_a", success);
+      expect(await store.claimKey({ ...request, fingerprint: "fp-b" })).toEqual({ kind: "mismatch" });
     });
 
-    it("the sweep finds them too: unknown attempts, forgotten unsent claims, live claims untouched", async () => {
-      let now = Date.parse("2026-11-22T10:00:00Z");
-      const store = await open(undefined, () => now);
-      const lost = started(await store.claimKey(request));
-      await store.startAttempt(lost, attempt("gk_lost"));
-      await store.claimKey({ ...request, key: "never-sent" });
-      now += LEASE_MS + 1;
-      const live = started(await store.claimKey({ ...request, key: "live" }));
-      expect(await store.expireLeases()).toBe(1);
-      expect((await store.attempt("gk_lost"))?.state).toBe("unknown");
-      expect((await store.claimKey({ ...request, key: "never-sent" })).kind).toBe("started");
-      await store.startAttempt(live, attempt("gk_live", "live"));
-      expect((await store.attempt("gk_live"))?.state).toBe("sending");
-    });
-
-    it("a late answer after the lease ran out still records the truth", async () => {
-      let now = Date.parse("2026-11-22T10:00:00Z");
-      const store = await open(undefined, () => now);
+    it("a finished key replays its attempt's state, never a stored body", async () => {
+      const store = await open();
       const claim = started(await store.claimKey(request));
-      await store.startAttempt(claim, attempt("gk_slow"));
-      now += LEASE_MS + 1;
-      await store.expireLeases();
-      await store.finishAttempt("gk_slow", success);
-      expect(await store.claimKey(request)).toMatchObject({
+      await store.startAttempt(claim, attempt("gk_a"));
+      await store.finishAttempt("gk_a", success);
+      const replay = await store.claimKey(request);
+      expect(replay).toMatchObject({
         kind: "replay",
-        attempt: { state: "succeeded", transaction_id: "100001" },
+        attempt: { reference: "gk_a", state: "succeeded", transaction_id: "100001", message: "Thank you" },
       });
+    });
+
+    it("keys are scoped by client: the same key of another client is a new request", async () => {
+      const store = await open();
+      await store.claimKey(request);
+      expect((await store.claimKey({ ...request, scope: "origin:https://other.example" })).kind).toBe(
+        "started",
+      );
+    });
+
+    it("a released key may be claimed again; a release by a claim no longer held does nothing", async () => {
+      const store = await open();
+      const first = started(await store.claimKey(request));
+      await store.releaseKey(first);
+      const second = started(await store.claimKey(request));
+      await store.releaseKey(first);
+      expect(await store.claimKey(request)).toEqual({ kind: "in_flight" });
+      await store.releaseKey(second);
+      expect((await store.claimKey(request)).kind).toBe("started");
+    });
+
+    it("a key whose attempt was never sent is freed with it", async () => {
+      const store = await open();
+      const claim = started(await store.claimKey(request));
+      await store.startAttempt(claim, attempt("gk_n"));
+      await store.abandonAttempt(claim, "gk_n");
+      expect((await store.attempt("gk_n"))?.state).toBe("not_sent");
+      expect((await store.claimKey(request)).kind).toBe("started");
+    });
+
+    it("20 concurrent claims of one key on two stores: exactly one is started", async () => {
+      const place = await adapter.place();
+      const a = await open(place);
+      // SQLite is one proxy per directory: there, the same store takes all twenty.
+      const b = adapter.name === "postgres" ? await open(place) : a;
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).claimKey(request)),
+      );
+      expect(results.filter((result) => result.kind === "started")).toHaveLength(1);
+      expect(results.filter((result) => result.kind === "in_flight")).toHaveLength(19);
+    });
+
+    describe("leases", () => {
+      it("a claim whose proxy died before recording an attempt is free once its lease ends", async () => {
+        let now = Date.parse("2026-11-22T10:00:00Z");
+        const store = await open(undefined, () => now);
+        const dead = started(await store.claimKey(request));
+        now += LEASE_MS - 1;
+        expect(await store.claimKey(request)).toEqual({ kind: "in_flight" });
+        now += 2;
+        const next = started(await store.claimKey(request));
+        expect(next.token).not.toBe(dead.token);
+        // The dead claim cannot record an attempt any more: it would send a second time.
+        await expect(store.startAttempt(dead, attempt("gk_late"))).rejects.toBeInstanceOf(ClaimLostError);
+        expect(await store.attempt("gk_late")).toBeUndefined();
+      });
+
+      it("an attempt whose proxy died becomes unknown once its lease ends, and its key replays it", async () => {
+        let now = Date.parse("2026-11-22T10:00:00Z");
+        const store = await open(undefined, () => now);
+        const claim = started(await store.claimKey(request));
+        await store.startAttempt(claim, attempt("gk_lost"));
+        now += LEASE_MS + 1;
+        expect(await store.claimKey(request)).toMatchObject({
+          kind: "replay",
+          attempt: { reference: "gk_lost", state: "unknown" },
+        });
+        expect((await store.attempt("gk_lost"))?.state).toBe("unknown");
+      });
+
+      it("the sweep finds them too: unknown attempts, forgotten unsent claims, live claims untouched", async () => {
+        let now = Date.parse("2026-11-22T10:00:00Z");
+        const store = await open(undefined, () => now);
+        const lost = started(await store.claimKey(request));
+        await store.startAttempt(lost, attempt("gk_lost"));
+        await store.claimKey({ ...request, key: "never-sent" });
+        now += LEASE_MS + 1;
+        const live = started(await store.claimKey({ ...request, key: "live" }));
+        expect(await store.expireLeases()).toBe(1);
+        expect((await store.attempt("gk_lost"))?.state).toBe("unknown");
+        expect((await store.claimKey({ ...request, key: "never-sent" })).kind).toBe("started");
+        await store.startAttempt(live, attempt("gk_live", "live"));
+        expect((await store.attempt("gk_live"))?.state).toBe("sending");
+      });
+
+      it("a late answer after the lease ran out still records the truth", async () => {
+        let now = Date.parse("2026-11-22T10:00:00Z");
+        const store = await open(undefined, () => now);
+        const claim = started(await store.claimKey(request));
+        await store.startAttempt(claim, attempt("gk_slow"));
+        now += LEASE_MS + 1;
+        await store.expireLeases();
+        await store.finishAttempt("gk_slow", success);
+        expect(await store.claimKey(request)).toMatchObject({
+          kind: "replay",
+          attempt: { state: "succeeded", transaction_id: "100001" },
+        });
+      });
+    });
+
+    it("records are kept for the retention window (24 h) and forgotten after it", async () => {
+      let now = Date.parse("2026-11-22T10:00:00Z");
+      const store = await open(undefined, () => now);
+      const finish = async (reference: string) => {
+        const claim = started(await store.claimKey(request));
+        await store.startAttempt(claim, attempt(reference));
+        await store.finishAttempt(reference, success);
+      };
+      await finish("gk_1");
+      now += 23.9 * 3600 * 1000;
+      expect(await store.purgeExpired()).toBe(0);
+      expect((await store.claimKey(request)).kind).toBe("replay");
+      now += 0.2 * 3600 * 1000;
+      await finish("gk_2");
+      now += 25 * 3600 * 1000;
+      expect(await store.purgeExpired()).toBe(1);
+      expect((await store.claimKey(request)).kind).toBe("started");
     });
   });
 
-  describe("reconciling", () => {
+  describe("attempts (AttemptStore)", () => {
+    it("survives a restart", async () => {
+      const place = await adapter.place();
+      const first = await adapter.open(place);
+      const claim = started(await first.claimKey(request));
+      await first.startAttempt(claim, attempt("gk_a"));
+      await first.finishAttempt("gk_a", success);
+      await first.close();
+      expect(await (await open(place)).claimKey(request)).toMatchObject({
+        kind: "replay",
+        attempt: { reference: "gk_a", state: "succeeded" },
+      });
+    });
+
+    it("records attempts as sending, then with their outcome", async () => {
+      const store = await open();
+      const claim = started(await store.claimKey(request));
+      await store.startAttempt(claim, attempt("gk_a"));
+      expect(await store.attempt("gk_a")).toMatchObject({
+        state: "sending",
+        amount: "25.75",
+        transaction_id: null,
+      });
+      await store.finishAttempt("gk_a", {
+        state: "rejected",
+        upstream_status: 400,
+        transaction_id: null,
+        message: null,
+        problem_code: "invalid_peer",
+        problem_field: "peer_fundraiser_id",
+      });
+      expect(await store.attempts()).toEqual([
+        expect.objectContaining({
+          reference: "gk_a",
+          state: "rejected",
+          upstream_status: 400,
+          problem_code: "invalid_peer",
+          problem_field: "peer_fundraiser_id",
+          peer_fundraiser_id: "101",
+        }),
+      ]);
+    });
+  });
+
+  describe("reconciliation (ReconcileStore)", () => {
     it("lists attempts by state and since, oldest first", async () => {
       const clock = { now: Date.parse("2026-11-22T10:00:00Z") };
       const store = await open(undefined, () => clock.now);
@@ -316,209 +382,158 @@ describe.each(adapters)("the $name store", (adapter) => {
     });
   });
 
-  it("records are kept for the retention window (24 h) and forgotten after it", async () => {
-    let now = Date.parse("2026-11-22T10:00:00Z");
-    const store = await open(undefined, () => now);
-    const finish = async (reference: string) => {
-      const claim = started(await store.claimKey(request));
-      await store.startAttempt(claim, attempt(reference));
-      await store.finishAttempt(reference, success);
-    };
-    await finish("gk_1");
-    now += 23.9 * 3600 * 1000;
-    expect(await store.purgeExpired()).toBe(0);
-    expect((await store.claimKey(request)).kind).toBe("replay");
-    now += 0.2 * 3600 * 1000;
-    await finish("gk_2");
-    now += 25 * 3600 * 1000;
-    expect(await store.purgeExpired()).toBe(1);
-    expect((await store.claimKey(request)).kind).toBe("started");
-  });
-
-  it("survives a restart", async () => {
-    const place = await adapter.place();
-    const first = await adapter.open(place);
-    const claim = started(await first.claimKey(request));
-    await first.startAttempt(claim, attempt("gk_a"));
-    await first.finishAttempt("gk_a", success);
-    await first.close();
-    expect(await (await open(place)).claimKey(request)).toMatchObject({
-      kind: "replay",
-      attempt: { reference: "gk_a", state: "succeeded" },
-    });
-  });
-
-  it("records attempts as sending, then with their outcome", async () => {
-    const store = await open();
-    const claim = started(await store.claimKey(request));
-    await store.startAttempt(claim, attempt("gk_a"));
-    expect(await store.attempt("gk_a")).toMatchObject({
-      state: "sending",
-      amount: "25.75",
-      transaction_id: null,
-    });
-    await store.finishAttempt("gk_a", {
-      state: "rejected",
-      upstream_status: 400,
-      transaction_id: null,
-      message: null,
-      problem_code: "invalid_peer",
-      problem_field: "peer_fundraiser_id",
-    });
-    expect(await store.attempts()).toEqual([
-      expect.objectContaining({
-        reference: "gk_a",
-        state: "rejected",
-        upstream_status: 400,
-        problem_code: "invalid_peer",
-        problem_field: "peer_fundraiser_id",
-        peer_fundraiser_id: "101",
-      }),
-    ]);
-  });
-
-  it("keeps consent records (never purged) with their outcome and the text shown", async () => {
-    let now = Date.parse("2026-11-22T10:00:00Z");
-    const store = await open(undefined, () => now);
-    const id = await store.recordConsent({
-      mobilenumber: "5550101234",
-      list: "Hope Alerts",
-      keyword: null,
-      shortcode: null,
-      consent_text_sha256: "ab".repeat(32),
-      consent_text: CONSENT_SHOWN,
-      ip: "203.0.113.5",
-      user_agent: "Mozilla/5.0",
-      page_url: "https://shelter.example/donate",
-    });
-    await store.finishConsent(id, "subscribed");
-    now += 400 * 24 * 3600 * 1000;
-    await store.purgeExpired();
-    await expect.poll(async () => (await store.consents())[0]?.outcome).toBe("subscribed");
-    const [record] = await store.consents();
-    expect(record).toMatchObject({
-      id,
-      mobilenumber: "5550101234",
-      list: "Hope Alerts",
-      consent_text_sha256: "ab".repeat(32),
-      consent_text: CONSENT_SHOWN,
-      ip: "203.0.113.5",
-      user_agent: "Mozilla/5.0",
-      page_url: "https://shelter.example/donate",
-      consented_at: "2026-11-22T10:00:00.000Z",
-    });
-  });
-
-  it("keeps every record's text when many share one, and each its own when they differ", async () => {
-    const store = await open();
-    const consent = (text: string, sha: string) =>
-      store.recordConsent({
+  describe("consent records (ConsentStore)", () => {
+    it("keeps consent records (never purged) with their outcome and the text shown", async () => {
+      let now = Date.parse("2026-11-22T10:00:00Z");
+      const store = await open(undefined, () => now);
+      const id = await store.recordConsent({
         mobilenumber: "5550101234",
         list: "Hope Alerts",
         keyword: null,
         shortcode: null,
-        consent_text_sha256: sha,
-        consent_text: text,
+        consent_text_sha256: "ab".repeat(32),
+        consent_text: CONSENT_SHOWN,
         ip: "203.0.113.5",
-        user_agent: null,
-        page_url: null,
+        user_agent: "Mozilla/5.0",
+        page_url: "https://shelter.example/donate",
       });
-    await consent(CONSENT_SHOWN, "ab".repeat(32));
-    await consent(CONSENT_SHOWN, "ab".repeat(32));
-    await consent(`${CONSENT_SHOWN} (en español)`, "cd".repeat(32));
-    expect((await store.consents()).map((record) => record.consent_text)).toEqual([
-      CONSENT_SHOWN,
-      CONSENT_SHOWN,
-      `${CONSENT_SHOWN} (en español)`,
-    ]);
+      await store.finishConsent(id, "subscribed");
+      now += 400 * 24 * 3600 * 1000;
+      await store.purgeExpired();
+      await expect.poll(async () => (await store.consents())[0]?.outcome).toBe("subscribed");
+      const [record] = await store.consents();
+      expect(record).toMatchObject({
+        id,
+        mobilenumber: "5550101234",
+        list: "Hope Alerts",
+        consent_text_sha256: "ab".repeat(32),
+        consent_text: CONSENT_SHOWN,
+        ip: "203.0.113.5",
+        user_agent: "Mozilla/5.0",
+        page_url: "https://shelter.example/donate",
+        consented_at: "2026-11-22T10:00:00.000Z",
+      });
+    });
+
+    it("keeps every record's text when many share one, and each its own when they differ", async () => {
+      const store = await open();
+      const consent = (text: string, sha: string) =>
+        store.recordConsent({
+          mobilenumber: "5550101234",
+          list: "Hope Alerts",
+          keyword: null,
+          shortcode: null,
+          consent_text_sha256: sha,
+          consent_text: text,
+          ip: "203.0.113.5",
+          user_agent: null,
+          page_url: null,
+        });
+      await consent(CONSENT_SHOWN, "ab".repeat(32));
+      await consent(CONSENT_SHOWN, "ab".repeat(32));
+      await consent(`${CONSENT_SHOWN} (en español)`, "cd".repeat(32));
+      expect((await store.consents()).map((record) => record.consent_text)).toEqual([
+        CONSENT_SHOWN,
+        CONSENT_SHOWN,
+        `${CONSENT_SHOWN} (en español)`,
+      ]);
+    });
   });
 
-  it("reports its health", async () => {
-    expect(await (await open()).healthy()).toBe(true);
+  describe("defence mode (DefenceStore)", () => {
+    it("defence mode: a crossing starts a period once, later ones prolong it, its end is told once", async () => {
+      let now = Date.parse("2026-11-23T22:00:00Z");
+      const store = await open(undefined, () => now);
+      const first = await store.crossDefence("all", "bin_run", 6, 60_000);
+      expect(first).toEqual({
+        entered: true,
+        state: { scope: "all", signal: "bin_run", value: 6, since: now, until: now + 60_000, ended: false },
+      });
+      now += 30_000;
+      const again = await store.crossDefence("all", "declines_per_min", 12, 60_000);
+      // Still the period bin_run started, now until 60 s after this crossing.
+      expect(again).toEqual({ entered: false, state: { ...first.state, until: now + 60_000 } });
+      await store.crossDefence("71777/HOPE", "tokens_per_min", 30, 10_000);
+      expect((await store.defenceStates(["71777/HOPE"])).map((state) => state.scope)).toEqual(["71777/HOPE"]);
+      expect(await store.endDefences()).toEqual([]);
+
+      now += 60_000;
+      const ended = await store.endDefences();
+      expect(ended.map((state) => [state.scope, state.ended]).toSorted()).toEqual([
+        ["71777/HOPE", true],
+        ["all", true],
+      ]);
+      expect(await store.endDefences()).toEqual([]);
+      const next = await store.crossDefence("all", "cards_per_min", 40, 60_000);
+      expect(next).toMatchObject({
+        entered: true,
+        state: { signal: "cards_per_min", since: now, ended: false },
+      });
+      // A period volume started takes on evidence that crosses while it is on (not the other way).
+      now += 10_000;
+      const evidence = await store.crossDefence("all", "bin_run", 6, 60_000);
+      expect(evidence).toEqual({
+        entered: false,
+        state: { ...next.state, signal: "bin_run", value: 6, until: now + 60_000 },
+      });
+      const volume = await store.crossDefence("all", "tokens_per_min", 61, 60_000);
+      expect(volume.state).toMatchObject({ signal: "bin_run", value: 6, since: next.state.since });
+    });
   });
 
-  it("defence mode: a crossing starts a period once, later ones prolong it, its end is told once", async () => {
-    let now = Date.parse("2026-11-23T22:00:00Z");
-    const store = await open(undefined, () => now);
-    const first = await store.crossDefence("all", "bin_run", 6, 60_000);
-    expect(first).toEqual({
-      entered: true,
-      state: { scope: "all", signal: "bin_run", value: 6, since: now, until: now + 60_000, ended: false },
+  describe("counters and buckets (Counters)", () => {
+    it("counters: hits add up within their time, start again after it, and a set overrides", async () => {
+      let now = Date.parse("2026-11-24T07:00:00Z");
+      const store = await open(undefined, () => now);
+      // SQLite (one proxy) keeps none: each proxy counts in its own memory.
+      const counters = store.counters ?? memoryCounters(() => now);
+      const tokens = { key: "tokens:198.51.100.7", points: 1, ttlMs: 60_000 };
+      const declines = { key: "declines:198.51.100.7", points: 0, ttlMs: 600_000 };
+      expect(await counters.add([declines, tokens])).toEqual([
+        { points: 0, resetAt: now + 600_000 },
+        { points: 1, resetAt: now + 60_000 },
+      ]);
+      const began = now;
+      now += 30_000;
+      // The same key twice in one call counts twice; each hit gets the key's state, in order.
+      expect(await counters.add([tokens, { ...declines, points: 1 }, tokens])).toEqual([
+        { points: 3, resetAt: began + 60_000 },
+        { points: 1, resetAt: began + 600_000 },
+        { points: 3, resetAt: began + 60_000 },
+      ]);
+      now += 30_000;
+      expect(await counters.add([tokens])).toEqual([{ points: 1, resetAt: now + 60_000 }]);
+      await counters.set([{ ...declines, points: 6, ttlMs: 3_600_000 }]);
+      expect(await counters.add([declines])).toEqual([{ points: 6, resetAt: now + 3_600_000 }]);
+      expect(await counters.add([])).toEqual([]);
     });
-    now += 30_000;
-    const again = await store.crossDefence("all", "declines_per_min", 12, 60_000);
-    // Still the period bin_run started, now until 60 s after this crossing.
-    expect(again).toEqual({ entered: false, state: { ...first.state, until: now + 60_000 } });
-    await store.crossDefence("71777/HOPE", "tokens_per_min", 30, 10_000);
-    expect((await store.defenceStates(["71777/HOPE"])).map((state) => state.scope)).toEqual(["71777/HOPE"]);
-    expect(await store.endDefences()).toEqual([]);
 
-    now += 60_000;
-    const ended = await store.endDefences();
-    expect(ended.map((state) => [state.scope, state.ended]).toSorted()).toEqual([
-      ["71777/HOPE", true],
-      ["all", true],
-    ]);
-    expect(await store.endDefences()).toEqual([]);
-    const next = await store.crossDefence("all", "cards_per_min", 40, 60_000);
-    expect(next).toMatchObject({
-      entered: true,
-      state: { signal: "cards_per_min", since: now, ended: false },
+    it("buckets: a burst at once, then a turn per interval; a refusal says when, and takes nothing", async () => {
+      let now = Date.parse("2026-11-24T18:00:00Z");
+      const store = await open(undefined, () => now);
+      const counters = store.counters ?? memoryCounters(() => now);
+      const bucket = { key: "bucket:tokens:198.51.100.7", burst: 2, intervalMs: 1000 };
+      expect(await counters.take(bucket)).toEqual({ allowed: true, retryAt: now });
+      expect(await counters.take(bucket)).toEqual({ allowed: true, retryAt: now });
+      const began = now;
+      expect(await counters.take(bucket)).toEqual({ allowed: false, retryAt: began + 1000 });
+      now += 400;
+      expect(await counters.take(bucket)).toEqual({ allowed: false, retryAt: began + 1000 });
+      now = began + 1000;
+      expect((await counters.take(bucket)).allowed).toBe(true);
+      expect((await counters.take(bucket)).allowed).toBe(false);
+      // A long quiet fills the bucket again, to its burst and no further.
+      now += 60_000;
+      const turns = [];
+      for (let i = 0; i < 3; i++) turns.push((await counters.take(bucket)).allowed);
+      expect(turns).toEqual([true, true, false]);
     });
-    // A period volume started takes on evidence that crosses while it is on (not the other way).
-    now += 10_000;
-    const evidence = await store.crossDefence("all", "bin_run", 6, 60_000);
-    expect(evidence).toEqual({
-      entered: false,
-      state: { ...next.state, signal: "bin_run", value: 6, until: now + 60_000 },
+  });
+
+  describe("health", () => {
+    it("reports its health", async () => {
+      expect(await (await open()).healthy()).toBe(true);
     });
-    const volume = await store.crossDefence("all", "tokens_per_min", 61, 60_000);
-    expect(volume.state).toMatchObject({ signal: "bin_run", value: 6, since: next.state.since });
-  });
-  it("counters: hits add up within their time, start again after it, and a set overrides", async () => {
-    let now = Date.parse("2026-11-24T07:00:00Z");
-    const store = await open(undefined, () => now);
-    // SQLite (one proxy) keeps none: each proxy counts in its own memory.
-    const counters = store.counters ?? memoryCounters(() => now);
-    const tokens = { key: "tokens:198.51.100.7", points: 1, ttlMs: 60_000 };
-    const declines = { key: "declines:198.51.100.7", points: 0, ttlMs: 600_000 };
-    expect(await counters.add([declines, tokens])).toEqual([
-      { points: 0, resetAt: now + 600_000 },
-      { points: 1, resetAt: now + 60_000 },
-    ]);
-    const began = now;
-    now += 30_000;
-    // The same key twice in one call counts twice; each hit gets the key's state, in order.
-    expect(await counters.add([tokens, { ...declines, points: 1 }, tokens])).toEqual([
-      { points: 3, resetAt: began + 60_000 },
-      { points: 1, resetAt: began + 600_000 },
-      { points: 3, resetAt: began + 60_000 },
-    ]);
-    now += 30_000;
-    expect(await counters.add([tokens])).toEqual([{ points: 1, resetAt: now + 60_000 }]);
-    await counters.set([{ ...declines, points: 6, ttlMs: 3_600_000 }]);
-    expect(await counters.add([declines])).toEqual([{ points: 6, resetAt: now + 3_600_000 }]);
-    expect(await counters.add([])).toEqual([]);
-  });
-  it("buckets: a burst at once, then a turn per interval; a refusal says when, and takes nothing", async () => {
-    let now = Date.parse("2026-11-24T18:00:00Z");
-    const store = await open(undefined, () => now);
-    const counters = store.counters ?? memoryCounters(() => now);
-    const bucket = { key: "bucket:tokens:198.51.100.7", burst: 2, intervalMs: 1000 };
-    expect(await counters.take(bucket)).toEqual({ allowed: true, retryAt: now });
-    expect(await counters.take(bucket)).toEqual({ allowed: true, retryAt: now });
-    const began = now;
-    expect(await counters.take(bucket)).toEqual({ allowed: false, retryAt: began + 1000 });
-    now += 400;
-    expect(await counters.take(bucket)).toEqual({ allowed: false, retryAt: began + 1000 });
-    now = began + 1000;
-    expect((await counters.take(bucket)).allowed).toBe(true);
-    expect((await counters.take(bucket)).allowed).toBe(false);
-    // A long quiet fills the bucket again, to its burst and no further.
-    now += 60_000;
-    const turns = [];
-    for (let i = 0; i < 3; i++) turns.push((await counters.take(bucket)).allowed);
-    expect(turns).toEqual([true, true, false]);
   });
 });
 
