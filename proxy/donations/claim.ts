@@ -1,20 +1,24 @@
 /**
- * The Idempotency-Key protocol as one middleware, on any number of proxies sharing a store:
- * claims the key atomically, replays a finished request from its attempt's state, answers 422
- * for another body and 409 (with Retry-After) while the first runs, and frees a claim whose
- * request never got as far as recording an attempt.
+ * A donation's Idempotency-Key, on any number of proxies sharing a store. The one place that
+ * reads the header: `requireKey()` before the body is read (without a key nothing else
+ * matters), then `claimKey()` once the request is checked (an invalid request claims nothing):
+ * it claims the key atomically, replays a finished donation from its attempt's state (answer.ts),
+ * answers 422 for another body and 409 (with Retry-After) while the first runs, and frees a claim
+ * whose request never got as far as recording an attempt.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context";
 import { fingerprint, readIdempotencyKey } from "../idempotency";
 import { ProblemError } from "../problem";
-import type { AttemptOutcome, AttemptRecord, Claim, NewAttempt, Store } from "../store";
+import type { AttemptOutcome, Claim, NewAttempt, Store } from "../store";
+import { donationAnswer } from "./answer";
 
 /** How long a client should wait before asking again about a key still in flight, in seconds. */
 const IN_FLIGHT_RETRY_AFTER_S = "2";
+const ENDPOINT = "donations";
 
-/** What the route does with the claim it was given. */
-export interface IdempotencyHandle {
+/** The claim a donation runs under, and what its attempt does with it. */
+export interface ClaimHandle {
   claim: Claim;
   key: string;
   scope: string;
@@ -27,33 +31,35 @@ export interface IdempotencyHandle {
   abandon(reference: string): Promise<void>;
 }
 
-export type IdempotentEnv = AppEnv & { Variables: AppEnv["Variables"] & { idempotency: IdempotencyHandle } };
+export type ClaimEnv = AppEnv & {
+  Variables: AppEnv["Variables"] & { idempotencyKey: string; claim: ClaimHandle };
+};
 
 /** The idempotency scope: keys of one site never meet keys of another. */
-export function clientScope<E extends AppEnv>(c: Context<E>): string {
+function clientScope<E extends AppEnv>(c: Context<E>): string {
   return `origin:${c.req.header("origin") ?? "none"}`;
 }
 
-export interface IdempotentOptions {
-  store: Store;
-  /** Key of the body fingerprint HMAC, the same on every proxy. */
-  secret: string;
-  endpoint: string;
-  /** The answer a finished attempt gives, first and on every replay. */
-  answer(attempt: AttemptRecord): Response;
+/** Reads and checks the Idempotency-Key header (400 without a good one), for claimKey(). */
+export function requireKey(): MiddlewareHandler<ClaimEnv> {
+  return async (c, next) => {
+    c.set("idempotencyKey", readIdempotencyKey(c.req.header("idempotency-key")));
+    await next();
+  };
 }
 
 /**
- * Runs after the body is parsed and checked (an invalid request claims nothing).
+ * Runs after the body is parsed and checked.
  *
  * @example
- * app.post("/v1/donations", jsonBody(), checkDonation, idempotent({ store, secret, endpoint: "donations", answer }), handler);
+ * app.post("/v1/donations", requireKey(), jsonBody(), checkDonation, claimKey({ store, secret }), handler);
  */
-export function idempotent(options: IdempotentOptions): MiddlewareHandler<IdempotentEnv> {
+export function claimKey(options: { store: Store; secret: string }): MiddlewareHandler<ClaimEnv> {
+  const { store } = options;
   return async (c, next) => {
-    const key = readIdempotencyKey(c.req.header("idempotency-key"));
+    const key = c.get("idempotencyKey");
     const scope = clientScope(c);
-    const print = fingerprint(options.secret, options.endpoint, c.get("body"));
+    const print = fingerprint(options.secret, ENDPOINT, c.get("body"));
     const log = (fields: Record<string, string | number>) =>
       c.set("logFields", { ...c.get("logFields"), ...fields });
     // Time spent waiting for the store, for the log line (the benchmark's "database share").
@@ -68,12 +74,10 @@ export function idempotent(options: IdempotentOptions): MiddlewareHandler<Idempo
       }
     }
 
-    const result = await timed(() =>
-      options.store.claimKey({ scope, key, endpoint: options.endpoint, fingerprint: print }),
-    );
+    const result = await timed(() => store.claimKey({ scope, key, endpoint: ENDPOINT, fingerprint: print }));
     if (result.kind === "replay") {
       log({ idempotency: "replayed", reference: result.attempt.reference });
-      const replay = options.answer(result.attempt);
+      const replay = donationAnswer(result.attempt);
       replay.headers.set("Idempotent-Replayed", "true");
       return replay;
     }
@@ -93,10 +97,9 @@ export function idempotent(options: IdempotentOptions): MiddlewareHandler<Idempo
     }
 
     const { claim } = result;
-    const store = options.store;
     // Once an attempt may exist, the claim is never simply freed: its lease decides.
     let begun = false;
-    c.set("idempotency", {
+    c.set("claim", {
       claim,
       key,
       scope,

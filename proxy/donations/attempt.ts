@@ -1,0 +1,132 @@
+/**
+ * A donation's life once its key is claimed (claim.ts): the attempt recorded, durably, before
+ * anything is sent; a ticked SMS box kept as a consent record; the donation sent; its outcome
+ * recorded; and the answer built from that record (answer.ts), which every replay repeats. An
+ * outcome that cannot be known is answered Pending and never sent again: the reconciler settles it.
+ */
+import { randomBytes } from "node:crypto";
+import type { Campaign, DonationRequest } from "../../contract/api";
+import { feeCents, fromCents, toCents } from "../../contract/money";
+import { normalizeMobile } from "../../contract/phone";
+import { campaignScope } from "../campaigns";
+import type { RateLimits } from "../middleware/rate-limit";
+import { ProblemError } from "../problem";
+import type { ProgressCache } from "../progress";
+import { StoreUnavailableError, type NewAttempt, type NewConsent, type Store } from "../store";
+import type { DonateOutcome, UpstreamClient } from "../upstream/client";
+import { donationAnswer } from "./answer";
+import type { ClaimHandle } from "./claim";
+import { outcomeOf, toUpstreamDonation } from "./upstream";
+
+export interface AttemptDeps {
+  store: Store;
+  upstream: UpstreamClient;
+  rateLimits: RateLimits;
+  /** Told of each charged gift, so the campaign's progress counts it at once. */
+  progress?: Pick<ProgressCache, "changed">;
+}
+
+/** One donation to run: the checked request, its campaign, its claim, and who sent it. */
+export interface DonationRun {
+  request: DonationRequest;
+  campaign: Campaign;
+  claim: ClaimHandle;
+  ip: string;
+  /** The consent record of a ticked SMS box, with the page and browser it came from (consent.ts). */
+  consentFor(target: { mobilenumber: string; keyword: string; shortcode: string }, text: string): NewConsent;
+  /** Adds fields to the request's log line. */
+  log(fields: Record<string, string | number | null>): void;
+}
+
+/** A short, unguessable reference the donor can quote. */
+function newReference(): string {
+  return `gk_${randomBytes(10).toString("hex")}`;
+}
+
+/**
+ * @example
+ * return runDonation(deps, { request, campaign, claim: c.get("claim"), ip, consentFor, log });
+ */
+export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<Response> {
+  const { request, campaign, claim, ip, log } = run;
+  const amountCents = toCents(request.amount);
+  const fee = request.cover_fee ? feeCents(amountCents, campaign.fee_rate) : 0;
+  const reference = newReference();
+  log({ reference });
+  const attempt: NewAttempt = {
+    reference,
+    idempotency_key: claim.key,
+    client_scope: claim.scope,
+    client_ip: ip,
+    fingerprint: claim.fingerprint,
+    shortcode: campaign.shortcode,
+    keyword: campaign.keyword,
+    amount: fromCents(amountCents + fee),
+    fee_amount: fromCents(fee),
+    recurring_frequency: request.recurring_frequency ?? null,
+    peer_fundraiser_id: request.peer_fundraiser_id ?? null,
+    peer_fundraiser_team_id: request.peer_fundraiser_team_id ?? null,
+  };
+  // The claim and the attempt are durable before anything is sent; if they cannot be
+  // written, nothing is sent (503 store_unavailable).
+  await claim.begin(attempt);
+  // A ticked SMS box is a consent like any opt-in: on record before the donation is sent,
+  // whatever becomes of it (the schema made sure of its text and number).
+  const consentId = request.sms_opt_in_accepted
+    ? await deps.store.recordConsent(
+        run.consentFor(
+          {
+            mobilenumber: normalizeMobile(request.donor.phone!)!,
+            keyword: campaign.keyword,
+            shortcode: campaign.shortcode,
+          },
+          request.sms_consent_text!,
+        ),
+      )
+    : null;
+  const finishConsent = (state: string) => {
+    if (consentId !== null)
+      void deps.store
+        .finishConsent(consentId, `donation_${state}`)
+        .catch(() => log({ consentOutcome: "unrecorded" }));
+  };
+
+  let outcome: DonateOutcome;
+  try {
+    outcome = await deps.upstream.donate(toUpstreamDonation(campaign, request, reference));
+  } catch (error) {
+    if (error instanceof ProblemError) {
+      // Nothing reached the upstream (no connection, or no session): the same key may be retried.
+      log({ outcome: "not_sent" });
+      finishConsent("not_sent");
+      await claim.abandon(reference).catch(() => log({ record: "not_sent_unrecorded" }));
+      throw error;
+    }
+    // A fault of our own after the call began: we cannot say it was not sent.
+    log({ error: error instanceof Error ? error.message : "unknown error" });
+    outcome = { kind: "unknown", httpStatus: null, reason: "internal error" };
+  }
+
+  const result = outcomeOf(outcome, request);
+  finishConsent(result.state);
+  const answered = { ...attempt, ...result };
+  try {
+    await claim.finish(reference, result);
+  } catch (error) {
+    // The outcome could not be recorded: answer what every replay will answer once the
+    // claim's lease runs out (Pending), never something a replay would contradict.
+    log({ outcome: result.state, record: "outcome_unrecorded" });
+    if (result.state === "declined")
+      await deps.rateLimits.recordDecline(ip, campaignScope(campaign)).catch(() => undefined);
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    return donationAnswer({ ...answered, state: "unknown" });
+  }
+  log({ outcome: result.state, ...(result.problem_code ? { code: result.problem_code } : {}) });
+  if (outcome.kind === "unknown") log({ upstream: outcome.reason });
+  if (result.state === "declined") await deps.rateLimits.recordDecline(ip, campaignScope(campaign));
+  if (result.state === "succeeded") {
+    deps.progress?.changed(campaign);
+    await deps.rateLimits.recordSuccess(ip).catch(() => undefined);
+  }
+  return donationAnswer(answered);
+}
