@@ -69,6 +69,7 @@ const COLUMNS = [
   "transaction_id",
   "created_at",
   "note",
+  "utm",
 ] as const;
 
 function publicAttempt(attempt: AttemptRecord) {

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import type { Campaign, DonationRequest } from "../../contract/api";
 import { feeCents, fromCents, toCents } from "../../contract/money";
 import { normalizeMobile } from "../../contract/phone";
+import { readUtm } from "../../contract/utm";
 import { campaignScope } from "../campaigns";
 import type { RateLimits } from "../middleware/rate-limit";
 import { ProblemError } from "../problem";
@@ -38,6 +39,12 @@ export interface DonationRun {
   log(fields: Record<string, string | number | null>): void;
 }
 
+/** The page's campaign tags as the attempt keeps them (contract/utm.ts cleans them): JSON, or null without any. */
+function utmRecord(given: unknown): string | null {
+  const utm = readUtm(given);
+  return Object.keys(utm).length > 0 ? JSON.stringify(utm) : null;
+}
+
 /** A short, unguessable reference the donor can quote. */
 function newReference(): string {
   return `gk_${randomBytes(10).toString("hex")}`;
@@ -66,6 +73,7 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
     recurring_frequency: request.recurring_frequency ?? null,
     peer_fundraiser_id: request.peer_fundraiser_id ?? null,
     peer_fundraiser_team_id: request.peer_fundraiser_team_id ?? null,
+    utm: utmRecord(request.utm),
   };
   // The claim and the attempt are durable before anything is sent; if they cannot be
   // written, nothing is sent (503 store_unavailable).

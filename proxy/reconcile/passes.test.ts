@@ -44,6 +44,7 @@ async function unknownStore(references: string[], clock: { now: number }): Promi
       recurring_frequency: null,
       peer_fundraiser_id: null,
       peer_fundraiser_team_id: null,
+      utm: null,
     });
   }
   clock.now += LEASE_MS + 1;

@@ -31,6 +31,8 @@ export interface AttemptRecord {
   recurring_frequency: string | null;
   peer_fundraiser_id: string | null;
   peer_fundraiser_team_id: string | null;
+  /** The campaign tags of the donor's page (contract/utm.ts), as JSON; null without any. Never sent upstream. */
+  utm: string | null;
   state: AttemptState;
   upstream_status: number | null;
   transaction_id: string | null;

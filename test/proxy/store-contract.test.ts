@@ -95,6 +95,8 @@ const attempt = (reference: string, key = "key-1") => ({
   recurring_frequency: null,
   peer_fundraiser_id: "101",
   peer_fundraiser_team_id: null,
+  // The page's campaign tags, kept as given (the donations route cleans them first).
+  utm: '{"utm_source":"newsletter","utm_campaign":"giving-tuesday"}',
 });
 
 const success = {
@@ -313,6 +315,7 @@ describe.each(adapters)("the $name store", (adapter) => {
           problem_code: "invalid_peer",
           problem_field: "peer_fundraiser_id",
           peer_fundraiser_id: "101",
+          utm: '{"utm_source":"newsletter","utm_campaign":"giving-tuesday"}',
         }),
       ]);
     });

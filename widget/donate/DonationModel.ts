@@ -3,6 +3,7 @@ import type { Campaign, DonationRequest } from "../../contract/api";
 import type { WidgetErrorCode } from "../../contract/errors";
 import { UNREACHABLE } from "../../contract/errors";
 import { MEMO_MAX } from "../../contract/patterns";
+import { readUtm } from "../../contract/utm";
 import type { ApiClient } from "../shared/api-client";
 import { createFormState, type FormStatus, type SubmitResult as FormResult } from "../shared/form-state";
 import type { DonateProps, Frequency } from "./attributes";
@@ -166,9 +167,14 @@ export function createDonationModel({
   const step = signal(0);
   let checkingStep = false;
 
+  /** The landing page's campaign tags, kept by the proxy with the attempt (never sent upstream). */
+  const utm = readUtm(new URLSearchParams(search));
+  const hasUtm = Object.keys(utm).length > 0;
+
   function body(): Omit<DonationRequest, "credit_card_token"> {
     return {
       ...props.target,
+      ...(hasUtm && { utm }),
       ...gift.request(),
       ...donor.request(),
       ...peers.request(),

@@ -102,6 +102,10 @@ const MIGRATIONS: string[] = [
     started_by text NOT NULL
   );
   `,
+  // 5: the campaign tags (utm_*) of the page each donation came from.
+  `
+  ALTER TABLE donation_attempts ADD COLUMN utm text;
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -17,9 +17,9 @@ export function sqliteAttempts(db: Database.Database, options: { leaseMs: number
   );
   const insertAttempt = db.prepare(
     `INSERT INTO donation_attempts (reference, idempotency_key, client_scope, client_ip, fingerprint, shortcode, keyword,
-       amount, fee_amount, recurring_frequency, peer_fundraiser_id, peer_fundraiser_team_id, state, created_at, updated_at)
+       amount, fee_amount, recurring_frequency, peer_fundraiser_id, peer_fundraiser_team_id, utm, state, created_at, updated_at)
      VALUES (@reference, @idempotency_key, @client_scope, @client_ip, @fingerprint, @shortcode, @keyword,
-       @amount, @fee_amount, @recurring_frequency, @peer_fundraiser_id, @peer_fundraiser_team_id, 'sending', @created_at, @created_at)`,
+       @amount, @fee_amount, @recurring_frequency, @peer_fundraiser_id, @peer_fundraiser_team_id, @utm, 'sending', @created_at, @created_at)`,
   );
   // A late answer (after the lease ran out and the attempt became unknown) is still the truth.
   const finishAttempt = db.prepare(

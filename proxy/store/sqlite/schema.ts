@@ -98,6 +98,10 @@ const MIGRATIONS: string[] = [
     started_by TEXT NOT NULL
   );
   `,
+  // 6: the campaign tags (utm_*) of the page each donation came from.
+  `
+  ALTER TABLE donation_attempts ADD COLUMN utm TEXT;
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -51,6 +51,7 @@ const attempt = (reference: string) => ({
   recurring_frequency: null,
   peer_fundraiser_id: null,
   peer_fundraiser_team_id: null,
+  utm: null,
 });
 
 async function claimOf(store: Store, key = request.key): Promise<Claim> {

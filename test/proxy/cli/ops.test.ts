@@ -78,6 +78,34 @@ describe.each(["sqlite", "postgres"] as const)(
       expect(JSON.parse(after.out).attempts).toEqual([]);
     });
 
+    it("attempts shows the page's utm values the donation carried, cleaned; the service never gets them", async () => {
+      const token = await tokenize(ctx.api);
+      const utm = {
+        utm_source: "newsletter",
+        utm_campaign: `gt26\u0000${"x".repeat(150)}`,
+        utm_medium: 42,
+        ref: "not a tag",
+      };
+      const paid = await donate(ctx.api, donationBody(token, { amount: "31.00", utm }), randomUUID());
+      expect(paid.status).toBe(200);
+      const listed = await givekit(["attempts", "--json"], env());
+      const byAmount = (out: string, amount: string) =>
+        JSON.parse(out).attempts.find((row: { amount: string }) => row.amount === amount);
+      const mine = byAmount(listed.out, "31.00");
+      expect(JSON.parse(mine.utm)).toEqual({
+        utm_source: "newsletter",
+        utm_campaign: `gt26${"x".repeat(96)}`,
+      });
+      const [row] = (await collected(ctx.sandbox, "HOPE")).filter((r) => r.amount === "31.00");
+      expect(row).toBeDefined();
+      expect(JSON.stringify(row)).not.toContain("newsletter");
+      // A donation without tags keeps none.
+      const token2 = await tokenize(ctx.api);
+      const plain = await donate(ctx.api, donationBody(token2, { amount: "32.00" }), randomUUID());
+      expect(plain.status).toBe(200);
+      expect(byAmount((await givekit(["attempts", "--json"], env())).out, "32.00").utm).toBeNull();
+    });
+
     it("consents export: CSV with a header by default, JSON on request, --since filters", async () => {
       const reply = await ctx.api.post(
         "/v1/subscriptions",

@@ -53,6 +53,7 @@ describe("two reconcilers on one PostgreSQL", () => {
         recurring_frequency: null,
         peer_fundraiser_id: null,
         peer_fundraiser_team_id: null,
+        utm: null,
       });
     }
     clock.now += LEASE_MS + 1;
