@@ -4,6 +4,13 @@
  */
 import * as z from "zod/mini";
 import { CardSchema } from "./card";
+import {
+  DEDICATION_KINDS,
+  DEDICATION_NAME_MAX,
+  DEDICATION_NAME_REFUSED,
+  memoWithDedication,
+  UPSTREAM_MEMO_MAX,
+} from "./dedication";
 import { PositiveAmountSchema, RateSchema, AmountSchema } from "./money-schemas";
 import {
   COUNTRY_PATTERN,
@@ -201,6 +208,18 @@ export const DonorSchema = /* @__PURE__ */ z
   );
 export type Donor = z.infer<typeof DonorSchema>;
 
+/** "In honor of" or "in memory of" someone, and who is told of the gift (contract/dedication.ts). */
+export const DedicationSchema = /* @__PURE__ */ z.strictObject({
+  kind: z.enum(DEDICATION_KINDS),
+  name: /* @__PURE__ */ z.string().check(
+    z.trim(),
+    z.minLength(1, "Enter the name of the person the gift honors or remembers."),
+    z.maxLength(DEDICATION_NAME_MAX, `Keep the name under ${DEDICATION_NAME_MAX} characters.`),
+    z.refine((name) => !DEDICATION_NAME_REFUSED.test(name), "Enter the name without < or > or line breaks."),
+  ),
+  notify_email: z.optional(z.email("Enter an e-mail address such as name@example.org.")),
+});
+
 export const DonationRequestSchema = /* @__PURE__ */ z
   .strictObject({
     ...Target,
@@ -210,6 +229,8 @@ export const DonationRequestSchema = /* @__PURE__ */ z
     recurring_frequency: z.optional(RecurringFrequencySchema),
     anonymous: z.optional(z.boolean()),
     memo: z.optional(Text(MEMO_MAX)),
+    /** Sent upstream in `memo`, after the donor's message (contract/dedication.ts). */
+    dedication: z.optional(DedicationSchema),
     sms_opt_in_accepted: z.optional(z.boolean()),
     /** The SMS disclosure as the donor saw it, word for word: required with sms_opt_in_accepted (the consent record keeps it). */
     sms_consent_text: z.optional(
@@ -240,6 +261,10 @@ export const DonationRequestSchema = /* @__PURE__ */ z
     z.refine((d) => d.sms_opt_in_accepted !== true || Boolean(d.donor.phone), {
       message: "Enter the mobile number the messages go to.",
       path: ["donor", "phone"],
+    }),
+    z.refine((d) => (memoWithDedication(d.memo, d.dedication)?.length ?? 0) <= UPSTREAM_MEMO_MAX, {
+      message: `The message and the dedication together must be under ${UPSTREAM_MEMO_MAX} characters.`,
+      path: ["dedication", "name"],
     }),
   );
 export type DonationRequest = z.infer<typeof DonationRequestSchema>;

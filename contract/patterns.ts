@@ -44,8 +44,15 @@ export const DEFAULT_MIN_AMOUNT = "5.00";
 export const LIST_NAME_MAX = 100;
 /** The longest event id, event type or form id. */
 export const TARGET_TEXT_MAX = 64;
+/** The longest e-mail address (RFC 5321's path limit less its brackets). */
+export const EMAIL_MAX = 254;
 /** The longest memo a donor may write. */
 export const MEMO_MAX = 500;
+/**
+ * The longest memo sent upstream: the donor's message and a dedication's line
+ * (contract/dedication.ts). The service names no limit; the sandbox holds givekit to this one.
+ */
+export const UPSTREAM_MEMO_MAX = 1000;
 
 /** Keywords the SMS service keeps for itself; no campaign may use them (compared without case). */
 export const RESERVED_KEYWORDS: readonly string[] = ["HELP", "GIVE", "STOP"];

@@ -6,6 +6,7 @@
  */
 import * as z from "zod/mini";
 import { AmountSchema } from "./money-schemas";
+import { UPSTREAM_MEMO_MAX } from "./patterns";
 
 /** An id or source name as the upstream takes it: letters, digits, '_', '.' and '-'. */
 export const UPSTREAM_ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -70,7 +71,7 @@ export const UpstreamDonationRequestSchema = z.strictObject({
   amount: AmountSchema,
   fee_rate: z.optional(z.number().check(z.gte(0), z.lte(1))),
   recurring_frequency: z.optional(Text(32)),
-  memo: z.optional(Text(1000)),
+  memo: z.optional(Text(UPSTREAM_MEMO_MAX)),
   anonymous: z.optional(z.boolean()),
   sms_opt_in_accepted: z.optional(z.boolean()),
   pledge_wall: z.optional(Text(8)),

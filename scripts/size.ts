@@ -47,10 +47,12 @@ export const BUDGETS = {
  * donation 28 → 29.5 KB): this wave's fundraiser features (prefilled links, analytics,
  * success-url, described and monthly presets) added 1.3 KB to the first step; what Donate needs
  * (later.ts) and Vite's preload helper going took 1.2 KB back off it, and put 0.5 KB on the rest.
+ * Moved on 2026-11-26 (donatePage 22 → 23.5 KB, donation 29.5 → 31.5 KB): cover-fee modes, the
+ * monthly invitation and dedications added 1.5 KB to the first step.
  */
 export const GUARDS: Partial<Record<keyof typeof BUDGETS, number>> = {
-  donatePage: 22 * KB,
-  donation: 29.5 * KB,
+  donatePage: 23.5 * KB,
+  donation: 31.5 * KB,
   frame: 10.5 * KB,
 };
 

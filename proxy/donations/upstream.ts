@@ -3,6 +3,7 @@
  * and what the service's answer means for the attempt's record.
  */
 import type { Campaign, DonationRequest } from "../../contract/api";
+import { memoWithDedication } from "../../contract/dedication";
 import { fromCents, toCents } from "../../contract/money";
 import { normalizeMobile } from "../../contract/phone";
 import type { UpstreamDonationRequest } from "../../contract/upstream";
@@ -32,7 +33,8 @@ export function toUpstreamDonation(
   if (request.cover_fee) body.fee_rate = Number(campaign.fee_rate);
   if (request.form_id) body.form_id = request.form_id;
   if (request.recurring_frequency) body.recurring_frequency = request.recurring_frequency;
-  if (request.memo) body.memo = request.memo;
+  const memo = memoWithDedication(request.memo, request.dedication);
+  if (memo) body.memo = memo;
   if (request.anonymous !== undefined) body.anonymous = request.anonymous;
   if (request.sms_opt_in_accepted !== undefined) body.sms_opt_in_accepted = request.sms_opt_in_accepted;
   if (request.pledge_wall) body.pledge_wall = "true";

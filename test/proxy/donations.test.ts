@@ -1,6 +1,7 @@
 // POST /v1/donations through the proxy to the sandbox, asserting money in the sandbox's own report.
 import { describe, expect, it } from "vitest";
 import { DonationSuccessSchema } from "../../contract/api";
+import { readDedication } from "../../contract/dedication";
 import {
   CONSENT_TEXT,
   CARDS,
@@ -227,5 +228,37 @@ describe("POST /v1/donations", () => {
       peer_fundraiser_id: "101",
     });
     expect(JSON.stringify(store)).not.toContain(token);
+  });
+
+  it("a dedication reaches the sandbox in the memo, after the donor's message, in the form readDedication reads", async () => {
+    const token = await tokenize(ctx.api);
+    const dedication = { kind: "memory", name: "Jane Doe", notify_email: "jane@example.org" } as const;
+    const reply = await donate(
+      ctx.api,
+      donationBody(token, { amount: "40.00", memo: "For the winter beds", dedication }),
+    );
+    expect(reply.status).toBe(200);
+    const [row] = await collected(ctx.sandbox);
+    expect(row).toMatchObject({ amount: "40.00", keyword: "HOPE" });
+    expect(row!.memo).toBe("For the winter beds\n[Dedication] In memory of Jane Doe <jane@example.org>");
+    expect(readDedication(row!.memo as string)).toEqual({ message: "For the winter beds", dedication });
+  });
+
+  it.each([
+    [{ kind: "honor", name: "" }, "dedication.name"],
+    [{ kind: "honor", name: "<script>" }, "dedication.name"],
+    [{ kind: "in-lieu", name: "Jane" }, "dedication.kind"],
+    [{ kind: "honor", name: "Jane", notify_email: "jane@" }, "dedication.notify_email"],
+    [{ kind: "honor", name: "Jane", notify_email: `${"j".repeat(600)}@example.org` }, "dedication.name"],
+  ])("a bad dedication %j: 400 naming %s, nothing charged", async (dedication, field) => {
+    const token = await tokenize(ctx.api);
+    const reply = await donate(
+      ctx.api,
+      donationBody(token, { memo: "m".repeat(500), dedication: dedication as never }),
+    );
+    expect(reply.status).toBe(400);
+    expect(reply.json.code).toBe("validation_failed");
+    expect(Object.keys(reply.json.errors)).toContain(field);
+    expect(await collected(ctx.sandbox)).toHaveLength(0);
   });
 });

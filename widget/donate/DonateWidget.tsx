@@ -86,6 +86,7 @@ class Donation extends Reactive<WidgetProps> {
             currency={model.campaign.value?.currency ?? "USD"}
             locale={locale}
             t={t}
+            dedication={model.dedication.value()}
             onAgain={() => model.reset()}
           />
         ) : (

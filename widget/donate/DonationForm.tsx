@@ -1,5 +1,7 @@
 import type { ComponentChildren, TargetedEvent } from "preact";
+import { DEDICATION_KINDS, DEDICATION_NAME_MAX } from "../../contract/dedication";
 import { fromCents } from "../../contract/money";
+import { EMAIL_MAX } from "../../contract/patterns";
 import type { Locale, Messages } from "../i18n";
 import { emit } from "../shared/events";
 import { formatMoney } from "../shared/format";
@@ -10,7 +12,7 @@ import { CardField } from "./CardField";
 import type { CardPort } from "./card-port";
 import { LAST_STEP, MEMO_MAX, stepOf, type DonateField, type DonationModel } from "./DonationModel";
 import { DonorFields } from "./DonorFields";
-import { focusOnMount, Reactive } from "../shared/reactive";
+import { focusOnMount, reactive, Reactive } from "../shared/reactive";
 import { Announce, Checkbox, ExternalLink, focusField, TextField } from "../shared/Field";
 import { PeerPicker } from "./PeerPicker";
 import { problemText } from "./problem-text";
@@ -39,11 +41,69 @@ export function smsConsentText(t: Messages, programName: string | null): string 
   return `${t.donate.smsDisclosure(programName ?? t.donate.smsProgramFallback)} ${t.common.terms} ${t.common.privacy}`;
 }
 
+/** `fields="dedication"`: a box that, ticked, asks whom the gift honors or remembers, and whom to tell. */
+const DedicationFields = reactive(({ model, t, errorFor }: OptionsProps) => {
+  const d = t.donate;
+  const dedication = model.dedication;
+  return (
+    <>
+      <Checkbox
+        field="dedicate"
+        label={d.dedicate}
+        checked={dedication.on.value}
+        onChange={(checked) => model.set(dedication.on, checked, "dedicationName")}
+      />
+      {dedication.on.value ? (
+        <>
+          <fieldset data-field="dedicationKind">
+            <legend part="legend">{d.dedicationKind}</legend>
+            <div class="gk-chips">
+              {DEDICATION_KINDS.map((kind) => (
+                <label class="gk-chip" key={kind} part="choice">
+                  <input
+                    type="radio"
+                    name="dedication-kind"
+                    value={kind}
+                    checked={dedication.kind.value === kind}
+                    onChange={() => model.set(dedication.kind, kind)}
+                  />
+                  <span>{d.dedicationKinds[kind]}</span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <TextField
+            field="dedicationName"
+            label={d.dedicationName}
+            optional={null}
+            value={dedication.name.value}
+            error={errorFor("dedicationName")}
+            autocomplete="off"
+            maxLength={DEDICATION_NAME_MAX}
+            onInput={(value) => model.set(dedication.name, value, "dedicationName")}
+          />
+          <TextField
+            field="dedicationEmail"
+            type="email"
+            label={d.dedicationEmail}
+            optional={t.common.optional}
+            value={dedication.email.value}
+            error={errorFor("dedicationEmail")}
+            autocomplete="off"
+            maxLength={EMAIL_MAX}
+            onInput={(value) => model.set(dedication.email, value, "dedicationEmail")}
+          />
+        </>
+      ) : null}
+    </>
+  );
+});
+
 /** The options the nonprofit turned on: anonymous, pledge wall, a message, the SMS opt-in. */
 function donorOptions({ model, t, errorFor }: OptionsProps) {
   const d = t.donate;
   const { asks, requires } = model;
-  if (!(["anonymous", "pledge-wall", "memo", "sms"] as const).some(asks)) return null;
+  if (!(["anonymous", "pledge-wall", "memo", "dedication", "sms"] as const).some(asks)) return null;
   const smsProgram = model.props.programName ?? d.smsProgramFallback;
   const { termsUrl, privacyUrl } = model.props;
   return (
@@ -78,6 +138,7 @@ function donorOptions({ model, t, errorFor }: OptionsProps) {
           onInput={(value) => model.set(model.memo, value, "memo")}
         />
       ) : null}
+      {asks("dedication") ? <DedicationFields model={model} t={t} errorFor={errorFor} /> : null}
       {asks("sms") ? (
         <>
           <Checkbox

@@ -10,6 +10,7 @@ import type { DonateProps, Frequency } from "./attributes";
 import type { TokenResult } from "./card-port";
 import type { Attempt } from "./model/attempt";
 import { fetchCampaign } from "./model/campaign";
+import { createDedicationModel } from "./model/dedication";
 import { createDonorModel } from "./model/donor";
 import { createGiftModel } from "./model/gift";
 import { loadLater } from "./model/later";
@@ -22,7 +23,20 @@ import { loadRequestCheck, requestCheckIfAny, type RefusedPaths } from "./model/
  */
 const STEP_FIELDS = [
   ["frequency", "amount", "peer"],
-  ["firstName", "lastName", "email", "phone", "street", "city", "state", "country", "zip", "memo"],
+  [
+    "firstName",
+    "lastName",
+    "email",
+    "phone",
+    "street",
+    "city",
+    "state",
+    "country",
+    "zip",
+    "memo",
+    "dedicationName",
+    "dedicationEmail",
+  ],
   ["card"],
 ] as const;
 export type DonateField = (typeof STEP_FIELDS)[number][number];
@@ -31,14 +45,19 @@ export const LAST_STEP = STEPS.length - 1;
 /** The step that asks for `field`. */
 export const stepOf = (field: DonateField) => STEPS.findIndex((fields) => fields.includes(field));
 
-/** The form's fields in the order they appear on one page (the message after the card): the first with an error gets focus. */
-export const DONATE_FIELDS: DonateField[] = [...STEPS.flat().filter((field) => field !== "memo"), "memo"];
+/** The options, after the card on one page. */
+const OPTION_FIELDS: DonateField[] = ["memo", "dedicationName", "dedicationEmail"];
+/** The form's fields in the order they appear on one page (the options after the card): the first with an error gets focus. */
+export const DONATE_FIELDS: DonateField[] = [
+  ...STEPS.flat().filter((field) => !OPTION_FIELDS.includes(field)),
+  ...OPTION_FIELDS,
+];
 
 /**
  * Why a field was refused; the form puts it into words in the donor's language. `missing`: a
  * field the nonprofit made required (`fields="phone:required"`), left empty.
  */
-export type FieldProblem = "required" | "missing" | "invalid" | "range" | "smsPhone";
+export type FieldProblem = "required" | "missing" | "invalid" | "range" | "smsPhone" | "tooLong";
 export type FieldProblems = Partial<Record<DonateField, FieldProblem>>;
 
 /** A refused attempt, by what the donor can do about it (the key of its words in the catalog). */
@@ -121,6 +140,9 @@ const RENAMED: Record<string, DonateField> = {
   last_name: "lastName",
   street_address: "street",
   postal_code: "zip",
+  "dedication.kind": "dedicationName",
+  "dedication.name": "dedicationName",
+  "dedication.notify_email": "dedicationEmail",
 };
 /** The form's field for a path of the request ("donor.email" → "email"), if it has one. */
 function fieldAt(path: string): DonateField | undefined {
@@ -155,6 +177,7 @@ export function createDonationModel({
   const campaign = signal<Campaign | null>(null);
   const gift = createGiftModel(props, campaign);
   const donor = createDonorModel(props.fields, smsConsentText);
+  const dedication = createDedicationModel("dedication" in props.fields);
   const peers = createPeerModel({ api, props, search, campaign });
   const form = createFormState<DonateField, FieldProblem, DonateFailure, DonateEnd>(
     DONATE_FIELDS,
@@ -177,6 +200,7 @@ export function createDonationModel({
       ...(hasUtm && { utm }),
       ...gift.request(),
       ...donor.request(),
+      ...dedication.request(),
       ...peers.request(),
       ...(props.formId && { form_id: props.formId }),
     };
@@ -195,7 +219,7 @@ export function createDonationModel({
     const amount = gift.problem();
     if (amount) problems.amount = amount;
     // By hand too, for a step checked before the request check has arrived.
-    Object.assign(problems, donor.problems());
+    Object.assign(problems, donor.problems(), dedication.problems(request.memo));
     // The frame's latest card state may still be on its way (a key typed just before Enter):
     // alone, an incomplete card is left to the frame, which checks it again when asked for a token.
     if (!card.complete.value && Object.keys(problems).length > 0) problems.card = "required";
@@ -204,15 +228,30 @@ export function createDonationModel({
 
   /** Forgets a field's problem once the donor changes it. */
   const clearError = (field: DonateField) => form.recheck(field);
-  const { request: _gift, problem: _amount, fitFrequency: _fit, reset: _resetGift, ...giftState } = gift;
+  const {
+    request: _gift,
+    problem: _amount,
+    fitFrequency: _fit,
+    reset: _resetGift,
+    armPrompt: _arm,
+    answerPrompt: _answer,
+    ...giftState
+  } = gift;
   const { request: _donor, problems: _donorProblems, ...donorState } = donor;
   const { request: _peer, preselect: _preselect, pick: _pick, ...peerState } = peers;
+  const {
+    request: _dedication,
+    problems: _dedicationProblems,
+    reset: _resetDedication,
+    ...dedicationState
+  } = dedication;
 
   return {
     ...form,
     ...giftState,
     ...donorState,
     ...peerState,
+    dedication: dedicationState,
     props,
     step,
     loadState,
@@ -236,6 +275,20 @@ export function createDonationModel({
 
     chooseAmount(choice: number | "other") {
       gift.amountChoice.value = choice;
+      gift.armPrompt();
+      clearError("amount");
+    },
+
+    /** The donor's own amount, as typed. */
+    typeAmount(value: string) {
+      gift.otherAmount.value = value;
+      gift.armPrompt();
+      clearError("amount");
+    },
+
+    /** The monthly invitation's answer: the gift becomes monthly at the suggested amount, or stays as it is. */
+    answerMonthlyPrompt(accept: boolean) {
+      gift.answerPrompt(accept);
       clearError("amount");
     },
 
@@ -317,6 +370,7 @@ export function createDonationModel({
         step.value = 0;
         gift.reset();
         donor.memo.value = "";
+        dedication.reset();
       });
     },
   };

@@ -1,3 +1,4 @@
+import { EMAIL_MAX } from "../../contract/patterns";
 import type { Locale, Messages } from "../i18n";
 import { countries } from "./countries";
 import type { DonateField, DonationModel } from "./DonationModel";
@@ -20,7 +21,7 @@ type TextFieldName = "firstName" | "lastName" | "email" | "phone" | "street" | "
 const FIELDS: [TextFieldName, string, number, boolean | "phone" | "address"][] = [
   ["firstName", "given-name", 100, false],
   ["lastName", "family-name", 100, false],
-  ["email", "email", 254, false],
+  ["email", "email", EMAIL_MAX, false],
   ["phone", "tel", 32, "phone"],
   ["street", "address-line1", 200, "address"],
   ["city", "address-level2", 100, "address"],

@@ -1,3 +1,4 @@
+import type { Dedication } from "../../contract/dedication";
 import type { Locale, Messages } from "../i18n";
 import { formatMoney } from "../shared/format";
 import { focusOnMount } from "../shared/reactive";
@@ -8,11 +9,13 @@ interface OutcomeProps {
   currency: string;
   locale: Locale;
   t: Messages;
+  /** The gift's dedication, repeated in the thanks. */
+  dedication: Dedication | null;
   onAgain: () => void;
 }
 
 /** The end of a donation: thanks with the details, or an honest "we do not know yet". */
-export function Outcome({ status, currency, locale, t, onAgain }: OutcomeProps) {
+export function Outcome({ status, currency, locale, t, dedication, onAgain }: OutcomeProps) {
   const o = t.donate.outcome;
   const success = status.kind === "success";
   const amount = formatMoney(status.totalCents, currency, locale);
@@ -28,6 +31,7 @@ export function Outcome({ status, currency, locale, t, onAgain }: OutcomeProps) 
         {success ? o.successTitle : o.pendingTitle}
       </h3>
       <p>{success ? o.success(amount, t.donate.per[status.frequency]) : o.pending}</p>
+      {success && dedication ? <p>{o.dedicated[dedication.kind](dedication.name)}</p> : null}
       <p>
         {success ? o.transaction : o.reference}:{" "}
         <strong class="gk-reference">{success ? status.transactionId : status.reference}</strong>

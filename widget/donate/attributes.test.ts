@@ -3,6 +3,17 @@ import { readDonateAttributes } from "./attributes";
 
 const read = (attributes: Record<string, string>) => readDonateAttributes((name) => attributes[name] ?? null);
 
+/** `monthly-prompt`'s value read, or "refused" when the whole element is. */
+function prompt(value: string) {
+  const result = read({
+    proxy: "https://give.example.org",
+    shortcode: "71777",
+    keyword: "HOPE",
+    "monthly-prompt": value,
+  });
+  return result.ok ? result.props.monthlyPrompt : "refused";
+}
+
 describe("<givekit-donate>'s attributes", () => {
   it("have defaults for everything but the campaign", () => {
     const result = read({ proxy: "https://give.example.org/", shortcode: "71777", keyword: "hope" });
@@ -29,6 +40,8 @@ describe("<givekit-donate>'s attributes", () => {
         layout: "steps",
         dataLayer: false,
         successUrl: null,
+        coverFee: "optional",
+        monthlyPrompt: null,
       },
     });
   });
@@ -73,6 +86,7 @@ describe("<givekit-donate>'s attributes", () => {
     [{ "default-frequency": "weekly" }, '"default-frequency"'],
     [{ heading: "   " }, '"heading"'],
     [{ "privacy-url": "data:text/html,hi" }, '"privacy-url"'],
+    [{ "cover-fee": "sometimes" }, '"cover-fee"'],
   ])("name the bad one in %j", (bad, named) => {
     const result = read({ proxy: "https://give.example.org", shortcode: "71777", keyword: "HOPE", ...bad });
     expect(result.ok).toBe(false);
@@ -128,5 +142,27 @@ describe("<givekit-donate>'s attributes", () => {
   it("need shortcode and keyword together, or event-id and event-type together", () => {
     const result = read({ proxy: "https://give.example.org", "event-id": "2026-hope-walk" });
     expect(!result.ok && result.problem).toContain('the "event-type" attribute is required');
+  });
+
+  it("cover-fee: each mode read as given", () => {
+    for (const mode of ["off", "optional", "preselected", "required"])
+      expect(
+        read({ proxy: "https://give.example.org", shortcode: "71777", keyword: "HOPE", "cover-fee": mode }),
+      ).toMatchObject({ ok: true, props: { coverFee: mode } });
+  });
+
+  it("monthly-prompt: empty is a third, a share, an amount; anything else left off with a [givekit] line", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    warn.mockClear();
+    expect(prompt("")).toEqual({ share: 100 / 3 });
+    expect(prompt(" 30% ")).toEqual({ share: 30 });
+    expect(prompt("20")).toEqual({ cents: 2000 });
+    expect(prompt("12.50")).toEqual({ cents: 1250 });
+    expect(warn).not.toHaveBeenCalled();
+    for (const bad of ["0%", "150%", "monthly", "-5", "0"]) expect(prompt(bad)).toBeNull();
+    expect(warn).toHaveBeenCalledTimes(5);
+    expect(warn).toHaveBeenCalledWith(
+      '[givekit] <givekit-donate>: "monthly-prompt" must be empty, a share such as "30%" or an amount such as "20"; it is left off.',
+    );
   });
 });

@@ -30,10 +30,34 @@ export interface DonateTarget {
 }
 
 /** The fields a nonprofit may turn on with `fields`; name, e-mail and card are always asked. */
-export const OPTIONAL_FIELDS = ["phone", "address", "memo", "pledge-wall", "sms", "anonymous"] as const;
+export const OPTIONAL_FIELDS = [
+  "phone",
+  "address",
+  "memo",
+  "dedication",
+  "pledge-wall",
+  "sms",
+  "anonymous",
+] as const;
 export type OptionalField = (typeof OPTIONAL_FIELDS)[number];
 /** Each field turned on: true when the donor must fill it in (check boxes never must). */
 export type DonateFields = Partial<Record<OptionalField, boolean>>;
+/**
+ * Whether the donor covers the processing fee: `off` (never offered), `optional` (a box left
+ * unticked, the default), `preselected` (the box ticked), `required` (always added, said so).
+ */
+export const COVER_FEE_MODES = ["off", "optional", "preselected", "required"] as const;
+export type CoverFeeMode = (typeof COVER_FEE_MODES)[number];
+
+/**
+ * `monthly-prompt`: after a one-time amount is chosen, an offer to give monthly instead, of a
+ * share of that amount (`monthly-prompt="30%"`; a third when the attribute is empty) or of a set
+ * amount (`monthly-prompt="20"`). Either way rounded up to a whole unit.
+ */
+export type MonthlyPrompt = { share: number } | { cents: number };
+export const MONTHLY_PROMPT_SHARE = 100 / 3;
+const MONTHLY_PROMPT_VALUE = /^(?:(\d{1,2}(?:\.\d+)?)%|(\d+(?:\.\d{1,2})?))?$/;
+
 /** How the form asks: in steps (amount, you, card), or on one page (`layout="single"`, for sidebars). */
 export const LAYOUTS = ["steps", "single"] as const;
 export type Layout = (typeof LAYOUTS)[number];
@@ -154,6 +178,9 @@ export interface DonateProps {
   dataLayer: boolean;
   /** Where the donor goes after the thank-you: a page of the page's own origin. */
   successUrl: string | null;
+  coverFee: CoverFeeMode;
+  /** The invitation to give monthly instead, if the nonprofit turned it on. */
+  monthlyPrompt: MonthlyPrompt | null;
 }
 
 export const DEFAULT_AMOUNTS = "25,50,100,250";
@@ -165,6 +192,18 @@ const PROGRAM_NAME_MAX = 100;
 const ID = matching(PEER_ID_PATTERN, "an id of letters, digits, - and _");
 export const LAYOUT = oneOf(LAYOUTS, '"steps" or "single"');
 export const FREQUENCY = oneOf(FREQUENCIES, '"once", "monthly", "quarterly" or "annually"');
+const COVER_FEE = oneOf(COVER_FEE_MODES, '"off", "optional", "preselected" or "required"');
+
+/** `monthly-prompt`'s rule; a value that is none is named and the invitation left off. */
+function readMonthlyPrompt(value: string | null): MonthlyPrompt | null {
+  if (value === null) return null;
+  const [matched, share, amount] = MONTHLY_PROMPT_VALUE.exec(value.trim()) ?? [];
+  if (matched === undefined || (share && Number(share) <= 0) || (amount && !isPositiveAmount(amount))) {
+    warn(`"monthly-prompt" must be empty, a share such as "30%" or an amount such as "20"; it is left off`);
+    return null;
+  }
+  return amount ? { cents: toCents(amount) } : { share: share ? Number(share) : MONTHLY_PROMPT_SHARE };
+}
 
 /** The attributes <givekit-donate> observes (README.md documents each). */
 export const DONATE_ATTRIBUTES = [
@@ -190,6 +229,8 @@ export const DONATE_ATTRIBUTES = [
   "layout",
   "data-layer",
   "success-url",
+  "cover-fee",
+  "monthly-prompt",
 ];
 
 /**
@@ -253,6 +294,8 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
       layout: (attr("layout", LAYOUT) ?? "steps") as Layout,
       dataLayer: get("data-layer") !== null,
       successUrl: sameOrigin(attr.url("success-url")),
+      coverFee: (attr("cover-fee", COVER_FEE) ?? "optional") as CoverFeeMode,
+      monthlyPrompt: readMonthlyPrompt(get("monthly-prompt")),
     };
   });
 }

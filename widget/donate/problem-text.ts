@@ -2,6 +2,7 @@ import type { Campaign } from "../../contract/api";
 import { toCents } from "../../contract/money";
 import type { Locale, Messages } from "../i18n";
 import { formatMoney } from "../shared/format";
+import { DEDICATION_NAME_MAX } from "../../contract/dedication";
 import { MEMO_MAX, type DonateField, type FieldProblem } from "./DonationModel";
 
 /** A field's problem in the donor's words. */
@@ -28,6 +29,14 @@ export function problemText(
       return usesZip ? e.zip : e.postalCode;
     case "memo":
       return e.memo(MEMO_MAX);
+    case "dedicationName":
+      return problem === "tooLong"
+        ? e.dedicationTooLong
+        : problem === "invalid"
+          ? e.dedicationNameInvalid(DEDICATION_NAME_MAX)
+          : e.dedicationName;
+    case "dedicationEmail":
+      return e.email;
     case "firstName":
     case "lastName":
       return t.common[`${field}Required`];

@@ -15,6 +15,14 @@ export const donateEn = {
   amountRange: (min: string, max: string) => `Between ${min} and ${max}.`,
   coverFee: (fee: string) => `Add ${fee} to cover the processing fee`,
   coverFeeAny: "Add the processing fee to my gift",
+  /** cover-fee="required": the fee is part of every gift. */
+  feeIncluded: (fee: string) => `Includes ${fee} to cover the processing fee.`,
+  feeIncludedAny: "Includes the processing fee.",
+  /** monthly-prompt: "Make it $34 a month instead?", and its two answers. */
+  monthlyPrompt: (amount: string) => `Make it ${amount} a month instead?`,
+  monthlyPromptWhy: "Monthly gifts let us plan ahead.",
+  monthlyYes: (amount: string) => `Yes, ${amount} monthly`,
+  monthlyNo: (amount: string) => `No, give ${amount} once`,
   peerLabel: "Give in support of a fundraiser or team",
   peerHint: "Type a name, then choose from the list.",
   peerSearching: "Searching…",
@@ -44,6 +52,11 @@ export const donateEn = {
   anonymous: "Make my gift anonymous",
   pledgeWall: "Show my gift on the pledge wall",
   memo: "Message",
+  dedicate: "Dedicate my gift to someone",
+  dedicationKind: "Dedication",
+  dedicationKinds: { honor: "In honor of", memory: "In memory of" },
+  dedicationName: "Their name",
+  dedicationEmail: "E-mail someone about my gift",
   smsOptIn: (program: string) => `Text me updates from ${program}`,
   smsDisclosure: (program: string) =>
     `Optional. By checking this box you agree to receive recurring automated text messages from ${program} at the phone number above. Consent is not a condition of donating. Msg frequency varies. Msg & data rates may apply. Reply HELP for help, STOP to cancel.`,
@@ -67,6 +80,9 @@ export const donateEn = {
     city: "Shorten the city.",
     state: "Shorten the state or province.",
     memo: (max: number) => `Keep the message under ${max} characters.`,
+    dedicationName: "Enter the name of the person your gift honors or remembers.",
+    dedicationNameInvalid: (max: number) => `Enter a name of at most ${max} characters, without < or >.`,
+    dedicationTooLong: "Shorten the message or the dedication: together they are too long.",
     peer: "Choose a fundraiser or team from the list.",
     card: "Check your card details.",
     field: "Check this field.",
@@ -78,6 +94,10 @@ export const donateEn = {
     success: (amount: string, per: string) =>
       per ? `Your donation of ${amount} ${per} went through.` : `Your donation of ${amount} went through.`,
     transaction: "Transaction ID",
+    dedicated: {
+      honor: (name: string) => `In honor of ${name}.`,
+      memory: (name: string) => `In memory of ${name}.`,
+    },
     again: "Make another donation",
     declined: "Your card was declined, so nothing was charged. Check the card details or use another card.",
     paymentFailed: "The payment could not be processed, so nothing was charged. Please try another card.",

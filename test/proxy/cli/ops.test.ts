@@ -21,6 +21,10 @@ async function givekit(args: string[], env: NodeJS.ProcessEnv) {
   return { code, out, err };
 }
 
+/** The attempt `givekit attempts --json` lists for `amount`. */
+const byAmount = (out: string, amount: string) =>
+  JSON.parse(out).attempts.find((row: { amount: string }) => row.amount === amount);
+
 describe.each(["sqlite", "postgres"] as const)(
   "the givekit command line on %s, beside a running proxy",
   (store) => {
@@ -89,8 +93,6 @@ describe.each(["sqlite", "postgres"] as const)(
       const paid = await donate(ctx.api, donationBody(token, { amount: "31.00", utm }), randomUUID());
       expect(paid.status).toBe(200);
       const listed = await givekit(["attempts", "--json"], env());
-      const byAmount = (out: string, amount: string) =>
-        JSON.parse(out).attempts.find((row: { amount: string }) => row.amount === amount);
       const mine = byAmount(listed.out, "31.00");
       expect(JSON.parse(mine.utm)).toEqual({
         utm_source: "newsletter",

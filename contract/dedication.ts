@@ -1,0 +1,68 @@
+/**
+ * A gift dedicated to someone ("in honor of", "in memory of"). The fundraising service has no
+ * field for it, so the proxy writes it into the donation's `memo`, after the donor's own message,
+ * as one last line a person reads and a program parses back (readDedication):
+ *
+ *   For the winter beds
+ *   [Dedication] In memory of Jane Doe <jane@example.org>
+ *
+ * No zod here: the widget checks a dedication's length with this file before its schema loads.
+ */
+import { UPSTREAM_MEMO_MAX } from "./patterns";
+
+export { UPSTREAM_MEMO_MAX };
+
+export const DEDICATION_KINDS = ["honor", "memory"] as const;
+export type DedicationKind = (typeof DEDICATION_KINDS)[number];
+
+export interface Dedication {
+  kind: DedicationKind;
+  /** Whom the gift honors or remembers. */
+  name: string;
+  /** Who is told of the gift, if anyone (the nonprofit sends the notice). */
+  notify_email?: string | undefined;
+}
+
+/** The longest name a dedication may carry. */
+export const DEDICATION_NAME_MAX = 100;
+
+const MARKER = "[Dedication]";
+const WORDS: Record<DedicationKind, string> = { honor: "In honor of", memory: "In memory of" };
+/** What a dedication's name may not hold: a line break, or the brackets that close it. */
+export const DEDICATION_NAME_REFUSED = /[\p{Cc}<>]/u;
+const LINE = /^\[Dedication\] In (honor|memory) of (.+?)(?: <([^<>\s]+)>)?$/;
+
+/** The dedication's line in the memo: `[Dedication] In memory of Jane Doe <jane@example.org>`. */
+export function dedicationLine({ kind, name, notify_email }: Dedication): string {
+  return `${MARKER} ${WORDS[kind]} ${name.trim()}${notify_email ? ` <${notify_email.trim()}>` : ""}`;
+}
+
+/**
+ * The memo sent upstream: the donor's message, then the dedication's line (either may be absent).
+ *
+ * @example
+ * memoWithDedication("For the winter beds", { kind: "honor", name: "Ana" });
+ * // "For the winter beds\n[Dedication] In honor of Ana"
+ */
+export function memoWithDedication(memo: string | undefined, dedication: Dedication | undefined) {
+  const message = memo?.trim() ? memo.trim() : undefined;
+  if (!dedication) return message;
+  return message ? `${message}\n${dedicationLine(dedication)}` : dedicationLine(dedication);
+}
+
+/**
+ * A memo read back: the donor's message, and the dedication its last line carries, if any.
+ *
+ * @example
+ * readDedication("For the winter beds\n[Dedication] In memory of Jane Doe <jane@example.org>");
+ * // { message: "For the winter beds", dedication: { kind: "memory", name: "Jane Doe", notify_email: "jane@example.org" } }
+ */
+export function readDedication(memo: string): { message: string; dedication: Dedication | null } {
+  const cut = memo.lastIndexOf("\n");
+  const [, kind, name, email] = LINE.exec(memo.slice(cut + 1)) ?? [];
+  if (!kind || !name) return { message: memo, dedication: null };
+  return {
+    message: cut < 0 ? "" : memo.slice(0, cut),
+    dedication: { kind: kind as DedicationKind, name, ...(email && { notify_email: email }) },
+  };
+}
