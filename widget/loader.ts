@@ -63,16 +63,21 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
 
   const need: NeedElement = (tag, locale) => {
     const file = waiting.get(tag);
-    if (file) fetchChunk(tag, file, [tag], [locale ?? null]);
+    if (file) fetchChunk(tag, file, [tag], [locale]);
   };
 
-  function fetchChunk(key: string, file: string, tags: string[], locales: (string | null)[] = []) {
+  /** Fetches a chunk, and beside it (not after it) its catalog in the languages its elements ask for. */
+  function fetchChunk(
+    key: string,
+    file: string,
+    tags: string[],
+    locales: (string | null | undefined)[] = [...document.querySelectorAll(tags.join(","))].map((element) =>
+      element.getAttribute("locale"),
+    ),
+  ) {
     for (const tag of tags) waiting.delete(tag);
     if (waiting.size === 0) observer.disconnect();
     const catalogs = catalogsOf(chunks.messages[key]!);
-    // The languages these elements ask for, requested now: beside the chunk, not after it.
-    for (const element of document.querySelectorAll(tags.join(",")))
-      locales.push(element.getAttribute("locale"));
     for (const locale of locales) catalogs(locale ?? "en").catch(() => undefined);
     import(/* @vite-ignore */ new URL(file, base).href).then(
       (chunk: ElementChunk) => chunk.define(catalogs, need),
