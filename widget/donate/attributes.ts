@@ -1,6 +1,7 @@
 import { isPositiveAmount, toCents } from "../../contract/money";
 import { PEER_ID_PATTERN, RECURRING_FREQUENCIES, TARGET_TEXT_MAX } from "../../contract/patterns";
 import type { Locale } from "../i18n";
+import { DONATE_ATTRIBUTES } from "./attribute-names";
 import { codePoints } from "../shared/checks";
 import {
   KEYWORD,
@@ -166,31 +167,7 @@ const ID = matching(PEER_ID_PATTERN, "an id of letters, digits, - and _");
 export const LAYOUT = oneOf(LAYOUTS, '"steps" or "single"');
 export const FREQUENCY = oneOf(FREQUENCIES, '"once", "monthly", "quarterly" or "annually"');
 
-/** The attributes <givekit-donate> observes (README.md documents each). */
-export const DONATE_ATTRIBUTES = [
-  "proxy",
-  "shortcode",
-  "keyword",
-  "event-id",
-  "event-type",
-  "form-id",
-  "amounts",
-  "monthly-amounts",
-  "default-amount",
-  "frequencies",
-  "default-frequency",
-  "fundraiser",
-  "team",
-  "locale",
-  "heading",
-  "program-name",
-  "terms-url",
-  "privacy-url",
-  "fields",
-  "layout",
-  "data-layer",
-  "success-url",
-];
+export { DONATE_ATTRIBUTES };
 
 /**
  * Validates <givekit-donate>'s attributes. A bad one is named, so the page author can fix it.
