@@ -53,6 +53,9 @@ test("a Donate button in the header opens the form in a dialog, and the donor gi
       return [style.color, style.textTransform, style.letterSpacing, style.fontWeight, style.fontStyle];
     }),
   ).toEqual(["rgb(255, 255, 255)", "none", "normal", "700", "normal"]);
+  // Nor its line height (28px/3 on body): the element is the button's own box, 44 px high.
+  expect((await buttonOf(page).boundingBox())!.height).toBe(44);
+  expect((await open.boundingBox())!.height).toBe(44);
   await page.waitForLoadState("networkidle");
   expect(asked.toSorted()).toEqual(["button", "button-en"]);
   const dialog = page.getByRole("dialog", { name: "Donate" });
