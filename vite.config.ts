@@ -9,7 +9,7 @@ import { LOCALES } from "./widget/i18n";
 
 /**
  * `vite build` builds these, one Vite environment each, in this order:
- *   donate, optin, goal, all
+ *   donate, optin, goal, button, all
  *           → dist/widget/assets/*.js     ES modules: an element's code, whole (a page with one
  *                                         element loads nothing of the others), every element's
  *                                         together, and beside each its catalog in each language
@@ -31,6 +31,7 @@ const ELEMENT_CHUNKS: Record<string, string> = {
   donate: "widget/chunks/donate.ts",
   optin: "widget/chunks/optin.ts",
   goal: "widget/chunks/goal.ts",
+  button: "widget/chunks/button.ts",
   all: "widget/chunks/all.ts",
 };
 const ELEMENT_CHUNKS_MODULE = "virtual:givekit/element-chunks";

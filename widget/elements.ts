@@ -1,10 +1,12 @@
+import { defineButtonElement } from "./button/element";
 import { defineDonateElement } from "./donate/element";
 import { defineGoalElement } from "./goal/element";
 import { defineOptinElement } from "./optin/element";
 import { reserveRoom } from "./shared/room";
 
 /**
- * Defines every custom element: `<givekit-donate>`, `<givekit-optin>`, `<givekit-goal>`. Safe to call twice.
+ * Defines every custom element: `<givekit-donate>`, `<givekit-optin>`, `<givekit-goal>`,
+ * `<givekit-button>`. Safe to call twice.
  *
  * @example
  * import { defineElements } from "https://give.example.org/givekit.js";
@@ -15,14 +17,15 @@ export function defineElements(): void {
   defineDonateElement();
   defineOptinElement();
   defineGoalElement();
+  defineButtonElement();
 }
 
 type AttributeValue = string | number | boolean | readonly (string | number)[] | null | undefined;
 
 /** What mount() creates: the element, and its attributes by name or in camelCase. */
 export interface MountOptions {
-  /** Which element: "donate" (the default), "optin" or "goal". */
-  widget?: "donate" | "optin" | "goal";
+  /** Which element: "donate" (the default), "optin", "goal" or "button". */
+  widget?: "donate" | "optin" | "goal" | "button";
   [attribute: string]: AttributeValue;
 }
 

@@ -9,9 +9,15 @@
 /** Gives a language's catalog (widget/i18n `MessageSource`). */
 type Catalogs = (locale: string) => Promise<unknown>;
 
+/**
+ * Asks for another element's chunk, and its catalog in `locale`, when this loader has not
+ * fetched it yet: for an element a chunk creates where the watcher does not look (a shadow root).
+ */
+export type NeedElement = (tag: string, locale?: string | null) => void;
+
 /** What every chunk exports (widget/chunks/): it defines its element(s), with its catalogs. */
 interface ElementChunk {
-  define(messages: Catalogs): void | Promise<void>;
+  define(messages: Catalogs, need: NeedElement): void | Promise<void>;
 }
 
 /** Where the chunks are, relative to widget.js: written by the build (vite.config.ts). */
@@ -55,15 +61,26 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
     };
   }
 
-  function fetchChunk(key: string, file: string, tags: string[]) {
+  const need: NeedElement = (tag, locale) => {
+    const file = waiting.get(tag);
+    if (file) fetchChunk(tag, file, [tag], [locale]);
+  };
+
+  /** Fetches a chunk, and beside it (not after it) its catalog in the languages its elements ask for. */
+  function fetchChunk(
+    key: string,
+    file: string,
+    tags: string[],
+    locales: (string | null | undefined)[] = [...document.querySelectorAll(tags.join(","))].map((element) =>
+      element.getAttribute("locale"),
+    ),
+  ) {
     for (const tag of tags) waiting.delete(tag);
     if (waiting.size === 0) observer.disconnect();
     const catalogs = catalogsOf(chunks.messages[key]!);
-    // The languages these elements ask for, requested now: beside the chunk, not after it.
-    for (const element of document.querySelectorAll(tags.join(",")))
-      catalogs(element.getAttribute("locale") ?? "en").catch(() => undefined);
+    for (const locale of locales) catalogs(locale ?? "en").catch(() => undefined);
     import(/* @vite-ignore */ new URL(file, base).href).then(
-      (chunk: ElementChunk) => chunk.define(catalogs),
+      (chunk: ElementChunk) => chunk.define(catalogs, need),
       () =>
         console.error(`[givekit] <${tags.join(">, <")}> could not be loaded from ${new URL(base).origin}.`),
     );

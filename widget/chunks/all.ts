@@ -4,6 +4,6 @@ import { definer } from "./when-ready";
 
 export const define = definer(
   import.meta.url,
-  ["givekit-donate", "givekit-optin", "givekit-goal"],
+  ["givekit-donate", "givekit-optin", "givekit-goal", "givekit-button"],
   defineElements,
 );

@@ -1,4 +1,5 @@
 import { loadMessages, useMessageSource, type MessageSource } from "../i18n";
+import type { NeedElement } from "../loader";
 import { rememberScriptOrigin } from "../shared/proxy-url";
 
 /**
@@ -6,19 +7,20 @@ import { rememberScriptOrigin } from "../shared/proxy-url";
  * requests already under way, beside the chunk's own); the messages of every language its
  * elements on the page ask for are loaded first, so each element renders whole at once, the
  * space the page kept for it filled in one step (no layout shift). A language that fails to
- * load is retried at render.
+ * load is retried at render. `need` asks widget.js for another element's chunk (one this
+ * chunk's elements create in their shadow roots, which widget.js does not watch).
  *
  * @example
  * export const define = definer(import.meta.url, ["givekit-donate"], defineDonateElement);
  */
-export function definer(chunkUrl: string, tags: readonly string[], define: () => void) {
+export function definer(chunkUrl: string, tags: readonly string[], define: (need: NeedElement) => void) {
   // The chunk is served by the proxy, like widget.js: its origin is the elements' default `proxy`.
   rememberScriptOrigin(chunkUrl);
-  return async (messages: MessageSource): Promise<void> => {
+  return async (messages: MessageSource, need: NeedElement): Promise<void> => {
     useMessageSource(messages);
     const elements = document.querySelectorAll(tags.join(","));
     const locales = new Set([...elements].map((element) => element.getAttribute("locale")));
     await Promise.allSettled([...locales].map((locale) => loadMessages(locale)));
-    define();
+    define(need);
   };
 }

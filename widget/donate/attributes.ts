@@ -1,6 +1,7 @@
 import { isPositiveAmount, toCents } from "../../contract/money";
 import { PEER_ID_PATTERN, RECURRING_FREQUENCIES, TARGET_TEXT_MAX } from "../../contract/patterns";
 import type { Locale } from "../i18n";
+import { DONATE_ATTRIBUTES } from "./attribute-names";
 import { codePoints } from "../shared/checks";
 import {
   KEYWORD,
@@ -205,33 +206,7 @@ function readMonthlyPrompt(value: string | null): MonthlyPrompt | null {
   return amount ? { cents: toCents(amount) } : { share: share ? Number(share) : MONTHLY_PROMPT_SHARE };
 }
 
-/** The attributes <givekit-donate> observes (README.md documents each). */
-export const DONATE_ATTRIBUTES = [
-  "proxy",
-  "shortcode",
-  "keyword",
-  "event-id",
-  "event-type",
-  "form-id",
-  "amounts",
-  "monthly-amounts",
-  "default-amount",
-  "frequencies",
-  "default-frequency",
-  "fundraiser",
-  "team",
-  "locale",
-  "heading",
-  "program-name",
-  "terms-url",
-  "privacy-url",
-  "fields",
-  "layout",
-  "data-layer",
-  "success-url",
-  "cover-fee",
-  "monthly-prompt",
-];
+export { DONATE_ATTRIBUTES };
 
 /**
  * Validates <givekit-donate>'s attributes. A bad one is named, so the page author can fix it.

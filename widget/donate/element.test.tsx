@@ -1,7 +1,7 @@
-import { cleanup, waitFor, within } from "@testing-library/preact";
+import { cleanup, fireEvent, waitFor, within } from "@testing-library/preact";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { defineDonateElement } from "./element";
-import { installFakeCardFrame, problem, stubProxy } from "./test-harness";
+import { installFakeCardFrame, problem, stubProxy, success } from "./test-harness";
 
 let frame: ReturnType<typeof installFakeCardFrame>;
 
@@ -118,5 +118,30 @@ describe("<givekit-donate>", () => {
     await shadow.findByRole("button", { name: "Next" });
     element.setAttribute("heading", "Walk with us");
     expect(await shadow.findByRole("heading", { name: "Walk with us" })).toBeTruthy();
+  });
+
+  it("is busy from Donate until the proxy answers, and only then", async () => {
+    let answer!: (value: ReturnType<typeof success>) => void;
+    const held = new Promise<ReturnType<typeof success>>((resolve) => (answer = resolve));
+    const proxy = stubProxy({ donations: [held] });
+    const { element, shadow } = place(
+      '<givekit-donate proxy="https://give.example.org" shortcode="71777" keyword="HOPE" layout="single"></givekit-donate>',
+    );
+    const donate = (await shadow.findByRole("button", { name: "Donate $25.00" })) as HTMLButtonElement;
+    const busy = () => (element as HTMLElement & { busy: boolean }).busy;
+    expect(busy()).toBe(false);
+    for (const [label, value] of [
+      ["First name", "Grace"],
+      ["Last name", "Hopper"],
+      ["E-mail", "grace@example.org"],
+    ])
+      fireEvent.input(shadow.getByLabelText(label!), { target: { value } });
+    frame.cardComplete();
+    fireEvent.click(donate);
+    await waitFor(() => expect(proxy.donationCalls()).toHaveLength(1));
+    expect(busy()).toBe(true);
+    answer(success());
+    await shadow.findByRole("heading", { name: "Thank you!" });
+    expect(busy()).toBe(false);
   });
 });

@@ -4,7 +4,8 @@ export { donateEn };
 
 /**
  * Every visible English string of the elements, by section: `common` (shared), `donate`
- * (<givekit-donate>), `optin` (<givekit-optin>), `goal` (<givekit-goal>). Each section is its own
+ * (<givekit-donate>), `optin` (<givekit-optin>), `goal` (<givekit-goal>), `button`
+ * (<givekit-button>). Each section is its own
  * export, so a catalog of catalogs/ takes only the sections its elements show. es.ts has the same shape.
  */
 export const commonEn = {
@@ -62,5 +63,12 @@ export const goalEn = {
   unavailable: "The campaign's progress is not available right now.",
 };
 
+export const buttonEn = {
+  /** The button's label when the page gives none (`label`). */
+  label: "Donate",
+  /** The accessible name of the dialog's close button (it shows ×). */
+  close: "Close",
+};
+
 /** Every section: the catalog of a page with several kinds of element, and of givekit.js. */
-export const en = { common: commonEn, donate: donateEn, optin: optinEn, goal: goalEn };
+export const en = { common: commonEn, donate: donateEn, optin: optinEn, goal: goalEn, button: buttonEn };

@@ -60,5 +60,16 @@ export const goalEs: Messages["goal"] = {
   unavailable: "El avance de la campaña no está disponible en este momento.",
 };
 
+export const buttonEs: Messages["button"] = {
+  label: "Donar",
+  close: "Cerrar",
+};
+
 /** Every section (see en.ts). */
-export const es: Messages = { common: commonEs, donate: donateEs, optin: optinEs, goal: goalEs };
+export const es: Messages = {
+  common: commonEs,
+  donate: donateEs,
+  optin: optinEs,
+  goal: goalEs,
+  button: buttonEs,
+};

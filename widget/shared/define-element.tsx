@@ -26,6 +26,17 @@ export function defineGivekitElement<P>(spec: ElementSpec<P>): void {
     static observedAttributes = spec.attributes;
     #root: HTMLDivElement | null = null;
 
+    /**
+     * True while the form is sending (a donation between Donate and its answer): its form is
+     * then `aria-busy`. What a dialog holding the form asks before it lets itself be closed.
+     *
+     * @example
+     * dialog.addEventListener("cancel", (event) => donate.busy && event.preventDefault());
+     */
+    get busy(): boolean {
+      return Boolean(this.#root?.querySelector('[aria-busy="true"]'));
+    }
+
     connectedCallback() {
       if (!this.#root) {
         const shadow = this.shadowRoot ?? this.attachShadow({ mode: "open" });

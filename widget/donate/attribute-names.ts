@@ -1,0 +1,28 @@
+// Apart from their readers (attributes.ts), so that <givekit-button>, which hands them on, carries no reader.
+/** The attributes <givekit-donate> observes (README.md documents each). */
+export const DONATE_ATTRIBUTES = [
+  "proxy",
+  "shortcode",
+  "keyword",
+  "event-id",
+  "event-type",
+  "form-id",
+  "amounts",
+  "monthly-amounts",
+  "default-amount",
+  "frequencies",
+  "default-frequency",
+  "fundraiser",
+  "team",
+  "locale",
+  "heading",
+  "program-name",
+  "terms-url",
+  "privacy-url",
+  "fields",
+  "layout",
+  "data-layer",
+  "success-url",
+  "cover-fee",
+  "monthly-prompt",
+];
