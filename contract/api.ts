@@ -18,6 +18,7 @@ import {
   DEFAULT_MIN_AMOUNT,
   KEYWORD_PATTERN,
   LIST_NAME_MAX,
+  ORIGIN_MAX,
   LAST4_PATTERN,
   MEMO_MAX,
   PEER_ID_PATTERN,
@@ -83,6 +84,15 @@ export const CampaignSchema = z.strictObject({
   goal_amount: z.optional(PositiveAmountSchema),
 });
 export type Campaign = z.infer<typeof CampaignSchema>;
+
+/**
+ * GET /v1/campaigns/…: the campaign's settings, and the origins the proxy serves the widget on
+ * (ALLOWED_ORIGINS), where a form's `success-url` may lead besides its own page's.
+ */
+export const CampaignResponseSchema = /* @__PURE__ */ z.extend(CampaignSchema, {
+  allowed_origins: z.optional(z.array(/* @__PURE__ */ z.string().check(z.maxLength(ORIGIN_MAX)))),
+});
+export type CampaignResponse = z.infer<typeof CampaignResponseSchema>;
 
 /** GET /v1/campaigns/{shortcode}/{keyword}/progress: amounts as decimal strings. */
 export const ProgressSchema = z.object({

@@ -44,6 +44,8 @@ export const DEFAULT_MIN_AMOUNT = "5.00";
 export const LIST_NAME_MAX = 100;
 /** The longest event id, event type or form id. */
 export const TARGET_TEXT_MAX = 64;
+/** The longest origin ("https://give.example.org") a campaign's answer names. */
+export const ORIGIN_MAX = 200;
 /** The longest e-mail address (RFC 5321's path limit less its brackets). */
 export const EMAIL_MAX = 254;
 /** The longest memo a donor may write. */

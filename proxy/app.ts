@@ -117,7 +117,16 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }),
   );
   app.route("/", metricsRoutes({ metrics, token: config.metricsToken }));
-  app.route("/", campaignRoutes({ campaigns, peers, progress, progressCacheS: config.progressCacheS }));
+  app.route(
+    "/",
+    campaignRoutes({
+      campaigns,
+      peers,
+      progress,
+      progressCacheS: config.progressCacheS,
+      allowedOrigins: config.allowedOrigins,
+    }),
+  );
   app.route("/", formSessionRoutes({ formSessions, rateLimits }));
   app.route(
     "/",

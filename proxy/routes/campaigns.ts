@@ -1,11 +1,12 @@
 /**
- * GET /v1/campaigns/{shortcode}/{keyword}: a served campaign's public settings.
+ * GET /v1/campaigns/{shortcode}/{keyword}: a served campaign's public settings, and the origins
+ * the widget is served on (ALLOWED_ORIGINS).
  * GET /v1/campaigns?event_id=&event_type=: the same, for a campaign named by its event.
  * GET /v1/campaigns/{shortcode}/{keyword}/peers?q=: its fundraisers and teams for the picker.
  * GET /v1/campaigns/{shortcode}/{keyword}/progress: raised, goal and donors (proxy/progress.ts).
  */
 import { Hono } from "hono";
-import type { Campaign, PeersResponse } from "../../contract/api";
+import type { Campaign, CampaignResponse, PeersResponse } from "../../contract/api";
 import type { CampaignDirectory } from "../campaigns";
 import type { AppEnv } from "../context";
 import { filterPeers, PEER_QUERY_MAX, type createPeersCache } from "../peers";
@@ -28,8 +29,14 @@ export function campaignRoutes(deps: {
   progress: ProgressCache;
   /** GIVEKIT_PROGRESS_CACHE_S: how long browsers may keep a progress answer too. */
   progressCacheS: number;
+  /** ALLOWED_ORIGINS: said with each campaign, for the widget's `success-url`. */
+  allowedOrigins: readonly string[];
 }) {
   const cacheControl = `public, max-age=${PUBLIC_MAX_AGE_S}`;
+  const answer = (campaign: Campaign): CampaignResponse => ({
+    ...campaign,
+    allowed_origins: [...deps.allowedOrigins],
+  });
   return new Hono<AppEnv>()
     .get("/v1/campaigns", (c) => {
       const eventId = c.req.query("event_id");
@@ -42,11 +49,11 @@ export function campaignRoutes(deps: {
       }
       const campaign = deps.campaigns.byEvent(eventId, eventType);
       if (!campaign) throw new ProblemError("campaign_not_served", "This campaign is not served here.");
-      return c.json(campaign, 200, { "Cache-Control": cacheControl });
+      return c.json(answer(campaign), 200, { "Cache-Control": cacheControl });
     })
     .get("/v1/campaigns/:shortcode/:keyword", (c) => {
       const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
-      return c.json(campaign, 200, { "Cache-Control": cacheControl });
+      return c.json(answer(campaign), 200, { "Cache-Control": cacheControl });
     })
     .get("/v1/campaigns/:shortcode/:keyword/peers", async (c) => {
       const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));

@@ -1,7 +1,7 @@
 // GET /v1/health, /v1/campaigns/{shortcode}/{keyword} and …/peers, and the answers to wrong paths.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { PeersResponseSchema, type Peer } from "../../contract/api";
+import { CampaignResponseSchema, PeersResponseSchema, type Peer } from "../../contract/api";
 import { fromCents, toCents } from "../../contract/money";
 import { DEFAULT_CAMPAIGNS_PATH } from "../../proxy/config";
 import { CARDS, collected, donate, donationBody, tokenize, upstreamCalls, useStack } from "./support";
@@ -9,6 +9,20 @@ import { CARDS, collected, donate, donationBody, tokenize, upstreamCalls, useSta
 const demo = JSON.parse(readFileSync(DEFAULT_CAMPAIGNS_PATH, "utf8")) as {
   campaigns: Record<string, unknown>[];
 };
+
+describe("a campaign's answer names the origins the proxy allows", () => {
+  const ctx = useStack({
+    proxy: { allowedOrigins: ["https://hope.example.org", "https://www.hope.example.org"] },
+  });
+
+  it("for a form's success-url on another of the nonprofit's sites", async () => {
+    const reply = await ctx.api.get("/v1/campaigns/71777/HOPE");
+    expect(CampaignResponseSchema.parse(reply.json).allowed_origins).toEqual([
+      "https://hope.example.org",
+      "https://www.hope.example.org",
+    ]);
+  });
+});
 
 describe("the read-only API", () => {
   const ctx = useStack();
@@ -22,14 +36,14 @@ describe("the read-only API", () => {
   it("GET /v1/campaigns/71777/HOPE → the campaign's public settings, cacheable", async () => {
     const reply = await ctx.api.get("/v1/campaigns/71777/HOPE");
     expect(reply.status).toBe(200);
-    expect(reply.json).toEqual(demo.campaigns[0]);
+    expect(reply.json).toEqual({ ...demo.campaigns[0], allowed_origins: [] });
     expect(reply.headers.get("cache-control")).toMatch(/^public, max-age=\d+$/);
   });
 
   it("GET /v1/campaigns?event_id=&event_type= → the campaign named by its event", async () => {
     const reply = await ctx.api.get("/v1/campaigns?event_id=2026-hope-walk&event_type=peer_campaign");
     expect(reply.status).toBe(200);
-    expect(reply.json).toEqual(demo.campaigns[0]);
+    expect(reply.json).toEqual({ ...demo.campaigns[0], allowed_origins: [] });
   });
 
   it("an event lookup without event_type → 400 naming it; an unknown event → 404", async () => {

@@ -243,7 +243,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
         if (said !== "Success" || !transactionId) return;
         // A charge came through the attempt, which later.ts made: it is there.
         if (model.props.dataLayer) laterIfLoaded()?.pushPurchase(context, amount, transactionId);
-        const next = model.props.successUrl;
+        const next = model.successUrl();
         // The thank-you is read first; then the nonprofit's own page takes over.
         if (next) setTimeout(() => location.assign(next), SUCCESS_REDIRECT_MS);
       };

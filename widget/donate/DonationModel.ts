@@ -1,12 +1,12 @@
 import { batch, signal, type ReadonlySignal } from "@preact/signals-core";
-import type { Campaign, DonationRequest } from "../../contract/api";
+import type { CampaignResponse, DonationRequest } from "../../contract/api";
 import type { WidgetErrorCode } from "../../contract/errors";
 import { UNREACHABLE } from "../../contract/errors";
 import { MEMO_MAX } from "../../contract/patterns";
 import { readUtm } from "../../contract/utm";
 import type { ApiClient } from "../shared/api-client";
 import { createFormState, type FormStatus, type SubmitResult as FormResult } from "../shared/form-state";
-import type { DonateProps, Frequency } from "./attributes";
+import { allowedSuccessUrl, type DonateProps, type Frequency } from "./attributes";
 import type { TokenResult } from "./card-port";
 import type { Attempt } from "./model/attempt";
 import { fetchCampaign } from "./model/campaign";
@@ -174,7 +174,7 @@ export function createDonationModel({
   void loadRequestCheck().catch(() => undefined);
   void loadLater().catch(() => undefined);
   const loadState = signal<LoadState>("loading");
-  const campaign = signal<Campaign | null>(null);
+  const campaign = signal<CampaignResponse | null>(null);
   const gift = createGiftModel(props, campaign);
   const donor = createDonorModel(props.fields, smsConsentText);
   const dedication = createDedicationModel("dedication" in props.fields);
@@ -186,6 +186,8 @@ export function createDonationModel({
   );
   /** Made at the first Donate, once later.ts is there. */
   let attempt: Attempt | null = null;
+  /** Where the thank-you leads, once the campaign has said which origins the proxy allows. */
+  let successUrl: string | null = null;
   /** The step shown (layout="steps"); the single page shows them all. */
   const step = signal(0);
   let checkingStep = false;
@@ -264,6 +266,7 @@ export function createDonationModel({
         loadState.value = "unavailable";
         return "unavailable";
       }
+      successUrl = allowedSuccessUrl(props.successUrl, loaded.allowed_origins);
       batch(() => {
         campaign.value = loaded;
         gift.fitFrequency();
@@ -354,6 +357,9 @@ export function createDonationModel({
       }
       return attempt.send({ request, fingerprint, totalCents, frequency });
     },
+
+    /** The page the donor goes to after the thank-you, if any (and allowed). */
+    successUrl: () => successUrl,
 
     /** Follows a Pending donation up (model/attempt.ts); null if there is none. */
     follow: async () => attempt?.follow() ?? null,

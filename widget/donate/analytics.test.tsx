@@ -4,6 +4,7 @@ import { giftContext } from "./analytics";
 import { pushPurchase } from "./data-layer";
 import { SUCCESS_REDIRECT_MS } from "./DonationForm";
 import {
+  HOPE,
   HOPE_CONTEXT,
   installFakeCardFrame,
   problem,
@@ -143,7 +144,9 @@ describe("numbers for the page's analytics, without cookies", () => {
     );
     await widget.findByRole("heading", { name: "Thank you!" });
     expect(warn).toHaveBeenCalledWith(
-      expect.stringMatching(/^\[givekit\] .*success-url must be on this page's origin/),
+      expect.stringMatching(
+        /^\[givekit\] .*success-url must be on this page's origin or one the proxy allows \(https:\/\/elsewhere\.example\.com is neither\)/,
+      ),
     );
     cleanup();
     const declined = await give(
@@ -153,6 +156,24 @@ describe("numbers for the page's analytics, without cookies", () => {
     await declined.widget.findByText(/declined/);
     vi.advanceTimersByTime(SUCCESS_REDIRECT_MS * 2);
     expect(assign).not.toHaveBeenCalled();
+    vi.useRealTimers();
+  });
+
+  it("success-url on an origin the proxy allows (said with the campaign) is followed too", async () => {
+    const assign = vi.spyOn(window.location, "assign").mockImplementation(() => {});
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ["setTimeout"] });
+    const { widget } = await give(
+      { layout: "single", "success-url": "https://www.hope.example.org/thanks" },
+      {
+        campaign: { status: 200, body: { ...HOPE, allowed_origins: ["https://www.hope.example.org"] } },
+        donations: [success("25.00", "0.00", "T-91")],
+      },
+    );
+    await widget.findByRole("heading", { name: "Thank you!" });
+    vi.advanceTimersByTime(SUCCESS_REDIRECT_MS);
+    expect(assign).toHaveBeenCalledExactlyOnceWith("https://www.hope.example.org/thanks");
+    expect(warn).not.toHaveBeenCalled();
     vi.useRealTimers();
   });
 });

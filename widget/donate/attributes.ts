@@ -101,11 +101,18 @@ function smsNeedsItsDisclosure(
   return rest;
 }
 
-/** A success-url on the page's own origin; any other is left out (a form must not send donors off-site). */
-function sameOrigin(url: string | undefined): string | null {
+/**
+ * A `success-url` the form may take the donor to: on the page's own origin or one the proxy serves
+ * the widget on (its ALLOWED_ORIGINS, said with the campaign); any other is left out with a
+ * `[givekit]` line (a form must not send donors off-site).
+ */
+export function allowedSuccessUrl(url: string | null, allowedOrigins: readonly string[] = []): string | null {
   if (!url) return null;
-  if (new URL(url).origin === location.origin) return url;
-  warn(`success-url must be on this page's origin (${location.origin}); it is ignored`);
+  const origin = new URL(url).origin;
+  if (origin === location.origin || allowedOrigins.includes(origin)) return url;
+  warn(
+    `success-url must be on this page's origin or one the proxy allows (${origin} is neither); it is ignored`,
+  );
   return null;
 }
 
@@ -177,7 +184,7 @@ export interface DonateProps {
   layout: Layout;
   /** `data-layer`: a charged gift is pushed to `window.dataLayer` as a GA4 `purchase`. */
   dataLayer: boolean;
-  /** Where the donor goes after the thank-you: a page of the page's own origin. */
+  /** Where the donor goes after the thank-you, as given: allowedSuccessUrl says, once the campaign is known, if it may. */
   successUrl: string | null;
   coverFee: CoverFeeMode;
   /** The invitation to give monthly instead, if the nonprofit turned it on. */
@@ -268,7 +275,7 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
       fields: smsNeedsItsDisclosure(readFields(get("fields")), programName, termsUrl, privacyUrl),
       layout: (attr("layout", LAYOUT) ?? "steps") as Layout,
       dataLayer: get("data-layer") !== null,
-      successUrl: sameOrigin(attr.url("success-url")),
+      successUrl: attr.url("success-url") ?? null,
       coverFee: (attr("cover-fee", COVER_FEE) ?? "optional") as CoverFeeMode,
       monthlyPrompt: readMonthlyPrompt(get("monthly-prompt")),
     };

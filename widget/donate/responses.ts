@@ -1,10 +1,11 @@
-import type { Campaign, Peer } from "../../contract/api";
+import type { CampaignResponse, Peer } from "../../contract/api";
 import { isPositiveAmount } from "../../contract/money";
 import {
   CURRENCY_PATTERN,
   DEFAULT_MIN_AMOUNT,
   KEYWORD_PATTERN,
   LIST_NAME_MAX,
+  ORIGIN_MAX,
   PEER_KINDS,
   RATE_PATTERN,
   RECURRING_FREQUENCIES,
@@ -26,7 +27,7 @@ import {
 } from "../shared/checks";
 
 /*
- * The proxy's answers, read as contract/api.ts's schemas read them (CampaignSchema,
+ * The proxy's answers, read as contract/api.ts's schemas read them (CampaignResponseSchema,
  * PeersResponseSchema; a donation's answers are in donation-responses.ts, which loads later), by hand: those schemas pull zod's union,
  * default and nullable parsers into widget.js, which has a 30 KB budget. widget/readers.test.ts
  * holds each reader to its schema.
@@ -48,6 +49,7 @@ const CAMPAIGN = {
   peer_fundraising: isBoolean,
   opt_in_lists: arrayOf(textUpTo(LIST_NAME_MAX)),
   goal_amount: optional(isPositiveAmount),
+  allowed_origins: optional(arrayOf(textUpTo(ORIGIN_MAX))),
 };
 
 const PEER = {
@@ -60,8 +62,8 @@ const PEER = {
   goal: nullable(isAmount),
 };
 
-export function readCampaign(body: unknown): Campaign | null {
-  const campaign = readShape<Campaign>(body, CAMPAIGN, true);
+export function readCampaign(body: unknown): CampaignResponse | null {
+  const campaign = readShape<CampaignResponse>(body, CAMPAIGN, true);
   if (campaign) campaign.min_amount ??= DEFAULT_MIN_AMOUNT;
   return campaign;
 }

@@ -1,4 +1,4 @@
-import type { Campaign } from "../../../contract/api";
+import type { CampaignResponse } from "../../../contract/api";
 import type { ApiClient } from "../../shared/api-client";
 import type { DonateTarget } from "../attributes";
 import { readCampaign } from "../responses";
@@ -18,7 +18,7 @@ function campaignPath(target: DonateTarget): string {
  * The campaign's public settings (amounts, fee rate, frequencies), or null with a `[givekit]`
  * line saying why: the proxy refused, could not be reached, or answered something unexpected.
  */
-export async function fetchCampaign(api: ApiClient, target: DonateTarget): Promise<Campaign | null> {
+export async function fetchCampaign(api: ApiClient, target: DonateTarget): Promise<CampaignResponse | null> {
   const result = await api.get<unknown>(campaignPath(target));
   const loaded = result.kind === "ok" ? readCampaign(result.data) : null;
   if (!loaded) {
