@@ -3,7 +3,7 @@ import { rateToMicros, toCents } from "../../contract/money";
 import type { Locale, Messages } from "../i18n";
 import { formatMoney } from "../shared/format";
 import { OTHER_AMOUNT_MAX, type DonationModel } from "./DonationModel";
-import { Checkbox, describedBy, FieldError, fieldId, focusField, hintId } from "../shared/Field";
+import { Checkbox, Choices, describedBy, FieldError, fieldId, focusField, hintId } from "../shared/Field";
 import { reactive } from "../shared/reactive";
 
 interface PickerProps {
@@ -18,23 +18,14 @@ export const FrequencyPicker = reactive(({ model, t }: Omit<PickerProps, "locale
   const frequencies = model.frequencies.value;
   if (frequencies.length < 2) return null;
   return (
-    <fieldset data-field="frequency">
-      <legend part="legend">{t.donate.frequencyLegend}</legend>
-      <div class="gk-chips">
-        {frequencies.map((frequency) => (
-          <label class="gk-chip" key={frequency} part="choice">
-            <input
-              type="radio"
-              name="frequency"
-              value={frequency}
-              checked={model.frequency.value === frequency}
-              onChange={() => model.chooseFrequency(frequency)}
-            />
-            <span>{t.donate.frequency[frequency]}</span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
+    <Choices
+      field="frequency"
+      legend={t.donate.frequencyLegend}
+      choices={frequencies}
+      labelOf={(frequency) => t.donate.frequency[frequency]}
+      chosen={model.frequency.value}
+      onChoose={(frequency) => model.chooseFrequency(frequency)}
+    />
   );
 });
 

@@ -1,9 +1,9 @@
-import { cleanup, fireEvent, waitFor, within } from "@testing-library/preact";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fireEvent, waitFor, within } from "@testing-library/preact";
+import { describe, expect, it } from "vitest";
 import {
   giveAgainWithNewCard,
   HOPE,
-  installFakeCardFrame,
+  useFakeCardFrame,
   problem,
   nextStep,
   reach,
@@ -13,17 +13,7 @@ import {
   HOPE_CONTEXT,
 } from "./test-harness";
 
-let frame: ReturnType<typeof installFakeCardFrame>;
-
-beforeEach(() => {
-  frame = installFakeCardFrame();
-});
-afterEach(() => {
-  cleanup();
-  frame.restore();
-  vi.unstubAllGlobals();
-  document.body.innerHTML = "";
-});
+const frame = useFakeCardFrame();
 
 type Widget = Awaited<ReturnType<typeof renderDonate>>["widget"];
 
@@ -153,7 +143,7 @@ describe("the donation form", () => {
     );
     expect(widget.getByText("Please fix 4 fields.")).toBeTruthy();
     expect(proxy.donationCalls()).toHaveLength(0);
-    expect(frame.tokenizeRequests()).toHaveLength(0);
+    expect(frame().tokenizeRequests()).toHaveLength(0);
     expect(events.at(-1)).toEqual({ type: "givekit:error", detail: { code: "validation_failed" } });
 
     type(first, "Grace");
@@ -167,7 +157,7 @@ describe("the donation form", () => {
     type(widget.getByLabelText("Phone (optional)"), "555-0101");
     fireEvent.click(widget.getByRole("radio", { name: "Other" }));
     type(widget.getByLabelText("Other amount"), "2");
-    frame.cardComplete();
+    frame().cardComplete();
     fireEvent.click(await reach(widget, "Donate $2.00"));
     await widget.findByText("Enter an amount between $5.00 and $10,000.00.");
     expect(document.activeElement).toBe(widget.getByLabelText("Other amount"));
@@ -180,7 +170,7 @@ describe("the donation form", () => {
     stubProxy();
     const { widget } = await renderDonate({ layout: "single" });
     fillDonor(widget);
-    frame.cardComplete();
+    frame().cardComplete();
     fireEvent.click(widget.getByRole("checkbox", { name: /Text me updates/ }));
     fireEvent.click(await reach(widget, "Donate $25.00"));
     await widget.findByText("Enter your mobile number to get text messages.");
@@ -192,11 +182,11 @@ describe("the donation form", () => {
     const { widget } = await renderDonate();
     fillDonor(widget);
     await reach(widget, "Donate $25.00");
-    frame.cardComplete();
-    frame.send({ type: "givekit:submit" });
+    frame().cardComplete();
+    frame().send({ type: "givekit:submit" });
     await widget.findByRole("heading", { name: "Thank you!" });
     expect(proxy.donationCalls()).toHaveLength(1);
-    expect(frame.tokenizeRequests()).toHaveLength(1);
+    expect(frame().tokenizeRequests()).toHaveLength(1);
   });
 
   it("asks the frame for a token even before it reports the card complete: its word on the way is not lost", async () => {
@@ -206,7 +196,7 @@ describe("the donation form", () => {
     // The card-state message of the last key typed has not arrived yet when the donor clicks.
     fireEvent.click(await reach(widget, "Donate $25.00"));
     await widget.findByRole("heading", { name: "Thank you!" });
-    expect(frame.tokenizeRequests()).toHaveLength(1);
+    expect(frame().tokenizeRequests()).toHaveLength(1);
     expect(proxy.donationCalls()).toHaveLength(1);
   });
 
@@ -215,11 +205,11 @@ describe("the donation form", () => {
     const { widget } = await renderDonate();
     fillDonor(widget);
     await reach(widget, /^Donate/);
-    frame.cardComplete();
-    frame.send({ type: "givekit:submit" }, "https://evil.example");
-    frame.send({ type: "givekit:submit" }, undefined, window);
+    frame().cardComplete();
+    frame().send({ type: "givekit:submit" }, "https://evil.example");
+    frame().send({ type: "givekit:submit" }, undefined, window);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(frame.tokenizeRequests()).toHaveLength(0);
+    expect(frame().tokenizeRequests()).toHaveLength(0);
     expect(proxy.donationCalls()).toHaveLength(0);
     expect(widget.getByRole("button", { name: /^Donate/ })).toBeTruthy();
   });
@@ -238,7 +228,7 @@ describe("the donation form", () => {
     fireEvent.click(widget.getByRole("checkbox", { name: "Show my gift on the pledge wall" }));
     fireEvent.click(widget.getByRole("checkbox", { name: /Text me updates/ }));
     type(widget.getByLabelText("Message (optional)"), "For the walkers");
-    frame.cardComplete();
+    frame().cardComplete();
     fireEvent.click(await reach(widget, "Donate $25.75 monthly"));
 
     const busy = await widget.findByRole("button", { name: "Processing your donation…" });
@@ -271,7 +261,7 @@ describe("the donation form", () => {
       },
       credit_card_token: "tok_test_1",
     });
-    expect(frame.tokenizeRequests()).toEqual([
+    expect(frame().tokenizeRequests()).toEqual([
       {
         message: { type: "givekit:tokenize", id: expect.any(String) },
         targetOrigin: "https://give.example.org",
@@ -307,7 +297,7 @@ describe("the donation form", () => {
         },
       },
     ]);
-    expect(frame.posted.map((entry) => entry.message.type)).toContain("givekit:reset");
+    expect(frame().posted.map((entry) => entry.message.type)).toContain("givekit:reset");
 
     fireEvent.click(await reach(widget, "Make another donation"));
     await widget.findByRole("button", { name: "Next" });
@@ -318,7 +308,7 @@ describe("the donation form", () => {
     const proxy = stubProxy({ donations: [problem(402, "card_declined"), success("25.00")] });
     const { widget, events } = await renderDonate();
     fillDonor(widget);
-    frame.cardComplete();
+    frame().cardComplete();
     fireEvent.click(await reach(widget, "Donate $25.00"));
     expect((await widget.findByRole("alert")).textContent).toBe(
       "Your card was declined, so nothing was charged. Check the card details or use another card.",
@@ -326,7 +316,7 @@ describe("the donation form", () => {
     expect(widget.getByTitle("Card details")).toBeTruthy();
     expect(events.at(-1)).toEqual({ type: "givekit:error", detail: { code: "card_declined" } });
 
-    await giveAgainWithNewCard(widget, frame, proxy, "Donate $25.00");
+    await giveAgainWithNewCard(widget, frame(), proxy, "Donate $25.00");
   });
 
   it.each([
@@ -349,7 +339,7 @@ describe("the donation form", () => {
     const proxy = stubProxy({ donations: [first, success()] });
     const { widget } = await renderDonate();
     fillDonor(widget);
-    frame.cardComplete();
+    frame().cardComplete();
     fireEvent.click(await reach(widget, "Donate $25.00"));
     expect((await widget.findByRole("alert")).textContent).toBe(message);
     expect(document.activeElement).toBe(widget.getByRole("button", { name: "Donate $25.00" }));
@@ -359,14 +349,14 @@ describe("the donation form", () => {
     const [a, b] = proxy.donationCalls();
     expect(b!.headers["idempotency-key"]).toBe(a!.headers["idempotency-key"]);
     expect(b!.body).toEqual(a!.body);
-    expect(frame.tokenizeRequests()).toHaveLength(1);
+    expect(frame().tokenizeRequests()).toHaveLength(1);
   });
 
   it("after a network failure, a changed form is a new attempt with a new key", async () => {
     const proxy = stubProxy({ donations: ["network-error", success("50.00")] });
     const { widget } = await renderDonate();
     fillDonor(widget);
-    frame.cardComplete();
+    frame().cardComplete();
     fireEvent.click(await reach(widget, "Donate $25.00"));
     await widget.findByRole("alert");
     // Back to the amount, everything else as it was.
@@ -385,7 +375,7 @@ describe("the donation form", () => {
     });
     const { widget, events } = await renderDonate();
     fillDonor(widget);
-    frame.cardComplete();
+    frame().cardComplete();
     fireEvent.click(await reach(widget, "Donate $25.00"));
     const heading = await widget.findByRole("heading", { name: "We could not confirm your donation" });
     await waitFor(() => expect(document.activeElement).toBe(heading));
@@ -429,7 +419,7 @@ describe("the donation form", () => {
     stubProxy({ donations: [answer] });
     const { widget, events } = await renderDonate();
     fillDonor(widget);
-    frame.cardComplete();
+    frame().cardComplete();
     fireEvent.click(await reach(widget, "Donate $25.00"));
     expect((await widget.findByRole("alert")).textContent).toBe(message);
     expect(events.at(-1)?.type).toBe("givekit:error");
@@ -446,7 +436,7 @@ describe("the donation form", () => {
     });
     const { widget } = await renderDonate();
     fillDonor(widget);
-    frame.cardComplete();
+    frame().cardComplete();
     fireEvent.click(await reach(widget, "Donate $25.00"));
     const email = widget.getByLabelText("E-mail");
     await waitFor(() => expect(email.getAttribute("aria-invalid")).toBe("true"));
@@ -461,11 +451,11 @@ describe("the donation form", () => {
     const proxy = stubProxy();
     const { widget } = await renderDonate();
     fillDonor(widget);
-    frame.cardComplete();
-    frame.replyWith((id) => ({ type: "givekit:token-error", id, code: "validation_failed" }));
+    frame().cardComplete();
+    frame().replyWith((id) => ({ type: "givekit:token-error", id, code: "validation_failed" }));
     fireEvent.click(await reach(widget, "Donate $25.00"));
     await widget.findByText("Check your card details.");
-    expect(frame.posted.map((entry) => entry.message.type)).toContain("givekit:focus");
+    expect(frame().posted.map((entry) => entry.message.type)).toContain("givekit:focus");
     expect(proxy.donationCalls()).toHaveLength(0);
   });
 
@@ -479,8 +469,8 @@ describe("the donation form", () => {
     const proxy = stubProxy();
     const { widget } = await renderDonate();
     fillDonor(widget);
-    frame.cardComplete();
-    frame.replyWith((id) => ({ type: "givekit:token-error", id, code }));
+    frame().cardComplete();
+    frame().replyWith((id) => ({ type: "givekit:token-error", id, code }));
     fireEvent.click(await reach(widget, "Donate $25.00"));
     expect(await widget.findByText(text)).toBeTruthy();
     expect(widget.queryByText(/declined, so nothing was charged. Check the card/)).toBeNull();

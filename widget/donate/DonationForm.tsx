@@ -13,7 +13,7 @@ import type { CardPort } from "./card-port";
 import { LAST_STEP, MEMO_MAX, stepOf, type DonateField, type DonationModel } from "./DonationModel";
 import { DonorFields } from "./DonorFields";
 import { focusOnMount, reactive, Reactive } from "../shared/reactive";
-import { Announce, Checkbox, ExternalLink, focusField, TextField } from "../shared/Field";
+import { Announce, Checkbox, Choices, ExternalLink, focusField, TextField } from "../shared/Field";
 import { PeerPicker } from "./PeerPicker";
 import { problemText } from "./problem-text";
 
@@ -55,23 +55,14 @@ const DedicationFields = reactive(({ model, t, errorFor }: OptionsProps) => {
       />
       {dedication.on.value ? (
         <>
-          <fieldset data-field="dedicationKind">
-            <legend part="legend">{d.dedicationKind}</legend>
-            <div class="gk-chips">
-              {DEDICATION_KINDS.map((kind) => (
-                <label class="gk-chip" key={kind} part="choice">
-                  <input
-                    type="radio"
-                    name="dedication-kind"
-                    value={kind}
-                    checked={dedication.kind.value === kind}
-                    onChange={() => model.set(dedication.kind, kind)}
-                  />
-                  <span>{d.dedicationKinds[kind]}</span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <Choices
+            field="dedicationKind"
+            legend={d.dedicationKind}
+            choices={DEDICATION_KINDS}
+            labelOf={(kind) => d.dedicationKinds[kind]}
+            chosen={dedication.kind.value}
+            onChoose={(kind) => model.set(dedication.kind, kind)}
+          />
           <TextField
             field="dedicationName"
             label={d.dedicationName}

@@ -1,20 +1,8 @@
 import { cleanup, fireEvent, waitFor, within } from "@testing-library/preact";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { HOPE, PEERS, installFakeCardFrame, reach, renderDonate, stubProxy, success } from "./test-harness";
+import { describe, expect, it, vi } from "vitest";
+import { HOPE, PEERS, useFakeCardFrame, reach, renderDonate, stubProxy, success } from "./test-harness";
 
-let frame: ReturnType<typeof installFakeCardFrame>;
-
-beforeEach(() => {
-  frame = installFakeCardFrame();
-});
-afterEach(() => {
-  cleanup();
-  frame.restore();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  history.replaceState(null, "", "/");
-  document.body.innerHTML = "";
-});
+const frame = useFakeCardFrame();
 
 type Widget = Awaited<ReturnType<typeof renderDonate>>["widget"];
 
@@ -22,7 +10,7 @@ async function donateWith(widget: Widget) {
   fireEvent.input(widget.getByLabelText("First name"), { target: { value: "Grace" } });
   fireEvent.input(widget.getByLabelText("Last name"), { target: { value: "Hopper" } });
   fireEvent.input(widget.getByLabelText("E-mail"), { target: { value: "grace@example.org" } });
-  frame.cardComplete();
+  frame().cardComplete();
   fireEvent.click(await reach(widget, /^Donate/));
   await widget.findByRole("heading", { name: "Thank you!" });
 }
@@ -208,7 +196,7 @@ describe("preselection", () => {
     fireEvent.input(widget.getByLabelText("First name"), { target: { value: "Grace" } });
     fireEvent.input(widget.getByLabelText("Last name"), { target: { value: "Hopper" } });
     fireEvent.input(widget.getByLabelText("E-mail"), { target: { value: "grace@example.org" } });
-    frame.cardComplete();
+    frame().cardComplete();
     fireEvent.click(await reach(widget, /^Donate/));
     expect(await widget.findByText("Choose a fundraiser or team from the list.")).toBeTruthy();
   });

@@ -4,6 +4,7 @@ import { giftContext } from "./analytics";
 import { pushPurchase } from "./data-layer";
 import { SUCCESS_REDIRECT_MS } from "./DonationForm";
 import {
+  fillDonor,
   HOPE,
   HOPE_CONTEXT,
   installFakeCardFrame,
@@ -34,10 +35,7 @@ async function give(attributes: Record<string, string>, answers: Parameters<type
   stubProxy(answers);
   const rendered = await renderDonate({ fields: "", ...attributes });
   const { widget } = rendered;
-  fireEvent.input(widget.getByLabelText("First name", { selector: "input" }), { target: { value: "Ada" } });
-  fireEvent.input(widget.getByLabelText("Last name"), { target: { value: "Lovelace" } });
-  fireEvent.input(widget.getByLabelText("E-mail"), { target: { value: "ada@example.org" } });
-  frame.cardComplete();
+  fillDonor(widget, frame);
   fireEvent.click(await reach(widget, /^Donate /));
   return rendered;
 }

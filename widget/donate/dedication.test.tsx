@@ -1,31 +1,17 @@
 import { cleanup, fireEvent } from "@testing-library/preact";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { memoWithDedication, readDedication } from "../../contract/dedication";
-import { installFakeCardFrame, problem, reach, renderDonate, stubProxy, success } from "./test-harness";
+import {
+  fillDonor,
+  problem,
+  reach,
+  renderDonate,
+  stubProxy,
+  success,
+  useFakeCardFrame,
+} from "./test-harness";
 
-let frame: ReturnType<typeof installFakeCardFrame>;
-
-beforeEach(() => {
-  frame = installFakeCardFrame();
-});
-afterEach(() => {
-  cleanup();
-  frame.restore();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  document.body.innerHTML = "";
-});
-
-type Widget = Awaited<ReturnType<typeof renderDonate>>["widget"];
-
-function fillDonor(widget: Widget) {
-  fireEvent.input(widget.getByLabelText("First name", { selector: "input" }), { target: { value: "Ada" } });
-  fireEvent.input(widget.getByLabelText("Last name"), { target: { value: "Lovelace" } });
-  fireEvent.input(widget.getByLabelText("E-mail", { selector: "#gk-email" }), {
-    target: { value: "ada@example.org" },
-  });
-  frame.cardComplete();
-}
+const frame = useFakeCardFrame();
 
 describe('a dedication (fields="dedication")', () => {
   it("off unless turned on; ticked, it asks honor or memory, a name, an optional e-mail", async () => {
@@ -45,7 +31,7 @@ describe('a dedication (fields="dedication")', () => {
   it("is sent beside the donor's message and repeated in the thanks", async () => {
     const proxy = stubProxy({ donations: [success()] });
     const { widget } = await renderDonate({ fields: "memo,dedication", layout: "single" });
-    fillDonor(widget);
+    fillDonor(widget, frame());
     fireEvent.input(widget.getByLabelText(/^Message/), { target: { value: "For the winter beds" } });
     fireEvent.click(widget.getByRole("checkbox", { name: "Dedicate my gift to someone" }));
     fireEvent.click(await widget.findByRole("radio", { name: "In memory of" }));
@@ -64,7 +50,7 @@ describe('a dedication (fields="dedication")', () => {
   it("unticked after typing: nothing of it is sent", async () => {
     const proxy = stubProxy({ donations: [success()] });
     const { widget } = await renderDonate({ fields: "dedication", layout: "single" });
-    fillDonor(widget);
+    fillDonor(widget, frame());
     const box = widget.getByRole("checkbox", { name: "Dedicate my gift to someone" });
     fireEvent.click(box);
     fireEvent.input(await widget.findByLabelText("Their name"), { target: { value: "Jane Doe" } });
@@ -78,7 +64,7 @@ describe('a dedication (fields="dedication")', () => {
   it("bad input: no name, a name with < >, a bad e-mail are field errors, and nothing is sent", async () => {
     const proxy = stubProxy();
     const { widget } = await renderDonate({ fields: "dedication", layout: "single" });
-    fillDonor(widget);
+    fillDonor(widget, frame());
     fireEvent.click(widget.getByRole("checkbox", { name: "Dedicate my gift to someone" }));
     const donate = await reach(widget, /^Donate /);
     fireEvent.click(donate);
@@ -98,7 +84,7 @@ describe('a dedication (fields="dedication")', () => {
       donations: [problem(400, "validation_failed", { "dedication.name": ["Too long together."] })],
     });
     const { widget } = await renderDonate({ fields: "dedication", layout: "single" });
-    fillDonor(widget);
+    fillDonor(widget, frame());
     fireEvent.click(widget.getByRole("checkbox", { name: "Dedicate my gift to someone" }));
     fireEvent.input(await widget.findByLabelText("Their name"), { target: { value: "Jane Doe" } });
     fireEvent.click(await reach(widget, /^Donate /));

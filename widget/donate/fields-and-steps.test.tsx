@@ -1,21 +1,10 @@
 // The fields a nonprofit turns on (`fields`), and the form in steps (amount, you, card) or on one
 // page (`layout="single"`).
-import { cleanup, fireEvent, waitFor, within } from "@testing-library/preact";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { installFakeCardFrame, nextStep, reach, renderDonate, stubProxy, success } from "./test-harness";
+import { fireEvent, waitFor, within } from "@testing-library/preact";
+import { describe, expect, it, vi } from "vitest";
+import { useFakeCardFrame, nextStep, reach, renderDonate, stubProxy, success } from "./test-harness";
 
-let frame: ReturnType<typeof installFakeCardFrame>;
-
-beforeEach(() => {
-  frame = installFakeCardFrame();
-});
-afterEach(() => {
-  cleanup();
-  frame.restore();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  document.body.innerHTML = "";
-});
+const frame = useFakeCardFrame();
 
 type Widget = Awaited<ReturnType<typeof renderDonate>>["widget"];
 
@@ -47,7 +36,7 @@ describe("fields the nonprofit turns on", () => {
     expect(widget.queryByRole("group", { name: "Options" })).toBeNull();
 
     fillDonor(widget);
-    frame.cardComplete();
+    frame().cardComplete();
     fireEvent.click(widget.getByRole("button", { name: "Donate $25.00" }));
     await widget.findByRole("heading", { name: "Thank you!" });
     expect(proxy.donationCalls()[0]!.body).toEqual({
@@ -79,7 +68,7 @@ describe("fields the nonprofit turns on", () => {
     type(phone, "(555) 010-1234");
     type(widget.getByLabelText("Street address (optional)"), "1 Main St");
     type(widget.getByLabelText("ZIP code (optional)"), "62701");
-    frame.cardComplete();
+    frame().cardComplete();
     fireEvent.click(await reach(widget, "Donate $25.00"));
     await widget.findByRole("heading", { name: "Thank you!" });
     expect(proxy.donationCalls()[0]!.body).toMatchObject({
@@ -97,7 +86,7 @@ describe("fields the nonprofit turns on", () => {
     stubProxy();
     const { widget } = await renderDonate({ fields: "address:required", layout: "single" });
     fillDonor(widget);
-    frame.cardComplete();
+    frame().cardComplete();
     fireEvent.click(widget.getByRole("button", { name: "Donate $25.00" }));
     const street = widget.getByLabelText("Street address");
     await waitFor(() => expect(document.activeElement).toBe(street));
@@ -132,7 +121,7 @@ describe("the SMS box, an opt-in like <givekit-optin>", () => {
     fillDonor(widget);
     fireEvent.click(box);
     type(widget.getByLabelText(/^Phone/), "(415) 555-0132");
-    frame.cardComplete();
+    frame().cardComplete();
     fireEvent.click(widget.getByRole("button", { name: "Donate $25.00" }));
     await widget.findByRole("heading", { name: "Thank you!" });
     expect(proxy.donationCalls()[0]!.body).toMatchObject({
@@ -175,12 +164,12 @@ describe("the form in steps", () => {
     expect(widget.queryByRole("group", { name: "Amount" })).toBeNull();
 
     // The card's first field, in the frame, once the frame has loaded; Back comes after Donate.
-    frame.send({ type: "givekit:frame-ready" });
+    frame().send({ type: "givekit:frame-ready" });
     fillDonor(widget);
     await nextStep(widget);
     expect(widget.getByRole("heading", { name: "Step 3 of 3: Payment" })).toBeTruthy();
     await waitFor(() => expect(document.activeElement).toBe(widget.getByTitle("Card details")));
-    expect(frame.posted.map((entry) => entry.message.type)).toContain("givekit:start");
+    expect(frame().posted.map((entry) => entry.message.type)).toContain("givekit:start");
     expect(widget.getByRole("status").textContent).toBe("Step 3 of 3: Payment");
     const buttons = widget.getAllByRole("button").map((button) => button.textContent);
     expect(buttons.slice(-2)).toEqual(["Donate $50.00", "Back"]);
@@ -196,7 +185,7 @@ describe("the form in steps", () => {
     await waitFor(() =>
       expect(document.activeElement).toBe(widget.getByRole("heading", { name: "Step 3 of 3: Payment" })),
     );
-    expect(frame.posted.map((entry) => entry.message.type)).not.toContain("givekit:start");
+    expect(frame().posted.map((entry) => entry.message.type)).not.toContain("givekit:start");
   });
 
   it("goes Back without losing anything, and keeps the one card frame all along", async () => {
@@ -260,13 +249,13 @@ describe("the form in steps", () => {
     const proxy = stubProxy({ donations: [success()] });
     const { widget } = await renderDonate();
     fillDonor(widget);
-    frame.cardComplete();
+    frame().cardComplete();
     const donate = await reach(widget, "Donate $25.00");
     fireEvent.click(donate);
     fireEvent.click(donate);
     await widget.findByRole("heading", { name: "Thank you!" });
     expect(proxy.donationCalls()).toHaveLength(1);
-    expect(frame.tokenizeRequests()).toHaveLength(1);
+    expect(frame().tokenizeRequests()).toHaveLength(1);
   });
 
   it("takes the donor back to the step of a field the proxy refuses", async () => {
@@ -286,7 +275,7 @@ describe("the form in steps", () => {
     });
     const { widget } = await renderDonate();
     fillDonor(widget);
-    frame.cardComplete();
+    frame().cardComplete();
     fireEvent.click(await reach(widget, "Donate $25.00"));
     const email = await widget.findByRole("textbox", { name: "E-mail" });
     await waitFor(() => expect(document.activeElement).toBe(email));

@@ -1,28 +1,14 @@
-import { cleanup, fireEvent, waitFor, within } from "@testing-library/preact";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { installFakeCardFrame, reach, renderDonate, stubProxy, success } from "./test-harness";
+import { fireEvent, waitFor, within } from "@testing-library/preact";
+import { describe, expect, it } from "vitest";
+import { fillDonor, reach, renderDonate, stubProxy, success, useFakeCardFrame } from "./test-harness";
 
-let frame: ReturnType<typeof installFakeCardFrame>;
-
-beforeEach(() => {
-  frame = installFakeCardFrame();
-});
-afterEach(() => {
-  cleanup();
-  frame.restore();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  document.body.innerHTML = "";
-});
+const frame = useFakeCardFrame();
 
 type Widget = Awaited<ReturnType<typeof renderDonate>>["widget"];
 
 /** Fills in the donor and the card, and presses Donate; the proxy's request body. */
 async function donate(widget: Widget, proxy: ReturnType<typeof stubProxy>, button: RegExp) {
-  fireEvent.input(widget.getByLabelText("First name", { selector: "input" }), { target: { value: "Ada" } });
-  fireEvent.input(widget.getByLabelText("Last name"), { target: { value: "Lovelace" } });
-  fireEvent.input(widget.getByLabelText("E-mail"), { target: { value: "ada@example.org" } });
-  frame.cardComplete();
+  fillDonor(widget, frame());
   fireEvent.click(await reach(widget, button));
   await widget.findByRole("heading", { name: "Thank you!" });
   return proxy.donationCalls()[0]!.body as Record<string, unknown>;

@@ -1,20 +1,8 @@
-import { cleanup, fireEvent, waitFor } from "@testing-library/preact";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { installFakeCardFrame, reach, renderDonate, stubProxy, success } from "./test-harness";
+import { fireEvent, waitFor } from "@testing-library/preact";
+import { describe, expect, it, vi } from "vitest";
+import { useFakeCardFrame, reach, renderDonate, stubProxy, success } from "./test-harness";
 
-let frame: ReturnType<typeof installFakeCardFrame>;
-
-beforeEach(() => {
-  frame = installFakeCardFrame();
-});
-afterEach(() => {
-  cleanup();
-  frame.restore();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  document.body.innerHTML = "";
-  history.replaceState(null, "", "/");
-});
+const frame = useFakeCardFrame();
 
 /** Opens the form as a donor following `link` would, on one page. */
 async function follow(link: string, attributes: Record<string, string> = {}) {
@@ -37,7 +25,7 @@ describe("a link that prefills the gift", () => {
     fireEvent.input(widget.getByLabelText("First name"), { target: { value: "Ada" } });
     fireEvent.input(widget.getByLabelText("Last name"), { target: { value: "Lovelace" } });
     fireEvent.input(widget.getByLabelText("E-mail"), { target: { value: "ada@example.org" } });
-    frame.cardComplete();
+    frame().cardComplete();
     fireEvent.click(await reach(widget, "Donate $100.00 monthly"));
     await widget.findByRole("heading", { name: "Thank you!" });
     expect(proxy.donationCalls()[0]!.body).toMatchObject({

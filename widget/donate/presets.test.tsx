@@ -1,19 +1,8 @@
-import { cleanup, fireEvent } from "@testing-library/preact";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { installFakeCardFrame, renderDonate, stubProxy } from "./test-harness";
+import { fireEvent } from "@testing-library/preact";
+import { describe, expect, it } from "vitest";
+import { useFakeCardFrame, renderDonate, stubProxy } from "./test-harness";
 
-let frame: ReturnType<typeof installFakeCardFrame>;
-
-beforeEach(() => {
-  frame = installFakeCardFrame();
-});
-afterEach(() => {
-  cleanup();
-  frame.restore();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  document.body.innerHTML = "";
-});
+const frame = useFakeCardFrame();
 
 describe("amounts that say what they do", () => {
   it("a preset's description is part of its accessible name; a monthly gift shows the monthly presets", async () => {

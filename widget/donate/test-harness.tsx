@@ -4,8 +4,8 @@
  * speaks the frame's side of contract/frame.ts: it says when the card is complete and answers a
  * tokenize request with a token (or an error), exactly as the real frame does.
  */
-import { fireEvent, render, screen, waitFor, within } from "@testing-library/preact";
-import { expect, vi } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/preact";
+import { afterEach, beforeEach, expect, vi } from "vitest";
 import type { Campaign, Peer } from "../../contract/api";
 import type { FromFrameMessage, ToFrameMessage } from "../../contract/frame";
 import { readDonateAttributes } from "./attributes";
@@ -230,6 +230,36 @@ export function installFakeCardFrame() {
       else delete (HTMLIFrameElement.prototype as unknown as Record<string, unknown>).contentWindow;
     },
   };
+}
+
+/**
+ * For a file of tests: a fake card frame before each, and after each a clean page (nothing
+ * rendered, no stub or spy left, the address back at "/"). Gives the running test's frame.
+ */
+export function useFakeCardFrame() {
+  let frame: ReturnType<typeof installFakeCardFrame>;
+  beforeEach(() => {
+    frame = installFakeCardFrame();
+  });
+  afterEach(() => {
+    cleanup();
+    frame.restore();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+    document.body.innerHTML = "";
+    history.replaceState(null, "", "/");
+  });
+  return () => frame;
+}
+
+/** The donor's name and e-mail as a donor types them, and a card the frame says is complete. */
+export function fillDonor(widget: ReturnType<typeof within>, frame: ReturnType<typeof installFakeCardFrame>) {
+  fireEvent.input(widget.getByLabelText("First name", { selector: "input" }), { target: { value: "Ada" } });
+  fireEvent.input(widget.getByLabelText("Last name"), { target: { value: "Lovelace" } });
+  fireEvent.input(widget.getByLabelText("E-mail", { selector: "#gk-email" }), {
+    target: { value: "ada@example.org" },
+  });
+  frame.cardComplete();
 }
 
 /** Every field a nonprofit can turn on: the tests of what each does see them all. */

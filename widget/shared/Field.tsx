@@ -84,6 +84,39 @@ export function TextField(props: TextFieldProps) {
   );
 }
 
+interface ChoicesProps<T extends string> {
+  /** The group's `data-field` (where a problem with it focuses) and its radios' name. */
+  field: string;
+  legend: string;
+  choices: readonly T[];
+  labelOf: (choice: T) => string;
+  chosen: T;
+  onChoose: (choice: T) => void;
+}
+
+/** A named radio group shown as chips: how often, in honor or in memory. */
+export function Choices<T extends string>(props: ChoicesProps<T>) {
+  return (
+    <fieldset data-field={props.field}>
+      <legend part="legend">{props.legend}</legend>
+      <div class="gk-chips">
+        {props.choices.map((choice) => (
+          <label class="gk-chip" key={choice} part="choice">
+            <input
+              type="radio"
+              name={props.field}
+              value={choice}
+              checked={props.chosen === choice}
+              onChange={() => props.onChoose(choice)}
+            />
+            <span>{props.labelOf(choice)}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
 interface CheckboxProps {
   field: string;
   label: ComponentChildren;
