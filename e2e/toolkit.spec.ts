@@ -5,7 +5,7 @@
  */
 import { readDedication } from "../contract/dedication";
 import { main } from "../proxy/cli/main";
-import { DEMO } from "../test/helpers/sandbox";
+import { DEMO, type SandboxHandle } from "../test/helpers/sandbox";
 import {
   CARD,
   cardOf,
@@ -37,6 +37,10 @@ async function giveWithCard(page: Page, button: string, card = CARD.number) {
   await donateButton.click();
 }
 
+/** The sandbox's rows of the donor named `lastName`: each test's own. */
+const rowsOf = async (sandbox: SandboxHandle, lastName: string) =>
+  (await sandbox.transactions({ keyword: "HOPE" })).filter((row) => row.last_name === lastName);
+
 const dataLayerOf = (page: Page) =>
   page.evaluate(() => ((window as { dataLayer?: unknown[] }).dataLayer ?? []) as Record<string, unknown>[]);
 
@@ -58,9 +62,7 @@ test.describe("the fundraiser's toolkit", () => {
     await giveWithCard(page, "Donate $100.00 monthly");
     await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
 
-    const mine = (await sandbox.transactions({ keyword: "HOPE" })).filter(
-      (row) => row.last_name === lastName,
-    );
+    const mine = await rowsOf(sandbox, lastName);
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ status: "collected", amount: "100.00", recurring_frequency: "monthly" });
     expect(JSON.stringify(mine[0])).not.toContain("newsletter");
@@ -103,9 +105,7 @@ test.describe("the fundraiser's toolkit", () => {
     await giveWithCard(page, "Donate $50.00");
     await expect(donate.getByText("In memory of Jane Doe.")).toBeVisible({ timeout: 15_000 });
 
-    const mine = (await sandbox.transactions({ keyword: "HOPE" })).filter(
-      (row) => row.last_name === lastName,
-    );
+    const mine = await rowsOf(sandbox, lastName);
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ amount: "50.00" });
     expect(readDedication(mine[0]!.memo as string)).toEqual({
@@ -130,9 +130,7 @@ test.describe("the fundraiser's toolkit", () => {
     await fillDonor(donate, lastName);
     await giveWithCard(page, "Donate $34.00 monthly");
     await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
-    const mine = (await sandbox.transactions({ keyword: "HOPE" })).filter(
-      (row) => row.last_name === lastName,
-    );
+    const mine = await rowsOf(sandbox, lastName);
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ amount: "34.00", recurring_frequency: "monthly" });
   });
@@ -155,9 +153,7 @@ test.describe("the fundraiser's toolkit", () => {
     await donate.getByRole("button", { name: "Donate $25.00" }).click();
     await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
 
-    const [charged] = (await sandbox.transactions({ keyword: "HOPE" })).filter(
-      (row) => row.last_name === lastName && row.status === "collected",
-    );
+    const [charged] = (await rowsOf(sandbox, lastName)).filter((row) => row.status === "collected");
     const purchases = (await dataLayerOf(page)).filter((entry) => entry.event === "purchase");
     expect(purchases).toEqual([
       {

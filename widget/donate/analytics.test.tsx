@@ -1,5 +1,5 @@
 import { cleanup, fireEvent } from "@testing-library/preact";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { giftContext } from "./analytics";
 import { pushPurchase } from "./data-layer";
 import { SUCCESS_REDIRECT_MS } from "./DonationForm";
@@ -7,35 +7,26 @@ import {
   fillDonor,
   HOPE,
   HOPE_CONTEXT,
-  installFakeCardFrame,
   problem,
   reach,
   renderDonate,
   stubProxy,
   success,
+  useFakeCardFrame,
 } from "./test-harness";
 
-let frame: ReturnType<typeof installFakeCardFrame>;
 type DataLayerWindow = { dataLayer?: unknown[] };
+const frame = useFakeCardFrame();
 
 beforeEach(() => {
-  frame = installFakeCardFrame();
   delete (window as DataLayerWindow).dataLayer;
-});
-afterEach(() => {
-  cleanup();
-  frame.restore();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  document.body.innerHTML = "";
-  history.replaceState(null, "", "/");
 });
 
 async function give(attributes: Record<string, string>, answers: Parameters<typeof stubProxy>[0]) {
   stubProxy(answers);
   const rendered = await renderDonate({ fields: "", ...attributes });
   const { widget } = rendered;
-  fillDonor(widget, frame);
+  fillDonor(widget, frame());
   fireEvent.click(await reach(widget, /^Donate /));
   return rendered;
 }

@@ -1,20 +1,12 @@
-import { cleanup, fireEvent, waitFor, within } from "@testing-library/preact";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fireEvent, waitFor, within } from "@testing-library/preact";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { defineDonateElement } from "./element";
-import { installFakeCardFrame, problem, stubProxy, success } from "./test-harness";
+import { problem, stubProxy, success, useFakeCardFrame } from "./test-harness";
 
-let frame: ReturnType<typeof installFakeCardFrame>;
+const frame = useFakeCardFrame();
 
 beforeEach(() => {
-  frame = installFakeCardFrame();
   defineDonateElement();
-});
-afterEach(() => {
-  cleanup();
-  frame.restore();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  document.body.innerHTML = "";
 });
 
 function place(html: string) {
@@ -136,7 +128,7 @@ describe("<givekit-donate>", () => {
       ["E-mail", "grace@example.org"],
     ])
       fireEvent.input(shadow.getByLabelText(label!), { target: { value } });
-    frame.cardComplete();
+    frame().cardComplete();
     fireEvent.click(donate);
     await waitFor(() => expect(proxy.donationCalls()).toHaveLength(1));
     expect(busy()).toBe(true);
