@@ -6,8 +6,12 @@ import { expect, test } from "./fixtures";
 const KB = 1024;
 /** README's target for a donate page in English until its form works, on the wire (issue 22: missed). */
 const UNTIL_IT_WORKS = 20 * KB;
-/** Today's figure (23.9 KB) and a little room: past this is a regression (scripts/size.ts guards the same way, and says why it moved). */
-const GUARD = 24.5 * KB;
+/**
+ * Today's figure (25.5 KB, 2026-11-26: cover-fee, the monthly invitation and dedications added
+ * 1.6 KB) and a little room: past this is a regression (scripts/size.ts guards the same way, and
+ * says why it moved).
+ */
+const GUARD = 26 * KB;
 
 /** What the form needs before it works: the loader, the donate chunk, its English words, the campaign. */
 const NEEDED_FIRST = [
