@@ -97,6 +97,23 @@ test.describe("axe (WCAG 2.2 A and AA): zero violations", () => {
     }
   });
 
+  test("donate: the monthly invitation shown, a dedication with its field refused", async ({
+    page,
+    hostUrl,
+  }) => {
+    await page.goto(`${hostUrl}/toolkit.html`);
+    const donate = donateOf(page);
+    await donate.getByRole("radio", { name: "$100" }).check();
+    await expect(donate.getByRole("group", { name: "Make it $34 a month instead?" })).toBeVisible();
+    expect(await violations(page, WIDGETS.donate)).toEqual([]);
+    await donate.getByRole("button", { name: "Next" }).click();
+    await donate.getByRole("checkbox", { name: "Dedicate my gift to someone" }).check();
+    await donate.getByLabel(/E-mail someone about my gift/).fill("jane@");
+    await donate.getByRole("button", { name: "Next" }).click();
+    await expect(donate.getByLabel("Their name")).toHaveAttribute("aria-invalid", "true");
+    expect(await violations(page, WIDGETS.donate)).toEqual([]);
+  });
+
   test("donate, thank-you shown", async ({ page, hostUrl }) => {
     await openBothWidgets(page, hostUrl);
     await completeDonation(page, { first: "Ada", last: uniqueName("Axe"), email: "ada@example.org" });
