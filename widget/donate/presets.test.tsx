@@ -2,7 +2,7 @@ import { fireEvent } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
 import { useFakeCardFrame, renderDonate, stubProxy } from "./test-harness";
 
-const frame = useFakeCardFrame();
+useFakeCardFrame();
 
 describe("amounts that say what they do", () => {
   it("a preset's description is part of its accessible name; a monthly gift shows the monthly presets", async () => {
