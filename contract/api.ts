@@ -8,7 +8,7 @@ import {
   DEDICATION_KINDS,
   DEDICATION_NAME_MAX,
   DEDICATION_NAME_REFUSED,
-  memoWithDedication,
+  memoFits,
   UPSTREAM_MEMO_MAX,
 } from "./dedication";
 import { PositiveAmountSchema, RateSchema, AmountSchema } from "./money-schemas";
@@ -272,7 +272,7 @@ export const DonationRequestSchema = /* @__PURE__ */ z
       message: "Enter the mobile number the messages go to.",
       path: ["donor", "phone"],
     }),
-    z.refine((d) => (memoWithDedication(d.memo, d.dedication)?.length ?? 0) <= UPSTREAM_MEMO_MAX, {
+    z.refine((d) => memoFits(d.memo, d.dedication), {
       message: `The message and the dedication together must be under ${UPSTREAM_MEMO_MAX} characters.`,
       path: ["dedication", "name"],
     }),

@@ -8,7 +8,7 @@
  *
  * No zod here: the widget checks a dedication's length with this file before its schema loads.
  */
-import { UPSTREAM_MEMO_MAX } from "./patterns";
+import { codePoints, UPSTREAM_MEMO_MAX } from "./patterns";
 
 export { UPSTREAM_MEMO_MAX };
 
@@ -48,6 +48,11 @@ export function memoWithDedication(memo: string | undefined, dedication: Dedicat
   const message = memo?.trim() ? memo.trim() : undefined;
   if (!dedication) return message;
   return message ? `${message}\n${dedicationLine(dedication)}` : dedicationLine(dedication);
+}
+
+/** Whether the memo made of the donor's message and the dedication stays within UPSTREAM_MEMO_MAX (as zod counts). */
+export function memoFits(memo: string | undefined, dedication: Dedication | undefined): boolean {
+  return codePoints(memoWithDedication(memo, dedication) ?? "") <= UPSTREAM_MEMO_MAX;
 }
 
 /**

@@ -59,6 +59,9 @@ export const UPSTREAM_MEMO_MAX = 1000;
 /** Keywords the SMS service keeps for itself; no campaign may use them (compared without case). */
 export const RESERVED_KEYWORDS: readonly string[] = ["HELP", "GIVE", "STOP"];
 
+/** A text's length as zod counts it: in code points (an emoji is one), not UTF-16 units. */
+export const codePoints = (text: string): number => [...text].length;
+
 /** True when `value` is a string the pattern matches. */
 export const matches = (pattern: RegExp, value: unknown): value is string =>
   typeof value === "string" && pattern.test(value);

@@ -186,6 +186,7 @@ export interface DonateProps {
   dataLayer: boolean;
   /** Where the donor goes after the thank-you, as given: allowedSuccessUrl says, once the campaign is known, if it may. */
   successUrl: string | null;
+  /** Whether the donor covers the processing fee (`cover-fee`). */
   coverFee: CoverFeeMode;
   /** The invitation to give monthly instead, if the nonprofit turned it on. */
   monthlyPrompt: MonthlyPrompt | null;

@@ -1,6 +1,15 @@
 import { cleanup, fireEvent } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
-import { memoWithDedication, readDedication } from "../../contract/dedication";
+import { DedicationSchema } from "../../contract/api";
+import {
+  DEDICATION_NAME_MAX,
+  memoFits,
+  memoWithDedication,
+  readDedication,
+  UPSTREAM_MEMO_MAX,
+} from "../../contract/dedication";
+import { codePoints } from "../../contract/patterns";
+import { createDedicationModel } from "./model/dedication";
 import {
   fillDonor,
   problem,
@@ -108,5 +117,20 @@ describe("contract/dedication.ts: the memo's form", () => {
     });
     expect(readDedication("Just a note")).toEqual({ message: "Just a note", dedication: null });
     expect(memoWithDedication("  ", undefined)).toBeUndefined();
+  });
+
+  it("lengths are counted as the proxy's schema counts them, in code points: an emoji is one", () => {
+    const dedication = createDedicationModel(true);
+    dedication.on.value = true;
+    dedication.name.value = "🌻".repeat(DEDICATION_NAME_MAX);
+    expect(dedication.problems(undefined)).toEqual({});
+    expect(DedicationSchema.safeParse(dedication.request().dedication).success).toBe(true);
+    dedication.name.value = "🌻".repeat(DEDICATION_NAME_MAX + 1);
+    expect(dedication.problems(undefined)).toEqual({ dedicationName: "invalid" });
+    expect(DedicationSchema.safeParse(dedication.request().dedication).success).toBe(false);
+    const ana = { kind: "honor" as const, name: "Ana" };
+    const room = UPSTREAM_MEMO_MAX - codePoints(memoWithDedication("", ana)!) - 1;
+    expect(memoFits("🌻".repeat(room), ana)).toBe(true);
+    expect(memoFits("🌻".repeat(room + 1), ana)).toBe(false);
   });
 });

@@ -4,7 +4,7 @@
  * rather than zod's parsers. Each reader built from these is held to its schema by a property
  * test (widget/readers.test.ts): it accepts exactly what the schema accepts.
  */
-import { matches } from "../../contract/patterns";
+import { codePoints, matches } from "../../contract/patterns";
 
 export type Fields = Record<string, unknown>;
 /** A check of one value. */
@@ -23,8 +23,7 @@ export const isText: Check = (value) => typeof value === "string";
 export const isFilled: Check = (value) => isText(value) && value !== "";
 export const isBoolean: Check = (value) => typeof value === "boolean";
 export const isFiniteNumber: Check = (value) => typeof value === "number" && Number.isFinite(value);
-/** A text's length as zod counts it: in code points (an emoji is one), not UTF-16 units. */
-export const codePoints = (text: string): number => [...text].length;
+export { codePoints };
 export const textUpTo =
   (max: number): Check =>
   (value) =>

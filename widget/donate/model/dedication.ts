@@ -3,11 +3,11 @@ import type { DonationRequest } from "../../../contract/api";
 import {
   DEDICATION_NAME_MAX,
   DEDICATION_NAME_REFUSED,
-  memoWithDedication,
-  UPSTREAM_MEMO_MAX,
+  memoFits,
   type Dedication,
   type DedicationKind,
 } from "../../../contract/dedication";
+import { codePoints } from "../../../contract/patterns";
 
 export type DedicationProblem = "required" | "invalid" | "tooLong";
 
@@ -55,10 +55,9 @@ export function createDedicationModel(asked: boolean) {
       const dedication = value();
       if (!dedication) return {};
       if (dedication.name === "") return { dedicationName: "required" };
-      if (dedication.name.length > DEDICATION_NAME_MAX || DEDICATION_NAME_REFUSED.test(dedication.name))
+      if (codePoints(dedication.name) > DEDICATION_NAME_MAX || DEDICATION_NAME_REFUSED.test(dedication.name))
         return { dedicationName: "invalid" };
-      if ((memoWithDedication(memo, dedication)?.length ?? 0) > UPSTREAM_MEMO_MAX)
-        return { dedicationName: "tooLong" };
+      if (!memoFits(memo, dedication)) return { dedicationName: "tooLong" };
       return {};
     },
 

@@ -29,6 +29,14 @@ export function suggestMonthly(amountCents: number, prompt: MonthlyPrompt, minCe
   return cents < amountCents ? cents : null;
 }
 
+/** Why an amount cannot be given: none, or outside the campaign's range. */
+const amountProblem = (amount: number | null, c: Campaign | null): "required" | "range" | undefined =>
+  amount === null
+    ? "required"
+    : c && (amount < toCents(c.min_amount) || amount > toCents(c.max_amount))
+      ? "range"
+      : undefined;
+
 /**
  * The gift: how often, how much (a preset or the donor's own amount), the fee the donor may
  * cover, and the total. The campaign, once loaded, says which frequencies and amounts it takes.
@@ -63,9 +71,8 @@ export function createGiftModel(
   const presetAmount = presetsFor(props.defaultFrequency).amounts.includes(start);
   const amountChoice = signal<number | "other">(presetAmount ? start : "other");
   const otherAmount = signal(presetAmount ? "" : fromCents(start));
-  const feeAtFirst = props.coverFee === "preselected" || props.coverFee === "required";
-  /** Whether the fee is added: the donor's choice, unless the nonprofit always adds it (or never). */
-  const coverFee = signal(feeAtFirst);
+  /** The box's state: the donor's choice, ticked at first when preselected (`addsFee` says if the fee is added). */
+  const coverFee = signal(props.coverFee === "preselected" || props.coverFee === "required");
   /** The monthly invitation waits for the donor's own choice of a one-time amount, and is answered once. */
   const promptArmed = signal(false);
   const promptAnswered = signal(false);
@@ -103,10 +110,8 @@ export function createGiftModel(
     const amount = amountCents.value;
     const waiting = promptArmed.value && !promptAnswered.value;
     const once = frequency.value === "once" && frequencies.value.includes("monthly");
-    if (!prompt || !c || !waiting || !once || amount === null) return null;
-    const min = toCents(c.min_amount);
-    if (amount < min || amount > toCents(c.max_amount)) return null;
-    return suggestMonthly(amount, prompt, min);
+    if (!prompt || !c || !waiting || !once || amount === null || amountProblem(amount, c)) return null;
+    return suggestMonthly(amount, prompt, toCents(c.min_amount));
   });
 
   /** Chooses an amount: one of the presets shown, else the donor's own. */
@@ -153,13 +158,7 @@ export function createGiftModel(
     },
 
     /** Why the amount cannot be given: none chosen, or outside the campaign's range. */
-    problem(): "required" | "range" | undefined {
-      const amount = amountCents.value;
-      const c = campaign.value;
-      if (amount === null) return "required";
-      if (c && (amount < toCents(c.min_amount) || amount > toCents(c.max_amount))) return "range";
-      return undefined;
-    },
+    problem: () => amountProblem(amountCents.value, campaign.value),
 
     /**
      * Gives how often: a preset chosen among the one-time presets becomes the one in the same
