@@ -44,7 +44,10 @@ const rowsOf = async (sandbox: SandboxHandle, lastName: string) =>
 const dataLayerOf = (page: Page) =>
   page.evaluate(() => ((window as { dataLayer?: unknown[] }).dataLayer ?? []) as Record<string, unknown>[]);
 
-test.describe("the fundraiser's toolkit", () => {
+test.describe("the fundraiser's toolkit, on a 390 × 844 phone", () => {
+  // Where a fundraiser's links are opened: from an e-mail, on a phone.
+  test.use({ viewport: { width: 390, height: 844 } });
+
   test("a prefilled monthly $100 link gives $100 monthly; its UTM tags reach givekit attempts, not the service", async ({
     page,
     hostUrl,
