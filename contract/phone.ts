@@ -50,7 +50,10 @@ export const OTHER_NANP_AREA_CODES: Readonly<Record<string, string>> = {
   VG: "284",
   VI: "340",
 };
-const OTHER_NANP = new RegExp(`^(?:${Object.values(OTHER_NANP_AREA_CODES).join("|")})`);
+/** A pattern for numbers starting with one of `codes`' leading digits. */
+const startingWith = (codes: Readonly<Record<string, string>>) =>
+  new RegExp(`^(?:${Object.values(codes).join("|")})`);
+const OTHER_NANP = /* @__PURE__ */ startingWith(OTHER_NANP_AREA_CODES);
 
 /** Drops the national prefix "1" when what follows is long enough to be a whole number. */
 function withoutNationalPrefix(number: string): string {

@@ -16,7 +16,6 @@ import {
   type CardProblem,
   type CardValues,
 } from "./card-input";
-import { solveChallenge } from "./challenge";
 import type { ParentChannel } from "./parent-channel";
 import type { FormSessionSource } from "./form-session";
 import { requestToken, type TokenAnswer } from "./token-client";
@@ -201,6 +200,7 @@ export function CardForm({ channel, t, locale, campaign, formSession }: CardForm
         try {
           // One turn for the region to show before the challenge draws into it.
           await new Promise((resolve) => setTimeout(resolve));
+          const { solveChallenge } = await import("./turnstile");
           const proof = await solveChallenge(challengeBox.current!, reply.challenge, locale);
           setChallenge("checking");
           reply = await requestToken(id, card, { ...context, proof });

@@ -1,28 +1,6 @@
 import type { Challenge } from "../../contract/api";
 import { isFilled, oneOf, readShape } from "../shared/checks";
 
-/** What the frame uses of the challenge script's global (Cloudflare Turnstile's explicit API). */
-interface TurnstileApi {
-  render(
-    container: HTMLElement,
-    options: {
-      sitekey: string;
-      language?: string;
-      size?: "flexible";
-      callback: (token: string) => void;
-      "error-callback": () => void;
-      "expired-callback": () => void;
-    },
-  ): string | undefined;
-  remove?(widgetId: string): void;
-}
-
-declare global {
-  interface Window {
-    turnstile?: TurnstileApi;
-  }
-}
-
 /** The challenge a `403 challenge_required` carries (contract/api.ts ChallengeSchema), or null. */
 export const readChallenge = (body: Record<string, unknown>): Challenge | null =>
   readShape<Challenge>(body.challenge, {
@@ -30,60 +8,3 @@ export const readChallenge = (body: Record<string, unknown>): Challenge | null =
     site_key: isFilled,
     script_url: isFilled,
   });
-
-let loading: Promise<TurnstileApi> | null = null;
-
-/**
- * Loads the challenge script, once, and only now that the proxy asked for it: a donor who never
- * meets defence mode never fetches it. The frame's CSP allows exactly this script's origin.
- */
-function loadScript(url: string): Promise<TurnstileApi> {
-  if (window.turnstile) return Promise.resolve(window.turnstile);
-  loading ??= new Promise<TurnstileApi>((resolve, reject) => {
-    const script = document.createElement("script");
-    script.src = url;
-    script.async = true;
-    script.addEventListener("load", () =>
-      window.turnstile ? resolve(window.turnstile) : reject(new Error("no API")),
-    );
-    script.addEventListener("error", () => reject(new Error("not loaded")));
-    document.head.append(script);
-  }).catch((error: unknown) => {
-    // A failed load may be retried on the next attempt.
-    loading = null;
-    throw error;
-  });
-  return loading;
-}
-
-/**
- * Shows the challenge in `container` and resolves with its proof (a single-use token) once the
- * donor passes it; rejects when the script cannot load or the challenge fails or expires.
- *
- * @example
- * const proof = await solveChallenge(element, challenge, "en");
- */
-export async function solveChallenge(
-  container: HTMLElement,
-  challenge: Challenge,
-  language: string,
-): Promise<string> {
-  const api = await loadScript(challenge.script_url);
-  return new Promise<string>((resolve, reject) => {
-    let id: string | undefined;
-    const done = (finish: () => void) => {
-      if (id !== undefined) api.remove?.(id);
-      container.replaceChildren();
-      finish();
-    };
-    id = api.render(container, {
-      sitekey: challenge.site_key,
-      language,
-      // As wide as the frame, which a narrow page makes narrower than Turnstile's usual 300 px.
-      size: "flexible",
-      callback: (token) => done(() => resolve(token)),
-      "error-callback": () => done(() => reject(new Error("challenge failed"))),
-      "expired-callback": () => done(() => reject(new Error("challenge expired"))),
-    });
-  });
-}

@@ -1,3 +1,3 @@
 import { startCardFrame } from "./start";
 
-startCardFrame(document.getElementById("card")!);
+void startCardFrame(document.getElementById("card")!);

@@ -1,6 +1,5 @@
 import { render } from "preact";
 import { frameEn } from "../i18n/frame-en";
-import { frameEs } from "../i18n/frame-es";
 import { CardForm } from "./CardForm";
 import { openFormSession } from "./form-session";
 import { createParentChannel, trustedParentOrigin } from "./parent-channel";
@@ -17,10 +16,11 @@ const THEME = {
 const SAFE_CSS_VALUE = /^[\w\s#%.,()'"-]{1,80}$/;
 
 /** Starts the card frame: checks who opened it, applies the theme, renders the form. */
-export function startCardFrame(root: HTMLElement): void {
+export async function startCardFrame(root: HTMLElement): Promise<void> {
   const params = new URLSearchParams(location.search);
   const locale = params.get("locale") === "es" ? "es" : "en";
-  const t = locale === "es" ? frameEs : frameEn;
+  // English is in this script; another language is fetched only by a frame that speaks it.
+  const t = locale === "es" ? (await import("../i18n/frame-es")).frameEs : frameEn;
   document.documentElement.lang = locale;
   document.title = t.title;
   for (const [param, property] of Object.entries(THEME)) {
