@@ -1,6 +1,6 @@
 import { render } from "preact";
 import { frameEn } from "../i18n/frame-en";
-import { CardForm } from "./CardForm";
+import { mountCardForm } from "./card-form";
 import { openFormSession } from "./form-session";
 import { createParentChannel, trustedParentOrigin } from "./parent-channel";
 
@@ -38,8 +38,5 @@ export async function startCardFrame(root: HTMLElement): Promise<void> {
   const keyword = params.get("keyword");
   const campaign = shortcode && keyword ? { shortcode, keyword } : null;
   const formSession = openFormSession();
-  render(
-    <CardForm channel={channel} t={t} locale={locale} campaign={campaign} formSession={formSession} />,
-    root,
-  );
+  mountCardForm(root, { channel, t, locale, campaign, formSession });
 }

@@ -1,12 +1,15 @@
-import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
+import { fireEvent, screen, waitFor } from "@testing-library/preact";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { FromFrameMessage, ToFrameMessage } from "../../contract/frame";
 import { frameEn } from "../i18n/frame-en";
 import { frameEs } from "../i18n/frame-es";
-import { CardForm } from "./CardForm";
+import { mountCardForm } from "./card-form";
+
+/** What takes each form mounted by a test away again. */
+const unmounts: (() => void)[] = [];
 
 afterEach(() => {
-  cleanup();
+  for (const unmount of unmounts.splice(0)) unmount();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
@@ -25,8 +28,19 @@ function setup(t = frameEn) {
       return () => {};
     },
   };
-  render(<CardForm channel={channel} t={t} locale="en" campaign={HOPE} formSession={SESSION} />);
-  return { sent, deliver: (message: ToFrameMessage) => act(() => deliver?.(message)) };
+  const container = document.body.appendChild(document.createElement("div"));
+  const unmount = mountCardForm(container, {
+    channel,
+    t,
+    locale: "en",
+    campaign: HOPE,
+    formSession: SESSION,
+  });
+  unmounts.push(() => {
+    unmount();
+    container.remove();
+  });
+  return { sent, deliver: (message: ToFrameMessage) => deliver?.(message) };
 }
 
 const type = (label: string, value: string) =>
@@ -323,11 +337,12 @@ describe("the card frame's form", () => {
     const region = await screen.findByRole("region", { name: "Confirm you are a person" });
     await waitFor(() => expect(document.activeElement).toBe(region));
     expect(screen.getByRole("status").textContent).toBe(frameEn.challengeStatus.shown);
-    expect(draw.mock.calls[0]![1]).toMatchObject({ sitekey: "1x-site" });
+    // The region has the focus as it shows; Turnstile draws into it a turn later.
+    await waitFor(() => expect(draw.mock.calls[0]![1]).toMatchObject({ sitekey: "1x-site" }));
     expect(sent.some((message) => message.type === "givekit:token")).toBe(false);
     // The page asks again meanwhile (its own retry): the one answer goes to its latest request.
     deliver({ type: "givekit:tokenize", id: "t-2" });
-    await act(() => pass!("proof-123"));
+    pass!("proof-123");
 
     await waitFor(() =>
       expect(sent.at(-1)).toEqual({
