@@ -1,4 +1,3 @@
-import { render } from "preact";
 import { frameEn } from "../i18n/frame-en";
 import { mountCardForm } from "./card-form";
 import { openFormSession } from "./form-session";
@@ -29,7 +28,7 @@ export async function startCardFrame(root: HTMLElement): Promise<void> {
   }
   const parentOrigin = trustedParentOrigin(location.search);
   if (!parentOrigin) {
-    render(<p class="refused">{t.refused}</p>, root);
+    root.append(Object.assign(document.createElement("p"), { className: "refused", textContent: t.refused }));
     return;
   }
   const channel = createParentChannel(parentOrigin);
