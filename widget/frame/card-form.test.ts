@@ -161,6 +161,19 @@ describe("the card frame's form", () => {
     });
   });
 
+  it("keeps a field filled in with no event when the donor then types in another", () => {
+    const { sent } = setup();
+    const expiry = screen.getByLabelText("Expiry date") as HTMLInputElement;
+    const cvv = screen.getByLabelText("Security code") as HTMLInputElement;
+    // A password manager sets the expiry and code and says nothing; the donor types the number.
+    expiry.value = "12/2034";
+    cvv.value = "123";
+    type("Card number", "4242424242424242");
+    expect(expiry.value).toBe("12/2034");
+    expect(cvv.value).toBe("123");
+    expect(sent.at(-1)).toEqual({ type: "givekit:card-state", complete: true, brand: "visa" });
+  });
+
   it("keeps each error's line from the start, so leaving a field with an error moves nothing", () => {
     setup();
     const cvv = screen.getByLabelText("Security code");

@@ -232,12 +232,17 @@ export function mountCardForm(
    * Reads what the inputs hold now. Autofill and password managers set a value in one go and
    * may send only `change`, or no event at all: the inputs, not the events, are the truth.
    */
-  function sync(): CardValues {
+  function read(): CardValues {
     const next = { ...values };
     for (const name of FIELDS) {
       const input = inputs[name];
       if (input.value !== next[name]) next[name] = shape(name, input.value, false);
     }
+    return next;
+  }
+
+  function sync(): CardValues {
+    const next = read();
     update(next);
     return next;
   }
@@ -257,7 +262,8 @@ export function mountCardForm(
         input.setSelectionRange(at, at);
       }
     }
-    update({ ...values, [field]: formatted });
+    // The other fields as they hold now: one filled in without an event is kept, not painted over.
+    update({ ...read(), [field]: formatted });
   }
 
   function leave(field: CardFieldName) {
