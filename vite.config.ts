@@ -102,6 +102,16 @@ function placeFrameHtml(): Plugin {
 }
 
 /**
+ * What an element chunk imports: at once (none, while chunks stay whole), later (import()), and
+ * later by language (the words of what comes later, one catalog per language; a page fetches its own).
+ */
+interface ChunkImports {
+  imports: string[];
+  later: string[];
+  laterMessages: Record<string, string[]>;
+}
+
+/**
  * Tells widget.js where each element's chunk went: each element's build records the hashed file
  * names of the ELEMENT_CHUNKS entries, and the widget build reads them as a virtual module.
  */
@@ -109,11 +119,11 @@ function placeFrameHtml(): Plugin {
 const shared = globalThis as {
   givekitChunks?: Record<string, string>;
   givekitMessages?: Record<string, Record<string, string>>;
-  givekitChunkImports?: Record<string, { imports: string[]; later: string[] }>;
+  givekitChunkImports?: Record<string, ChunkImports>;
 };
 const elementChunkFiles = (shared.givekitChunks ??= {});
 const messageFiles = (shared.givekitMessages ??= {});
-/** What each element chunk imports: at once (none, while chunks stay whole), and later (import()). */
+/** What each element chunk imports (ChunkImports). */
 const chunkImports = (shared.givekitChunkImports ??= {});
 
 /** How the table names a chunk: by its element's tag, or "all". */
@@ -151,7 +161,25 @@ function elementChunkNames(): Plugin {
         if (chunk.type !== "chunk" || !chunk.isEntry) continue;
         if (chunk.name === name) {
           files[name] = chunk.fileName;
-          chunkImports[name] = { imports: chunk.imports, later: chunk.dynamicImports };
+          const localeOf = (file: string) =>
+            LOCALES.find((locale) => bundle[file]?.name?.endsWith(`-${locale}`));
+          // What a lazy part imports in its turn (a module two of them share, in a chunk of its own).
+          const later = new Set(chunk.dynamicImports.filter((file) => !localeOf(file)));
+          for (const file of later) {
+            const part = bundle[file];
+            if (part?.type !== "chunk") continue;
+            for (const imported of part.imports) if (imported !== chunk.fileName) later.add(imported);
+          }
+          chunkImports[name] = {
+            imports: chunk.imports,
+            later: [...later],
+            laterMessages: Object.fromEntries(
+              LOCALES.map((locale) => [
+                locale,
+                chunk.dynamicImports.filter((file) => localeOf(file) === locale),
+              ]),
+            ),
+          };
         } else (messageFiles[name] ??= {})[chunk.name.slice(name.length + 1)] = chunk.fileName;
       }
     },

@@ -1,12 +1,11 @@
-import type { TargetedEvent } from "preact";
 import { rateToMicros, toCents } from "../../contract/money";
 import type { Locale, Messages } from "../i18n";
 import { formatMoney } from "../shared/format";
 import { OTHER_AMOUNT_MAX, type DonationModel } from "./DonationModel";
-import { Checkbox, Choices, describedBy, FieldError, fieldId, focusField, hintId } from "../shared/Field";
+import { Checkbox, Choices, describedBy, FieldError, fieldId, hintId } from "../shared/Field";
 import { reactive } from "../shared/reactive";
 
-interface PickerProps {
+export interface PickerProps {
   model: DonationModel;
   t: Messages;
   locale: Locale;
@@ -47,6 +46,7 @@ export const AmountPicker = reactive(({ model, t, locale, error }: PickerProps) 
   const hasFee = campaign !== null && rateToMicros(campaign.fee_rate) > 0 && feeMode !== "off";
   const feeText = formatMoney(fee, currency, locale);
   const noAmount = model.amountCents.value === null;
+  const Later = model.later.value;
   return (
     <>
       <fieldset
@@ -119,7 +119,8 @@ export const AmountPicker = reactive(({ model, t, locale, error }: PickerProps) 
         ) : null}
         <FieldError field="amount" error={error} />
       </fieldset>
-      <MonthlyPrompt model={model} t={t} locale={locale} currency={currency} />
+      {/* The invitation shows once an amount is chosen; it comes with later.ts, fetched as the form opened. */}
+      {Later ? <Later.MonthlyPrompt model={model} t={t} locale={locale} currency={currency} /> : null}
       {!hasFee ? null : feeMode === "required" ? (
         <p class="gk-hint" part="fee">
           {noAmount ? d.feeIncludedAny : d.feeIncluded(feeText)}
@@ -135,37 +136,3 @@ export const AmountPicker = reactive(({ model, t, locale, error }: PickerProps) 
     </>
   );
 });
-
-/**
- * `monthly-prompt`: once the donor has chosen a one-time amount, an offer to give a smaller
- * amount monthly instead, answered in one tap either way (the one-time gift can be given without
- * answering). The focus, on the button that goes away, moves to the amount chosen.
- */
-const MonthlyPrompt = reactive(
-  ({ model, t, locale, currency }: Omit<PickerProps, "error"> & { currency: string }) => {
-    const suggested = model.monthlySuggestion.value;
-    const amount = model.amountCents.value;
-    if (suggested === null || amount === null) return null;
-    const d = t.donate;
-    const monthly = formatMoney(suggested, currency, locale, true);
-    const answer = (accept: boolean) => (event: TargetedEvent<HTMLButtonElement>) => {
-      const form = event.currentTarget.form;
-      model.answerMonthlyPrompt(accept);
-      requestAnimationFrame(() => focusField(form, "amount"));
-    };
-    return (
-      <fieldset class="gk-prompt" part="monthly-prompt">
-        <legend>{d.monthlyPrompt(monthly)}</legend>
-        <p class="gk-hint">{d.monthlyPromptWhy}</p>
-        <div class="gk-prompt-answers">
-          <button type="button" part="button" onClick={answer(true)}>
-            {d.monthlyYes(monthly)}
-          </button>
-          <button type="button" class="gk-link" part="link" onClick={answer(false)}>
-            {d.monthlyNo(formatMoney(amount, currency, locale, true))}
-          </button>
-        </div>
-      </fieldset>
-    );
-  },
-);

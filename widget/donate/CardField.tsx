@@ -24,13 +24,13 @@ export const CardField = reactive(({ card, host, proxyUrl, locale, t, error, tar
   const height = card.height.value;
   return (
     <fieldset>
-      <legend part="legend">{t.donate.cardLegend}</legend>
+      <legend part="legend">{t.donateLater.cardLegend}</legend>
       <iframe
         ref={card.frameRef}
         id={fieldId("card")}
 
         part="card-frame"
-        title={t.donate.cardFrameTitle}
+        title={t.donateLater.cardFrameTitle}
         src={src}
         style={height > 0 ? { height: `${height}px` } : undefined}
         aria-describedby={describedBy("card", error)}
@@ -41,7 +41,7 @@ export const CardField = reactive(({ card, host, proxyUrl, locale, t, error, tar
       />
       {card.failed.value ? (
         <p class="gk-error" role="alert" part="error">
-          {t.donate.cardFrameFailed}
+          {t.donateLater.cardFrameFailed}
         </p>
       ) : null}
       <FieldError field="card" error={error} />

@@ -3,10 +3,8 @@ import { Reactive } from "../shared/reactive";
 import { createApiClient } from "../shared/api-client";
 import { giftContext } from "./analytics";
 import type { DonateProps } from "./attributes";
-import { createCardPort, type CardPort } from "./card-port";
 import { DonationForm, HEADING_ID, smsConsentText } from "./DonationForm";
 import { createDonationModel, type DonationModel } from "./DonationModel";
-import { laterIfLoaded } from "./model/later";
 import { amountWithinRange, prefill } from "./prefill";
 // Last: widget.js lays modules out in import order, and gzip does best with the message
 // catalogs after the code that reads them rather than ahead of zod (about 0.4 KB).
@@ -23,18 +21,15 @@ export function DonateWidget(props: WidgetProps) {
 }
 
 class Donation extends Reactive<WidgetProps> {
-  card: CardPort;
   model: DonationModel;
   live = true;
 
   constructor(props: WidgetProps) {
     super(props);
-    this.card = createCardPort(props.proxyUrl);
     this.model = createDonationModel({
       api: createApiClient(props.proxyUrl),
       // A link's ?amount= and ?frequency= over the element's defaults.
       props: prefill(props, location.search),
-      card: this.card,
       search: location.search,
       smsConsentText: () => smsConsentText(messagesFor(props.locale), props.programName),
     });
@@ -64,12 +59,12 @@ class Donation extends Reactive<WidgetProps> {
   }
 
   view({ host, locale, heading, layout }: WidgetProps) {
-    const { model, card } = this;
+    const { model } = this;
     const t = messagesFor(locale);
     const state = model.loadState.value;
     const status = model.status.value;
     // An outcome comes from an attempt, which later.ts made: it is there.
-    const Later = laterIfLoaded();
+    const Later = model.later.value;
     if (state === "unavailable") return <Fallback lang={locale} />;
     return (
       // Its own language, as the opt-in form says its own: a Spanish form on an English page is read in Spanish.
@@ -86,11 +81,11 @@ class Donation extends Reactive<WidgetProps> {
             currency={model.campaign.value?.currency ?? "USD"}
             locale={locale}
             t={t}
-            dedication={model.dedication.value()}
+            dedication={model.dedication()?.value() ?? null}
             onAgain={() => model.reset()}
           />
         ) : (
-          <DonationForm model={model} card={card} host={host} t={t} locale={locale} />
+          <DonationForm model={model} host={host} t={t} locale={locale} />
         )}
       </div>
     );

@@ -1,21 +1,15 @@
 import type { ComponentChildren, TargetedEvent } from "preact";
-import { DEDICATION_KINDS, DEDICATION_NAME_MAX } from "../../contract/dedication";
 import { fromCents } from "../../contract/money";
-import { EMAIL_MAX } from "../../contract/patterns";
 import type { Locale, Messages } from "../i18n";
 import { emit } from "../shared/events";
 import { formatMoney } from "../shared/format";
 import { giftContext } from "./analytics";
-import { laterIfLoaded } from "./model/later";
 import { AmountPicker, FrequencyPicker } from "./AmountPicker";
-import { CardField } from "./CardField";
-import type { CardPort } from "./card-port";
-import { LAST_STEP, MEMO_MAX, stepOf, type DonateField, type DonationModel } from "./DonationModel";
-import { DonorFields } from "./DonorFields";
-import { focusOnMount, reactive, Reactive } from "../shared/reactive";
-import { Announce, Checkbox, Choices, ExternalLink, focusField, TextField } from "../shared/Field";
+import { LAST_STEP, stepOf, type DonateField, type DonationModel } from "./DonationModel";
+import { focusOnMount, Reactive } from "../shared/reactive";
+import { Announce, focusField } from "../shared/Field";
 import { PeerPicker } from "./PeerPicker";
-import { problemText } from "./problem-text";
+import { giftProblemText } from "./problem-text";
 
 /** How long the thank-you shows before a `success-url` takes the donor on, in ms. */
 export const SUCCESS_REDIRECT_MS = 4000;
@@ -24,140 +18,15 @@ export const HEADING_ID = "gk-heading";
 
 interface DonationFormProps {
   model: DonationModel;
-  card: CardPort;
   host: HTMLElement;
   t: Messages;
   locale: Locale;
 }
 
-interface OptionsProps {
-  model: DonationModel;
-  t: Messages;
-  errorFor: (field: DonateField) => string | null;
-}
-
 /** The SMS disclosure exactly as shown beside the box, as one string: what the consent record keeps. */
 export function smsConsentText(t: Messages, programName: string | null): string {
-  return `${t.donate.smsDisclosure(programName ?? t.donate.smsProgramFallback)} ${t.common.terms} ${t.common.privacy}`;
-}
-
-/** `fields="dedication"`: a box that, ticked, asks whom the gift honors or remembers, and whom to tell. */
-const DedicationFields = reactive(({ model, t, errorFor }: OptionsProps) => {
-  const d = t.donate;
-  const dedication = model.dedication;
-  return (
-    <>
-      <Checkbox
-        field="dedicate"
-        label={d.dedicate}
-        checked={dedication.on.value}
-        onChange={(checked) => model.set(dedication.on, checked, "dedicationName")}
-      />
-      {dedication.on.value ? (
-        <>
-          <Choices
-            field="dedicationKind"
-            legend={d.dedicationKind}
-            choices={DEDICATION_KINDS}
-            labelOf={(kind) => d.dedicationKinds[kind]}
-            chosen={dedication.kind.value}
-            onChoose={(kind) => model.set(dedication.kind, kind)}
-          />
-          <TextField
-            field="dedicationName"
-            label={d.dedicationName}
-            optional={null}
-            value={dedication.name.value}
-            error={errorFor("dedicationName")}
-            autocomplete="off"
-            maxLength={DEDICATION_NAME_MAX}
-            onInput={(value) => model.set(dedication.name, value, "dedicationName")}
-          />
-          <TextField
-            field="dedicationEmail"
-            type="email"
-            label={d.dedicationEmail}
-            optional={t.common.optional}
-            value={dedication.email.value}
-            error={errorFor("dedicationEmail")}
-            autocomplete="off"
-            maxLength={EMAIL_MAX}
-            onInput={(value) => model.set(dedication.email, value, "dedicationEmail")}
-          />
-        </>
-      ) : null}
-    </>
-  );
-});
-
-/** The options the nonprofit turned on: anonymous, pledge wall, a message, the SMS opt-in. */
-function donorOptions({ model, t, errorFor }: OptionsProps) {
-  const d = t.donate;
-  const { asks, requires } = model;
-  if (!(["anonymous", "pledge-wall", "memo", "dedication", "sms"] as const).some(asks)) return null;
-  const smsProgram = model.props.programName ?? d.smsProgramFallback;
-  const { termsUrl, privacyUrl } = model.props;
-  return (
-    <fieldset>
-      <legend part="legend">{d.optionsLegend}</legend>
-      {asks("anonymous") ? (
-        <Checkbox
-          field="anonymous"
-          label={d.anonymous}
-          checked={model.anonymous.value}
-          onChange={(checked) => model.set(model.anonymous, checked)}
-        />
-      ) : null}
-      {asks("pledge-wall") ? (
-        <Checkbox
-          field="pledgeWall"
-          label={d.pledgeWall}
-          checked={model.pledgeWall.value}
-          onChange={(checked) => model.set(model.pledgeWall, checked)}
-        />
-      ) : null}
-      {asks("memo") ? (
-        <TextField
-          field="memo"
-          label={d.memo}
-          optional={requires("memo") ? null : t.common.optional}
-          value={model.memo.value}
-          error={errorFor("memo")}
-          autocomplete="off"
-          maxLength={MEMO_MAX}
-          multiline
-          onInput={(value) => model.set(model.memo, value, "memo")}
-        />
-      ) : null}
-      {asks("dedication") ? <DedicationFields model={model} t={t} errorFor={errorFor} /> : null}
-      {asks("sms") ? (
-        <>
-          <Checkbox
-            field="smsOptIn"
-            label={d.smsOptIn(smsProgram)}
-            checked={model.smsOptIn.value}
-            onChange={(checked) => model.set(model.smsOptIn, checked, "phone")}
-            describedBy="gk-sms-disclosure"
-          />
-          <p id="gk-sms-disclosure" class="gk-hint" part="disclosure">
-            {d.smsDisclosure(smsProgram)}
-            {termsUrl ? (
-              <>
-                {" "}
-                <ExternalLink href={termsUrl}>{t.common.terms}</ExternalLink>
-              </>
-            ) : null}
-            {privacyUrl ? (
-              <>
-                {" "}
-                <ExternalLink href={privacyUrl}>{t.common.privacy}</ExternalLink>
-              </>
-            ) : null}
-          </p>
-        </>
-      ) : null}
-    </fieldset>
-  );
+  const d = t.donateLater;
+  return `${d.smsDisclosure(programName ?? d.smsProgramFallback)} ${t.common.terms} ${t.common.privacy}`;
 }
 
 /**
@@ -175,7 +44,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
    * step, the heading read out instead. A frame not loaded yet leaves the focus on the heading.
    */
   #show(form: HTMLFormElement | null, step: number, forward: boolean) {
-    const { model, card, t } = this.props;
+    const { model, t } = this.props;
     model.step.value = step;
     this.#stepNews = forward ? (t.donate.steps[step] ?? "") : "";
     this.forceUpdate(() => {
@@ -184,7 +53,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
       if (forward && section) {
         const field = section.querySelector<HTMLElement>("input, select, textarea");
         if (field) field.focus();
-        if (field || (section.querySelector("iframe") && card.start())) return;
+        if (field || (section.querySelector("iframe") && model.cardPort()?.start())) return;
       }
       heading?.focus();
     });
@@ -198,7 +67,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
   #onSubmit = async (event: TargetedEvent<HTMLFormElement, SubmitEvent>) => {
     event.preventDefault();
     const form = event.currentTarget;
-    const { model, card, host } = this.props;
+    const { model, host } = this.props;
     this.#stepNews = "";
     const steps = model.props.layout === "steps";
     const result = await (steps && model.step.peek() < LAST_STEP ? model.next() : model.submit());
@@ -209,7 +78,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
       // In steps, the first problem's step is shown, and its field focused once it is.
       if (steps && first) model.step.value = stepOf(first);
       this.forceUpdate(() => {
-        if (first === "card") card.focus();
+        if (first === "card") model.cardPort()?.focus();
         else if (first) focusField(form, first);
         else form.querySelector<HTMLElement>("[type=submit]")?.focus();
       });
@@ -233,7 +102,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
         });
         if (said !== "Success" || !transactionId) return;
         // A charge came through the attempt, which later.ts made: it is there.
-        if (model.props.dataLayer) laterIfLoaded()?.pushPurchase(context, amount, transactionId);
+        if (model.props.dataLayer) model.later.peek()?.pushPurchase(context, amount, transactionId);
         const next = model.successUrl();
         // The thank-you is read first; then the nonprofit's own page takes over.
         if (next) setTimeout(() => location.assign(next), SUCCESS_REDIRECT_MS);
@@ -247,19 +116,26 @@ export class DonationForm extends Reactive<DonationFormProps> {
     }
   };
 
-  view({ model, card, host, t, locale }: DonationFormProps) {
+  view({ model, host, t, locale }: DonationFormProps) {
     const d = t.donate;
     const campaign = model.campaign.value;
     const currency = campaign?.currency ?? "USD";
     const status = model.status.value;
     const errors = model.errors.value;
-    const usesZip = model.usesZip.value;
+    const usesZip = model.donor()?.usesZip.value ?? true;
     const busy = model.busy.value;
     const total = model.totalCents.value;
     const per = d.per[model.frequency.value];
+    // The steps after the first come with later.ts (model/later.ts), fetched as the form opened.
+    const Later = model.later.value;
     const errorFor = (field: DonateField) => {
       const problem = errors[field];
-      return problem ? problemText(t, field, problem, campaign, locale, usesZip) : null;
+      if (!problem) return null;
+      return (
+        giftProblemText(t, field, problem, campaign, locale) ??
+        Later?.laterProblemText(t, field, problem, usesZip) ??
+        null
+      );
     };
     const errorCount = model.errorFields.value.length;
     const steps = model.props.layout === "steps";
@@ -272,11 +148,11 @@ export class DonationForm extends Reactive<DonationFormProps> {
         <PeerPicker model={model} t={t} locale={locale} error={errorFor("peer")} />
       </>
     );
-    const donor = <DonorFields model={model} t={t} locale={locale} errorFor={errorFor} />;
-    const options = donorOptions({ model, t, errorFor });
-    const cardField = (
-      <CardField
-        card={card}
+    const donor = Later && <Later.DonorFields model={model} t={t} locale={locale} errorFor={errorFor} />;
+    const options = Later && <Later.DonorOptions model={model} t={t} errorFor={errorFor} />;
+    const cardField = Later && (
+      <Later.CardField
+        card={model.cardPort()!}
         host={host}
         proxyUrl={model.props.proxyUrl}
         locale={locale}
@@ -333,7 +209,10 @@ export class DonationForm extends Reactive<DonationFormProps> {
             // Back from a Pending screen: the news is read out first, as that screen's was.
             {...(status.failure === "notCharged" && { ref: focusOnMount, tabIndex: -1 })}
           >
-            {{ ...t.common, ...d.outcome }[status.failure]}
+            {
+              // Before later.ts and its words are here only a network error can end an attempt: it is common's.
+              { ...t.common, ...t.donateLater?.outcome }[status.failure]
+            }
           </p>
         ) : null}
         <Announce

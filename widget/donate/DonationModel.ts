@@ -1,4 +1,4 @@
-import { batch, signal, type ReadonlySignal } from "@preact/signals-core";
+import { batch, signal } from "@preact/signals-core";
 import type { CampaignResponse, DonationRequest } from "../../contract/api";
 import type { WidgetErrorCode } from "../../contract/errors";
 import { UNREACHABLE } from "../../contract/errors";
@@ -7,13 +7,14 @@ import { readUtm } from "../../contract/utm";
 import type { ApiClient } from "../shared/api-client";
 import { createFormState, type FormStatus, type SubmitResult as FormResult } from "../shared/form-state";
 import { allowedSuccessUrl, type DonateProps, type Frequency } from "./attributes";
-import type { TokenResult } from "./card-port";
+import type { CardPort } from "./card-port";
 import type { Attempt } from "./model/attempt";
+import { createCardState } from "./model/card";
 import { fetchCampaign } from "./model/campaign";
-import { createDedicationModel } from "./model/dedication";
-import { createDonorModel } from "./model/donor";
+import type { DedicationModel } from "./model/dedication";
+import type { DonorModel } from "./model/donor";
 import { createGiftModel } from "./model/gift";
-import { loadLater } from "./model/later";
+import { loadLater, type Later } from "./model/later";
 import { createPeerModel } from "./model/peers";
 import { loadRequestCheck, requestCheckIfAny, type RefusedPaths } from "./model/request-check";
 
@@ -98,22 +99,15 @@ export { OTHER_AMOUNT_MAX, parseAmountInput } from "./model/gift";
 export { PEER_SEARCH_DEBOUNCE_MS } from "./model/peers";
 export { REQUEST_CHECK_WAIT_MS } from "./model/request-check";
 
-/** The card frame as the model needs it (createCardPort gives one). */
-export interface CardGateway {
-  complete: ReadonlySignal<boolean>;
-  revision: ReadonlySignal<number>;
-  tokenize(): Promise<TokenResult>;
-  reset(): void;
-}
-
 export interface DonationModelDeps {
   api: ApiClient;
   props: DonateProps;
-  card: CardGateway;
   /** The host page's query string, for ?fundraiser= and ?team=. */
   search?: string;
   /** The SMS disclosure as the form shows it, word for word (sent with a ticked SMS box). */
   smsConsentText?: () => string;
+  /** Fetches what the form needs after its first step (model/later.ts's loadLater). */
+  loadLater?: () => Promise<Later>;
 }
 
 const FAILURES: Partial<Record<WidgetErrorCode, DonateFailure>> = {
@@ -156,7 +150,7 @@ function fieldAt(path: string): DonateField | undefined {
  * with the steps and the checks that span them. Created once per element.
  *
  * @example
- * const model = createDonationModel({ api, props, card });
+ * const model = createDonationModel({ api, props });
  * await model.load();
  * model.chooseAmount(5000);
  * model.coverFee.value = true;   // model.totalCents.value === 5150 at a 3 % fee rate
@@ -165,19 +159,32 @@ function fieldAt(path: string): DonateField | undefined {
 export function createDonationModel({
   api,
   props,
-  card,
   search = "",
   smsConsentText = () => "",
+  loadLater: load = () => loadLater(props.locale),
 }: DonationModelDeps) {
-  // The request check (zod and the contract's schema) and what Donate needs (later.ts) start
-  // loading now, while the donor fills in the form.
+  /** What the form needs after its first step (later.ts), once it has arrived. */
+  const later = signal<Later | null>(null);
+  /** The card as the frame tells it; its port (card-port.ts) comes with later.ts, and the frame with it. */
+  const card = createCardState();
+  let cardPort: CardPort | null = null;
+  /** The donor's fields and the options, and a dedication, made with later.ts too (their steps come with it). */
+  let donor: DonorModel | null = null;
+  let dedication: DedicationModel | null = null;
+  const fetchLater = async () => {
+    const module = later.peek() ?? (await load());
+    cardPort ??= module.createCardPort(props.proxyUrl, card);
+    donor ??= module.createDonorModel(props.fields, smsConsentText);
+    dedication ??= module.createDedicationModel("dedication" in props.fields);
+    return (later.value = module);
+  };
+  // The request check (zod and the contract's schema) and the rest of the form (later.ts) start
+  // loading now, while the donor chooses a gift.
   void loadRequestCheck().catch(() => undefined);
-  void loadLater().catch(() => undefined);
+  void fetchLater().catch(() => undefined);
   const loadState = signal<LoadState>("loading");
   const campaign = signal<CampaignResponse | null>(null);
   const gift = createGiftModel(props, campaign);
-  const donor = createDonorModel(props.fields, smsConsentText);
-  const dedication = createDedicationModel("dedication" in props.fields);
   const peers = createPeerModel({ api, props, search, campaign });
   const form = createFormState<DonateField, FieldProblem, DonateFailure, DonateEnd>(
     DONATE_FIELDS,
@@ -201,8 +208,9 @@ export function createDonationModel({
       ...props.target,
       ...(hasUtm && { utm }),
       ...gift.request(),
-      ...donor.request(),
-      ...dedication.request(),
+      // Before the donor's step has come, no details: as an empty step would send.
+      ...(donor?.request() ?? { donor: { first_name: "", last_name: "", email: "" } }),
+      ...dedication?.request(),
       ...peers.request(),
       ...(props.formId && { form_id: props.formId }),
     };
@@ -221,7 +229,7 @@ export function createDonationModel({
     const amount = gift.problem();
     if (amount) problems.amount = amount;
     // By hand too, for a step checked before the request check has arrived.
-    Object.assign(problems, donor.problems(), dedication.problems(request.memo));
+    Object.assign(problems, donor?.problems(), dedication?.problems(request.memo));
     // The frame's latest card state may still be on its way (a key typed just before Enter):
     // alone, an incomplete card is left to the frame, which checks it again when asked for a token.
     if (!card.complete.value && Object.keys(problems).length > 0) problems.card = "required";
@@ -239,29 +247,32 @@ export function createDonationModel({
     answerPrompt: _answer,
     ...giftState
   } = gift;
-  const { request: _donor, problems: _donorProblems, ...donorState } = donor;
   const { request: _peer, preselect: _preselect, pick: _pick, ...peerState } = peers;
-  const {
-    request: _dedication,
-    problems: _dedicationProblems,
-    reset: _resetDedication,
-    ...dedicationState
-  } = dedication;
 
   return {
     ...form,
     ...giftState,
-    ...donorState,
     ...peerState,
-    dedication: dedicationState,
+    /** The donor's fields and options: there once later.ts is (with their step), null before. */
+    donor: () => donor,
+    /** The dedication's state: there once later.ts is (with the options), null before. */
+    dedication: () => dedication,
     props,
     step,
     loadState,
     campaign,
+    later,
+    /** The card frame's port: there once later.ts is (with the card's step), null before. */
+    cardPort: () => cardPort,
 
-    /** Fetches the campaign's public settings; the form shows once they are known. */
+    /**
+     * Fetches the campaign's public settings; the form shows once they are known. On one page it
+     * shows whole, so once the rest of the form (later.ts) is here too, or could not come (Donate
+     * then fetches it again).
+     */
     async load(): Promise<LoadState> {
-      const loaded = await fetchCampaign(api, props.target);
+      const whole = props.layout === "single" ? fetchLater().catch(() => null) : null;
+      const [loaded] = await Promise.all([fetchCampaign(api, props.target), whole]);
       if (!loaded) {
         loadState.value = "unavailable";
         return "unavailable";
@@ -318,14 +329,19 @@ export function createDonationModel({
       checkingStep = true;
       // Next waits for no check still on its way: Donate does, and takes the donor back to a field it refuses.
       const problems = validate(body(), await requestCheckIfAny(0));
+      // The next step's fields come with later.ts: here by now, as a rule.
+      const arrived = await fetchLater().then(Boolean, () => false);
       checkingStep = false;
       const mine: FieldProblems = {};
       for (const field of STEPS[from]!) if (problems[field]) mine[field] = problems[field];
       // Back was pressed meanwhile: this step is no longer shown.
       if (step.peek() !== from) return { kind: "busy" };
       if (Object.keys(mine).length > 0) return form.fail(mine, "validation_failed");
+      if (!arrived) return form.fail({}, UNREACHABLE);
       batch(() => {
         form.errors.value = {};
+        // A Next that failed before (the rest of the form not loaded) is behind the donor now.
+        if (form.status.peek().kind === "failed") form.status.value = { kind: "editing" };
         step.value = from + 1;
       });
       return { kind: "next" };
@@ -350,7 +366,7 @@ export function createDonationModel({
       if (Object.keys(problems).length > 0) return form.fail(problems, "validation_failed");
       form.start();
       try {
-        attempt ??= (await loadLater()).createAttempt({ api, card, form, fieldAt });
+        attempt ??= (await fetchLater()).createAttempt({ api, card: cardPort!, form, fieldAt });
       } catch {
         // Not loaded (offline): nothing was sent, and the next Donate tries again.
         return form.fail({}, UNREACHABLE);
@@ -369,14 +385,14 @@ export function createDonationModel({
     /** Back to an empty card and the first amount after a completed donation. */
     reset() {
       attempt?.forget();
-      card.reset();
+      cardPort?.reset();
       batch(() => {
         form.status.value = { kind: "editing" };
         form.errors.value = {};
         step.value = 0;
         gift.reset();
-        donor.memo.value = "";
-        dedication.reset();
+        if (donor) donor.memo.value = "";
+        dedication?.reset();
       });
     },
   };

@@ -2,7 +2,8 @@ import { EMAIL_MAX } from "../../contract/patterns";
 import type { Locale, Messages } from "../i18n";
 import { countries } from "./countries";
 import type { DonateField, DonationModel } from "./DonationModel";
-import { describedBy, FieldError, fieldId, TextField } from "../shared/Field";
+import { describedBy, FieldError, fieldId } from "../shared/Field";
+import { TextField } from "../shared/TextField";
 import { reactive } from "../shared/reactive";
 
 interface DonorFieldsProps {
@@ -34,9 +35,11 @@ const POSTAL_MAX = 20;
  * with the autocomplete tokens browsers fill in.
  */
 export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFieldsProps) => {
-  const d = t.donate;
+  const d = t.donateLater;
   const labels = { ...t.common, ...d };
-  const { asks, requires } = model;
+  // Made with later.ts, as this component was.
+  const donor = model.donor()!;
+  const { asks, requires } = donor;
   const countryError = errorFor("country");
   const field = ([name, autocomplete, max, optional]: (typeof FIELDS)[number]) => (
     <TextField
@@ -45,11 +48,11 @@ export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFields
       label={labels[name]}
       type={name === "email" ? "email" : name === "phone" ? "tel" : "text"}
       optional={optional === true || (optional && !requires(optional)) ? t.common.optional : null}
-      value={model[name].value}
+      value={donor[name].value}
       error={errorFor(name)}
       autocomplete={autocomplete}
       maxLength={max}
-      onInput={(value) => model.set(model[name], value, name)}
+      onInput={(value) => model.set(donor[name], value, name)}
     />
   );
   const [first, last, email, phone, street, city, state] = FIELDS.map(field);
@@ -80,9 +83,9 @@ export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFields
                 part="input"
                 aria-invalid={countryError ? "true" : undefined}
                 aria-describedby={describedBy("country", countryError)}
-                value={model.country.value}
+                value={donor.country.value}
                 onChange={(event) => {
-                  model.set(model.country, event.currentTarget.value, "country");
+                  model.set(donor.country, event.currentTarget.value, "country");
                   model.clearError("zip");
                 }}
               >
@@ -96,13 +99,13 @@ export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFields
             </div>
             <TextField
               field="zip"
-              label={model.usesZip.value ? d.zip : d.postalCode}
+              label={donor.usesZip.value ? d.zip : d.postalCode}
               optional={requires("address") ? null : t.common.optional}
-              value={model.zip.value}
+              value={donor.zip.value}
               error={errorFor("zip")}
               autocomplete="postal-code"
               maxLength={POSTAL_MAX}
-              onInput={(value) => model.set(model.zip, value, "zip")}
+              onInput={(value) => model.set(donor.zip, value, "zip")}
             />
           </div>
         </>

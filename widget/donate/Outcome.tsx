@@ -16,7 +16,7 @@ interface OutcomeProps {
 
 /** The end of a donation: thanks with the details, or an honest "we do not know yet". */
 export function Outcome({ status, currency, locale, t, dedication, onAgain }: OutcomeProps) {
-  const o = t.donate.outcome;
+  const o = t.donateLater.outcome;
   const success = status.kind === "success";
   const amount = formatMoney(status.totalCents, currency, locale);
   return (

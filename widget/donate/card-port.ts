@@ -1,8 +1,8 @@
-import { signal } from "@preact/signals-core";
 import type { WidgetErrorCode as ErrorCode } from "../../contract/errors";
 import type { ToFrameMessage } from "../../contract/frame";
 import { readFromFrameMessage } from "../shared/frame-messages";
 import type { Locale } from "../i18n";
+import { createCardState, type CardState } from "./model/card";
 
 export type TokenResult =
   | { ok: true; token: string; brand: string; last4: string }
@@ -43,18 +43,13 @@ export function cardFrameUrl(proxyUrl: string, locale: Locale, theme: Record<str
  * card.attach(iframe);
  * const result = await card.tokenize(); // { ok: true, token, brand, last4 }
  */
-export function createCardPort(proxyUrl: string) {
+export function createCardPort(proxyUrl: string, state: CardState = createCardState()) {
   const frameOrigin = new URL(proxyUrl).origin;
-  const complete = signal(false);
-  const brand = signal("unknown");
-  const height = signal(0);
-  /** The frame has not said a word FRAME_LOAD_TIMEOUT_MS after it entered the page. */
-  const failed = signal(false);
+  // `failed`: the frame has not said a word FRAME_LOAD_TIMEOUT_MS after it entered the page.
+  const { complete, brand, height, failed, revision } = state;
   let loadTimer: ReturnType<typeof setTimeout> | undefined;
   /** The frame has spoken, so it listens: a message posted now is heard. */
   let loaded = false;
-  /** Bumped whenever the donor edits the card, so a retry knows the card changed. */
-  const revision = signal(0);
   const waiting = new Map<string, (result: TokenResult) => void>();
   let frame: HTMLIFrameElement | null = null;
   let src: string | undefined;

@@ -10,6 +10,7 @@ import type { Campaign, Peer } from "../../contract/api";
 import type { FromFrameMessage, ToFrameMessage } from "../../contract/frame";
 import { readDonateAttributes } from "./attributes";
 import { DonateWidget } from "./DonateWidget";
+import { loadLater } from "./model/later";
 
 export const PROXY = "https://give.example.org";
 
@@ -267,7 +268,7 @@ export const ALL_FIELDS = "phone,address,memo,pledge-wall,sms,anonymous";
 
 /**
  * Renders the donate widget with `attributes` (as a page would set them; every field turned on
- * unless `fields` says otherwise) and waits for the campaign to load. Events the widget fires are
+ * unless `fields` says otherwise) and waits for the campaign and the rest of the form to load. Events the widget fires are
  * collected in `events`.
  */
 export async function renderDonate(attributes: Record<string, string> = {}) {
@@ -293,6 +294,8 @@ export async function renderDonate(attributes: Record<string, string> = {}) {
   const view = render(<DonateWidget {...result.props} host={host} />, { container: host });
   const widget = within(host);
   await widget.findByRole("button", { name: /^(Donate|Donar|Next|Siguiente)$|^(Donate|Donar) / });
+  // And the rest of the form (later.ts), as a donor has it by the time the gift is chosen.
+  await loadLater(result.props.locale);
   return { ...view, host, events, widget };
 }
 

@@ -1,10 +1,11 @@
 import { donateEn } from "./donate-en";
+import { donateLaterEn } from "./donate-later-en";
 
-export { donateEn };
+export { donateEn, donateLaterEn };
 
 /**
  * Every visible English string of the elements, by section: `common` (shared), `donate`
- * (<givekit-donate>), `optin` (<givekit-optin>), `goal` (<givekit-goal>), `button`
+ * (<givekit-donate>'s first step), `donateLater` (the rest of it), `optin` (<givekit-optin>), `goal` (<givekit-goal>), `button`
  * (<givekit-button>). Each section is its own
  * export, so a catalog of catalogs/ takes only the sections its elements show. es.ts has the same shape.
  */
@@ -71,4 +72,11 @@ export const buttonEn = {
 };
 
 /** Every section: the catalog of a page with several kinds of element, and of givekit.js. */
-export const en = { common: commonEn, donate: donateEn, optin: optinEn, goal: goalEn, button: buttonEn };
+export const en = {
+  common: commonEn,
+  donate: donateEn,
+  donateLater: donateLaterEn,
+  optin: optinEn,
+  goal: goalEn,
+  button: buttonEn,
+};

@@ -1,6 +1,7 @@
 import { donateEs } from "./donate-es";
+import { donateLaterEs } from "./donate-later-es";
 
-export { donateEs };
+export { donateEs, donateLaterEs };
 import type { Messages } from ".";
 
 /** The Spanish catalog, section by section, in en.ts's shape. */
@@ -69,6 +70,7 @@ export const buttonEs: Messages["button"] = {
 export const es: Messages = {
   common: commonEs,
   donate: donateEs,
+  donateLater: donateLaterEs,
   optin: optinEs,
   goal: goalEs,
   button: buttonEs,

@@ -65,6 +65,24 @@ export function loadedMessages(locale: string | null | undefined): Messages | nu
   return (loaded[localeOf(locale)] as Messages | undefined) ?? null;
 }
 
+/**
+ * Adds a catalog fetched after the first (what a part of an element loaded later says) to a
+ * language's loaded messages. A language that has `section` already (givekit.js's catalogs, the
+ * `all` chunk's) fetches nothing.
+ *
+ * @example
+ * await addMessages("es", "donateLater", () => import("./donate-later-es.js"));
+ */
+export async function addMessages(
+  locale: Locale,
+  section: keyof Messages,
+  load: () => Promise<{ messages: Catalog }>,
+): Promise<void> {
+  if (loaded[locale]?.[section]) return;
+  const { messages } = await load();
+  Object.assign((loaded[locale] ??= {}), messages);
+}
+
 /** The catalog for a `locale` attribute, which loadMessages() has loaded: elements render after it. */
 export function messagesFor(locale: string | null | undefined): Messages {
   const messages = loadedMessages(locale);

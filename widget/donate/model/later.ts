@@ -1,18 +1,29 @@
-type Later = typeof import("../later");
+import { addMessages, type Catalog, type Locale } from "../../i18n";
 
-let request: Promise<Later> | null = null;
-let loaded: Later | null = null;
+/** widget/donate/later.ts's exports. */
+export type Later = typeof import("../later");
 
-/** widget/donate/later.ts, loaded once (tried again after a failed load, at the next Donate). */
-export function loadLater(): Promise<Later> {
-  return (request ??= import("../later").then(
-    (module) => (loaded = module),
+/** What the form says after its first step, by language: fetched beside later.ts. */
+const LATER_WORDS: Record<Locale, () => Promise<{ messages: Catalog }>> = {
+  en: () => import("../../chunks/messages/donate-later-en"),
+  es: () => import("../../chunks/messages/donate-later-es"),
+};
+
+const requests: Partial<Record<Locale, Promise<Later>>> = {};
+
+/**
+ * widget/donate/later.ts and its words in `locale`, loaded once (tried again after a failed
+ * load, at the next need).
+ */
+export function loadLater(locale: Locale): Promise<Later> {
+  return (requests[locale] ??= Promise.all([
+    import("../later"),
+    addMessages(locale, "donateLater", LATER_WORDS[locale]),
+  ]).then(
+    ([later]) => later,
     (error: unknown) => {
-      request = null;
+      delete requests[locale];
       throw error;
     },
   ));
 }
-
-/** later.ts if it has arrived: always by the time a donation has an outcome (submit waits for it). */
-export const laterIfLoaded = (): Later | null => loaded;

@@ -1,0 +1,134 @@
+import { DEDICATION_KINDS, DEDICATION_NAME_MAX } from "../../contract/dedication";
+import { EMAIL_MAX } from "../../contract/patterns";
+import type { Messages } from "../i18n";
+import { Checkbox, Choices, ExternalLink } from "../shared/Field";
+import { TextField } from "../shared/TextField";
+import { reactive } from "../shared/reactive";
+import { MEMO_MAX, type DonateField, type DonationModel } from "./DonationModel";
+
+interface OptionsProps {
+  model: DonationModel;
+  t: Messages;
+  errorFor: (field: DonateField) => string | null;
+}
+
+/** `fields="dedication"`: a box that, ticked, asks whom the gift honors or remembers, and whom to tell. */
+const DedicationFields = reactive(({ model, t, errorFor }: OptionsProps) => {
+  const d = t.donateLater;
+  // Made with later.ts, as this component was.
+  const dedication = model.dedication()!;
+  return (
+    <>
+      <Checkbox
+        field="dedicate"
+        label={d.dedicate}
+        checked={dedication.on.value}
+        onChange={(checked) => model.set(dedication.on, checked, "dedicationName")}
+      />
+      {dedication.on.value ? (
+        <>
+          <Choices
+            field="dedicationKind"
+            legend={d.dedicationKind}
+            choices={DEDICATION_KINDS}
+            labelOf={(kind) => d.dedicationKinds[kind]}
+            chosen={dedication.kind.value}
+            onChoose={(kind) => model.set(dedication.kind, kind)}
+          />
+          <TextField
+            field="dedicationName"
+            label={d.dedicationName}
+            optional={null}
+            value={dedication.name.value}
+            error={errorFor("dedicationName")}
+            autocomplete="off"
+            maxLength={DEDICATION_NAME_MAX}
+            onInput={(value) => model.set(dedication.name, value, "dedicationName")}
+          />
+          <TextField
+            field="dedicationEmail"
+            type="email"
+            label={d.dedicationEmail}
+            optional={t.common.optional}
+            value={dedication.email.value}
+            error={errorFor("dedicationEmail")}
+            autocomplete="off"
+            maxLength={EMAIL_MAX}
+            onInput={(value) => model.set(dedication.email, value, "dedicationEmail")}
+          />
+        </>
+      ) : null}
+    </>
+  );
+});
+
+/** The options the nonprofit turned on: anonymous, pledge wall, a message, a dedication, the SMS opt-in. */
+export const DonorOptions = reactive(({ model, t, errorFor }: OptionsProps) => {
+  const d = t.donateLater;
+  const donor = model.donor()!;
+  const { asks, requires } = donor;
+  if (!(["anonymous", "pledge-wall", "memo", "dedication", "sms"] as const).some(asks)) return null;
+  const smsProgram = model.props.programName ?? d.smsProgramFallback;
+  const { termsUrl, privacyUrl } = model.props;
+  return (
+    <fieldset>
+      <legend part="legend">{d.optionsLegend}</legend>
+      {asks("anonymous") ? (
+        <Checkbox
+          field="anonymous"
+          label={d.anonymous}
+          checked={donor.anonymous.value}
+          onChange={(checked) => model.set(donor.anonymous, checked)}
+        />
+      ) : null}
+      {asks("pledge-wall") ? (
+        <Checkbox
+          field="pledgeWall"
+          label={d.pledgeWall}
+          checked={donor.pledgeWall.value}
+          onChange={(checked) => model.set(donor.pledgeWall, checked)}
+        />
+      ) : null}
+      {asks("memo") ? (
+        <TextField
+          field="memo"
+          label={d.memo}
+          optional={requires("memo") ? null : t.common.optional}
+          value={donor.memo.value}
+          error={errorFor("memo")}
+          autocomplete="off"
+          maxLength={MEMO_MAX}
+          multiline
+          onInput={(value) => model.set(donor.memo, value, "memo")}
+        />
+      ) : null}
+      {asks("dedication") ? <DedicationFields model={model} t={t} errorFor={errorFor} /> : null}
+      {asks("sms") ? (
+        <>
+          <Checkbox
+            field="smsOptIn"
+            label={d.smsOptIn(smsProgram)}
+            checked={donor.smsOptIn.value}
+            onChange={(checked) => model.set(donor.smsOptIn, checked, "phone")}
+            describedBy="gk-sms-disclosure"
+          />
+          <p id="gk-sms-disclosure" class="gk-hint" part="disclosure">
+            {d.smsDisclosure(smsProgram)}
+            {termsUrl ? (
+              <>
+                {" "}
+                <ExternalLink href={termsUrl}>{t.common.terms}</ExternalLink>
+              </>
+            ) : null}
+            {privacyUrl ? (
+              <>
+                {" "}
+                <ExternalLink href={privacyUrl}>{t.common.privacy}</ExternalLink>
+              </>
+            ) : null}
+          </p>
+        </>
+      ) : null}
+    </fieldset>
+  );
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it, vi } from "vitest";
+import type { Catalog } from ".";
+import { donateEn } from "./donate-en";
+import { donateLaterEn } from "./donate-later-en";
+import { commonEn } from "./en";
+
+/** A fresh copy of the message registry (the dom tests' own has every section of both languages). */
+async function freshRegistry() {
+  vi.resetModules();
+  return import("./index");
+}
+
+describe("addMessages: words fetched after the first catalog", () => {
+  it("adds a section to a language loaded without it, once", async () => {
+    const i18n = await freshRegistry();
+    // A donate chunk's English catalog: the first step's words.
+    i18n.useMessageSource(async () => ({ common: commonEn, donate: donateEn }));
+    await i18n.loadMessages("en");
+    expect(i18n.messagesFor("en").donateLater).toBeUndefined();
+
+    const load = vi.fn<() => Promise<{ messages: Catalog }>>(async () => ({
+      messages: { donateLater: donateLaterEn },
+    }));
+    await i18n.addMessages("en", "donateLater", load);
+    expect(i18n.messagesFor("en").donateLater.cardLegend).toBe("Card");
+    expect(i18n.messagesFor("en").donate.next).toBe("Next");
+    await i18n.addMessages("en", "donateLater", load);
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it("fetches nothing for a language whose catalog has the section already (givekit.js's, the all chunk's)", async () => {
+    const i18n = await freshRegistry();
+    const { en } = await import("./en");
+    i18n.useMessageSource(async () => en);
+    await i18n.loadMessages("en");
+    const load = vi.fn<() => Promise<{ messages: Catalog }>>(async () => ({
+      messages: { donateLater: donateLaterEn },
+    }));
+    await i18n.addMessages("en", "donateLater", load);
+    expect(load).not.toHaveBeenCalled();
+  });
+
+  it("a failed fetch adds nothing and may be tried again", async () => {
+    const i18n = await freshRegistry();
+    i18n.useMessageSource(async () => ({ common: commonEn, donate: donateEn }));
+    await i18n.loadMessages("en");
+    await expect(
+      i18n.addMessages("en", "donateLater", async () => {
+        throw new TypeError("Failed to fetch");
+      }),
+    ).rejects.toThrow("Failed to fetch");
+    expect(i18n.messagesFor("en").donateLater).toBeUndefined();
+    await i18n.addMessages("en", "donateLater", async () => ({ messages: { donateLater: donateLaterEn } }));
+    expect(i18n.messagesFor("en").donateLater.cardFrameTitle).toBe("Card details");
+  });
+});
