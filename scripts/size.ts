@@ -158,7 +158,7 @@ function main(): number {
       line(`    its ${locale} messages (${file})`, chunk(file));
     for (const file of table.imports[key]?.later ?? []) line(`    later: ${file}`, chunk(file));
     for (const [locale, files] of Object.entries(table.imports[key]?.laterMessages ?? {}))
-      for (const file of files) line(`    later, its ${locale} messages: ${file}`, chunk(file));
+      for (const file of files) line(`    later (${locale}): ${file}`, chunk(file));
   };
   /** A chunk and what it imports at once: what the browser must have before it runs. */
   const whole = (key: string, file: string) =>
