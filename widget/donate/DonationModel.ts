@@ -354,6 +354,15 @@ export function createDonationModel({
      */
     async submit(): Promise<SubmitResult> {
       if (form.busy.peek()) return { kind: "busy" };
+      // A form on one page whose rest could not load as it opened: fetched now, and its fields
+      // (the donor's, empty) checked as any are; nothing is sent without them.
+      if (!later.peek()) {
+        try {
+          await fetchLater();
+        } catch {
+          return form.fail({}, UNREACHABLE);
+        }
+      }
       // The form as it was when Donate was pressed, whatever the wait below.
       const request = body();
       const fingerprint = JSON.stringify([request, card.revision.value]);

@@ -102,4 +102,17 @@ describe("the rest of the form, fetched as the form opens", () => {
     await waitFor(() => expect(shownStep(host)).toBe("Step 2 of 3: About you"));
     expect(widget.queryByRole("alert")).toBeNull();
   });
+
+  it("on one page, a rest that could not load as the form opened is fetched at Donate, and its fields asked; nothing is sent", async () => {
+    const proxy = stubProxy();
+    // As the model is made, and as the form loads.
+    network.failures = 2;
+    const { widget } = await renderForm({ layout: "single" });
+    expect(await widget.findByRole("button", { name: "Donate $25.00" })).toBeTruthy();
+    expect(widget.queryByLabelText("First name")).toBeNull();
+    fireEvent.click(await widget.findByRole("button", { name: "Donate $25.00" }));
+    const firstName = await widget.findByLabelText("First name");
+    await waitFor(() => expect(firstName.getAttribute("aria-invalid")).toBe("true"));
+    expect(proxy.donationCalls()).toHaveLength(0);
+  });
 });
