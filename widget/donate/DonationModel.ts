@@ -106,8 +106,6 @@ export interface DonationModelDeps {
   search?: string;
   /** The SMS disclosure as the form shows it, word for word (sent with a ticked SMS box). */
   smsConsentText?: () => string;
-  /** Fetches what the form needs after its first step (model/later.ts's loadLater). */
-  loadLater?: () => Promise<Later>;
 }
 
 const FAILURES: Partial<Record<WidgetErrorCode, DonateFailure>> = {
@@ -161,7 +159,6 @@ export function createDonationModel({
   props,
   search = "",
   smsConsentText = () => "",
-  loadLater: load = () => loadLater(props.locale),
 }: DonationModelDeps) {
   /** What the form needs after its first step (later.ts), once it has arrived. */
   const later = signal<Later | null>(null);
@@ -172,7 +169,7 @@ export function createDonationModel({
   let donor: DonorModel | null = null;
   let dedication: DedicationModel | null = null;
   const fetchLater = async () => {
-    const module = later.peek() ?? (await load());
+    const module = later.peek() ?? (await loadLater(props.locale));
     cardPort ??= module.createCardPort(props.proxyUrl, card);
     donor ??= module.createDonorModel(props.fields, smsConsentText);
     dedication ??= module.createDedicationModel("dedication" in props.fields);
@@ -354,14 +351,14 @@ export function createDonationModel({
      */
     async submit(): Promise<SubmitResult> {
       if (form.busy.peek()) return { kind: "busy" };
-      // A form on one page whose rest could not load as it opened: fetched now, and its fields
-      // (the donor's, empty) checked as any are; nothing is sent without them.
-      if (!later.peek()) {
-        try {
-          await fetchLater();
-        } catch {
-          return form.fail({}, UNREACHABLE);
-        }
+      // The rest of the form, here by now as a rule (the attempt comes with it). On one page whose
+      // rest could not load as it opened: fetched now, its fields (the donor's, empty) then checked
+      // as any are. Not loaded (offline): nothing is sent, and the next Donate tries again.
+      let rest: Later;
+      try {
+        rest = await fetchLater();
+      } catch {
+        return form.fail({}, UNREACHABLE);
       }
       // The form as it was when Donate was pressed, whatever the wait below.
       const request = body();
@@ -374,12 +371,7 @@ export function createDonationModel({
       const problems = validate(request, schemaRefuses);
       if (Object.keys(problems).length > 0) return form.fail(problems, "validation_failed");
       form.start();
-      try {
-        attempt ??= (await fetchLater()).createAttempt({ api, card: cardPort!, form, fieldAt });
-      } catch {
-        // Not loaded (offline): nothing was sent, and the next Donate tries again.
-        return form.fail({}, UNREACHABLE);
-      }
+      attempt ??= rest.createAttempt({ api, card: cardPort!, form, fieldAt });
       return attempt.send({ request, fingerprint, totalCents, frequency });
     },
 
