@@ -17,6 +17,17 @@ afterEach(() => {
 const HOPE = { shortcode: "71777", keyword: "HOPE" };
 /** The frame's form session as openFormSession gives it once the proxy has answered. */
 const SESSION = { current: async () => "fs-from-the-proxy" };
+/** What the frame posts to /v1/payment-tokens for the good card, the campaign and the session. */
+const GOOD_CARD_SENT = {
+  card_number: "4242424242424242",
+  cvv: "123",
+  expiration_date: "12/2034",
+  // The campaign the frame was opened for, for the proxy's per-campaign signals.
+  ...HOPE,
+  // The honeypot, empty: a person never sees it.
+  website: "",
+  form_session: "fs-from-the-proxy",
+};
 
 function setup(t = frameEn) {
   const sent: FromFrameMessage[] = [];
@@ -150,15 +161,7 @@ describe("the card frame's form", () => {
     (screen.getByLabelText("Security code") as HTMLInputElement).value = "123";
     deliver({ type: "givekit:tokenize", id: "t-9" });
     await waitFor(() => expect(sent.at(-1)?.type).toBe("givekit:token"));
-    expect(JSON.parse(String(fetchStub.mock.calls[0]![1].body))).toEqual({
-      card_number: "4242424242424242",
-      cvv: "123",
-      expiration_date: "12/2034",
-      shortcode: "71777",
-      keyword: "HOPE",
-      website: "",
-      form_session: "fs-from-the-proxy",
-    });
+    expect(JSON.parse(String(fetchStub.mock.calls[0]![1].body))).toEqual(GOOD_CARD_SENT);
   });
 
   it("keeps a field filled in with no event when the donor then types in another", () => {
@@ -210,16 +213,7 @@ describe("the card frame's form", () => {
     });
     const [url, init] = fetchStub.mock.calls[0]!;
     expect(url).toBe("/v1/payment-tokens");
-    expect(JSON.parse(String(init.body))).toEqual({
-      card_number: "4242424242424242",
-      cvv: "123",
-      expiration_date: "12/2034",
-      // The campaign the frame was opened for, for the proxy's per-campaign signals.
-      shortcode: "71777",
-      keyword: "HOPE",
-      website: "",
-      form_session: "fs-from-the-proxy",
-    });
+    expect(JSON.parse(String(init.body))).toEqual(GOOD_CARD_SENT);
     for (const message of sent) {
       expect(JSON.stringify(message)).not.toContain("4242424242424242");
     }
