@@ -103,13 +103,18 @@ function placeFrameHtml(): Plugin {
 
 /**
  * What an element chunk imports: at once (none, while chunks stay whole), later (import()), and
- * later by language (the words of what comes later, one catalog per language; a page fetches its own).
+ * later by language (the words of what comes later, one catalog per language; a page fetches its
+ * own); and the extras, later parts only an element whose attributes turn them on fetches.
  */
 interface ChunkImports {
   imports: string[];
   later: string[];
   laterMessages: Record<string, string[]>;
+  extras: string[];
 }
+
+/** Where the later parts that attributes turn on live (widget/donate/model/later.ts's extrasFor). */
+const EXTRAS_DIR = "/widget/donate/extras/";
 
 /**
  * Tells widget.js where each element's chunk went: each element's build records the hashed file
@@ -163,16 +168,28 @@ function elementChunkNames(): Plugin {
           files[name] = chunk.fileName;
           const localeOf = (file: string) =>
             LOCALES.find((locale) => bundle[file]?.name?.endsWith(`-${locale}`));
-          // What a lazy part imports in its turn (a module two of them share, in a chunk of its own).
-          const later = new Set(chunk.dynamicImports.filter((file) => !localeOf(file)));
-          for (const file of later) {
+          const isExtra = (file: string) => {
             const part = bundle[file];
-            if (part?.type !== "chunk") continue;
-            for (const imported of part.imports) if (imported !== chunk.fileName) later.add(imported);
-          }
+            return part?.type === "chunk" && Boolean(part.facadeModuleId?.includes(EXTRAS_DIR));
+          };
+          /** Lazy parts, with what they import in their turn (a module two of them share, in a chunk of its own). */
+          const withImports = (parts: string[], besides = new Set<string>()) => {
+            const all = new Set(parts);
+            for (const file of all) {
+              const part = bundle[file];
+              if (part?.type !== "chunk") continue;
+              for (const imported of part.imports)
+                if (imported !== chunk.fileName && !besides.has(imported)) all.add(imported);
+            }
+            return all;
+          };
+          const lazy = chunk.dynamicImports.filter((file) => !localeOf(file));
+          const later = withImports(lazy.filter((file) => !isExtra(file)));
+          const extras = withImports(lazy.filter(isExtra), later);
           chunkImports[name] = {
             imports: chunk.imports,
             later: [...later],
+            extras: [...extras],
             laterMessages: Object.fromEntries(
               LOCALES.map((locale) => [
                 locale,

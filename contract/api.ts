@@ -13,8 +13,17 @@ import {
 } from "./dedication";
 import { PositiveAmountSchema, RateSchema, AmountSchema } from "./money-schemas";
 import {
+  CITY_MAX,
+  CONSENT_TEXT_MAX,
+  CONSENT_TEXT_MIN,
   COUNTRY_PATTERN,
   CURRENCY_PATTERN,
+  EMAIL_PATTERN,
+  FULL_NAME_MAX,
+  hasTarget,
+  NAME_MAX,
+  POSTAL_CODE_MAX,
+  STREET_MAX,
   DEFAULT_MIN_AMOUNT,
   KEYWORD_PATTERN,
   LIST_NAME_MAX,
@@ -38,6 +47,7 @@ const Text = (max: number) => z.string().check(z.maxLength(max));
 /* @__NO_SIDE_EFFECTS__ */
 const Required = (max: number, message: string) =>
   z.string().check(z.trim(), z.minLength(1, message), z.maxLength(max));
+const EMAIL_MESSAGE = "Enter an e-mail address such as name@example.org.";
 const PeerId = /* @__PURE__ */ z
   .string()
   .check(z.regex(PEER_ID_PATTERN, "Choose a fundraiser or team from the list."));
@@ -58,10 +68,6 @@ const Target = {
   event_id: z.optional(Text(TARGET_TEXT_MAX)),
   event_type: z.optional(Text(TARGET_TEXT_MAX)),
 };
-
-function hasTarget(value: { shortcode?: string; keyword?: string; event_id?: string; event_type?: string }) {
-  return Boolean((value.shortcode && value.keyword) || (value.event_id && value.event_type));
-}
 
 // ── campaigns ────────────────────────────────────────────────────────────────────────────
 
@@ -190,10 +196,10 @@ export type PaymentTokenResponse = z.infer<typeof PaymentTokenResponseSchema>;
 
 export const DonorSchema = /* @__PURE__ */ z
   .strictObject({
-    full_name: z.optional(Required(200, "Enter your name.")),
-    first_name: z.optional(Required(100, "Enter your first name.")),
-    last_name: z.optional(Required(100, "Enter your last name.")),
-    email: z.email("Enter an e-mail address such as name@example.org."),
+    full_name: z.optional(Required(FULL_NAME_MAX, "Enter your name.")),
+    first_name: z.optional(Required(NAME_MAX, "Enter your first name.")),
+    last_name: z.optional(Required(NAME_MAX, "Enter your last name.")),
+    email: z.email({ pattern: EMAIL_PATTERN, message: EMAIL_MESSAGE }),
     phone: z.optional(
       /* @__PURE__ */ z
         .string()
@@ -201,13 +207,13 @@ export const DonorSchema = /* @__PURE__ */ z
           z.refine((v) => v === "" || normalizeMobile(v) !== null, "Enter a US or Canadian phone number."),
         ),
     ),
-    street_address: z.optional(Text(200)),
-    city: z.optional(Text(100)),
-    state: z.optional(Text(100)),
+    street_address: z.optional(Text(STREET_MAX)),
+    city: z.optional(Text(CITY_MAX)),
+    state: z.optional(Text(CITY_MAX)),
     zip: z.optional(
       /* @__PURE__ */ z.string().check(z.regex(ZIP_PATTERN, "Enter a ZIP code such as 12345.")),
     ),
-    postal_code: z.optional(Text(20)),
+    postal_code: z.optional(Text(POSTAL_CODE_MAX)),
     country: z.optional(/* @__PURE__ */ z.string().check(z.regex(COUNTRY_PATTERN, "Choose a country."))),
   })
   .check(
@@ -227,7 +233,7 @@ export const DedicationSchema = /* @__PURE__ */ z.strictObject({
     z.maxLength(DEDICATION_NAME_MAX, `Keep the name under ${DEDICATION_NAME_MAX} characters.`),
     z.refine((name) => !DEDICATION_NAME_REFUSED.test(name), "Enter the name without < or > or line breaks."),
   ),
-  notify_email: z.optional(z.email("Enter an e-mail address such as name@example.org.")),
+  notify_email: z.optional(z.email({ pattern: EMAIL_PATTERN, message: EMAIL_MESSAGE })),
 });
 
 export const DonationRequestSchema = /* @__PURE__ */ z
@@ -246,7 +252,10 @@ export const DonationRequestSchema = /* @__PURE__ */ z
     sms_consent_text: z.optional(
       /* @__PURE__ */ z
         .string()
-        .check(z.minLength(20, "The disclosure shown to the person is required."), z.maxLength(2000)),
+        .check(
+          z.minLength(CONSENT_TEXT_MIN, "The disclosure shown to the person is required."),
+          z.maxLength(CONSENT_TEXT_MAX),
+        ),
     ),
     pledge_wall: z.optional(z.boolean()),
     /** The page's campaign tags: never a reason to refuse a gift; whoever keeps them reads them with contract/utm.ts's readUtm. */
@@ -326,12 +335,15 @@ export const SubscriptionRequestSchema = /* @__PURE__ */ z
     list: z.optional(Text(LIST_NAME_MAX)),
     keyword: z.optional(Keyword),
     shortcode: z.optional(Shortcode),
-    firstname: z.optional(Text(100)),
-    lastname: z.optional(Text(100)),
+    firstname: z.optional(Text(NAME_MAX)),
+    lastname: z.optional(Text(NAME_MAX)),
     consent: z.boolean(),
     consent_text: /* @__PURE__ */ z
       .string()
-      .check(z.minLength(20, "The disclosure shown to the person is required."), z.maxLength(2000)),
+      .check(
+        z.minLength(CONSENT_TEXT_MIN, "The disclosure shown to the person is required."),
+        z.maxLength(CONSENT_TEXT_MAX),
+      ),
   })
   .check(
     z.refine((v) => Boolean(v.list || (v.keyword && v.shortcode)), {

@@ -48,6 +48,19 @@ export const TARGET_TEXT_MAX = 64;
 export const ORIGIN_MAX = 200;
 /** The longest e-mail address (RFC 5321's path limit less its brackets). */
 export const EMAIL_MAX = 254;
+/** The longest full name a donor may give; a first or last name is shorter. */
+export const FULL_NAME_MAX = 200;
+/** The longest first or last name (a donor's, or an SMS subscriber's). */
+export const NAME_MAX = 100;
+/** The longest street address. */
+export const STREET_MAX = 200;
+/** The longest city or state. */
+export const CITY_MAX = 100;
+/** The longest postal code outside the US. */
+export const POSTAL_CODE_MAX = 20;
+/** The shortest and the longest consent text: an SMS disclosure as the person saw it. */
+export const CONSENT_TEXT_MIN = 20;
+export const CONSENT_TEXT_MAX = 2000;
 /** The longest memo a donor may write. */
 export const MEMO_MAX = 500;
 /**
@@ -62,12 +75,30 @@ export const RESERVED_KEYWORDS: readonly string[] = ["HELP", "GIVE", "STOP"];
 /** A text's length as zod counts it: in code points (an emoji is one), not UTF-16 units. */
 export const codePoints = (text: string): number => [...text].length;
 
+/**
+ * An e-mail address as givekit takes one: a local part of dot-separated atoms (RFC 5322's
+ * characters, ASCII only), then a domain of letter, digit and hyphen labels (none starting or
+ * ending with a hyphen) under a top-level domain of letters.
+ */
+export const EMAIL_PATTERN =
+  /^[\w!#$%&'*+/=?^`{|}~-]+(?:\.[\w!#$%&'*+/=?^`{|}~-]+)*@(?:[A-Za-z\d](?:[A-Za-z\d-]*[A-Za-z\d])?\.)+[A-Za-z]{2,}$/;
+
 /** True when `value` is a string the pattern matches. */
 export const matches = (pattern: RegExp, value: unknown): value is string =>
   typeof value === "string" && pattern.test(value);
 
 /** A money amount as it travels: "25", "25.50"; not "007", "1e3" or "-5". */
 export const isAmount = (value: unknown): value is string => matches(AMOUNT_PATTERN, value);
+
+/** Whether a request names its campaign: a shortcode and a keyword, or an event id and type. */
+export function hasTarget(value: {
+  shortcode?: string;
+  keyword?: string;
+  event_id?: string;
+  event_type?: string;
+}) {
+  return Boolean((value.shortcode && value.keyword) || (value.event_id && value.event_type));
+}
 
 export const isReservedKeyword = (keyword: string): boolean =>
   RESERVED_KEYWORDS.includes(keyword.toUpperCase());

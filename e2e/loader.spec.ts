@@ -6,14 +6,18 @@ import { optinOf } from "./optin-helpers";
 
 /**
  * The widget file a URL names: "widget.js", a chunk ("donate", "all" …), its catalog
- * ("donate-en" …) or what a donate form loads while the donor fills it in ("request-check").
+ * ("donate-en" …), or the rest of a donate form and its words, loaded while the donor chooses
+ * an amount ("later", "donate-later-en"), with the extras its attributes turn on ("CountryField" …).
  */
 function widgetFile(proxyUrl: string, url: string): string | undefined {
   if (!url.startsWith(proxyUrl)) return undefined;
   const path = new URL(url).pathname;
   if (path === "/widget.js") return "widget.js";
   // Rolldown's hashes are eight characters of [A-Za-z0-9_-].
-  const chunk = /^\/assets\/((?:donate|optin|goal|all|request-check)(?:-en|-es)?)-[\w-]{8}\.js$/.exec(path);
+  const chunk =
+    /^\/assets\/((?:donate|optin|goal|all|later|CountryField|phone-rule|MonthlyPrompt|data-layer)(?:-later)?(?:-en|-es)?)-[\w-]{8}\.js$/.exec(
+      path,
+    );
   return chunk?.[1];
 }
 
@@ -57,7 +61,16 @@ test("a page with both forms loads them in one chunk", async ({ page, hostUrl, p
   await expect(optinOf(page).getByRole("button", { name: "Subscribe" })).toBeVisible();
   await expect(page.locator("givekit-donate").getByRole("button", { name: /^Donate/ })).toBeVisible();
   await page.waitForLoadState("networkidle");
-  expect(asked.toSorted()).toEqual(["all", "all-en", "request-check", "widget.js"]);
+  // The `all` catalog is whole: the later words come as a chunk it imports, and no other.
+  expect(asked.toSorted()).toEqual([
+    "CountryField",
+    "all",
+    "all-en",
+    "donate-later-en",
+    "later",
+    "phone-rule",
+    "widget.js",
+  ]);
 });
 
 test("a form the page adds later is loaded then, and works", async ({ page, hostUrl, proxyServer }) => {
@@ -68,7 +81,21 @@ test("a form the page adds later is loaded then, and works", async ({ page, host
   const donate = page.locator("givekit-donate");
   await expect(donate.getByRole("button", { name: /^Donate/ })).toBeVisible();
   await expect(donate.getByLabel("First name")).toBeVisible();
-  await expect.poll(() => asked.toSorted()).toEqual(["donate", "donate-en", "request-check", "widget.js"]);
+  await expect
+    .poll(() => asked.toSorted())
+    .toEqual(["CountryField", "donate", "donate-en", "donate-later-en", "later", "phone-rule", "widget.js"]);
+});
+
+test("a donate form fetches only the extras its attributes turn on: none for a plain one", async ({
+  page,
+  hostUrl,
+  proxyServer,
+}) => {
+  const asked = recordChunks(page, proxyServer.url);
+  await page.goto(`${hostUrl}/snippet.html`);
+  await expect(page.locator("givekit-donate").getByRole("button", { name: "Next" })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(asked.toSorted()).toEqual(["donate", "donate-en", "donate-later-en", "later", "widget.js"]);
 });
 
 test("an element's messages are asked for beside its code, not after it", async ({

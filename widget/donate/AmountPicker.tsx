@@ -120,7 +120,9 @@ export const AmountPicker = reactive(({ model, t, locale, error }: PickerProps) 
         <FieldError field="amount" error={error} />
       </fieldset>
       {/* The invitation shows once an amount is chosen; it comes with later.ts, fetched as the form opened. */}
-      {Later ? <Later.MonthlyPrompt model={model} t={t} locale={locale} currency={currency} /> : null}
+      {Later?.MonthlyPrompt ? (
+        <Later.MonthlyPrompt model={model} t={t} locale={locale} currency={currency} />
+      ) : null}
       {!hasFee ? null : feeMode === "required" ? (
         <p class="gk-hint" part="fee">
           {noAmount ? d.feeIncludedAny : d.feeIncluded(feeText)}

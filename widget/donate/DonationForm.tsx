@@ -102,7 +102,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
         });
         if (said !== "Success" || !transactionId) return;
         // A charge came through the attempt, which later.ts made: it is there.
-        if (model.props.dataLayer) model.later.peek()?.pushPurchase(context, amount, transactionId);
+        if (model.props.dataLayer) model.later.peek()?.pushPurchase?.(context, amount, transactionId);
         const next = model.successUrl();
         // The thank-you is read first; then the nonprofit's own page takes over.
         if (next) setTimeout(() => location.assign(next), SUCCESS_REDIRECT_MS);

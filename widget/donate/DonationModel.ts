@@ -14,9 +14,8 @@ import { fetchCampaign } from "./model/campaign";
 import type { DedicationModel } from "./model/dedication";
 import type { DonorModel } from "./model/donor";
 import { createGiftModel } from "./model/gift";
-import { loadLater, type Later } from "./model/later";
+import { extrasFor, loadLater, type Later } from "./model/later";
 import { createPeerModel } from "./model/peers";
-import { loadRequestCheck, requestCheckIfAny, type RefusedPaths } from "./model/request-check";
 
 /**
  * The steps of `layout="steps"`, by the fields each asks: the gift, the donor (and the options
@@ -97,7 +96,6 @@ export type LoadState = "loading" | "ready" | "unavailable";
 export { MEMO_MAX };
 export { OTHER_AMOUNT_MAX, parseAmountInput } from "./model/gift";
 export { PEER_SEARCH_DEBOUNCE_MS } from "./model/peers";
-export { REQUEST_CHECK_WAIT_MS } from "./model/request-check";
 
 export interface DonationModelDeps {
   api: ApiClient;
@@ -169,15 +167,13 @@ export function createDonationModel({
   let donor: DonorModel | null = null;
   let dedication: DedicationModel | null = null;
   const fetchLater = async () => {
-    const module = later.peek() ?? (await loadLater(props.locale));
+    const module = later.peek() ?? (await loadLater(props.locale, extrasFor(props)));
     cardPort ??= module.createCardPort(props.proxyUrl, card);
     donor ??= module.createDonorModel(props.fields, smsConsentText);
     dedication ??= module.createDedicationModel("dedication" in props.fields);
     return (later.value = module);
   };
-  // The request check (zod and the contract's schema) and the rest of the form (later.ts) start
-  // loading now, while the donor chooses a gift.
-  void loadRequestCheck().catch(() => undefined);
+  // The rest of the form (later.ts) starts loading now, while the donor chooses a gift.
   void fetchLater().catch(() => undefined);
   const loadState = signal<LoadState>("loading");
   const campaign = signal<CampaignResponse | null>(null);
@@ -214,18 +210,16 @@ export function createDonationModel({
   }
 
   /** Every problem the donor can fix before anything leaves the browser. */
-  function validate(
-    request: Omit<DonationRequest, "credit_card_token">,
-    refused: RefusedPaths | null,
-  ): FieldProblems {
+  function validate(request: Omit<DonationRequest, "credit_card_token">, rest: Later | null): FieldProblems {
     const problems: FieldProblems = {};
-    for (const path of refused?.(request) ?? []) {
+    // The contract's rules for the whole request (request-check.ts) come with the rest of the form.
+    for (const path of rest?.refusedPaths(request, rest.normalizeMobile) ?? []) {
       const field = fieldAt(path);
       if (field) problems[field] = "invalid";
     }
     const amount = gift.problem();
     if (amount) problems.amount = amount;
-    // By hand too, for a step checked before the request check has arrived.
+    // What the donor must still fill in, also while the rest of the form is on its way.
     Object.assign(problems, donor?.problems(), dedication?.problems(request.memo));
     // The frame's latest card state may still be on its way (a key typed just before Enter):
     // alone, an incomplete card is left to the frame, which checks it again when asked for a token.
@@ -324,17 +318,16 @@ export function createDonationModel({
       const from = step.peek();
       if (checkingStep) return { kind: "busy" };
       checkingStep = true;
-      // Next waits for no check still on its way: Donate does, and takes the donor back to a field it refuses.
-      const problems = validate(body(), await requestCheckIfAny(0));
-      // The next step's fields come with later.ts: here by now, as a rule.
-      const arrived = await fetchLater().then(Boolean, () => false);
+      // The next step's fields, and the request's check, come with later.ts: here by now, as a rule.
+      const rest = await fetchLater().catch(() => null);
+      const problems = validate(body(), rest);
       checkingStep = false;
       const mine: FieldProblems = {};
       for (const field of STEPS[from]!) if (problems[field]) mine[field] = problems[field];
       // Back was pressed meanwhile: this step is no longer shown.
       if (step.peek() !== from) return { kind: "busy" };
       if (Object.keys(mine).length > 0) return form.fail(mine, "validation_failed");
-      if (!arrived) return form.fail({}, UNREACHABLE);
+      if (!rest) return form.fail({}, UNREACHABLE);
       batch(() => {
         form.errors.value = {};
         // A Next that failed before (the rest of the form not loaded) is behind the donor now.
@@ -360,19 +353,19 @@ export function createDonationModel({
       } catch {
         return form.fail({}, UNREACHABLE);
       }
-      // The form as it was when Donate was pressed, whatever the wait below.
-      const request = body();
-      const fingerprint = JSON.stringify([request, card.revision.value]);
-      const totalCents = gift.totalCents.value ?? 0;
-      const frequency: Frequency = gift.frequency.value;
-      const schemaRefuses = await requestCheckIfAny();
       // Two clicks while it loaded: the first starts the attempt, the second finds it busy.
       if (form.busy.peek()) return { kind: "busy" };
-      const problems = validate(request, schemaRefuses);
+      const request = body();
+      const problems = validate(request, rest);
       if (Object.keys(problems).length > 0) return form.fail(problems, "validation_failed");
       form.start();
       attempt ??= rest.createAttempt({ api, card: cardPort!, form, fieldAt });
-      return attempt.send({ request, fingerprint, totalCents, frequency });
+      return attempt.send({
+        request,
+        fingerprint: JSON.stringify([request, card.revision.value]),
+        totalCents: gift.totalCents.value ?? 0,
+        frequency: gift.frequency.value,
+      });
     },
 
     /** The page the donor goes to after the thank-you, if any (and allowed). */

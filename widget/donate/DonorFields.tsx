@@ -1,8 +1,6 @@
-import { EMAIL_MAX } from "../../contract/patterns";
+import { CITY_MAX, EMAIL_MAX, NAME_MAX, POSTAL_CODE_MAX, STREET_MAX } from "../../contract/patterns";
 import type { Locale, Messages } from "../i18n";
-import { countries } from "./countries";
 import type { DonateField, DonationModel } from "./DonationModel";
-import { describedBy, FieldError, fieldId } from "../shared/Field";
 import { TextField } from "../shared/TextField";
 import { reactive } from "../shared/reactive";
 
@@ -20,15 +18,14 @@ type TextFieldName = "firstName" | "lastName" | "email" | "phone" | "street" | "
  * never, always, or unless the nonprofit made it required (`phone:required`, `address:required`).
  */
 const FIELDS: [TextFieldName, string, number, boolean | "phone" | "address"][] = [
-  ["firstName", "given-name", 100, false],
-  ["lastName", "family-name", 100, false],
+  ["firstName", "given-name", NAME_MAX, false],
+  ["lastName", "family-name", NAME_MAX, false],
   ["email", "email", EMAIL_MAX, false],
   ["phone", "tel", 32, "phone"],
-  ["street", "address-line1", 200, "address"],
-  ["city", "address-level2", 100, "address"],
-  ["state", "address-level1", 100, true],
+  ["street", "address-line1", STREET_MAX, "address"],
+  ["city", "address-level2", CITY_MAX, "address"],
+  ["state", "address-level1", CITY_MAX, true],
 ];
-const POSTAL_MAX = 20;
 
 /**
  * The donor's name and e-mail, and the phone and address when the nonprofit turned them on,
@@ -40,7 +37,8 @@ export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFields
   // Made with later.ts, as this component was.
   const donor = model.donor()!;
   const { asks, requires } = donor;
-  const countryError = errorFor("country");
+  // The country's list is a part of its own, fetched with later.ts when the address is asked.
+  const Later = model.later.value!;
   const field = ([name, autocomplete, max, optional]: (typeof FIELDS)[number]) => (
     <TextField
       key={name}
@@ -73,30 +71,9 @@ export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFields
             {state}
           </div>
           <div class="gk-row">
-            <div class="gk-field">
-              <label for={fieldId("country")} part="label">
-                {d.country}
-              </label>
-              <select
-                id={fieldId("country")}
-                autocomplete="country"
-                part="input"
-                aria-invalid={countryError ? "true" : undefined}
-                aria-describedby={describedBy("country", countryError)}
-                value={donor.country.value}
-                onChange={(event) => {
-                  model.set(donor.country, event.currentTarget.value, "country");
-                  model.clearError("zip");
-                }}
-              >
-                {countries(locale).map(({ code, name }) => (
-                  <option key={code} value={code}>
-                    {name}
-                  </option>
-                ))}
-              </select>
-              <FieldError field="country" error={countryError} />
-            </div>
+            {Later.CountryField ? (
+              <Later.CountryField model={model} t={t} locale={locale} errorFor={errorFor} />
+            ) : null}
             <TextField
               field="zip"
               label={donor.usesZip.value ? d.zip : d.postalCode}
@@ -104,7 +81,7 @@ export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFields
               value={donor.zip.value}
               error={errorFor("zip")}
               autocomplete="postal-code"
-              maxLength={POSTAL_MAX}
+              maxLength={POSTAL_CODE_MAX}
               onInput={(value) => model.set(donor.zip, value, "zip")}
             />
           </div>

@@ -43,6 +43,10 @@ export const OPTIONAL_FIELDS = [
 export type OptionalField = (typeof OPTIONAL_FIELDS)[number];
 /** Each field turned on: true when the donor must fill it in (check boxes never must). */
 export type DonateFields = Partial<Record<OptionalField, boolean>>;
+
+/** Whether the form asks for a field: only if the nonprofit turned it on (the SMS opt-in needs the phone). */
+export const asksFor = (on: DonateFields, field: OptionalField) =>
+  field in on || (field === "phone" && "sms" in on);
 /**
  * Whether the donor covers the processing fee: `off` (never offered), `optional` (a box left
  * unticked, the default), `preselected` (the box ticked), `required` (always added, said so).

@@ -1,11 +1,11 @@
 /**
- * What the form needs after its first step, and in it only once the donor has acted (the monthly
- * invitation, MonthlyPrompt): the donor's step and the options (DonorFields,
- * DonorOptions), the card's (CardField, the frame and its port), the attempt (the card token, the request,
- * the answer, the Pending follow-up) and the screens it ends on. A chunk of its own, fetched as
- * the form opens (model/later.ts), so the first step works before it has arrived.
+ * What the form needs after its first step: the donor's step and the options (DonorFields,
+ * DonorOptions), the card's (CardField, the frame and its port), the request's check, the
+ * attempt (the card token, the request, the answer, the Pending follow-up) and the screens it
+ * ends on. A chunk of its own, fetched as the form opens (model/later.ts), so the first step
+ * works before it has arrived; the parts only some forms use (extras/) come beside it when the
+ * element turns them on.
  */
-export { MonthlyPrompt } from "./MonthlyPrompt";
 export { DonorFields } from "./DonorFields";
 export { DonorOptions } from "./DonorOptions";
 export { laterProblemText } from "./later-problem-text";
@@ -15,4 +15,4 @@ export { createDonorModel } from "./model/donor";
 export { createDedicationModel } from "./model/dedication";
 export { createAttempt } from "./model/attempt";
 export { Outcome } from "./Outcome";
-export { pushPurchase } from "./data-layer";
+export { refusedPaths } from "./request-check";

@@ -1,17 +1,139 @@
 /**
- * The donation request against contract/api.ts's DonationRequestSchema: the proxy's own rules,
- * applied before anything leaves the browser. It brings zod, so the donate chunk loads it on its
- * own, as soon as the form is created (DonationModel); the form waits for it only at Donate.
+ * The donation request against contract/api.ts's DonationRequestSchema, before anything leaves
+ * the browser: the same rules, taken from contract/ (its patterns, limits and functions) and
+ * applied field by field with widget/shared/checks.ts rather than by zod's parsers, which would
+ * add 6.6 KB to what a donation loads. request-check.test.ts holds it to the schema: over
+ * thousands of requests such as the form builds, it refuses exactly the paths the schema refuses.
  */
-import { DonationRequestSchema, type DonationRequest } from "../../contract/api";
+import type { DonationRequest } from "../../contract/api";
+import {
+  DEDICATION_KINDS,
+  DEDICATION_NAME_MAX,
+  DEDICATION_NAME_REFUSED,
+  memoFits,
+} from "../../contract/dedication";
+import { isPositiveAmount } from "../../contract/money";
+import {
+  CITY_MAX,
+  codePoints,
+  CONSENT_TEXT_MAX,
+  CONSENT_TEXT_MIN,
+  COUNTRY_PATTERN,
+  EMAIL_PATTERN,
+  FULL_NAME_MAX,
+  hasTarget,
+  KEYWORD_PATTERN,
+  MEMO_MAX,
+  NAME_MAX,
+  PEER_ID_PATTERN,
+  POSTAL_CODE_MAX,
+  RECURRING_FREQUENCIES,
+  SHORTCODE_PATTERN,
+  STREET_MAX,
+  TARGET_TEXT_MAX,
+  ZIP_PATTERN,
+} from "../../contract/patterns";
+import {
+  isBoolean,
+  isObject,
+  oneOf,
+  optional,
+  pattern,
+  textUpTo,
+  type Check,
+  type Fields,
+  type Shape,
+} from "../shared/checks";
+
+/** A donation request as the form builds it: everything but the card's token. */
+export type UncheckedRequest = Omit<DonationRequest, "credit_card_token">;
+
+/** Text of `min` to `max` code points (once trimmed, with `trim`: as `z.trim()` and the checks after it count). */
+const textWithin =
+  (min: number, max: number, trim = false): Check =>
+  (value) => {
+    if (typeof value !== "string") return false;
+    const length = codePoints(trim ? value.trim() : value);
+    return length >= min && length <= max;
+  };
+
+const TARGET: Shape = {
+  shortcode: optional(pattern(SHORTCODE_PATTERN)),
+  keyword: optional(pattern(KEYWORD_PATTERN)),
+  event_id: optional(textUpTo(TARGET_TEXT_MAX)),
+  event_type: optional(textUpTo(TARGET_TEXT_MAX)),
+};
+
+const REQUEST: Shape = {
+  ...TARGET,
+  form_id: optional(textUpTo(TARGET_TEXT_MAX)),
+  amount: isPositiveAmount,
+  cover_fee: optional(isBoolean),
+  recurring_frequency: optional(oneOf(RECURRING_FREQUENCIES)),
+  anonymous: optional(isBoolean),
+  memo: optional(textUpTo(MEMO_MAX)),
+  dedication: optional(isObject),
+  sms_opt_in_accepted: optional(isBoolean),
+  sms_consent_text: optional(textWithin(CONSENT_TEXT_MIN, CONSENT_TEXT_MAX)),
+  pledge_wall: optional(isBoolean),
+  peer_fundraiser_id: optional(pattern(PEER_ID_PATTERN)),
+  peer_fundraiser_team_id: optional(pattern(PEER_ID_PATTERN)),
+  donor: isObject,
+};
+
+/** contract/phone.ts's rule: a US or Canadian mobile number's ten digits, or null. */
+type PhoneRule = (text: string) => string | null;
+
+const donorShape = (phoneRule: PhoneRule | undefined): Shape => ({
+  full_name: optional(textWithin(1, FULL_NAME_MAX, true)),
+  first_name: optional(textWithin(1, NAME_MAX, true)),
+  last_name: optional(textWithin(1, NAME_MAX, true)),
+  email: pattern(EMAIL_PATTERN),
+  // Without the rule (a form that asks no phone sends none), a phone is the proxy's to judge.
+  phone: optional((value) => value === "" || (typeof value === "string" && phoneRule?.(value) !== null)),
+  street_address: optional(textUpTo(STREET_MAX)),
+  city: optional(textUpTo(CITY_MAX)),
+  state: optional(textUpTo(CITY_MAX)),
+  zip: optional(pattern(ZIP_PATTERN)),
+  postal_code: optional(textUpTo(POSTAL_CODE_MAX)),
+  country: optional(pattern(COUNTRY_PATTERN)),
+});
+
+const DEDICATION: Shape = {
+  kind: oneOf(DEDICATION_KINDS),
+  name: (value) =>
+    textWithin(1, DEDICATION_NAME_MAX, true)(value) && !DEDICATION_NAME_REFUSED.test(String(value).trim()),
+  notify_email: optional(pattern(EMAIL_PATTERN)),
+};
 
 /**
  * The path of every field the schema refuses ("donor.email", …); none when it takes the request.
+ * `phoneRule` comes with a form that asks a phone (extras/phone-rule.ts).
  *
  * @example
  * refusedPaths({ ...request, donor: { ...request.donor, email: "ana@" } }); // ["donor.email"]
  */
-export function refusedPaths(request: Omit<DonationRequest, "credit_card_token">): string[] {
-  const checked = DonationRequestSchema.safeParse({ ...request, credit_card_token: "unchecked" });
-  return checked.success ? [] : checked.error.issues.map((issue) => issue.path.join("."));
+export function refusedPaths(request: UncheckedRequest, phoneRule?: PhoneRule): string[] {
+  const refused = new Set<string>();
+  const check = (value: unknown, shape: Shape, prefix: string) => {
+    if (!isObject(value)) return;
+    for (const key in shape) if (!shape[key]!(value[key])) refused.add(prefix + key);
+  };
+  check(request, REQUEST, "");
+  check(request.donor, donorShape(phoneRule), "donor.");
+  check(request.dedication, DEDICATION, "dedication.");
+  // The schema's checks across fields, on the values as it reads them (names trimmed).
+  const donor: Fields = request.donor;
+  const name = (field: string) => {
+    const value = donor[field];
+    return typeof value === "string" ? value.trim() : value;
+  };
+  if (!(name("full_name") || (name("first_name") && name("last_name")))) refused.add("donor.first_name");
+  if (!hasTarget(request)) refused.add("keyword");
+  if (request.sms_opt_in_accepted === true && request.sms_consent_text === undefined) {
+    refused.add("sms_consent_text");
+  }
+  if (request.sms_opt_in_accepted === true && !donor.phone) refused.add("donor.phone");
+  if (!memoFits(request.memo, request.dedication)) refused.add("dedication.name");
+  return [...refused];
 }

@@ -10,7 +10,7 @@ import type { Campaign, Peer } from "../../contract/api";
 import type { FromFrameMessage, ToFrameMessage } from "../../contract/frame";
 import { readDonateAttributes } from "./attributes";
 import { DonateWidget } from "./DonateWidget";
-import { loadLater } from "./model/later";
+import { extrasFor, loadLater } from "./model/later";
 
 export const PROXY = "https://give.example.org";
 
@@ -294,8 +294,8 @@ export async function renderDonate(attributes: Record<string, string> = {}) {
   const view = render(<DonateWidget {...result.props} host={host} />, { container: host });
   const widget = within(host);
   await widget.findByRole("button", { name: /^(Donate|Donar|Next|Siguiente)$|^(Donate|Donar) / });
-  // And the rest of the form (later.ts), as a donor has it by the time the gift is chosen.
-  await loadLater(result.props.locale);
+  // And the rest of the form (later.ts, and the extras it turns on), as a donor has it by the time the gift is chosen.
+  await loadLater(result.props.locale, extrasFor(result.props));
   return { ...view, host, events, widget };
 }
 

@@ -1,7 +1,7 @@
 import { computed, signal, type Signal } from "@preact/signals-core";
 import type { DonationRequest } from "../../../contract/api";
 import { MEMO_MAX } from "../../../contract/patterns";
-import type { DonateFields, OptionalField } from "../attributes";
+import { asksFor, type DonateFields, type OptionalField } from "../attributes";
 
 /** The donor's fields and the check boxes, by the name the form gives each. */
 type DonorField = "firstName" | "lastName" | "email" | "phone" | "street" | "city" | "state" | "zip" | "memo";
@@ -37,8 +37,7 @@ export function createDonorModel(on: DonateFields, smsConsentText: () => string)
   const pledgeWall = signal(false);
   const smsOptIn = signal(false);
   const memo = signal("");
-  /** Whether the form asks for a field: only if the nonprofit turned it on (the SMS opt-in needs the phone). */
-  const asks = (field: OptionalField) => field in on || (field === "phone" && "sms" in on);
+  const asks = (field: OptionalField) => asksFor(on, field);
   /** Whether the donor must fill a field in (`phone:required`); a check box never must. */
   const requires = (field: "phone" | "address" | "memo") => on[field] === true;
   const usesZip = computed(() => country.value === "US");

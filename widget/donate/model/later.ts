@@ -1,7 +1,5 @@
 import { addMessages, type Catalog, type Locale } from "../../i18n";
-
-/** widget/donate/later.ts's exports. */
-export type Later = typeof import("../later");
+import { asksFor, type DonateProps } from "../attributes";
 
 /** What the form says after its first step, by language: fetched beside later.ts. */
 const LATER_WORDS: Record<Locale, () => Promise<{ messages: Catalog }>> = {
@@ -9,14 +7,38 @@ const LATER_WORDS: Record<Locale, () => Promise<{ messages: Catalog }>> = {
   es: () => import("../../chunks/messages/donate-later-es"),
 };
 
-const requests: Partial<Record<Locale, Promise<Later>>> = {};
+/** The parts of the rest of the form only some elements use (widget/donate/extras/), a chunk each. */
+type Extras = typeof import("../extras/CountryField") &
+  typeof import("../extras/phone-rule") &
+  typeof import("../extras/MonthlyPrompt") &
+  typeof import("../extras/data-layer");
+
+/** widget/donate/later.ts's exports, with those of the extras the element turned on (the others absent). */
+export type Later = typeof import("../later") & Partial<Extras>;
+
+/** Fetches an extra (or, for one the element leaves off, nothing). */
+type Extra = false | (() => Promise<Partial<Extras>>);
+
+/** The extras an element's attributes turn on, fetched beside later.ts. */
+export const extrasFor = ({ fields, monthlyPrompt, dataLayer }: DonateProps): Extra[] => [
+  // The address's country list.
+  asksFor(fields, "address") && (() => import("../extras/CountryField")),
+  // The phone rule, for the request's check.
+  asksFor(fields, "phone") && (() => import("../extras/phone-rule")),
+  // The monthly invitation.
+  monthlyPrompt !== null && (() => import("../extras/MonthlyPrompt")),
+  // The GA4 purchase for `window.dataLayer`.
+  dataLayer && (() => import("../extras/data-layer")),
+];
+
+const requests: Partial<Record<Locale, Promise<typeof import("../later")>>> = {};
 
 /**
  * widget/donate/later.ts and its words in `locale`, loaded once (tried again after a failed
- * load, at the next need).
+ * load, at the next need), with `extras` beside them.
  */
-export function loadLater(locale: Locale): Promise<Later> {
-  return (requests[locale] ??= Promise.all([
+export async function loadLater(locale: Locale, extras: readonly Extra[] = []): Promise<Later> {
+  const rest = (requests[locale] ??= Promise.all([
     import("../later"),
     addMessages(locale, "donateLater", LATER_WORDS[locale]),
   ]).then(
@@ -26,4 +48,6 @@ export function loadLater(locale: Locale): Promise<Later> {
       throw error;
     },
   ));
+  const [later, ...parts] = await Promise.all([rest, ...extras.map((extra) => extra && extra())]);
+  return Object.assign({}, later, ...parts) as Later;
 }

@@ -1,4 +1,4 @@
-import type { Locale } from "../i18n";
+import type { Locale } from "../../i18n";
 
 // ISO 3166-1 alpha-2 codes, grouped by first letter: "ADE…" is AD, AE…; names come from the
 // browser (Intl.DisplayNames).

@@ -1,8 +1,8 @@
 import type { TargetedEvent } from "preact";
-import type { PickerProps } from "./AmountPicker";
-import { formatMoney } from "../shared/format";
-import { focusField } from "../shared/Field";
-import { reactive } from "../shared/reactive";
+import type { PickerProps } from "../AmountPicker";
+import { formatMoney } from "../../shared/format";
+import { focusField } from "../../shared/Field";
+import { reactive } from "../../shared/reactive";
 
 /**
  * `monthly-prompt`: once the donor has chosen a one-time amount, an offer to give a smaller

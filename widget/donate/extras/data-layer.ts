@@ -1,4 +1,4 @@
-import type { GiftContext } from "./analytics";
+import type { GiftContext } from "../analytics";
 
 /** Transactions already pushed on this page: a purchase is counted once, whatever fires again. */
 const pushed = new Set<string>();
