@@ -8,9 +8,9 @@
  *
  * No zod here: the widget checks a dedication's length with this file before its schema loads.
  */
-import { codePoints, UPSTREAM_MEMO_MAX } from "./patterns";
+import { codePoints, DEDICATION_NAME_MAX, UPSTREAM_MEMO_MAX } from "./patterns";
 
-export { UPSTREAM_MEMO_MAX };
+export { DEDICATION_NAME_MAX, UPSTREAM_MEMO_MAX };
 
 export const DEDICATION_KINDS = ["honor", "memory"] as const;
 export type DedicationKind = (typeof DEDICATION_KINDS)[number];
@@ -22,9 +22,6 @@ export interface Dedication {
   /** Who is told of the gift, if anyone (the nonprofit sends the notice). */
   notify_email?: string | undefined;
 }
-
-/** The longest name a dedication may carry. */
-export const DEDICATION_NAME_MAX = 100;
 
 const MARKER = "[Dedication]";
 const WORDS: Record<DedicationKind, string> = { honor: "In honor of", memory: "In memory of" };

@@ -61,6 +61,8 @@ export const POSTAL_CODE_MAX = 20;
 /** The shortest and the longest consent text: an SMS disclosure as the person saw it. */
 export const CONSENT_TEXT_MIN = 20;
 export const CONSENT_TEXT_MAX = 2000;
+/** The longest name a dedication may carry (contract/dedication.ts). */
+export const DEDICATION_NAME_MAX = 100;
 /** The longest memo a donor may write. */
 export const MEMO_MAX = 500;
 /**

@@ -15,7 +15,7 @@ function widgetFile(proxyUrl: string, url: string): string | undefined {
   if (path === "/widget.js") return "widget.js";
   // Rolldown's hashes are eight characters of [A-Za-z0-9_-].
   const chunk =
-    /^\/assets\/((?:donate|optin|goal|all|later|CountryField|phone-rule|MonthlyPrompt|data-layer)(?:-later)?(?:-en|-es)?)-[\w-]{8}\.js$/.exec(
+    /^\/assets\/((?:donate|optin|goal|all|later|CountryField|phone-rule|dedication|MonthlyPrompt|data-layer)(?:-later)?(?:-en|-es)?)-[\w-]{8}\.js$/.exec(
       path,
     );
   return chunk?.[1];

@@ -118,28 +118,6 @@ const FAILURES: Partial<Record<WidgetErrorCode, DonateFailure>> = {
   invalid_peer: "invalidPeer",
 };
 
-/** The request's field paths (those under `donor.` without it) named otherwise in the form. */
-const RENAMED: Record<string, DonateField> = {
-  recurring_frequency: "frequency",
-  peer_fundraiser_id: "peer",
-  peer_fundraiser_team_id: "peer",
-  credit_card_token: "card",
-  donor: "firstName",
-  full_name: "firstName",
-  first_name: "firstName",
-  last_name: "lastName",
-  street_address: "street",
-  postal_code: "zip",
-  "dedication.kind": "dedicationName",
-  "dedication.name": "dedicationName",
-  "dedication.notify_email": "dedicationEmail",
-};
-/** The form's field for a path of the request ("donor.email" → "email"), if it has one. */
-function fieldAt(path: string): DonateField | undefined {
-  const name = path.replace(/^donor\./, "");
-  return RENAMED[name] ?? DONATE_FIELDS.find((field) => field === name);
-}
-
 /**
  * The donation form's state and actions, as signals: the gift (model/gift.ts), the donor
  * (model/donor.ts), the fundraiser credited (model/peers.ts) and the attempt (model/attempt.ts),
@@ -170,7 +148,7 @@ export function createDonationModel({
     const module = later.peek() ?? (await loadLater(props.locale, extrasFor(props)));
     cardPort ??= module.createCardPort(props.proxyUrl, card);
     donor ??= module.createDonorModel(props.fields, smsConsentText);
-    dedication ??= module.createDedicationModel("dedication" in props.fields);
+    dedication ??= module.createDedicationModel?.("dedication" in props.fields) ?? null;
     return (later.value = module);
   };
   // The rest of the form (later.ts) starts loading now, while the donor chooses a gift.
@@ -213,10 +191,11 @@ export function createDonationModel({
   function validate(request: Omit<DonationRequest, "credit_card_token">, rest: Later | null): FieldProblems {
     const problems: FieldProblems = {};
     // The contract's rules for the whole request (request-check.ts) come with the rest of the form.
-    for (const path of rest?.refusedPaths(request, rest.normalizeMobile) ?? []) {
-      const field = fieldAt(path);
-      if (field) problems[field] = "invalid";
-    }
+    if (rest)
+      for (const path of rest.refusedPaths(request, rest)) {
+        const field = rest.fieldAt(path);
+        if (field) problems[field] = "invalid";
+      }
     const amount = gift.problem();
     if (amount) problems.amount = amount;
     // What the donor must still fill in, also while the rest of the form is on its way.
@@ -359,7 +338,7 @@ export function createDonationModel({
       const problems = validate(request, rest);
       if (Object.keys(problems).length > 0) return form.fail(problems, "validation_failed");
       form.start();
-      attempt ??= rest.createAttempt({ api, card: cardPort!, form, fieldAt });
+      attempt ??= rest.createAttempt({ api, card: cardPort!, form });
       return attempt.send({
         request,
         fingerprint: JSON.stringify([request, card.revision.value]),

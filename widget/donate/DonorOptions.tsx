@@ -1,72 +1,22 @@
-import { DEDICATION_KINDS, DEDICATION_NAME_MAX } from "../../contract/dedication";
-import { EMAIL_MAX } from "../../contract/patterns";
 import type { Messages } from "../i18n";
-import { Checkbox, Choices, ExternalLink } from "../shared/Field";
+import { Checkbox, ExternalLink } from "../shared/Field";
 import { TextField } from "../shared/TextField";
 import { reactive } from "../shared/reactive";
 import { MEMO_MAX, type DonateField, type DonationModel } from "./DonationModel";
 
-interface OptionsProps {
+export interface OptionsProps {
   model: DonationModel;
   t: Messages;
   errorFor: (field: DonateField) => string | null;
 }
-
-/** `fields="dedication"`: a box that, ticked, asks whom the gift honors or remembers, and whom to tell. */
-const DedicationFields = reactive(({ model, t, errorFor }: OptionsProps) => {
-  const d = t.donateLater;
-  // Made with later.ts, as this component was.
-  const dedication = model.dedication()!;
-  return (
-    <>
-      <Checkbox
-        field="dedicate"
-        label={d.dedicate}
-        checked={dedication.on.value}
-        onChange={(checked) => model.set(dedication.on, checked, "dedicationName")}
-      />
-      {dedication.on.value ? (
-        <>
-          <Choices
-            field="dedicationKind"
-            legend={d.dedicationKind}
-            choices={DEDICATION_KINDS}
-            labelOf={(kind) => d.dedicationKinds[kind]}
-            chosen={dedication.kind.value}
-            onChoose={(kind) => model.set(dedication.kind, kind)}
-          />
-          <TextField
-            field="dedicationName"
-            label={d.dedicationName}
-            optional={null}
-            value={dedication.name.value}
-            error={errorFor("dedicationName")}
-            autocomplete="off"
-            maxLength={DEDICATION_NAME_MAX}
-            onInput={(value) => model.set(dedication.name, value, "dedicationName")}
-          />
-          <TextField
-            field="dedicationEmail"
-            type="email"
-            label={d.dedicationEmail}
-            optional={t.common.optional}
-            value={dedication.email.value}
-            error={errorFor("dedicationEmail")}
-            autocomplete="off"
-            maxLength={EMAIL_MAX}
-            onInput={(value) => model.set(dedication.email, value, "dedicationEmail")}
-          />
-        </>
-      ) : null}
-    </>
-  );
-});
 
 /** The options the nonprofit turned on: anonymous, pledge wall, a message, a dedication, the SMS opt-in. */
 export const DonorOptions = reactive(({ model, t, errorFor }: OptionsProps) => {
   const d = t.donateLater;
   const donor = model.donor()!;
   const { asks, requires } = donor;
+  // A dedication's fields are an extra, fetched with later.ts when `fields` asks for one.
+  const Later = model.later.value!;
   if (!(["anonymous", "pledge-wall", "memo", "dedication", "sms"] as const).some(asks)) return null;
   const smsProgram = model.props.programName ?? d.smsProgramFallback;
   const { termsUrl, privacyUrl } = model.props;
@@ -102,7 +52,9 @@ export const DonorOptions = reactive(({ model, t, errorFor }: OptionsProps) => {
           onInput={(value) => model.set(donor.memo, value, "memo")}
         />
       ) : null}
-      {asks("dedication") ? <DedicationFields model={model} t={t} errorFor={errorFor} /> : null}
+      {asks("dedication") && Later.DedicationFields ? (
+        <Later.DedicationFields model={model} t={t} errorFor={errorFor} />
+      ) : null}
       {asks("sms") ? (
         <>
           <Checkbox

@@ -1,4 +1,4 @@
-import { DEDICATION_NAME_MAX } from "../../contract/dedication";
+import { DEDICATION_NAME_MAX } from "../../contract/patterns";
 import type { Messages } from "../i18n";
 import { MEMO_MAX, type DonateField, type FieldProblem } from "./DonationModel";
 

@@ -28,10 +28,12 @@ import {
   ZIP_PATTERN,
 } from "../../contract/patterns";
 import { normalizeMobile } from "../../contract/phone";
+import { dedicationRefusals } from "./extras/dedication";
 import { refusedPaths as refusedPathsWith, type UncheckedRequest } from "./request-check";
 
-/** The check as a form that asks a phone has it. */
-const refusedPaths = (request: UncheckedRequest) => refusedPathsWith(request, normalizeMobile);
+/** The check as a form that asks a phone and a dedication has it. */
+const refusedPaths = (request: UncheckedRequest) =>
+  refusedPathsWith(request, { normalizeMobile, dedicationRefusals });
 
 const RUNS = 3000;
 
@@ -238,6 +240,7 @@ describe("the widget's request check and DonationRequestSchema", () => {
     expect(refused({}, { phone: "268 555 1234" })).toEqual(["donor.phone"]);
     // A form that asks no phone has no phone rule, and sends no phone: one would be the proxy's to judge.
     expect(refusedPathsWith({ ...GOOD, donor: { ...GOOD.donor, phone: "268 555 1234" } })).toEqual([]);
+    expect(refusedPathsWith({ ...GOOD, dedication: { kind: "memory", name: "Jane <Doe>" } })).toEqual([]);
     expect(refused({ sms_opt_in_accepted: true, sms_consent_text: "x".repeat(CONSENT_TEXT_MIN) })).toEqual([
       "donor.phone",
     ]);

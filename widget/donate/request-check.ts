@@ -6,16 +6,9 @@
  * thousands of requests such as the form builds, it refuses exactly the paths the schema refuses.
  */
 import type { DonationRequest } from "../../contract/api";
-import {
-  DEDICATION_KINDS,
-  DEDICATION_NAME_MAX,
-  DEDICATION_NAME_REFUSED,
-  memoFits,
-} from "../../contract/dedication";
 import { isPositiveAmount } from "../../contract/money";
 import {
   CITY_MAX,
-  codePoints,
   CONSENT_TEXT_MAX,
   CONSENT_TEXT_MIN,
   COUNTRY_PATTERN,
@@ -40,22 +33,13 @@ import {
   optional,
   pattern,
   textUpTo,
-  type Check,
+  textWithin,
   type Fields,
   type Shape,
 } from "../shared/checks";
 
 /** A donation request as the form builds it: everything but the card's token. */
 export type UncheckedRequest = Omit<DonationRequest, "credit_card_token">;
-
-/** Text of `min` to `max` code points (once trimmed, with `trim`: as `z.trim()` and the checks after it count). */
-const textWithin =
-  (min: number, max: number, trim = false): Check =>
-  (value) => {
-    if (typeof value !== "string") return false;
-    const length = codePoints(trim ? value.trim() : value);
-    return length >= min && length <= max;
-  };
 
 const TARGET: Shape = {
   shortcode: optional(pattern(SHORTCODE_PATTERN)),
@@ -81,16 +65,26 @@ const REQUEST: Shape = {
   donor: isObject,
 };
 
-/** contract/phone.ts's rule: a US or Canadian mobile number's ten digits, or null. */
-type PhoneRule = (text: string) => string | null;
+/**
+ * The rules that come with the extras a form turned on (model/later.ts): the phone's
+ * (extras/phone-rule.ts) and a dedication's (extras/dedication.tsx). A form without them sends
+ * no phone and no dedication; the proxy would judge one.
+ */
+export interface ExtraRules {
+  /** contract/phone.ts's rule: a US or Canadian mobile number's ten digits, or null. */
+  normalizeMobile?: (text: string) => string | null;
+  /** The dedication's paths the schema refuses, and its name when the memo would not fit. */
+  dedicationRefusals?: (request: UncheckedRequest) => string[];
+}
 
-const donorShape = (phoneRule: PhoneRule | undefined): Shape => ({
+const donorShape = ({ normalizeMobile }: ExtraRules): Shape => ({
   full_name: optional(textWithin(1, FULL_NAME_MAX, true)),
   first_name: optional(textWithin(1, NAME_MAX, true)),
   last_name: optional(textWithin(1, NAME_MAX, true)),
   email: pattern(EMAIL_PATTERN),
-  // Without the rule (a form that asks no phone sends none), a phone is the proxy's to judge.
-  phone: optional((value) => value === "" || (typeof value === "string" && phoneRule?.(value) !== null)),
+  phone: optional(
+    (value) => value === "" || (typeof value === "string" && normalizeMobile?.(value) !== null),
+  ),
   street_address: optional(textUpTo(STREET_MAX)),
   city: optional(textUpTo(CITY_MAX)),
   state: optional(textUpTo(CITY_MAX)),
@@ -99,29 +93,21 @@ const donorShape = (phoneRule: PhoneRule | undefined): Shape => ({
   country: optional(pattern(COUNTRY_PATTERN)),
 });
 
-const DEDICATION: Shape = {
-  kind: oneOf(DEDICATION_KINDS),
-  name: (value) =>
-    textWithin(1, DEDICATION_NAME_MAX, true)(value) && !DEDICATION_NAME_REFUSED.test(String(value).trim()),
-  notify_email: optional(pattern(EMAIL_PATTERN)),
-};
-
 /**
  * The path of every field the schema refuses ("donor.email", …); none when it takes the request.
- * `phoneRule` comes with a form that asks a phone (extras/phone-rule.ts).
  *
  * @example
  * refusedPaths({ ...request, donor: { ...request.donor, email: "ana@" } }); // ["donor.email"]
  */
-export function refusedPaths(request: UncheckedRequest, phoneRule?: PhoneRule): string[] {
+export function refusedPaths(request: UncheckedRequest, extras: ExtraRules = {}): string[] {
   const refused = new Set<string>();
   const check = (value: unknown, shape: Shape, prefix: string) => {
     if (!isObject(value)) return;
     for (const key in shape) if (!shape[key]!(value[key])) refused.add(prefix + key);
   };
   check(request, REQUEST, "");
-  check(request.donor, donorShape(phoneRule), "donor.");
-  check(request.dedication, DEDICATION, "dedication.");
+  check(request.donor, donorShape(extras), "donor.");
+  for (const path of extras.dedicationRefusals?.(request) ?? []) refused.add(path);
   // The schema's checks across fields, on the values as it reads them (names trimmed).
   const donor: Fields = request.donor;
   const name = (field: string) => {
@@ -134,6 +120,5 @@ export function refusedPaths(request: UncheckedRequest, phoneRule?: PhoneRule): 
     refused.add("sms_consent_text");
   }
   if (request.sms_opt_in_accepted === true && !donor.phone) refused.add("donor.phone");
-  if (!memoFits(request.memo, request.dedication)) refused.add("dedication.name");
   return [...refused];
 }

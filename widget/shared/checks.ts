@@ -28,6 +28,14 @@ export const textUpTo =
   (max: number): Check =>
   (value) =>
     isText(value) && codePoints(value as string) <= max;
+/** Text of `min` to `max` code points (once trimmed, with `trim`: as `z.trim()` and the checks after it count). */
+export const textWithin =
+  (min: number, max: number, trim = false): Check =>
+  (value) => {
+    if (typeof value !== "string") return false;
+    const length = codePoints(trim ? value.trim() : value);
+    return length >= min && length <= max;
+  };
 export const pattern =
   (regexp: RegExp): Check =>
   (value) =>

@@ -46,7 +46,7 @@ function attemptWith(proxy: ReturnType<typeof fakeProxy>) {
     { card_declined: "declined" },
     "failed",
   );
-  const attempt = createAttempt({ api: proxy.api, card, form, fieldAt: () => undefined });
+  const attempt = createAttempt({ api: proxy.api, card, form });
   return { attempt, card, form };
 }
 

@@ -16,6 +16,7 @@ import type {
   SubmitResult,
 } from "../DonationModel";
 import { readDonation, readDonationStatus } from "../donation-responses";
+import { fieldAt } from "./field-paths";
 
 /** A Pending donation is first looked up after this long, then after twice as long each time… */
 export const FOLLOW_FIRST_MS = 2000;
@@ -53,22 +54,11 @@ export interface Gift {
  * twice), the answer read into the form's status, and a Pending one followed up until it is known.
  *
  * @example
- * const attempt = createAttempt({ api, card, form, fieldAt });
+ * const attempt = createAttempt({ api, card, form });
  * form.start();
  * await attempt.send({ request, fingerprint, totalCents: 2500, frequency: "once" });
  */
-export function createAttempt({
-  api,
-  card,
-  form,
-  fieldAt,
-}: {
-  api: ApiClient;
-  card: CardTokens;
-  form: DonateForm;
-  /** The form's field for a path of the request ("donor.email" → "email"). */
-  fieldAt: (path: string) => DonateField | undefined;
-}) {
+export function createAttempt({ api, card, form }: { api: ApiClient; card: CardTokens; form: DonateForm }) {
   const { status } = form;
   /** The attempt a retry must repeat: same key, same token, same body. */
   let retained: { key: string; token: string; fingerprint: string } | null = null;

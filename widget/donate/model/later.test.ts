@@ -4,7 +4,13 @@ import { describe, expect, it } from "vitest";
 import { readDonateAttributes } from "../attributes";
 import { extrasFor, loadLater } from "./later";
 
-const EXTRAS = ["CountryField", "normalizeMobile", "MonthlyPrompt", "pushPurchase"] as const;
+const EXTRAS = [
+  "CountryField",
+  "normalizeMobile",
+  "DedicationFields",
+  "MonthlyPrompt",
+  "pushPurchase",
+] as const;
 
 /** The extras a form with these attributes has once the rest of it has come. */
 async function extrasOf(attributes: Record<string, string>) {
@@ -36,10 +42,15 @@ describe("the extras of the rest of the form", () => {
       "privacy-url": "https://hope.example.org/privacy",
     };
     expect(await extrasOf({ fields: "sms,memo", ...program })).toEqual(["normalizeMobile"]);
+    expect(await extrasOf({ fields: "dedication" })).toEqual(["DedicationFields"]);
     expect(await extrasOf({ "monthly-prompt": "" })).toEqual(["MonthlyPrompt"]);
     expect(await extrasOf({ "data-layer": "" })).toEqual(["pushPurchase"]);
     expect(
-      await extrasOf({ fields: "address,phone:required", "monthly-prompt": "30%", "data-layer": "" }),
+      await extrasOf({
+        fields: "address,phone:required,dedication",
+        "monthly-prompt": "30%",
+        "data-layer": "",
+      }),
     ).toEqual([...EXTRAS]);
   });
 });

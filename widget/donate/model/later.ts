@@ -11,6 +11,7 @@ const LATER_WORDS: Record<Locale, () => Promise<{ messages: Catalog }>> = {
 type Extras = typeof import("../extras/CountryField") &
   typeof import("../extras/phone-rule") &
   typeof import("../extras/MonthlyPrompt") &
+  typeof import("../extras/dedication") &
   typeof import("../extras/data-layer");
 
 /** widget/donate/later.ts's exports, with those of the extras the element turned on (the others absent). */
@@ -25,6 +26,8 @@ export const extrasFor = ({ fields, monthlyPrompt, dataLayer }: DonateProps): Ex
   asksFor(fields, "address") && (() => import("../extras/CountryField")),
   // The phone rule, for the request's check.
   asksFor(fields, "phone") && (() => import("../extras/phone-rule")),
+  // A dedication's fields, and its part of the request's check.
+  asksFor(fields, "dedication") && (() => import("../extras/dedication")),
   // The monthly invitation.
   monthlyPrompt !== null && (() => import("../extras/MonthlyPrompt")),
   // The GA4 purchase for `window.dataLayer`.
