@@ -2,6 +2,7 @@
 // page (`layout="single"`).
 import { fireEvent, waitFor, within } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
+import { MEMO_MAX } from "../../contract/patterns";
 import { useFakeCardFrame, nextStep, reach, renderDonate, stubProxy, success } from "./test-harness";
 
 const frame = useFakeCardFrame();
@@ -105,6 +106,23 @@ describe("fields the nonprofit turns on", () => {
     expect(widget.getByLabelText("Phone (optional)")).toBeTruthy();
     expect(widget.getByRole("checkbox", { name: /Text me/ })).toHaveProperty("checked", false);
     expect(widget.queryByLabelText(/^Street address/)).toBeNull();
+  });
+});
+
+describe("the message (`memo`)", () => {
+  it("is as long as the proxy counts it: 500 characters, an emoji one; at Next, one more is refused", async () => {
+    stubProxy();
+    const { widget } = await renderDonate({ fields: "memo" });
+    await nextStep(widget);
+    fillDonor(widget);
+    const memo = widget.getByLabelText("Message (optional)");
+    type(memo, "🌻".repeat(MEMO_MAX + 1));
+    fireEvent.click(widget.getByRole("button", { name: "Next" }));
+    await waitFor(() => expect(memo.getAttribute("aria-invalid")).toBe("true"));
+    expect(errorOf(memo)).toBe(`Keep the message under ${MEMO_MAX} characters.`);
+    // 500 emoji are 1,000 UTF-16 units, and within the limit.
+    type(memo, "🌻".repeat(MEMO_MAX));
+    await nextStep(widget);
   });
 });
 

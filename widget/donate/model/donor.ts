@@ -1,6 +1,5 @@
 import { computed, signal, type Signal } from "@preact/signals-core";
 import type { DonationRequest } from "../../../contract/api";
-import { MEMO_MAX } from "../../../contract/patterns";
 import { asksFor, type DonateFields, type OptionalField } from "../attributes";
 
 /** The donor's fields and the check boxes, by the name the form gives each. */
@@ -87,7 +86,10 @@ export function createDonorModel(on: DonateFields, smsConsentText: () => string)
       };
     },
 
-    /** What the donor must still fill in or fix, checked by hand (before the request check has come). */
+    /**
+     * What the donor must still fill in, in words of its own ("required", "missing"); what a field
+     * holds is the request's check's (request-check.ts).
+     */
     problems(): Partial<Record<DonorField, DonorProblem>> {
       const problems: Partial<Record<DonorField, DonorProblem>> = {};
       /** Each of `fields` left empty has `problem`. */
@@ -105,7 +107,6 @@ export function createDonorModel(on: DonateFields, smsConsentText: () => string)
         "missing",
       );
       if (asks("sms") && smsOptIn.value && empty(phone)) problems.phone = "smsPhone";
-      if (asks("memo") && memo.value.length > MEMO_MAX) problems.memo = "invalid";
       return problems;
     },
   };
