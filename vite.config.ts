@@ -71,7 +71,7 @@ function classicJsx(): Plugin[] {
 }
 
 /**
- * The widget's few lazy imports (the donate form's request check) need no preloading: they have
+ * The widget's few lazy imports (the rest of the donate form and its extras) need no preloading: they have
  * no CSS and no dependencies of their own to fetch ahead (build.modulePreload is off). Vite's
  * preload helper, about 0.6 KB in every chunk with an import(), becomes a plain call.
  */
@@ -106,7 +106,7 @@ function placeFrameHtml(): Plugin {
  * later by language (the words of what comes later, one catalog per language; a page fetches its
  * own); and the extras, later parts only an element whose attributes turn them on fetches.
  */
-interface ChunkImports {
+export interface ChunkImports {
   imports: string[];
   later: string[];
   laterMessages: Record<string, string[]>;

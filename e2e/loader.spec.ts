@@ -1,6 +1,6 @@
 // widget.js is a loader: each page loads the code of the elements it shows and the messages of
 // its language, and nothing else (counted from the requests the page makes to the proxy).
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { optinOf } from "./optin-helpers";
 
@@ -31,16 +31,26 @@ function recordChunks(page: Page, proxyUrl: string): string[] {
   return asked;
 }
 
+/** The widget files a page asks for until `shown` is visible and the network is quiet, sorted. */
+async function chunksOf(page: Page, proxyUrl: string, url: string, ...shown: Locator[]): Promise<string[]> {
+  const asked = recordChunks(page, proxyUrl);
+  await page.goto(url);
+  for (const locator of shown) await expect(locator).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  return asked.toSorted();
+}
+
 test("a page with only the opt-in, in English, loads no donate code and no Spanish", async ({
   page,
   hostUrl,
   proxyServer,
 }) => {
-  const asked = recordChunks(page, proxyServer.url);
-  await page.goto(`${hostUrl}/optin.html`);
-  await expect(optinOf(page).getByRole("button", { name: "Subscribe" })).toBeVisible();
-  await page.waitForLoadState("networkidle");
-  expect(asked.toSorted()).toEqual(["optin", "optin-en", "widget.js"]);
+  const subscribe = optinOf(page).getByRole("button", { name: "Subscribe" });
+  expect(await chunksOf(page, proxyServer.url, `${hostUrl}/optin.html`, subscribe)).toEqual([
+    "optin",
+    "optin-en",
+    "widget.js",
+  ]);
 });
 
 test("a Spanish page loads the Spanish messages and not the English ones", async ({
@@ -48,21 +58,24 @@ test("a Spanish page loads the Spanish messages and not the English ones", async
   hostUrl,
   proxyServer,
 }) => {
-  const asked = recordChunks(page, proxyServer.url);
-  await page.goto(`${hostUrl}/optin-es.html`);
-  await expect(optinOf(page).getByRole("button", { name: "Suscribirme" })).toBeVisible();
-  await page.waitForLoadState("networkidle");
-  expect(asked.toSorted()).toEqual(["optin", "optin-es", "widget.js"]);
+  const subscribe = optinOf(page).getByRole("button", { name: "Suscribirme" });
+  expect(await chunksOf(page, proxyServer.url, `${hostUrl}/optin-es.html`, subscribe)).toEqual([
+    "optin",
+    "optin-es",
+    "widget.js",
+  ]);
 });
 
 test("a page with both forms loads them in one chunk", async ({ page, hostUrl, proxyServer }) => {
-  const asked = recordChunks(page, proxyServer.url);
-  await page.goto(`${hostUrl}/embed-script.html`);
-  await expect(optinOf(page).getByRole("button", { name: "Subscribe" })).toBeVisible();
-  await expect(page.locator("givekit-donate").getByRole("button", { name: /^Donate/ })).toBeVisible();
-  await page.waitForLoadState("networkidle");
+  const asked = await chunksOf(
+    page,
+    proxyServer.url,
+    `${hostUrl}/embed-script.html`,
+    optinOf(page).getByRole("button", { name: "Subscribe" }),
+    page.locator("givekit-donate").getByRole("button", { name: /^Donate/ }),
+  );
   // The `all` catalog is whole: the later words come as a chunk it imports, and no other.
-  expect(asked.toSorted()).toEqual([
+  expect(asked).toEqual([
     "CountryField",
     "all",
     "all-en",
@@ -91,11 +104,14 @@ test("a donate form fetches only the extras its attributes turn on: none for a p
   hostUrl,
   proxyServer,
 }) => {
-  const asked = recordChunks(page, proxyServer.url);
-  await page.goto(`${hostUrl}/snippet.html`);
-  await expect(page.locator("givekit-donate").getByRole("button", { name: "Next" })).toBeVisible();
-  await page.waitForLoadState("networkidle");
-  expect(asked.toSorted()).toEqual(["donate", "donate-en", "donate-later-en", "later", "widget.js"]);
+  const next = page.locator("givekit-donate").getByRole("button", { name: "Next" });
+  expect(await chunksOf(page, proxyServer.url, `${hostUrl}/snippet.html`, next)).toEqual([
+    "donate",
+    "donate-en",
+    "donate-later-en",
+    "later",
+    "widget.js",
+  ]);
 });
 
 test("an element's messages are asked for beside its code, not after it", async ({

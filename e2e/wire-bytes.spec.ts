@@ -75,7 +75,7 @@ test("a donate page in English works after at most 20 KB from the proxy, encoded
   await donate.getByRole("radio", { name: "$50" }).check();
   // It works: its first step's button (Next in steps, Donate on one page) is there to press.
   await expect(donate.getByRole("button", { name: /^(Next|Donate \$)/ })).toBeEnabled();
-  // Then what it loads meanwhile (the rest of the form, the request check, the card frame), for the report.
+  // Then what it loads meanwhile (the rest of the form, its extras, the card frame), for the report.
   await page.waitForLoadState("networkidle");
 
   const first = transfers.filter(({ path }) => NEEDED_FIRST.some((pattern) => pattern.test(path)));

@@ -19,8 +19,8 @@
  *                        form (later.ts, the request's check in it, and its English
  *                        words)                                                         ≤ 26 KB
  *                        printed beside: with every extra the attributes can turn on
- *                        (the country list, the phone rule, the monthly invitation,
- *                        the dataLayer push), each a chunk of its own
+ *                        (the country list, the phone rule, a dedication, the monthly
+ *                        invitation, the dataLayer push), each a chunk of its own
  *   <givekit-goal>       its chunk alone, when it is built                              ≤ 4 KB
  *   <givekit-button>     its chunk alone (the form it opens comes on the first open)     ≤ 2 KB
  *   the card frame       the script(s) /frame/card loads                                ≤ 8 KB
@@ -29,6 +29,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isSiblingName } from "../http/precompressed";
+import type { ChunkImports } from "../vite.config";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../sandbox/fixture";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -62,14 +63,8 @@ interface ChunkTable {
   all: string;
   /** Each chunk's catalogs (a tag's, or "all") by language. */
   messages: Record<string, Record<string, string>>;
-  /**
-   * What each chunk imports: at once (it cannot run without them), later (by import()), and the
-   * words of what comes later, by language (a page fetches its own).
-   */
-  imports: Record<
-    string,
-    { imports: string[]; later: string[]; extras?: string[]; laterMessages?: Record<string, string[]> }
-  >;
+  /** What each chunk imports, at once and later (vite.config.ts writes it). */
+  imports: Record<string, ChunkImports>;
 }
 
 /** A file's bytes as served: its Brotli and gzip siblings' sizes, or its own where there is none. */

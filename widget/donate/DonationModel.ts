@@ -148,7 +148,8 @@ export function createDonationModel({
     const module = later.peek() ?? (await loadLater(props.locale, extrasFor(props)));
     cardPort ??= module.createCardPort(props.proxyUrl, card);
     donor ??= module.createDonorModel(props.fields, smsConsentText);
-    dedication ??= module.createDedicationModel?.("dedication" in props.fields) ?? null;
+    // Its extra comes only to a form that asks for a dedication.
+    dedication ??= module.createDedicationModel?.() ?? null;
     return (later.value = module);
   };
   // The rest of the form (later.ts) starts loading now, while the donor chooses a gift.
@@ -191,11 +192,10 @@ export function createDonationModel({
   function validate(request: Omit<DonationRequest, "credit_card_token">, rest: Later | null): FieldProblems {
     const problems: FieldProblems = {};
     // The contract's rules for the whole request (request-check.ts) come with the rest of the form.
-    if (rest)
-      for (const path of rest.refusedPaths(request, rest)) {
-        const field = rest.fieldAt(path);
-        if (field) problems[field] = "invalid";
-      }
+    for (const path of rest?.refusedPaths(request, rest) ?? []) {
+      const field = rest!.fieldAt(path);
+      if (field) problems[field] = "invalid";
+    }
     const amount = gift.problem();
     if (amount) problems.amount = amount;
     // What the donor must still fill in, also while the rest of the form is on its way.

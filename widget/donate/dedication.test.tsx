@@ -120,7 +120,7 @@ describe("contract/dedication.ts: the memo's form", () => {
   });
 
   it("lengths are counted as the proxy's schema counts them, in code points: an emoji is one", () => {
-    const dedication = createDedicationModel(true);
+    const dedication = createDedicationModel();
     dedication.on.value = true;
     dedication.name.value = "🌻".repeat(DEDICATION_NAME_MAX);
     expect(dedication.problems(undefined)).toEqual({});

@@ -28,12 +28,12 @@ import {
   ZIP_PATTERN,
 } from "../../contract/patterns";
 import { normalizeMobile } from "../../contract/phone";
-import { dedicationRefusals } from "./extras/dedication";
+import { dedicationShape, memoFits } from "./extras/dedication";
 import { refusedPaths as refusedPathsWith, type UncheckedRequest } from "./request-check";
 
 /** The check as a form that asks a phone and a dedication has it. */
 const refusedPaths = (request: UncheckedRequest) =>
-  refusedPathsWith(request, { normalizeMobile, dedicationRefusals });
+  refusedPathsWith(request, { normalizeMobile, dedicationShape, memoFits });
 
 const RUNS = 3000;
 

@@ -41,15 +41,11 @@ import {
 /** A donation request as the form builds it: everything but the card's token. */
 export type UncheckedRequest = Omit<DonationRequest, "credit_card_token">;
 
-const TARGET: Shape = {
+const REQUEST: Shape = {
   shortcode: optional(pattern(SHORTCODE_PATTERN)),
   keyword: optional(pattern(KEYWORD_PATTERN)),
   event_id: optional(textUpTo(TARGET_TEXT_MAX)),
   event_type: optional(textUpTo(TARGET_TEXT_MAX)),
-};
-
-const REQUEST: Shape = {
-  ...TARGET,
   form_id: optional(textUpTo(TARGET_TEXT_MAX)),
   amount: isPositiveAmount,
   cover_fee: optional(isBoolean),
@@ -73,8 +69,10 @@ const REQUEST: Shape = {
 export interface ExtraRules {
   /** contract/phone.ts's rule: a US or Canadian mobile number's ten digits, or null. */
   normalizeMobile?: (text: string) => string | null;
-  /** The dedication's paths the schema refuses, and its name when the memo would not fit. */
-  dedicationRefusals?: (request: UncheckedRequest) => string[];
+  /** A dedication's fields, as the schema takes them. */
+  dedicationShape?: Shape;
+  /** Whether the message and the dedication's line fit the memo (contract/dedication.ts). */
+  memoFits?: (memo: string | undefined, dedication: UncheckedRequest["dedication"]) => boolean;
 }
 
 const donorShape = ({ normalizeMobile }: ExtraRules): Shape => ({
@@ -107,7 +105,7 @@ export function refusedPaths(request: UncheckedRequest, extras: ExtraRules = {})
   };
   check(request, REQUEST, "");
   check(request.donor, donorShape(extras), "donor.");
-  for (const path of extras.dedicationRefusals?.(request) ?? []) refused.add(path);
+  if (extras.dedicationShape) check(request.dedication, extras.dedicationShape, "dedication.");
   // The schema's checks across fields, on the values as it reads them (names trimmed).
   const donor: Fields = request.donor;
   const name = (field: string) => {
@@ -120,5 +118,6 @@ export function refusedPaths(request: UncheckedRequest, extras: ExtraRules = {})
     refused.add("sms_consent_text");
   }
   if (request.sms_opt_in_accepted === true && !donor.phone) refused.add("donor.phone");
+  if (extras.memoFits?.(request.memo, request.dedication) === false) refused.add("dedication.name");
   return [...refused];
 }

@@ -2,20 +2,16 @@
  * A gift dedicated to someone (`fields="dedication"`): its fields, its model and its part of the
  * request's check. An extra: fetched beside later.ts only by a form that asks for a dedication.
  */
-import type { DonationRequest } from "../../../contract/api";
-import {
-  DEDICATION_KINDS,
-  DEDICATION_NAME_MAX,
-  DEDICATION_NAME_REFUSED,
-  memoFits,
-} from "../../../contract/dedication";
+import { DEDICATION_KINDS, DEDICATION_NAME_MAX, DEDICATION_NAME_REFUSED } from "../../../contract/dedication";
 import { EMAIL_MAX, EMAIL_PATTERN } from "../../../contract/patterns";
 import { Checkbox, Choices } from "../../shared/Field";
 import { reactive } from "../../shared/reactive";
 import type { OptionsProps } from "../DonorOptions";
-import { isObject, oneOf, optional, pattern, textWithin, type Shape } from "../../shared/checks";
+import { oneOf, optional, pattern, textWithin, type Shape } from "../../shared/checks";
 
 export { createDedicationModel } from "../model/dedication";
+/** The message and the dedication's line within the memo the service keeps: the request's check asks it too. */
+export { memoFits } from "../../../contract/dedication";
 
 /** `fields="dedication"`: a box that, ticked, asks whom the gift honors or remembers, and whom to tell. */
 export const DedicationFields = reactive(({ model, t, errorFor }: OptionsProps) => {
@@ -69,24 +65,10 @@ export const DedicationFields = reactive(({ model, t, errorFor }: OptionsProps) 
   );
 });
 
-const DEDICATION: Shape = {
+/** A dedication as the schema takes one: walked by the request's check (request-check.ts). */
+export const dedicationShape: Shape = {
   kind: oneOf(DEDICATION_KINDS),
   name: (value) =>
     textWithin(1, DEDICATION_NAME_MAX, true)(value) && !DEDICATION_NAME_REFUSED.test(String(value).trim()),
   notify_email: optional(pattern(EMAIL_PATTERN)),
 };
-
-/**
- * The dedication's part of the request's check (request-check.ts): the paths the schema refuses
- * in it, and the dedication's name when the message and its line would not fit the memo.
- */
-export function dedicationRefusals(request: Pick<DonationRequest, "memo" | "dedication">): string[] {
-  const { dedication } = request;
-  const refused = isObject(dedication)
-    ? Object.keys(DEDICATION)
-        .filter((key) => !DEDICATION[key]!(dedication[key as keyof typeof dedication]))
-        .map((key) => `dedication.${key}`)
-    : [];
-  if (!memoFits(request.memo, dedication)) refused.push("dedication.name");
-  return refused;
-}

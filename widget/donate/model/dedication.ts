@@ -17,12 +17,12 @@ export type DedicationProblem = "required" | "invalid" | "tooLong";
  * (contract/dedication.ts); nothing is sent while the box is unticked.
  *
  * @example
- * const dedication = createDedicationModel(true);
+ * const dedication = createDedicationModel();
  * dedication.on.value = true;
  * dedication.name.value = "Jane Doe";
  * dedication.request(); // { dedication: { kind: "honor", name: "Jane Doe" } }
  */
-export function createDedicationModel(asked: boolean) {
+export function createDedicationModel() {
   const on = signal(false);
   const kind = signal<DedicationKind>("honor");
   const name = signal("");
@@ -30,7 +30,7 @@ export function createDedicationModel(asked: boolean) {
 
   /** The dedication as sent, or undefined while it is off. */
   function value(): Dedication | undefined {
-    if (!asked || !on.value) return undefined;
+    if (!on.value) return undefined;
     const notify = email.value.trim();
     return { kind: kind.value, name: name.value.trim(), ...(notify && { notify_email: notify }) };
   }
@@ -48,7 +48,7 @@ export function createDedicationModel(asked: boolean) {
     },
 
     /**
-     * What the donor must fix, checked by hand (the request check names a bad e-mail): a name,
+     * What the donor must fix, in words of its own (the request's check names a bad e-mail): a name,
      * short enough, and with `memo`, the donor's message, within the memo's limit.
      */
     problems(memo: string | undefined): { dedicationName?: DedicationProblem } {
