@@ -5,7 +5,7 @@
  * release must not run on a newer database.
  */
 import { existsSync } from "node:fs";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../sqlite/open";
 import { Client } from "pg";
 import type { ProxyConfig } from "../config";
 import { configOrSay } from "./load-config";
@@ -20,7 +20,7 @@ async function currentVersion(config: ProxyConfig): Promise<number> {
   if (!config.databaseUrl) {
     const path = dbFileIn(config.dataDir);
     if (!existsSync(path)) return 0;
-    const db = new Database(path, { readonly: true, fileMustExist: true });
+    const db = openSqlite(path, { readonly: true, fileMustExist: true });
     try {
       return db.pragma("user_version", { simple: true }) as number;
     } finally {

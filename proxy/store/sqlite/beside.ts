@@ -5,7 +5,7 @@
  * leases and resolutions) are single conditional statements, which SQLite serializes.
  */
 import { existsSync } from "node:fs";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../../sqlite/open";
 import { StoreOpenError } from "../errors";
 import type { Store } from "../types";
 import { sqliteAttempts } from "./attempts";
@@ -38,7 +38,7 @@ export function openSqliteBeside(dataDir: string, options: { readonly: boolean }
   if (!existsSync(path)) {
     throw new StoreOpenError("GIVEKIT_DATA_DIR", `no givekit database in ${dataDir} (start the proxy once)`);
   }
-  const db = new Database(path, { readonly: options.readonly, fileMustExist: true });
+  const db = openSqlite(path, { readonly: options.readonly, fileMustExist: true });
   db.pragma("busy_timeout = 5000");
   const version = db.pragma("user_version", { simple: true }) as number;
   if (version !== SQLITE_SCHEMA_VERSION) {

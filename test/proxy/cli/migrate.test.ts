@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../../sqlite/open";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../proxy/cli/main";
 import { POSTGRES_SCHEMA_VERSION } from "../../../proxy/store/postgres/schema";
@@ -62,7 +62,7 @@ describe("givekit migrate on SQLite", () => {
   it("a store newer than this version: refused, both versions named, exit 1, left as it was", async () => {
     const dataDir = join(dir, "newer");
     await migrate(env({ GIVEKIT_DATA_DIR: dataDir }));
-    const db = new Database(join(dataDir, DB_FILE));
+    const db = openSqlite(join(dataDir, DB_FILE));
     db.pragma(`user_version = ${SQLITE_SCHEMA_VERSION + 1}`);
     db.close();
     const { code, out } = await migrate(env({ GIVEKIT_DATA_DIR: dataDir }));
@@ -70,7 +70,7 @@ describe("givekit migrate on SQLite", () => {
     expect(out).toBe(
       `givekit migrate: SQLite database in ${dataDir}: the database's schema is version ${SQLITE_SCHEMA_VERSION + 1}, newer than this givekit proxy knows (${SQLITE_SCHEMA_VERSION}); run the newer proxy version, or a database of its own\n`,
     );
-    const after = new Database(join(dataDir, DB_FILE), { readonly: true });
+    const after = openSqlite(join(dataDir, DB_FILE), { readonly: true });
     expect(after.pragma("user_version", { simple: true })).toBe(SQLITE_SCHEMA_VERSION + 1);
     after.close();
   });
