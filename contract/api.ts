@@ -135,17 +135,41 @@ export type PaymentTokenRequest = z.infer<typeof PaymentTokenRequestSchema>;
 
 /** The honeypot field's name in the card frame and in POST /v1/payment-tokens. */
 export const HONEYPOT_FIELD = "website";
-/** The proof of a human (a Turnstile token) the frame sends when the proxy asked for one. */
+/** The proof the frame sends when the proxy asked for one: a solved proof of work, or a Turnstile token. */
 export const CHALLENGE_FIELD = "challenge_token";
+/** The longest proof the proxy reads; a longer one fails the challenge unread. */
+export const CHALLENGE_PROOF_MAX = 4096;
 /**
- * What a `403 challenge_required` carries besides its code: the challenge the card frame shows
- * (Cloudflare Turnstile), the site key to render it with and the script that draws it.
+ * givekit's own challenge: a proof of work signed by the proxy (the ALTCHA v2 scheme, SHA-256).
+ * The frame tries counters from 0 until SHA-256(salt ‖ nonce ‖ counter as 4 bytes) starts with
+ * `key_prefix`, then sends back the challenge and what it found.
  */
-export const ChallengeSchema = /* @__PURE__ */ z.object({
+export const PowChallengeSchema = /* @__PURE__ */ z.object({
+  provider: z.literal("pow"),
+  parameters: /* @__PURE__ */ z.object({
+    algorithm: z.literal("SHA-256"),
+    nonce: /* @__PURE__ */ z.string().check(z.regex(/^[0-9a-f]{2,128}$/)),
+    salt: /* @__PURE__ */ z.string().check(z.regex(/^[0-9a-f]{2,128}$/)),
+    cost: /* @__PURE__ */ z.int().check(z.gte(1), z.lte(16)),
+    keyLength: /* @__PURE__ */ z.int().check(z.gte(8), z.lte(64)),
+    keyPrefix: /* @__PURE__ */ z.string().check(z.regex(/^[0-9a-f]{2,128}$/)),
+  }),
+  /** The signed challenge, returned as it came with the solution (opaque to the frame). */
+  signed: /* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(2048)),
+});
+export type PowChallenge = z.infer<typeof PowChallengeSchema>;
+/**
+ * What a `403 challenge_required` carries besides its code: the challenge the card frame solves
+ * (givekit's own proof of work), or, where the operator configured Cloudflare Turnstile, the site
+ * key to render it with and the script that draws it.
+ */
+export const TurnstileChallengeSchema = /* @__PURE__ */ z.object({
   provider: z.literal("turnstile"),
   site_key: /* @__PURE__ */ z.string().check(z.minLength(1)),
   script_url: /* @__PURE__ */ z.string().check(z.minLength(1)),
 });
+export type TurnstileChallenge = z.infer<typeof TurnstileChallengeSchema>;
+export const ChallengeSchema = /* @__PURE__ */ z.union([PowChallengeSchema, TurnstileChallengeSchema]);
 export type Challenge = z.infer<typeof ChallengeSchema>;
 
 /**
@@ -165,7 +189,10 @@ export const FORM_SESSION_FIELD = "form_session";
 
 /** POST /v1/form-sessions: `{}` for a new session, or the frame's own to renew. */
 export const FormSessionRequestSchema = /* @__PURE__ */ z.strictObject({
-  renew: z.optional(/* @__PURE__ */ z.string().check(z.maxLength(200))),
+  renew: z.optional(/* @__PURE__ */ z.string().check(z.maxLength(600))),
+  /** The campaign the frame was opened for: the session is bound to it. */
+  shortcode: z.optional(Shortcode),
+  keyword: z.optional(Keyword),
 });
 
 /** POST /v1/form-sessions: a session, or `renew`'s start kept for another while. */

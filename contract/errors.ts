@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   "too_many_declines",
   "challenge_required",
   "challenge_failed",
+  /** A donation's card token must be made again (held too long, or made before scrutiny rose): the frame tokenizes anew, meeting the challenge there. */
+  "card_check_required",
   "idempotency_key_required",
   "idempotency_key_invalid",
   "idempotency_key_reused",

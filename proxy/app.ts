@@ -11,6 +11,7 @@ import type { ProxyConfig } from "./config";
 import type { AppEnv } from "./context";
 import { cors } from "./middleware/cors";
 import { createRateLimits, type RateLimits } from "./middleware/rate-limit";
+import { memoryCounters } from "./store/counters";
 import { requestContext } from "./middleware/request-context";
 import { securityHeaders } from "./middleware/security-headers";
 import { createPeersCache } from "./peers";
@@ -65,16 +66,24 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const lifecycle = deps.lifecycle ?? { draining: false };
   const campaigns = createCampaignDirectory(config.campaigns);
   const perClient = deps.rateLimits ?? createRateLimits(config.rateLimits, store.counters);
-  const defence = createDefence(config.defence, { store, counters: store.counters, logger });
-  const formSessions = createFormSessions(config.defence, {
+  // One set of counters for the defence's parts: with SQLite, this process's memory.
+  const counters = store.counters ?? memoryCounters();
+  const formSessions = createFormSessions(config.defence, { secret: deps.signingSecret, counters });
+  const defence = createDefence(config.defence, {
+    store,
+    counters,
+    logger,
     secret: deps.signingSecret,
-    counters: store.counters,
+    clientDeclines: (ip) => perClient.declinesOf(ip),
+    declineLimit: config.rateLimits.declineLimit,
+    declineWindowS: config.rateLimits.declineBlockS,
+    onSessionDecline: (session) => formSessions.recordDecline(session),
   });
-  // Every decline also feeds the whole-traffic signals (proxy/defence/defence-mode.ts).
+  // Every decline also feeds the defence: the whole-traffic signals, and its card, donor and session.
   const rateLimits: RateLimits = {
     ...perClient,
-    recordDecline: async (ip, campaign) => {
-      await Promise.all([perClient.recordDecline(ip), defence.recordDecline(campaign)]);
+    recordDecline: async (ip, campaign, detail) => {
+      await Promise.all([perClient.recordDecline(ip), defence.recordDecline(campaign, detail)]);
     },
   };
   const peers = createPeersCache(upstream, config.peersCacheS);
@@ -127,7 +136,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       allowedOrigins: config.allowedOrigins,
     }),
   );
-  app.route("/", formSessionRoutes({ formSessions, rateLimits }));
+  app.route("/", formSessionRoutes({ formSessions, rateLimits, campaigns }));
   app.route(
     "/",
     paymentTokenRoutes({
@@ -141,7 +150,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   );
   app.route(
     "/",
-    donationRoutes({ campaigns, upstream, store, signingSecret: deps.signingSecret, rateLimits, progress }),
+    donationRoutes({
+      campaigns,
+      upstream,
+      store,
+      signingSecret: deps.signingSecret,
+      rateLimits,
+      progress,
+      defence,
+    }),
   );
   app.route("/", subscriptionRoutes({ campaigns, upstream, store, rateLimits }));
   app.route(

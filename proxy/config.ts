@@ -82,9 +82,15 @@ export interface DefenceConfig {
   binWindowS: number;
   /** Defence mode ends this long after the last signal over its threshold, in seconds. */
   quietS: number;
-  /** Without a challenge: new card tokenizations per minute, all proxies together, in defence mode. */
-  throttlePerMin: number;
-  /** Cloudflare Turnstile; null: no challenge, defence mode throttles instead. */
+  /** Form sessions one client may mint in a session's TTL before its new ones are marked bulk (challenged). */
+  formSessionBulk: number;
+  /** A card token older than this at its donation is made again (a person donates at once), in seconds. */
+  tokenHoldS: number;
+  /** Declines of one donor (e-mail) or one card, within the decline window, that refuse them for it. */
+  identityDeclines: number;
+  /** givekit's own challenge, a proof of work: its mean work at level 0, its top level, its life. */
+  pow: { work: number; maxLevel: number; ttlS: number };
+  /** Cloudflare Turnstile, asked instead of the proof of work when configured; null: the proof of work. */
   turnstile: {
     siteKey: string;
     secret: string;
@@ -200,7 +206,12 @@ export const CONFIG_DEFAULTS = {
   GIVEKIT_DEFENCE_BIN_CARDS: "6",
   GIVEKIT_DEFENCE_BIN_WINDOW_S: "600",
   GIVEKIT_DEFENCE_QUIET_S: "1800",
-  GIVEKIT_DEFENCE_THROTTLE_PER_MIN: "5",
+  GIVEKIT_FORM_SESSION_BULK: "20",
+  GIVEKIT_TOKEN_HOLD_S: "300",
+  GIVEKIT_IDENTITY_DECLINES: "3",
+  GIVEKIT_CHALLENGE_WORK: "5000",
+  GIVEKIT_CHALLENGE_MAX_LEVEL: "3",
+  GIVEKIT_CHALLENGE_TTL_S: "300",
   TURNSTILE_SITE_KEY: "",
   TURNSTILE_SECRET: "",
   TURNSTILE_VERIFY_URL: "https://challenges.cloudflare.com/turnstile/v0/siteverify",
@@ -366,7 +377,12 @@ const EnvSchema = z.object({
   GIVEKIT_DEFENCE_BIN_CARDS: whole(2, MAX_COUNT),
   GIVEKIT_DEFENCE_BIN_WINDOW_S: whole(1, MAX_SECONDS),
   GIVEKIT_DEFENCE_QUIET_S: whole(1, MAX_SECONDS),
-  GIVEKIT_DEFENCE_THROTTLE_PER_MIN: whole(1, MAX_COUNT),
+  GIVEKIT_FORM_SESSION_BULK: whole(1, MAX_COUNT),
+  GIVEKIT_TOKEN_HOLD_S: whole(10, MAX_SECONDS),
+  GIVEKIT_IDENTITY_DECLINES: whole(1, MAX_COUNT),
+  GIVEKIT_CHALLENGE_WORK: whole(1, 100_000_000),
+  GIVEKIT_CHALLENGE_MAX_LEVEL: whole(0, 10),
+  GIVEKIT_CHALLENGE_TTL_S: whole(10, 3600),
   TURNSTILE_SITE_KEY: z.string(),
   TURNSTILE_SECRET: z.string(),
   TURNSTILE_VERIFY_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
@@ -567,7 +583,14 @@ export function loadConfig(given: Record<string, string | undefined>): ProxyConf
       binCards: e.GIVEKIT_DEFENCE_BIN_CARDS,
       binWindowS: e.GIVEKIT_DEFENCE_BIN_WINDOW_S,
       quietS: e.GIVEKIT_DEFENCE_QUIET_S,
-      throttlePerMin: e.GIVEKIT_DEFENCE_THROTTLE_PER_MIN,
+      formSessionBulk: e.GIVEKIT_FORM_SESSION_BULK,
+      tokenHoldS: e.GIVEKIT_TOKEN_HOLD_S,
+      identityDeclines: e.GIVEKIT_IDENTITY_DECLINES,
+      pow: {
+        work: e.GIVEKIT_CHALLENGE_WORK,
+        maxLevel: e.GIVEKIT_CHALLENGE_MAX_LEVEL,
+        ttlS: e.GIVEKIT_CHALLENGE_TTL_S,
+      },
       turnstile: turnstile(
         e.TURNSTILE_SITE_KEY,
         e.TURNSTILE_SECRET,

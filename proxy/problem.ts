@@ -31,6 +31,7 @@ export const PROBLEM_KINDS: Record<ErrorCode, ProblemKind> = {
   consent_required: { status: 400, title: "Explicit consent is required." },
   challenge_required: { status: 403, title: "A check that you are a person is required." },
   challenge_failed: { status: 403, title: "The check that you are a person did not pass." },
+  card_check_required: { status: 403, title: "The card must be checked again before this donation." },
   card_declined: { status: 402, title: "The card was declined." },
   payment_failed: { status: 502, title: "The payment could not be processed." },
   invalid_peer: { status: 400, title: "That fundraiser or team cannot receive this donation." },

@@ -37,7 +37,10 @@ describe("the card-testing settings", () => {
       binCards: 6,
       binWindowS: 600,
       quietS: 1800,
-      throttlePerMin: 5,
+      formSessionBulk: 20,
+      tokenHoldS: 300,
+      identityDeclines: 3,
+      pow: { work: 5000, maxLevel: 3, ttlS: 300 },
       turnstile: null,
     });
   });

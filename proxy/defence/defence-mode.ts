@@ -8,20 +8,27 @@
  * by an HMAC of its number under the signing secret, its BIN and those two digits: never the
  * number. When a signal crosses its threshold, defence mode starts in its scope (every campaign,
  * or the one) for every proxy, in the store's `defence_modes` table; it ends `quietS` after the
- * last crossing. In defence mode a new tokenization needs a Turnstile proof when one is
- * configured. Without one, only evidence of card testing (declines, their share, a BIN run)
- * refuses: a new tokenization then takes its turn in a small budget per minute; volume alone
- * (tokenizations or cards a minute: a giving day's crowd looks the same) is only logged.
+ * last crossing.
+ *
+ * The defence has three answers: let through, challenge, refuse. Scrutiny (defence mode in the
+ * card's scope, a client whose declines mount, a session minted in bulk or used from another
+ * client) asks for a challenge, givekit's own proof of work (pow.ts; Turnstile instead, when
+ * configured), whose difficulty rises with the evidence: a phone pays it once, a tester on every
+ * card. Nobody is throttled to a fixed rate. Refusals are narrow: a session, a card or a donor
+ * whose declines mount. Every path to the card network is gated: a donation's charge too, whose
+ * card token must have been made under the scrutiny that holds now, and recently.
  */
 import { createHmac } from "node:crypto";
 import type { Logger } from "pino";
 import type { Challenge } from "../../contract/api";
+import { rateLimitKey } from "../client-ip";
 import type { DefenceConfig } from "../config";
-import { retryAfterS } from "../middleware/rate-limit";
 import { ProblemError } from "../problem";
 import { memoryCounters } from "../store/counters";
 import { VOLUME_SIGNALS } from "../store/defence";
 import type { CounterHit, Counters, DefenceState, Store } from "../store";
+import type { SessionFacts } from "./form-session";
+import { createPow } from "./pow";
 import { createTurnstileVerifier, type ChallengeVerifier } from "./turnstile";
 
 /** The scope of signals over every campaign; a campaign's scope is "shortcode/KEYWORD". */
@@ -46,6 +53,34 @@ export const isEvidence = (signal: string) => !(VOLUME_SIGNALS as readonly strin
 /** A card as the signals know it: a keyed hash of its number, never the number. */
 export const cardKey = (secret: string, digits: string) =>
   createHmac("sha256", secret).update(`card:${digits}`).digest("hex");
+
+/** A card token as the notes keep it: a keyed hash, never the token. */
+export const tokenKey = (secret: string, token: string) =>
+  createHmac("sha256", secret).update(`token:${token}`).digest("hex");
+
+/** What the proxy remembers of a card token it minted (the store's notes, for the hold time). */
+export interface MintedToken {
+  mintedAt: number;
+  /** The challenge level it was made under; null: it met none. */
+  proven: number | null;
+  session: string | null;
+  card: string;
+}
+
+/** Why a donation or tokenization is scrutinised (the log's `scrutiny`), and at what level. */
+export interface Scrutiny {
+  level: number;
+  why: string;
+}
+
+/** What a card's request carries for the defence to weigh. */
+export interface CardRequest {
+  ip: string;
+  /** The campaign's scope, named by the request or by its session. */
+  campaign?: string;
+  session?: SessionFacts | null;
+  proof?: string;
+}
 
 /** What defence mode needs of the store. */
 export type DefenceStore = Pick<Store, "crossDefence" | "defenceStates" | "endDefences">;
@@ -91,6 +126,14 @@ export function createDefence(
     counters: Counters | null;
     logger: Logger;
     verifier?: ChallengeVerifier;
+    /** Key of the card, token and donor hashes (the signing secret). */
+    secret?: string;
+    /** A client's declines in the decline window (rate-limit.ts), and the count that makes it evidence. */
+    clientDeclines?: (ip: string) => Promise<number>;
+    declineLimit?: number;
+    declineWindowS?: number;
+    /** Told of a declined card's form session (form-session.ts blocks a session whose cards are declined). */
+    onSessionDecline?: (session: string) => Promise<void>;
   },
 ) {
   const count = deps.counters ?? memoryCounters();
@@ -102,7 +145,20 @@ export function createDefence(
   const cardsMin = counter("sig-cards-min", MINUTE_MS);
   const binCardSeen = counter("sig-bin-card", config.binWindowS * 1000);
   const binCards = counter("sig-bin", config.binWindowS * 1000);
-  const throttle = counter("defence-throttle", MINUTE_MS);
+  const secret = deps.secret ?? "givekit defence";
+  const pow = createPow(config.pow, { secret, counters: deps.counters });
+  const declineLimit = deps.declineLimit ?? 5;
+  const declineWindowMs = (deps.declineWindowS ?? 600) * 1000;
+  const hashOf = (label: string, value: string) =>
+    createHmac("sha256", secret).update(`${label}:${value}`).digest("hex").slice(0, 32);
+  const donorDeclines = (email: string) => ({
+    key: `donor-declines:${hashOf("donor", email.trim().toLowerCase())}`,
+    ttlMs: declineWindowMs,
+  });
+  const cardDeclines = (card: string) => ({
+    key: `card-declines:${card.slice(0, 32)}`,
+    ttlMs: declineWindowMs,
+  });
   const verifier =
     deps.verifier ??
     (config.turnstile
@@ -112,7 +168,7 @@ export function createDefence(
           timeoutMs: config.turnstile.timeoutMs,
         })
       : null);
-  const challenge: Challenge | null = config.turnstile
+  const turnstile: Challenge | null = config.turnstile
     ? { provider: "turnstile", site_key: config.turnstile.siteKey, script_url: config.turnstile.scriptUrl }
     : null;
   const limits = (scope: string) =>
@@ -167,24 +223,13 @@ export function createDefence(
           signal,
           value,
           ...extra,
-          challenge: verifier ? "turnstile" : isEvidence(signal) ? "throttle" : "none",
+          challenge: verifier ? "turnstile" : "pow",
         },
-        isEvidence(signal) || verifier
-          ? "defence mode started: card testing suspected"
-          : "defence mode started: high volume, watched (no challenge configured, nobody refused)",
+        isEvidence(signal)
+          ? "defence mode started: card testing suspected; cards are challenged"
+          : "defence mode started: high volume; cards are challenged, nobody refused",
       );
     }
-  }
-
-  async function throttled(scope: string): Promise<void> {
-    const [turns] = await count.add([throttle(scope)]);
-    if (turns!.points <= config.throttlePerMin) return;
-    throw new ProblemError(
-      "rate_limited",
-      "Too many card payments right now. Try again in a minute.",
-      undefined,
-      { "Retry-After": retryAfterS(turns!) },
-    );
   }
 
   /**
@@ -251,47 +296,150 @@ export function createDefence(
     /** The periods of defence mode on now for this campaign (its own, or all campaigns'). */
     active: (campaign?: string) => activeIn(scopesOf(campaign)),
     /**
-     * Before a tokenization: outside defence mode, nothing. In it, a valid Turnstile proof
-     * (403 challenge_required without one, carrying the challenge to show; challenge_failed for
-     * a bad one), or, without a challenge or with its verify endpoint down (fail closed), a turn
-     * in the budget of the scope in defence mode.
+     * How closely a card's request is watched now, or null when it is let through as it is:
+     * defence mode in its scope (a tokenization that names no campaign meets every scope's),
+     * its client's mounting declines (the level rises with them), its session minted in bulk or
+     * sent from another client than the one it was minted for.
      */
-    async admitTokenization(ip: string, proof: string | undefined, campaign?: string): Promise<void> {
-      let on: DefenceState[];
+    async scrutiny(request: Omit<CardRequest, "proof">): Promise<Scrutiny | null> {
+      const reasons: Scrutiny[] = [];
       try {
-        on = await activeIn(scopesOf(campaign));
+        const named = request.campaign || request.session?.campaign || undefined;
+        const states = named
+          ? await activeIn(scopesOf(named))
+          : activeDefences(await deps.store.defenceStates());
+        for (const state of states)
+          reasons.push({ level: isEvidence(state.signal) ? 1 : 0, why: `defence:${state.signal}` });
       } catch (error) {
-        // Fail open: without its store the proxy cannot take a donation anyway (claims live there).
+        // Fail open on the store: without it the proxy cannot take a donation anyway (claims live there).
         await guarded("reading defence mode", () => Promise.reject(error));
-        return;
       }
-      // Without a challenge, volume is only watched: evidence alone refuses.
-      const refusing = verifier && challenge ? on : on.filter((state) => isEvidence(state.signal));
-      const scope = refusing[0]?.scope;
-      if (scope === undefined) return;
-      if (!verifier || !challenge) return throttled(scope);
-      if (!proof) {
-        throw new ProblemError(
+      const declines = deps.clientDeclines ? await deps.clientDeclines(request.ip).catch(() => 0) : 0;
+      if (declines >= declineLimit)
+        reasons.push({
+          level: 1 + Math.floor((declines - declineLimit) / declineLimit),
+          why: "client_declines",
+        });
+      if (request.session?.bulk) reasons.push({ level: 0, why: "session_bulk" });
+      if (request.session?.foreign) reasons.push({ level: 0, why: "session_foreign" });
+      if (reasons.length === 0) return null;
+      const top = reasons.reduce((a, b) => (b.level > a.level ? b : a));
+      return { level: Math.min(top.level, pow.maxLevel), why: top.why };
+    },
+    /**
+     * Before a tokenization: let through (`proven` null) when nothing calls for scrutiny; else a
+     * solved challenge of today's level bound to its session (403 challenge_required carrying a
+     * new one without, or for an easier level; challenge_failed for a forged, replayed, expired
+     * or foreign one), or Turnstile's proof where configured (failing closed to the proof of
+     * work when its verify endpoint is down). Resolves with the level the card was proven at.
+     */
+    async admitTokenization(
+      request: CardRequest,
+    ): Promise<{ proven: number | null; scrutiny: Scrutiny | null }> {
+      const scrutiny = await this.scrutiny(request);
+      if (!scrutiny) return { proven: null, scrutiny };
+      const bound = request.session?.id ?? `client:${rateLimitKey(request.ip)}`;
+      const ask = async (level: number) =>
+        new ProblemError(
           "challenge_required",
           "Confirm you are a person, then try again.",
           undefined,
           {},
-          { challenge },
+          {
+            challenge: await pow.issue(bound, level),
+          },
         );
-      }
-      const verdict = await verifier.verify(proof, ip);
-      if (verdict.kind === "passed") return;
-      if (verdict.kind === "failed") {
-        throw new ProblemError(
-          "challenge_failed",
-          "The check that you are a person did not pass. Try again.",
+      if (verifier && turnstile && !request.proof?.includes("~")) {
+        if (!request.proof)
+          throw new ProblemError(
+            "challenge_required",
+            "Confirm you are a person, then try again.",
+            undefined,
+            {},
+            {
+              challenge: turnstile,
+            },
+          );
+        const verdict = await verifier.verify(request.proof, request.ip);
+        if (verdict.kind === "passed") return { proven: scrutiny.level, scrutiny };
+        if (verdict.kind === "failed") throw challengeFailed();
+        deps.logger.warn(
+          { event: "challenge_unavailable", reason: verdict.reason, fallback: "pow" },
+          "challenge verify endpoint unavailable: asking givekit's own challenge instead",
         );
+        throw await ask(scrutiny.level);
       }
-      deps.logger.warn(
-        { event: "challenge_unavailable", reason: verdict.reason, fallback: "throttle" },
-        "challenge verify endpoint unavailable: failing closed (throttled)",
+      if (!request.proof) throw await ask(scrutiny.level);
+      const verdict = await pow.verify(request.proof, bound, scrutiny.level);
+      if (verdict.kind === "passed") return { proven: verdict.level, scrutiny };
+      if (verdict.kind === "too_easy") throw await ask(scrutiny.level);
+      deps.logger.info(
+        { event: "challenge_refused", reason: verdict.reason, scrutiny: scrutiny.why },
+        "a challenge's solution was refused",
       );
-      return throttled(scope);
+      throw challengeFailed();
+    },
+    /**
+     * Before a donation's charge, nothing sent yet: a donor or card whose declines mount is
+     * refused (too_many_declines; card_declined for the card); under scrutiny, a token this proxy
+     * did not mint, minted without the challenge today's level asks, or held longer than
+     * tokenHoldS is refused with card_check_required (the widget has the frame tokenize again,
+     * meeting the challenge there). Resolves with whether the token was proven by a challenge.
+     */
+    async admitDonation(request: {
+      ip: string;
+      campaign: string;
+      token: string;
+      email?: string;
+    }): Promise<{ minted: MintedToken | null; proven: boolean }> {
+      const minted = await this.mintedToken(request.token);
+      const hits = [
+        ...(request.email ? [{ ...donorDeclines(request.email), points: 0 }] : []),
+        ...(minted ? [{ ...cardDeclines(minted.card), points: 0 }] : []),
+      ];
+      const states = hits.length ? await count.add(hits) : [];
+      const donorState = request.email ? states[0] : undefined;
+      const cardState = minted ? states[states.length - 1] : undefined;
+      if (donorState && donorState.points >= config.identityDeclines)
+        throw new ProblemError(
+          "too_many_declines",
+          "Too many declined payments for this donor. Try again later.",
+        );
+      if (cardState && cardState.points >= config.identityDeclines)
+        throw new ProblemError("card_declined", "The card was declined. No money was taken.");
+      const held = minted !== null && Date.now() - minted.mintedAt > config.tokenHoldS * 1000;
+      const scrutiny = await this.scrutiny({ ip: request.ip, campaign: request.campaign });
+      const short = scrutiny !== null && (minted?.proven ?? -1) < scrutiny.level;
+      if (held || short) {
+        throw new ProblemError(
+          "card_check_required",
+          "Check the card again, then give.",
+          undefined,
+          {},
+          { reason: held ? "held" : "scrutiny" },
+        );
+      }
+      return { minted, proven: minted?.proven !== null && minted?.proven !== undefined };
+    },
+    /** Remembers a token just minted, for its donation (the hold time), shared by every proxy. */
+    async recordToken(token: string, facts: MintedToken): Promise<void> {
+      await guarded("remembering a card token", () =>
+        count.remember(
+          `minted:${tokenKey(secret, token)}`,
+          JSON.stringify(facts),
+          config.tokenHoldS * 1000 + MINUTE_MS,
+        ),
+      );
+    },
+    /** What this proxy (or another on the same store) minted under this token, or null. */
+    async mintedToken(token: string): Promise<MintedToken | null> {
+      const text = await count.recall(`minted:${tokenKey(secret, token)}`).catch(() => null);
+      if (!text) return null;
+      try {
+        return JSON.parse(text) as MintedToken;
+      } catch {
+        return null;
+      }
     },
     /** Counts a tokenization about to reach the upstream, overall and for its campaign (`key`: cardKey's). */
     async recordTokenization(card: { digits: string; key: string }, campaign?: string): Promise<void> {
@@ -299,11 +447,26 @@ export function createDefence(
         countTokenization(scopesOf(campaign), card.digits, card.key),
       );
     },
-    /** Counts a declined donation, overall and for its campaign. */
-    async recordDecline(campaign?: string): Promise<void> {
-      await guarded("counting a decline", () => countDeclines(scopesOf(campaign)));
+    /**
+     * Counts a declined donation, overall and for its campaign, and against what it came with:
+     * its card, its donor's e-mail and its form session (narrow refusals).
+     */
+    async recordDecline(campaign?: string, detail: { token?: string; email?: string } = {}): Promise<void> {
+      await guarded("counting a decline", async () => {
+        const minted = detail.token ? await this.mintedToken(detail.token) : null;
+        await count.add([
+          ...(detail.email ? [{ ...donorDeclines(detail.email), points: 1 }] : []),
+          ...(minted ? [{ ...cardDeclines(minted.card), points: 1 }] : []),
+        ]);
+        if (minted?.session && deps.onSessionDecline) await deps.onSessionDecline(minted.session);
+        await countDeclines(scopesOf(campaign));
+      });
     },
   };
+}
+
+function challengeFailed(): ProblemError {
+  return new ProblemError("challenge_failed", "The check that you are a person did not pass. Try again.");
 }
 
 export type Defence = ReturnType<typeof createDefence>;

@@ -2,13 +2,19 @@ import { describe, expect, it } from "vitest";
 import { createFormSessions } from "./form-session";
 
 const fixedNow = () => 1_800_000_000_000;
-const CONFIG = { minFormMs: 1500, formSessionTtlS: 3600, formSessionTokenizations: 5, formSessionCards: 3 };
+const CONFIG = {
+  minFormMs: 1500,
+  formSessionTtlS: 3600,
+  formSessionTokenizations: 5,
+  formSessionCards: 3,
+  formSessionBulk: 20,
+};
 
 describe("form sessions", () => {
   it("time the form from the session's start, and hold until it expires", async () => {
     let now = 1_800_000_000_000;
     const sessions = createFormSessions(CONFIG, { secret: "k".repeat(32), counters: null, now: () => now });
-    const { form_session, expires_in_s } = sessions.issue();
+    const { form_session, expires_in_s } = await sessions.issue();
     expect(expires_in_s).toBe(3600);
     expect(await sessions.check(form_session, "card-a")).toBe("too_fast");
     now += 1500;
@@ -20,26 +26,28 @@ describe("form sessions", () => {
   it("a renewal keeps the start and the count, and moves the end; an expired one starts anew", async () => {
     let now = 1_800_000_000_000;
     const sessions = createFormSessions(CONFIG, { secret: "k".repeat(32), counters: null, now: () => now });
-    const first = sessions.issue().form_session;
+    const first = (await sessions.issue()).form_session;
     now += 3000_000;
-    const renewed = sessions.issue(first).form_session;
+    const renewed = (await sessions.issue(first)).form_session;
     now += 3000_000;
     expect(await sessions.check(first, "card-a")).toBe("form_session_expired");
     expect(await sessions.check(renewed, "card-a")).toBeNull();
     for (let i = 0; i < 4; i++) expect(await sessions.check(renewed, "card-a")).toBeNull();
     // The same session under its new end is the same session: its sixth tokenization is one too many.
-    expect(await sessions.check(sessions.issue(renewed).form_session, "card-a")).toBe("form_session_spent");
+    expect(await sessions.check((await sessions.issue(renewed)).form_session, "card-a")).toBe(
+      "form_session_spent",
+    );
     now += 3600_000;
-    const fresh = sessions.issue(renewed).form_session;
+    const fresh = (await sessions.issue(renewed)).form_session;
     expect(await sessions.check(fresh, "card-a")).toBe("too_fast");
   });
 
   it("a session made with another key, or changed by one character, is forged", async () => {
     const ours = createFormSessions(CONFIG, { secret: "k".repeat(32), counters: null, now: fixedNow });
     const theirs = createFormSessions(CONFIG, { secret: "t".repeat(32), counters: null, now: fixedNow });
-    const session = theirs.issue().form_session;
+    const session = (await theirs.issue()).form_session;
     expect(await ours.check(session, "card-a")).toBe("form_session_forged");
-    const own = ours.issue().form_session;
+    const own = (await ours.issue()).form_session;
     // A later start claimed by the page: the signature no longer matches.
     const [started, ...rest] = own.split(".");
     const earlier = [(parseInt(started!, 36) - 600_000).toString(36), ...rest].join(".");

@@ -116,6 +116,8 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
   }
 
   const result = outcomeOf(outcome, request);
+  // What a decline is counted against besides its client: its card (by its token) and its donor.
+  const declined = { token: request.credit_card_token, email: request.donor.email };
   finishConsent(result.state);
   const answered = { ...attempt, ...result };
   try {
@@ -125,13 +127,13 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
     // claim's lease runs out (Pending), never something a replay would contradict.
     log({ outcome: result.state, record: "outcome_unrecorded" });
     if (result.state === "declined")
-      await deps.rateLimits.recordDecline(ip, campaignScope(campaign)).catch(() => undefined);
+      await deps.rateLimits.recordDecline(ip, campaignScope(campaign), declined).catch(() => undefined);
     if (!(error instanceof StoreUnavailableError)) throw error;
     return donationAnswer({ ...answered, state: "unknown" });
   }
   log({ outcome: result.state, ...(result.problem_code ? { code: result.problem_code } : {}) });
   if (outcome.kind === "unknown") log({ upstream: outcome.reason });
-  if (result.state === "declined") await deps.rateLimits.recordDecline(ip, campaignScope(campaign));
+  if (result.state === "declined") await deps.rateLimits.recordDecline(ip, campaignScope(campaign), declined);
   if (result.state === "succeeded") {
     deps.progress?.changed(campaign);
     await deps.rateLimits.recordSuccess(ip).catch(() => undefined);

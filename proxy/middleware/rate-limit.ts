@@ -1,9 +1,9 @@
 /**
  * Per-client limits: a token bucket per action (a burst at once, then a steady refill), so a
  * room of people behind one address gives at its own pace while a burst from one client is held;
- * and the decline block: a client whose declines are many and a large share of its card
- * tokenizations may not tokenize cards or donate for a while (the usual defence against card
- * testing, which a gala's few declines among many gifts never trip).
+ * and each client's declines, which the defence (proxy/defence/defence-mode.ts) turns into a
+ * challenge whose cost rises with them: an address is never blocked, because a gala's guests
+ * share one with whoever sends dead cards from the venue's Wi-Fi.
  * The counts are the store's counters (proxy/store/counters.ts): on PostgreSQL shared by every
  * proxy; with SQLite, one proxy, in this process's memory.
  */
@@ -49,17 +49,6 @@ export function rateLimited(retryAfter: string): ProblemError {
   );
 }
 
-/** Blocked for declines while the block lasts. */
-function assertNotBlockedBy(state: CounterState): void {
-  if (state.points === 0 || state.resetAt <= Date.now()) return;
-  throw new ProblemError(
-    "too_many_declines",
-    "Too many declined payments from this address. Try again later.",
-    undefined,
-    { "Retry-After": retryAfterS(state) },
-  );
-}
-
 /**
  * @example
  * const limits = createRateLimits(config.rateLimits, store.counters);
@@ -87,9 +76,6 @@ export function createRateLimits(config: RateLimitConfig, counters: Counters | n
   const declines = windowed("declines");
   const inFlight = windowed("in-flight-donations");
   const successes = windowed("successes");
-  // The client's card tokenizations over the decline window: what its declines are a share of.
-  const tokenizations = windowed("tokenizations");
-  const block = windowed("decline-block");
 
   async function take(action: LimitedAction, ip: string): Promise<void> {
     const turn = await count.take(bucket(action, ip));
@@ -99,21 +85,8 @@ export function createRateLimits(config: RateLimitConfig, counters: Counters | n
   return {
     /** Takes a turn from the client's bucket; none left: 429 rate_limited with Retry-After. */
     consume: take,
-    /** Throws 429 too_many_declines while the client is blocked for declines. */
-    async assertNotBlocked(ip: string): Promise<void> {
-      const [blocked] = await count.add([block(ip, 0)]);
-      assertNotBlockedBy(blocked!);
-    },
-    /**
-     * assertNotBlocked and consume side by side: a blocked client is told so (too_many_declines
-     * wins over rate_limited).
-     */
-    async admit(action: LimitedAction, ip: string): Promise<void> {
-      const [blocked, turn] = await Promise.allSettled([count.add([block(ip, 0)]), take(action, ip)]);
-      if (blocked.status === "rejected") throw blocked.reason;
-      assertNotBlockedBy(blocked.value[0]!);
-      if (turn.status === "rejected") throw turn.reason;
-    },
+    /** Takes a turn from the client's bucket (as consume). */
+    admit: take,
     /**
      * A donation about to go upstream: at most the donations bucket's burst of one client's at the
      * upstream at once; and while the client's settled donations are mostly declined, not when its
@@ -121,7 +94,7 @@ export function createRateLimits(config: RateLimitConfig, counters: Counters | n
      * for its first wave to be counted; a room, whose gifts mostly go through, never meets this).
      * Gives back the function that frees the place, once the outcome (and a decline) is recorded.
      */
-    async enterDonation(ip: string): Promise<() => Promise<void>> {
+    async enterDonation(ip: string, proven = false): Promise<() => Promise<void>> {
       const [present, declined, succeeded] = (
         await count.add([inFlight(ip, 1, config.inFlightTtlS), declines(ip, 0), successes(ip, 0)])
       ).map((state) => Math.max(0, state.points));
@@ -130,9 +103,10 @@ export function createRateLimits(config: RateLimitConfig, counters: Counters | n
       };
       const mostlyDeclined = declined! > 0 && declined! / (declined! + succeeded!) >= config.declineRatio;
       const others = present! - 1;
+      // A card proven by a challenge paid for its turn: a crowd behind a griefer's address gives.
       if (
         present! > config.donations.burst ||
-        (mostlyDeclined && declined! + others >= config.declineLimit)
+        (!proven && mostlyDeclined && declined! + others >= config.declineLimit)
       ) {
         await leave();
         throw rateLimited("2");
@@ -146,23 +120,23 @@ export function createRateLimits(config: RateLimitConfig, counters: Counters | n
     /**
      * A card tokenization about to reach the upstream: a turn from the client's bucket (only what
      * would reach the upstream takes one: a request refused as a bot's, or asked for a challenge,
-     * does not), counted toward the client's decline share.
+     * does not).
      */
     async admitTokenization(ip: string): Promise<void> {
       await take("paymentTokens", ip);
-      // Only what reaches the upstream counts: a tester's refused attempts must not dilute its share.
-      await count.add([tokenizations(ip, 1)]);
     },
-    /**
-     * Counts a declined donation; the block starts when the client's declines reach the limit and
-     * are at least declineRatio of its tokenizations. The campaign is for the whole-traffic
-     * signals (app.ts adds them); the per-client count is per address.
-     */
-    async recordDecline(ip: string, _campaign?: string): Promise<void> {
-      const [declined, tokenized] = await count.add([declines(ip, 1), tokenizations(ip, 0)]);
-      const share = declined!.points / Math.max(tokenized!.points, declined!.points);
-      if (declined!.points >= config.declineLimit && share >= config.declineRatio)
-        await count.set([block(ip, 1, config.declineBlockS)]);
+    /** Counts a declined donation against its client (the campaign is the defence's: app.ts adds it). */
+    async recordDecline(
+      ip: string,
+      _campaign?: string,
+      _detail?: { token?: string; email?: string },
+    ): Promise<void> {
+      await count.add([declines(ip, 1)]);
+    },
+    /** The client's declines in the decline window: evidence the defence weighs. */
+    async declinesOf(ip: string): Promise<number> {
+      const [declined] = await count.add([declines(ip, 0)]);
+      return Math.max(0, declined!.points);
     },
   };
 }

@@ -16,17 +16,25 @@ import { runDonation, type AttemptDeps } from "../donations/attempt";
 import { checkAgainstCampaign, resolveCampaign } from "../donations/campaign";
 import { claimKey, requireKey, type ClaimEnv } from "../donations/claim";
 import { jsonBody } from "../middleware/json-body";
+import type { Defence } from "../defence/defence-mode";
+import { campaignScope } from "../campaigns";
 import { ProblemError } from "../problem";
 import { validate } from "../validate";
 
 export interface DonationDeps extends AttemptDeps {
   campaigns: CampaignDirectory;
   signingSecret: string;
+  /** Every path to the card network is gated: a charge's card token too (defence-mode.ts). */
+  defence: Pick<Defence, "admitDonation">;
 }
 
 /** The parsed request and its campaign, checked before any key is claimed. */
 type DonationEnv = ClaimEnv & {
-  Variables: ClaimEnv["Variables"] & { donation: { request: DonationRequest; campaign: Campaign } };
+  Variables: ClaimEnv["Variables"] & {
+    donation: { request: DonationRequest; campaign: Campaign };
+    /** The card token was made under a solved challenge. */
+    proven: boolean;
+  };
 };
 
 function donationNotFound(): ProblemError {
@@ -59,13 +67,21 @@ export function donationRoutes(deps: DonationDeps) {
       const campaign = resolveCampaign(deps.campaigns, request);
       checkAgainstCampaign(campaign, request);
       c.set("donation", { request, campaign });
+      // Before any key is claimed: a refused card token leaves the key free for the next token.
+      const { proven } = await deps.defence.admitDonation({
+        ip: c.get("clientIp"),
+        campaign: campaignScope(campaign),
+        token: request.credit_card_token,
+        email: request.donor.email,
+      });
+      c.set("proven", proven);
       await next();
     },
     claimKey({ store: deps.store, secret: deps.signingSecret }),
     async (c, next) => {
       // A replay never gets here: only what may go upstream takes a place (rate-limit.ts).
       await deps.rateLimits.admit("donations", c.get("clientIp"));
-      const leave = await deps.rateLimits.enterDonation(c.get("clientIp"));
+      const leave = await deps.rateLimits.enterDonation(c.get("clientIp"), c.get("proven"));
       try {
         await next();
       } finally {

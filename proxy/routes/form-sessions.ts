@@ -4,16 +4,31 @@
  */
 import { Hono } from "hono";
 import { FormSessionRequestSchema } from "../../contract/api";
+import { campaignScope, type CampaignDirectory } from "../campaigns";
+import { ProblemError } from "../problem";
 import type { AppEnv } from "../context";
 import type { FormSessions } from "../defence/form-session";
 import { jsonBody } from "../middleware/json-body";
 import type { RateLimits } from "../middleware/rate-limit";
 import { validate } from "../validate";
 
-export function formSessionRoutes(deps: { formSessions: FormSessions; rateLimits: RateLimits }) {
+export function formSessionRoutes(deps: {
+  formSessions: FormSessions;
+  rateLimits: RateLimits;
+  campaigns: CampaignDirectory;
+}) {
   return new Hono<AppEnv>().post("/v1/form-sessions", jsonBody(), async (c) => {
-    const { renew } = validate(FormSessionRequestSchema, c.get("body"));
-    await deps.rateLimits.consume("formSessions", c.get("clientIp"));
-    return c.json(deps.formSessions.issue(renew), 201, { "Cache-Control": "no-store" });
+    const { renew, shortcode, keyword } = validate(FormSessionRequestSchema, c.get("body"));
+    const ip = c.get("clientIp");
+    await deps.rateLimits.consume("formSessions", ip);
+    let campaign: string | undefined;
+    if (shortcode !== undefined || keyword !== undefined) {
+      const served = shortcode && keyword ? deps.campaigns.byKeyword(shortcode, keyword) : undefined;
+      if (!served) throw new ProblemError("campaign_not_served", "This campaign is not served here.");
+      campaign = campaignScope(served);
+    }
+    return c.json(await deps.formSessions.issue(renew, { ip, campaign }), 201, {
+      "Cache-Control": "no-store",
+    });
   });
 }

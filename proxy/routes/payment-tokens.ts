@@ -82,8 +82,14 @@ export function paymentTokenRoutes(deps: {
     await deps.rateLimits.admit("cardRequests", ip);
     const digits = cardDigits(card.card_number);
     const key = cardKey(deps.secret, digits);
-    // A filled honeypot, or a form session that is missing, forged, too young or spent, is a
-    // bot: refused before the upstream.
+    const session = signals.success ? deps.formSessions.facts(signals.data[FORM_SESSION_FIELD], ip) : null;
+    // A session minted for one campaign carries no card for another.
+    if (session?.campaign && campaign && session.campaign !== campaign) {
+      c.set("logFields", { ...c.get("logFields"), filtered: "form_session_foreign" });
+      throw looksDeclined();
+    }
+    // A filled honeypot, or a form session that is missing, forged, too young, spent or blocked, is
+    // a bot: refused before the upstream.
     const filter = !signals.success
       ? "form_signals"
       : signals.data[HONEYPOT_FIELD]
@@ -93,9 +99,16 @@ export function paymentTokenRoutes(deps: {
       c.set("logFields", { ...c.get("logFields"), filtered: filter });
       throw looksDeclined();
     }
-    await deps.defence.admitTokenization(ip, typeof proof === "string" ? proof : undefined, campaign);
+    const scope = campaign ?? (session?.campaign || undefined);
+    const { proven, scrutiny } = await deps.defence.admitTokenization({
+      ip,
+      campaign: scope,
+      session,
+      proof: typeof proof === "string" ? proof : undefined,
+    });
+    if (scrutiny) c.set("logFields", { ...c.get("logFields"), scrutiny: scrutiny.why, proven });
     await deps.rateLimits.admitTokenization(ip);
-    await deps.defence.recordTokenization({ digits, key }, campaign);
+    await deps.defence.recordTokenization({ digits, key }, scope);
     // The schema accepted the date, so it parses; the upstream takes MM/YYYY.
     const expiry = parseExpiry(card.expiration_date)!;
     const outcome = await deps.upstream.createPaymentToken({
@@ -109,6 +122,12 @@ export function paymentTokenRoutes(deps: {
         card_number: ["The card was not accepted."],
       });
     }
+    await deps.defence.recordToken(outcome.token, {
+      mintedAt: Date.now(),
+      proven,
+      session: session?.id ?? null,
+      card: key,
+    });
     const answer: PaymentTokenResponse = {
       token: outcome.token,
       brand: outcome.brand ?? cardBrand(digits),

@@ -25,6 +25,9 @@ describe("counters", () => {
       add: (hits) => (failing ? Promise.reject(new Error("store unavailable")) : shared.add(hits)),
       set: (hits) => (failing ? Promise.reject(new Error("store unavailable")) : shared.set(hits)),
       take: (bucket) => (failing ? Promise.reject(new Error("store unavailable")) : shared.take(bucket)),
+      remember: (key, value, ttlMs) =>
+        failing ? Promise.reject(new Error("store unavailable")) : shared.remember(key, value, ttlMs),
+      recall: (key) => (failing ? Promise.reject(new Error("store unavailable")) : shared.recall(key)),
     };
     const counters = withFallback(flaky);
     await counters.add([hit("tokens:a")]);

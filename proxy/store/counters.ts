@@ -53,6 +53,7 @@ const SWEEP_EVERY_MS = 60_000;
  */
 export function memoryCounters(now: () => number = Date.now): Counters {
   const counts = new Map<string, CounterState>();
+  const notes = new Map<string, { value: string; expire: number }>();
   // A bucket whose arrival time is past is full: dropping it changes nothing.
   const buckets = new Map<string, number>();
   let swept = now();
@@ -61,6 +62,7 @@ export function memoryCounters(now: () => number = Date.now): Counters {
     swept = at;
     for (const [key, state] of counts) if (state.resetAt <= at) counts.delete(key);
     for (const [key, tat] of buckets) if (tat <= at) buckets.delete(key);
+    for (const [key, note] of notes) if (note.expire <= at) notes.delete(key);
   };
   return {
     async add(hits) {
@@ -89,6 +91,15 @@ export function memoryCounters(now: () => number = Date.now): Counters {
       buckets.set(bucket.key, turn.tat);
       return turn.state;
     },
+    async remember(key, value, ttlMs) {
+      const at = now();
+      sweep(at);
+      notes.set(key, { value, expire: at + ttlMs });
+    },
+    async recall(key) {
+      const note = notes.get(key);
+      return note && note.expire > now() ? note.value : null;
+    },
   };
 }
 
@@ -102,5 +113,8 @@ export function withFallback(shared: Counters, fallback: Counters = memoryCounte
     add: (hits) => shared.add(hits).catch(() => fallback.add(hits)),
     set: (hits) => shared.set(hits).catch(() => fallback.set(hits)),
     take: (bucket) => shared.take(bucket).catch(() => fallback.take(bucket)),
+    remember: (key, value, ttlMs) =>
+      shared.remember(key, value, ttlMs).catch(() => fallback.remember(key, value, ttlMs)),
+    recall: async (key) => (await shared.recall(key).catch(() => null)) ?? fallback.recall(key),
   };
 }

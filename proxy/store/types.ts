@@ -180,6 +180,10 @@ export interface Counters {
   set(hits: readonly CounterHit[]): Promise<void>;
   /** Takes a turn from a token bucket (one statement on PostgreSQL); a refused turn takes nothing. */
   take(bucket: BucketTake): Promise<BucketState>;
+  /** Keeps a short note under a key for `ttlMs` (a minted card token's facts), never a secret. */
+  remember(key: string, value: string, ttlMs: number): Promise<void>;
+  /** The note under a key while it lives, else null. */
+  recall(key: string): Promise<string | null>;
 }
 
 /** Idempotency keys: claimed across every proxy, released, expired with their proxy, purged. */

@@ -12,6 +12,8 @@ import { withCheckDigit } from "./cards";
 import { LOG_FLUSH_MS } from "../../proxy/logger";
 import { startProxy, type ProxyHandle } from "./proxy";
 import { startSandbox } from "./sandbox";
+import { solvePow, type SolveTally } from "./pow-solver";
+import type { Challenge } from "../../contract/api";
 
 /** What a scenario needs of its stack: the proxies' URLs (requests spread over them, as a load balancer does) and the sandbox. */
 export interface CrowdStack {
@@ -99,6 +101,11 @@ export interface ScenarioFigures {
   /** Defence mode's entries: `scope signal (challenge)`. */
   defence: string[];
   wallS: number;
+  /** People elsewhere during a scenario that has them (the griefer's): their good cards and how many were charged. */
+  elsewhere?: { goodCards: number; charged: number };
+  /** A tester's live cards confirmed (charged), and the CPU seconds it paid solving challenges per card that reached the upstream. */
+  botLiveCharged?: number;
+  botCpuSPerCharge?: number;
 }
 
 const CAMPAIGN = { shortcode: "71777", keyword: "HOPE" };
@@ -164,30 +171,87 @@ const cardBody = (number: string, formSession: string, extra: Record<string, unk
 });
 
 async function session(stack: CrowdStack, ip: string): Promise<string | null> {
-  const answer = await post(stack, "/v1/form-sessions", {}, ip);
+  // The frame names its campaign: the session is bound to it.
+  const answer = await post(stack, "/v1/form-sessions", CAMPAIGN, ip);
   return answer.status === 201 ? String(answer.json.form_session) : null;
 }
 
-/** The card step: the frame's request, and the challenge a person passes when asked (a bot cannot). */
-async function tokenize(stack: CrowdStack, number: string, formSession: string, ip: string, person: boolean) {
-  const first = await post(stack, "/v1/payment-tokens", cardBody(number, formSession), ip);
-  if (first.code !== "challenge_required" || !person || !stack.passChallenge) return first;
-  return post(
-    stack,
-    "/v1/payment-tokens",
-    cardBody(number, formSession, { challenge_token: stack.passChallenge() }),
-    ip,
-  );
+/** Who sends a card: a person (passes every challenge, as the frame does), a bot that solves givekit's proof of work, or one that solves nothing. */
+type Sender = "person" | "solver" | "bot";
+
+/** The card step: the frame's request, and the challenges it meets, solved as the sender can. */
+async function tokenize(
+  stack: CrowdStack,
+  number: string,
+  formSession: string,
+  ip: string,
+  who: Sender | boolean,
+  tally?: SolveTally,
+) {
+  const sender: Sender = who === true ? "person" : who === false ? "bot" : who;
+  let answer = await post(stack, "/v1/payment-tokens", cardBody(number, formSession), ip);
+  for (let round = 0; round < 3 && answer.code === "challenge_required" && sender !== "bot"; round++) {
+    const challenge = answer.json.challenge as Challenge | undefined;
+    let proof: string;
+    if (challenge?.provider === "pow") proof = await solvePow(challenge, tally);
+    else if (sender === "person" && stack.passChallenge) proof = stack.passChallenge();
+    else return answer;
+    answer = await post(
+      stack,
+      "/v1/payment-tokens",
+      cardBody(number, formSession, { challenge_token: proof }),
+      ip,
+    );
+  }
+  return answer;
 }
 
-async function donate(stack: CrowdStack, token: string, amount: string, ip: string): Promise<Answer> {
+/**
+ * A gift as the widget makes it: the card tokenized, then the donation; a token the proxy wants
+ * made again (card_check_required) is made once more, meeting the challenge, and the gift sent again.
+ */
+async function give(
+  stack: CrowdStack,
+  card: { number: string; formSession: string; ip: string; amount: string },
+  who: Sender,
+  token?: string,
+  tally?: SolveTally,
+): Promise<Answer> {
+  for (let round = 0; ; round++) {
+    if (!token) {
+      const minted = await tokenize(stack, card.number, card.formSession, card.ip, who, tally);
+      if (minted.status !== 201) return minted;
+      token = String(minted.json.token);
+    }
+    const gift = await donate(
+      stack,
+      token,
+      card.amount,
+      card.ip,
+      who === "person" ? `guest.${card.amount.replace(".", "-")}@example.org` : TESTER_EMAIL,
+    );
+    if (round > 0 || gift.code !== "card_check_required" || who === "bot") return gift;
+    token = undefined;
+  }
+}
+
+/** A tester's one identity; each person has their own (told apart by their unique amount). */
+const TESTER_EMAIL = "card.tester@example.org";
+
+async function donate(
+  stack: CrowdStack,
+  token: string,
+  amount: string,
+  ip: string,
+  email = TESTER_EMAIL,
+): Promise<Answer> {
   return post(
     stack,
     "/v1/donations",
     {
       ...CAMPAIGN,
       amount,
-      donor: { first_name: "Guest", last_name: "Donor", email: "guest@example.org" },
+      donor: { first_name: "Guest", last_name: "Donor", email },
       credit_card_token: token,
     },
     ip,
@@ -241,9 +305,11 @@ async function runPeople(stack: CrowdStack, crowd: Person[]): Promise<Record<str
       await sleep(person.formMs);
       const why = await (async () => {
         if (!formSession) return "no_form_session";
-        const token = await tokenize(stack, person.card, formSession, person.ip, true);
-        if (token.status !== 201) return token.code ?? String(token.status);
-        const gift = await donate(stack, String(token.json.token), person.amount, person.ip);
+        const gift = await give(
+          stack,
+          { number: person.card, formSession, ip: person.ip, amount: person.amount },
+          "person",
+        );
         return gift.status === 200 ? null : (gift.code ?? String(gift.status));
       })();
       if (why && !person.card.endsWith("0002")) refused[why] = (refused[why] ?? 0) + 1;
@@ -313,8 +379,29 @@ async function botFigures(stack: CrowdStack) {
   };
 }
 
-export type ScenarioName = "gala" | "giving-day" | "bot-spread" | "bot-paced" | "burst";
+export type ScenarioName =
+  | "gala"
+  | "giving-day"
+  | "bot-spread"
+  | "bot-paced"
+  | "burst"
+  | "stockpile"
+  | "distributed"
+  | "griefer-gala"
+  | "tester-gala"
+  | "stockpile-solving"
+  | "distributed-solving";
+/** The scenarios that hold with or without Turnstile. */
 export const SCENARIO_NAMES: ScenarioName[] = ["gala", "giving-day", "bot-spread", "bot-paced", "burst"];
+/** The testers and griefers against the defaults (givekit's own challenge). */
+export const DEFENCE_SCENARIO_NAMES: ScenarioName[] = [
+  "stockpile",
+  "distributed",
+  "griefer-gala",
+  "tester-gala",
+];
+/** The same testers, paying every challenge as the frame does: what a determined one gets, and at what cost. */
+export const SOLVING_SCENARIO_NAMES: ScenarioName[] = ["stockpile-solving", "distributed-solving"];
 
 /** What each scenario is, in the words proxy/GUIDE.md uses. */
 export const SCENARIOS: Record<ScenarioName, string> = {
@@ -323,7 +410,82 @@ export const SCENARIOS: Record<ScenarioName, string> = {
   "bot-spread": "a tester over 100 addresses: 300 dead cards (one BIN, ending 0002)",
   "bot-paced": "a tester paced like a guest: one address, 60 dead cards in 60 s",
   burst: "a burst: 1,000 attempts from one address in one second",
+  stockpile:
+    "a stockpile over 300 addresses: a frame per card, 300 cards tokenized first (90 % dead), then a donation with each token",
+  distributed:
+    "a distributed tester: 1,000 attempts over 100 rotating addresses, 20 % live cards, 10 at a time",
+  "griefer-gala":
+    "a griefer before the paddle raise: 11 dead cards, 5 from the venue's address; then 60 guests there and 20 donors elsewhere",
+  "tester-gala": "a tester beside a gala: 40 dead cards from the venue's address while its 60 guests give",
+  "stockpile-solving": "the stockpile, its bot solving every challenge (3 minutes at most)",
+  "distributed-solving": "the distributed tester, solving every challenge (3 minutes at most)",
 };
+
+/** A tester's card: live (the sandbox charges it) one in `liveEvery`, else dead. */
+const testerCard = (n: number, liveEvery: number) => (n % liveEvery === 0 ? goodCard() : deadCard(n));
+/** Amounts a tester's live cards are charged: told apart from people's in the report. */
+const TESTER_AMOUNT = "5.00";
+
+/** A tester that opens a frame per card from each card's address, waits out the form time, then tries them, `workers` at a time, for at most `forMs`. */
+async function runTester(
+  stack: CrowdStack,
+  options: {
+    cards: number;
+    liveEvery: number;
+    address: (n: number) => string;
+    workers: number;
+    who: Sender;
+    /** Tokenize every card first, then donate with the tokens kept. */
+    stockpile: boolean;
+    forMs: number;
+    tally: SolveTally;
+  },
+): Promise<void> {
+  const until = Date.now() + options.forMs;
+  const cards = Array.from({ length: options.cards }, (_, n) => ({
+    n,
+    number: testerCard(n, options.liveEvery),
+    ip: options.address(n),
+  }));
+  const sessions = await Promise.all(cards.map((card) => session(stack, card.ip)));
+  await sleep(MIN_FORM_MS + 200);
+  const pool = async <T>(items: T[], work: (item: T) => Promise<void>) => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: options.workers }, async () => {
+        while (next < items.length && Date.now() < until) await work(items[next++]!);
+      }),
+    );
+  };
+  const card = (n: number) => ({
+    number: cards[n]!.number,
+    formSession: sessions[n]!,
+    ip: cards[n]!.ip,
+    amount: TESTER_AMOUNT,
+  });
+  if (!options.stockpile) {
+    await pool(cards, async ({ n }) => {
+      if (sessions[n]) await give(stack, card(n), options.who, undefined, options.tally);
+    });
+    return;
+  }
+  const tokens: { n: number; token: string }[] = [];
+  await pool(cards, async ({ n }) => {
+    if (!sessions[n]) return;
+    const minted = await tokenize(
+      stack,
+      cards[n]!.number,
+      sessions[n],
+      cards[n]!.ip,
+      options.who,
+      options.tally,
+    );
+    if (minted.status === 201) tokens.push({ n, token: String(minted.json.token) });
+  });
+  await pool(tokens, async ({ n, token }) => {
+    await give(stack, card(n), options.who, token, options.tally);
+  });
+}
 
 /** Runs one scenario against a fresh stack; the figures are read from the sandbox's report. */
 export async function runScenario(name: ScenarioName, stack: CrowdStack): Promise<ScenarioFigures> {
@@ -360,6 +522,64 @@ export async function runScenario(name: ScenarioName, stack: CrowdStack): Promis
     case "burst":
       await runBot(stack, { cards: 1000, address: () => "203.0.113.99", perSecond: 1000 });
       return { ...(await figures([], {}, 0)), ...(await botFigures(stack)) };
+    case "stockpile":
+    case "stockpile-solving":
+    case "distributed":
+    case "distributed-solving": {
+      const tally: SolveTally = { cpuS: 0, count: 0 };
+      const stockpile = name.startsWith("stockpile");
+      await runTester(stack, {
+        cards: stockpile ? 300 : 1000,
+        liveEvery: stockpile ? 10 : 5,
+        address: stockpile ? (n) => `10.77.${Math.floor(n / 250)}.${n % 250}` : (n) => `10.88.0.${n % 100}`,
+        workers: 10,
+        who: name.endsWith("-solving") ? "solver" : "bot",
+        stockpile,
+        forMs: 180_000,
+        tally,
+      });
+      const bot = await botFigures(stack);
+      const live = (await stack.transactions()).filter(
+        (row) => row.status === "collected" && row.amount === TESTER_AMOUNT,
+      ).length;
+      const reached = bot.botDonations + live;
+      return {
+        ...(await figures([], {}, 0)),
+        ...bot,
+        botLiveCharged: live,
+        botCpuSPerCharge: reached > 0 ? Math.round((tally.cpuS / reached) * 1000) / 1000 : 0,
+      };
+    }
+    case "griefer-gala": {
+      const venue = "203.0.113.70";
+      // The griefer: five dead cards from the venue's Wi-Fi, six from elsewhere, just before.
+      await runBot(stack, { cards: 11, address: (n) => (n < 5 ? venue : `10.99.0.${n}`), workers: 11 });
+      const guests = people(60, () => venue, 60);
+      const others = people(20, (i) => `198.51.120.${i}`, 20);
+      for (const [i, other] of others.entries()) other.amount = `${90 + i}.${String(i).padStart(2, "0")}`;
+      const [refused, refusedElsewhere] = await Promise.all([
+        runPeople(stack, guests),
+        runPeople(stack, others),
+      ]);
+      for (const [code, n] of Object.entries(refusedElsewhere)) refused[code] = (refused[code] ?? 0) + n;
+      return {
+        ...(await figures(guests, refused, await chargedOnce(stack, guests))),
+        ...(await botFigures(stack)),
+        elsewhere: { goodCards: others.length, charged: await chargedOnce(stack, others) },
+      };
+    }
+    case "tester-gala": {
+      const venue = "203.0.113.80";
+      const guests = people(60, () => venue, 60);
+      const [refused] = await Promise.all([
+        runPeople(stack, guests),
+        runBot(stack, { cards: 40, address: () => venue, perSecond: 40 / 60 }),
+      ]);
+      return {
+        ...(await figures(guests, refused, await chargedOnce(stack, guests))),
+        ...(await botFigures(stack)),
+      };
+    }
   }
 }
 
@@ -371,11 +591,12 @@ export async function runScenario(name: ScenarioName, stack: CrowdStack): Promis
 export async function runAllScenarios(
   stack: () => Promise<CrowdStack>,
   startsAtS: Partial<Record<ScenarioName, number>> = {},
+  names: ScenarioName[] = SCENARIO_NAMES,
 ): Promise<ScenarioFigures[]> {
-  const stacks = await Promise.all(SCENARIO_NAMES.map(() => stack()));
+  const stacks = await Promise.all(names.map(() => stack()));
   try {
     return await Promise.all(
-      SCENARIO_NAMES.map(async (name, i) => {
+      names.map(async (name, i) => {
         await sleep((startsAtS[name] ?? 0) * 1000);
         return runScenario(name, stacks[i]!);
       }),
@@ -391,7 +612,16 @@ export function describeFigures(label: string, figures: ScenarioFigures): string
     .map(([code, count]) => `${count} ${code}`)
     .join(", ");
   const defence = figures.defence.length ? `; defence mode: ${figures.defence.join(", ")}` : "";
+  const elsewhere = figures.elsewhere
+    ? `; elsewhere ${figures.elsewhere.charged} of ${figures.elsewhere.goodCards} charged once`
+    : "";
+  const tester =
+    figures.botLiveCharged !== undefined
+      ? `; ${figures.botLiveCharged} live cards confirmed; ${figures.botCpuSPerCharge} CPU s solving per charge that reached the upstream`
+      : figures.goodCards > 0 && figures.botDonations > 0
+        ? `; ${figures.botDonations} tester charges and ${figures.botTokenizations} tokenizations reached the upstream`
+        : "";
   return figures.goodCards > 0
-    ? `${label} ${figures.scenario}: ${figures.charged} of ${figures.goodCards} good cards charged once${refused ? ` (refused: ${refused})` : ""} in ${figures.wallS} s${defence}`
-    : `${label} ${figures.scenario}: ${figures.botDonations} bot donations and ${figures.botTokenizations} card tokenizations reached the upstream in ${figures.wallS} s${defence}`;
+    ? `${label} ${figures.scenario}: ${figures.charged} of ${figures.goodCards} good cards charged once${refused ? ` (refused: ${refused})` : ""}${elsewhere}${tester} in ${figures.wallS} s${defence}`
+    : `${label} ${figures.scenario}: ${figures.botDonations} bot donations and ${figures.botTokenizations} card tokenizations reached the upstream${tester} in ${figures.wallS} s${defence}`;
 }

@@ -38,11 +38,19 @@ const generic = (json: Record<string, unknown>) => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A session signed with the proxy's key `ageMs` ago, for `ttlS`: how an old or expired one looks. */
-const signedAgo = (ageMs: number, ttlS: number) =>
-  createFormSessions(
-    { minFormMs: 0, formSessionTtlS: ttlS, formSessionTokenizations: 1, formSessionCards: 1 },
-    { secret: SECRET, counters: null, now: () => Date.now() - ageMs },
-  ).issue().form_session;
+const signedAgo = async (ageMs: number, ttlS: number) =>
+  (
+    await createFormSessions(
+      {
+        minFormMs: 0,
+        formSessionTtlS: ttlS,
+        formSessionTokenizations: 1,
+        formSessionCards: 1,
+        formSessionBulk: 20,
+      },
+      { secret: SECRET, counters: null, now: () => Date.now() - ageMs },
+    ).issue()
+  ).form_session;
 
 describe("cheap bot filters on POST /v1/payment-tokens", () => {
   const ctx = useStack({
@@ -76,7 +84,7 @@ describe("cheap bot filters on POST /v1/payment-tokens", () => {
   it.each([
     [
       "a filled honeypot",
-      async () => ({ website: "https://cheap-pills.example", form_session: signedAgo(60_000, 3600) }),
+      async () => ({ website: "https://cheap-pills.example", form_session: await signedAgo(60_000, 3600) }),
       "honeypot",
     ],
     [
@@ -89,7 +97,7 @@ describe("cheap bot filters on POST /v1/payment-tokens", () => {
       "a forged session",
       async () => ({
         website: "",
-        form_session: signedAgo(60_000, 3600).replace(/.$/, (c) => (c === "A" ? "B" : "A")),
+        form_session: (await signedAgo(60_000, 3600)).replace(/.$/, (c: string) => (c === "A" ? "B" : "A")),
       }),
       "form_session_forged",
     ],
@@ -100,7 +108,7 @@ describe("cheap bot filters on POST /v1/payment-tokens", () => {
     ],
     [
       "an expired session",
-      async () => ({ website: "", form_session: signedAgo(2 * 3600_000, 3600) }),
+      async () => ({ website: "", form_session: await signedAgo(2 * 3600_000, 3600) }),
       "form_session_expired",
     ],
     ["a session that is not text", async () => ({ form_session: 5 }), "form_signals"],
@@ -108,7 +116,7 @@ describe("cheap bot filters on POST /v1/payment-tokens", () => {
     // The answer a real decline gets, to compare with.
     const token = await postCard(
       ctx.api,
-      card({ card_number: CARDS.declined, form_session: signedAgo(60_000, 3600) }),
+      card({ card_number: CARDS.declined, form_session: await signedAgo(60_000, 3600) }),
     );
     const declined = await donate(ctx.api, donationBody(token.json.token));
     expect(declined.status).toBe(402);
@@ -128,7 +136,7 @@ describe("cheap bot filters on POST /v1/payment-tokens", () => {
   });
 
   it("one session tries at most 3 cards and makes at most 5 tokenizations: then it is refused like a decline", async () => {
-    const session = signedAgo(60_000, 3600);
+    const session = await signedAgo(60_000, 3600);
     const cards = [CARDS.ok, withCheckDigit("555555555555444"), withCheckDigit("601111111111111")];
     const statuses = [];
     // A donor who mistypes: the same cards again are no churn.

@@ -1,6 +1,8 @@
 // The guards over real HTTP: origins, media type, size, rate limits, the decline block, and logs.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import type { PowChallenge } from "../../contract/api";
+import { solvePow } from "../helpers/pow-solver";
 import {
   CARDS,
   CVV,
@@ -8,6 +10,7 @@ import {
   collected,
   donate,
   donationBody,
+  formSession,
   logLines,
   postCard,
   tokenize,
@@ -194,28 +197,64 @@ describe("the status lookups' own bucket", () => {
   });
 });
 
-describe("the decline block", () => {
+const DECLINES_ENV = {
+  GIVEKIT_DECLINE_LIMIT: "3",
+  GIVEKIT_IDENTITY_DECLINES: "3",
+  GIVEKIT_RATE_PAYMENT_TOKENS: "50",
+  GIVEKIT_DEFENCE_DECLINES_PER_MIN: "100",
+  GIVEKIT_DEFENCE_CAMPAIGN_DECLINES_PER_MIN: "100",
+  GIVEKIT_DEFENCE_MIN_SAMPLE: "100",
+  GIVEKIT_DEFENCE_BIN_CARDS: "100",
+};
+
+describe("declines: a challenge for the address, refusals for the donor and the card", () => {
   const ctx = useStack({
     proxy: {
-      env: { GIVEKIT_DECLINE_LIMIT: "3", GIVEKIT_DECLINE_BLOCK_S: "3600", GIVEKIT_RATE_PAYMENT_TOKENS: "50" },
+      env: {
+        GIVEKIT_DECLINE_LIMIT: "3",
+        GIVEKIT_IDENTITY_DECLINES: "3",
+        GIVEKIT_RATE_PAYMENT_TOKENS: "50",
+        GIVEKIT_DEFENCE_DECLINES_PER_MIN: "100",
+        GIVEKIT_DEFENCE_CAMPAIGN_DECLINES_PER_MIN: "100",
+        GIVEKIT_DEFENCE_MIN_SAMPLE: "100",
+        GIVEKIT_DEFENCE_BIN_CARDS: "100",
+      },
     },
   });
+  const tokenizationsUpstream = async () =>
+    (await ctx.sandbox.requests()).filter((request) => request.path.endsWith("create_payment_token")).length;
 
-  it("after 3 declines an IP may neither tokenize nor donate: 429 too_many_declines with Retry-After", async () => {
+  it("after 3 declines an address is challenged, never blocked: a person who solves gives; a stockpiled token is made again", async () => {
+    const stockpiled = await tokenize(ctx.api);
     for (let i = 0; i < 3; i++) {
-      const declined = await donate(ctx.api, donationBody(await tokenize(ctx.api, CARDS.declined)));
-      expect(declined.status).toBe(402);
+      const body = donationBody(await tokenize(ctx.api, CARDS.declined), {
+        donor: { first_name: "Ana", last_name: "Doe", email: `ana.${i}@example.org` },
+      });
+      expect((await donate(ctx.api, body)).status).toBe(402);
     }
-    const callsBefore = (await ctx.sandbox.requests()).length;
-    const tokens = await postCard(ctx.api, card());
-    expect(tokens.status).toBe(429);
-    expect(tokens.json.code).toBe("too_many_declines");
-    expect(Number(tokens.headers.get("retry-after"))).toBeGreaterThan(3500);
-    const donation = await donate(ctx.api, donationBody("tok_whatever"));
-    expect(donation.status).toBe(429);
-    expect(donation.json.code).toBe("too_many_declines");
-    expect((await ctx.sandbox.requests()).length).toBe(callsBefore);
-    // Opt-ins are not blocked: they move no money.
+    const before = (await ctx.sandbox.requests()).length;
+    // The token minted before the evidence is refused before anything is sent: made again, it meets the challenge.
+    const stale = await donate(ctx.api, donationBody(stockpiled));
+    expect(stale.status).toBe(403);
+    expect(stale.json.code).toBe("card_check_required");
+    const asked = await postCard(ctx.api, card());
+    expect(asked.status).toBe(403);
+    expect(asked.json).toMatchObject({ code: "challenge_required", challenge: { provider: "pow" } });
+    expect((await ctx.sandbox.requests()).length).toBe(before);
+    // A person's frame solves it, and the gift goes through: charged once.
+    const session = await formSession(ctx.api);
+    const first = await postCard(ctx.api, { ...card(), form_session: session });
+    const proof = await solvePow(first.json.challenge as PowChallenge);
+    const minted = await postCard(ctx.api, { ...card(), form_session: session, challenge_token: proof });
+    expect(minted.status).toBe(201);
+    expect(await tokenizationsUpstream()).toBe(5);
+    const gift = await donate(ctx.api, donationBody(String(minted.json.token)));
+    expect(gift.status).toBe(200);
+    expect(await collected(ctx.sandbox)).toHaveLength(1);
+    // The same proof again is refused: single use.
+    const replayed = await postCard(ctx.api, { ...card(), form_session: session, challenge_token: proof });
+    expect(replayed.json.code).toBe("challenge_failed");
+    // Opt-ins and status lookups are never refused for declines: they move no money.
     const optIn = await ctx.api.post("/v1/subscriptions", {
       mobilenumber: "5550101234",
       list: "Hope Alerts",
@@ -223,10 +262,35 @@ describe("the decline block", () => {
       consent_text: "I agree to receive recurring automated messages.",
     });
     expect(optIn.status).toBe(201);
-    // Nor are status lookups: an unknown reference is not found, not refused.
     const lookup = await ctx.api.get(`/v1/donations/gk_${"0".repeat(20)}`);
     expect(lookup.status).toBe(404);
-    expect(lookup.json.code).toBe("not_found");
+  });
+});
+
+describe("a donor's declines", () => {
+  const ctx = useStack({ proxy: { env: { ...DECLINES_ENV, GIVEKIT_TRUST_PROXY: "true" } } });
+
+  it("a donor whose gifts were declined 3 times is refused before anything is sent, from any address", async () => {
+    const donor = { first_name: "Bo", last_name: "Tester", email: "bo.tester@example.org" };
+    for (let i = 0; i < 3; i++) {
+      const from = { "X-Forwarded-For": `198.51.100.${60 + i}` };
+      const minted = await postCard(ctx.api, card(CARDS.declined), { headers: from });
+      const token = String(minted.json.token);
+      expect((await donate(ctx.api, donationBody(token, { donor }), randomUUID(), from)).status).toBe(402);
+    }
+    const other = { "X-Forwarded-For": "198.51.100.70" };
+    const minted = await postCard(ctx.api, card(), { headers: other });
+    const before = (await ctx.sandbox.requests()).length;
+    const refused = await donate(
+      ctx.api,
+      donationBody(String(minted.json.token), { donor }),
+      randomUUID(),
+      other,
+    );
+    expect(refused.status).toBe(429);
+    expect(refused.json.code).toBe("too_many_declines");
+    expect((await ctx.sandbox.requests()).length).toBe(before);
+    expect(await collected(ctx.sandbox)).toHaveLength(0);
   });
 });
 

@@ -45,7 +45,7 @@ export interface CardFormProps {
 }
 
 /** Where the challenge is: asked and shown, being checked with the proxy, or failed. */
-type ChallengeStatus = "shown" | "checking" | "failed";
+type ChallengeStatus = "solving" | "shown" | "checking" | "failed";
 type Problems = Partial<Record<CardFieldName, CardProblem>>;
 
 /** An element with these attributes and children. */
@@ -320,14 +320,17 @@ export function mountCardForm(
     };
     const context = { honeypot: honeypot.value, campaign, formSession: await formSession.current() };
     let reply = await requestToken(id, card, context);
-    if (reply.challenge) {
-      // Defence mode: the proxy asks for a proof of a human; the script loads only now.
-      setChallenge("shown");
+    // Scrutiny: the proxy asks for a proof of work (solved here, at once) or, where configured, Turnstile.
+    for (let round = 0; reply.challenge && round < 3; round++) {
+      const asked = reply.challenge;
+      setChallenge(asked.provider === "pow" ? "solving" : "shown");
       try {
         // One turn for the region to show before the challenge draws into it.
         await new Promise((resolve) => setTimeout(resolve));
-        const { solveChallenge } = await import("./turnstile");
-        const proof = await solveChallenge(challengeBox, reply.challenge, locale);
+        const proof =
+          asked.provider === "pow"
+            ? await (await import("./pow")).solvePow(asked)
+            : await (await import("./turnstile")).solveChallenge(challengeBox, asked, locale);
         setChallenge("checking");
         reply = await requestToken(id, card, { ...context, proof });
         setChallenge(reply.answer.type === "givekit:token" ? null : "failed");

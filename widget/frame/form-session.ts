@@ -10,12 +10,18 @@ export interface FormSessionSource {
   current(): Promise<string | null>;
 }
 
-async function ask(renew?: string): Promise<{ session: string; expiresInS: number } | null> {
+type Campaign = { shortcode: string; keyword: string } | null;
+
+async function ask(
+  campaign: Campaign,
+  renew?: string,
+): Promise<{ session: string; expiresInS: number } | null> {
   try {
     const response = await fetch(FORM_SESSIONS, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(renew ? { renew } : {}),
+      // Bound to the frame's campaign (a renewal keeps what its session was bound to).
+      body: JSON.stringify({ ...(renew ? { renew } : {}), ...campaign }),
       credentials: "omit",
     });
     if (!response.ok) return null;
@@ -33,11 +39,11 @@ async function ask(renew?: string): Promise<{ session: string; expiresInS: numbe
  * page cannot claim a time), and renews it at half its life while the frame stays open; one the
  * proxy could not give is asked for again a little later.
  */
-export function openFormSession(): FormSessionSource {
+export function openFormSession(campaign: Campaign = null): FormSessionSource {
   let latest: string | null = null;
   let pending: Promise<unknown> = Promise.resolve();
   const refresh = (): void => {
-    pending = ask(latest ?? undefined).then((answer) => {
+    pending = ask(campaign, latest ?? undefined).then((answer) => {
       if (answer) latest = answer.session;
       setTimeout(refresh, answer ? (answer.expiresInS * 1000) / 2 : RETRY_MS);
     });

@@ -36,6 +36,6 @@ export async function startCardFrame(root: HTMLElement): Promise<void> {
   const shortcode = params.get("shortcode");
   const keyword = params.get("keyword");
   const campaign = shortcode && keyword ? { shortcode, keyword } : null;
-  const formSession = openFormSession();
+  const formSession = openFormSession(campaign);
   mountCardForm(root, { channel, t, locale, campaign, formSession });
 }

@@ -2,7 +2,7 @@
  * Cloudflare Turnstile, the challenge the proxy may ask for in defence mode: a chunk of its own,
  * fetched with the script only when asked (challenge.ts reads the request for it).
  */
-import type { Challenge } from "../../contract/api";
+import type { TurnstileChallenge } from "../../contract/api";
 
 /** What the frame uses of the challenge script's global (Cloudflare Turnstile's explicit API). */
 interface TurnstileApi {
@@ -60,7 +60,7 @@ function loadScript(url: string): Promise<TurnstileApi> {
  */
 export async function solveChallenge(
   container: HTMLElement,
-  challenge: Challenge,
+  challenge: TurnstileChallenge,
   language: string,
 ): Promise<string> {
   const api = await loadScript(challenge.script_url);

@@ -19,6 +19,7 @@ export const frameEn = {
   cvvInvalid: (digits: number) => `Enter the ${digits}-digit security code.`,
   challengeTitle: "Confirm you are a person",
   challengeStatus: {
+    solving: "One moment: checking this payment is safe…",
     shown:
       "Many card payments are being tried on this form right now. Complete the check below and your gift will continue.",
     checking: "Thank you. Checking your card…",

@@ -21,6 +21,7 @@ export const frameEs: FrameMessages = {
   cvvInvalid: (digits: number) => `Escriba el código de seguridad de ${digits} dígitos.`,
   challengeTitle: "Confirme que es una persona",
   challengeStatus: {
+    solving: "Un momento: comprobando que este pago es seguro…",
     shown:
       "Ahora mismo se están probando muchos pagos con tarjeta en este formulario. Complete la verificación de abajo y su donación continuará.",
     checking: "Gracias. Verificando su tarjeta…",

@@ -2,7 +2,7 @@
 import { bucketTurn, mergeHits, statesInOrder } from "../counters";
 import type { CounterState, Counters } from "../types";
 import type { PgContext } from "./connection";
-import { COUNTERS_TABLE } from "./schema";
+import { COUNTERS_TABLE, NOTES_TABLE } from "./schema";
 
 /**
  * Every hit in one statement. A counter whose time is over ($4: now) starts again. Rows are
@@ -30,6 +30,10 @@ const TAKE_BUCKET = `WITH prior AS (SELECT expire FROM ${COUNTERS_TABLE} WHERE k
     WHERE GREATEST(c.expire, $2::bigint) + $3::bigint - $2::bigint <= $4::bigint
     RETURNING expire)
   SELECT (SELECT expire::float8 FROM taken) AS taken, (SELECT expire::float8 FROM prior) AS prior`;
+
+const REMEMBER = `INSERT INTO ${NOTES_TABLE} (key, value, expire) VALUES ($1, $2, $3)
+  ON CONFLICT (key) DO UPDATE SET value = excluded.value, expire = excluded.expire`;
+const RECALL = `SELECT value FROM ${NOTES_TABLE} WHERE key = $1 AND expire > $2`;
 
 export function pgCounters({ query, lazy, now }: PgContext): Counters {
   return {
@@ -76,6 +80,13 @@ export function pgCounters({ query, lazy, now }: PgContext): Counters {
       // Refused. `prior` is from the statement's snapshot: a row another proxy made meanwhile is not in it.
       const retryAt = prior === null ? at + bucket.intervalMs : bucketTurn(prior, bucket, at).state.retryAt;
       return { allowed: false, retryAt: Math.max(retryAt, at + 1) };
+    },
+    async remember(key, value, ttlMs) {
+      await query(REMEMBER, [key, value, now() + ttlMs], lazy, "givekit-notes-remember");
+    },
+    async recall(key) {
+      const { rows } = await query<{ value: string }>(RECALL, [key, now()], lazy, "givekit-notes-recall");
+      return rows[0]?.value ?? null;
     },
   };
 }

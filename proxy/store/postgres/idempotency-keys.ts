@@ -7,7 +7,7 @@ import { decideClaim, newClaimToken, type KeyRow } from "../claims";
 import type { Claim, ClaimRequest, ClaimResult, IdempotencyStore } from "../types";
 import { selectAttempt } from "./attempts";
 import type { PgContext } from "./connection";
-import { COUNTERS_TABLE } from "./schema";
+import { COUNTERS_TABLE, NOTES_TABLE } from "./schema";
 
 /** The advisory lock key of the retention purge: one proxy purges at a time. */
 const PURGE_LOCK = "7365700";
@@ -136,6 +136,7 @@ export function pgIdempotencyKeys(ctx: PgContext): IdempotencyStore {
           [now() - retentionMs],
         );
         await client.query(`DELETE FROM ${COUNTERS_TABLE} WHERE expire < $1`, [now()]);
+        await client.query(`DELETE FROM ${NOTES_TABLE} WHERE expire < $1`, [now()]);
         return purged.rowCount ?? 0;
       }, lazy);
     },

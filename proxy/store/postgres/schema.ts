@@ -10,6 +10,8 @@ const MIGRATION_LOCK = 0x676976656b6974n;
 
 /** The counters of rate limits and defence signals (proxy/store/counters.ts): key, points, expiry. */
 export const COUNTERS_TABLE = "givekit_rate_limits";
+/** Short notes with a time to live, beside the counters (a minted card token's facts). */
+export const NOTES_TABLE = "givekit_notes";
 
 const MIGRATIONS: string[] = [
   // 1: claims with leases, attempts (answers rebuilt from their state), consent records, rate limits.
@@ -105,6 +107,14 @@ const MIGRATIONS: string[] = [
   // 5: the campaign tags (utm_*) of the page each donation came from.
   `
   ALTER TABLE donation_attempts ADD COLUMN utm text;
+  `,
+  // 6: notes beside the counters: what the proxy knows of each card token it minted.
+  `
+  CREATE TABLE ${NOTES_TABLE} (
+    key text PRIMARY KEY,
+    value text NOT NULL,
+    expire bigint NOT NULL
+  );
   `,
 ];
 

@@ -9,7 +9,14 @@ import { startFakeTurnstile, type FakeTurnstile } from "../../../e2e/turnstile-f
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeFigures, runAllScenarios, startCrowdStack, type ProxyLauncher } from "../../helpers/crowds";
+import {
+  DEFENCE_SCENARIO_NAMES,
+  SOLVING_SCENARIO_NAMES,
+  describeFigures,
+  runAllScenarios,
+  startCrowdStack,
+  type ProxyLauncher,
+} from "../../helpers/crowds";
 import { testDatabase } from "../../helpers/postgres";
 import { spawnProxy } from "../../helpers/proxy-process";
 
@@ -61,5 +68,34 @@ export function describeCrowds(store: "sqlite" | "postgres"): void {
       },
       180_000,
     );
+
+    it("(defaults) stockpiled tokens, a distributed tester and a griefer are held; the room still gives", async () => {
+      const stack = async () =>
+        startCrowdStack({
+          launch: asProgram,
+          ...(store === "postgres" ? { databaseUrl: await testDatabase() } : {}),
+        });
+      // After the crowds above have had the machine to themselves for a while.
+      const names = [...DEFENCE_SCENARIO_NAMES, ...SOLVING_SCENARIO_NAMES];
+      const results = await runAllScenarios(
+        stack,
+        { stockpile: 5, distributed: 10, "stockpile-solving": 15, "distributed-solving": 20 },
+        names,
+      );
+      for (const figures of results)
+        console.warn(`crowd figures: ${describeFigures(`${store} defaults`, figures)}`);
+      const [stockpile, distributed, griefer, tester, stockpileSolving, distributedSolving] = results;
+      // Bots that solve no challenge.
+      expect(stockpile!.botDonations).toBeLessThanOrEqual(30);
+      expect(distributed!.botTokenizations).toBeLessThanOrEqual(50);
+      expect(griefer!.charged).toBeGreaterThanOrEqual(58);
+      expect(griefer!.elsewhere).toEqual({ goodCards: 20, charged: 20 });
+      expect(tester).toMatchObject({ goodCards: 60, charged: 60 });
+      expect(tester!.botDonations).toBeLessThanOrEqual(10);
+      // Testers that pay every challenge get through at a price: each charge cost them CPU.
+      for (const solving of [stockpileSolving!, distributedSolving!])
+        if (solving.botDonations + (solving.botLiveCharged ?? 0) > 0)
+          expect(solving.botCpuSPerCharge).toBeGreaterThan(0);
+    }, 240_000);
   });
 }

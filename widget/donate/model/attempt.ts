@@ -70,19 +70,25 @@ export function createAttempt({ api, card, form }: { api: ApiClient; card: CardT
     /** Tokenizes the card (unless repeating the same gift) and posts it; the form is started. */
     async send(gift: Gift): Promise<SubmitResult> {
       let current = retained?.fingerprint === gift.fingerprint ? retained : null;
-      if (!current) {
-        const token = await card.tokenize();
-        if (!token.ok)
-          return form.fail(token.code === "validation_failed" ? { card: "invalid" } : {}, token.code);
-        current = { key: crypto.randomUUID(), token: token.token, fingerprint: gift.fingerprint };
+      let result: Awaited<ReturnType<ApiClient["post"]>>;
+      // A card token the proxy wants made again (held too long, or made before scrutiny rose) is
+      // made once more by the frame, which meets the proxy's challenge there.
+      for (let round = 0; ; round++) {
+        if (!current) {
+          const token = await card.tokenize();
+          if (!token.ok)
+            return form.fail(token.code === "validation_failed" ? { card: "invalid" } : {}, token.code);
+          current = { key: crypto.randomUUID(), token: token.token, fingerprint: gift.fingerprint };
+        }
+        retained = current;
+        result = await api.post<unknown>(
+          "/v1/donations",
+          { ...gift.request, credit_card_token: current.token },
+          { "Idempotency-Key": current.key },
+        );
+        if (round > 0 || result.kind !== "problem" || result.problem.code !== "card_check_required") break;
+        current = null;
       }
-      retained = current;
-
-      const result = await api.post<unknown>(
-        "/v1/donations",
-        { ...gift.request, credit_card_token: current.token },
-        { "Idempotency-Key": current.key },
-      );
       if (result.kind === "ok") {
         retained = null;
         const parsed = readDonation(result.data);
