@@ -154,7 +154,7 @@ describe("two proxies on one PostgreSQL", () => {
     expect(statuses.slice(10)).toEqual([429, 429, 429, 429, 429, 429]);
   });
 
-  it("the decline block is shared: declines on one proxy block the client's cards on the other", async () => {
+  it("declines are shared: declines on one proxy have the client's cards challenged on the other", async () => {
     const { a: viaA, b: viaB } = clients();
     for (let i = 0; i < 2; i++) {
       const token = await tokenize(viaA, CARDS.declined);
@@ -165,9 +165,8 @@ describe("two proxies on one PostgreSQL", () => {
       cvv: "123",
       expiration_date: "12/2031",
     });
-    expect(refused.status).toBe(429);
-    expect(refused.json.code).toBe("too_many_declines");
-    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(refused.status).toBe(403);
+    expect(refused.json).toMatchObject({ code: "challenge_required", challenge: { provider: "pow" } });
   });
 
   it("the database lost → 503 store_unavailable and nothing sent; health degraded; back → donations work", async () => {

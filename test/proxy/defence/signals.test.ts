@@ -134,8 +134,8 @@ describe.each(["sqlite", "postgres"] as const)("defence signals on %s", (store) 
       },
     });
     expect((await tokenizeFor(UNRELATED[4]!, CAMPAIGNS.meals)).status).toBe(201);
-    // A tokenization naming no campaign counts overall only: all campaigns are not in defence mode.
-    expect((await tokenizeFor(UNRELATED[5]!)).status).toBe(201);
+    // A tokenization naming no campaign is challenged like the rest while any campaign is in defence mode.
+    expect((await tokenizeFor(UNRELATED[5]!)).json.code).toBe("challenge_required");
 
     const on = logLines(proxy).filter((line) => line.event === "defence_mode_on");
     expect(on).toEqual([
