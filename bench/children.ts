@@ -158,7 +158,7 @@ export function cleanUpOnEveryExit(cleanUp: () => Promise<void>): {
     setTimeout(() => process.exit(code), STOP_GRACE_MS + 10_000).unref();
     void once().finally(() => process.exit(code));
   };
-  process.on("SIGINT", () => leave(130, "\nbench interrupted (SIGINT): stopping its servers\n"));
+  process.on("SIGINT", () => leave(130, "\nbench stopped (SIGINT): stopping its servers\n"));
   process.on("SIGTERM", () => leave(143, "\nbench stopped (SIGTERM): stopping its servers\n"));
   process.on("uncaughtException", (error) => leave(1, `bench failed: ${describe(error)}\n`));
   process.on("unhandledRejection", (reason) =>

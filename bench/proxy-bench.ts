@@ -344,12 +344,12 @@ function donationTimes(times: StoreTime): (line: string) => void {
 }
 
 /**
- * The store comparison's client: keeps connections alive, and lets one go before the server
- * would. Node's agent keeps an idle connection forever unless it has a timeout; with one, it
- * also heeds the server's `Keep-Alive: timeout=5` and drops the connection a second before that.
- * Without it, a connection the server closed while this busy process had not yet read its FIN
- * was reused, and the request on it was reset (ECONNRESET): a benchmark artefact, not a proxy's
- * failure.
+ * The store comparison's client: keeps connections alive, and lets one go before the proxy
+ * does. Node's agent keeps an idle connection forever unless it has a timeout; with one, it also
+ * heeds the proxy's `Keep-Alive: timeout=5` and drops an idle connection a second before that.
+ * Without it, the proxy closed connections idle for its 5 s while this process, busy (a burst of
+ * arrivals after a stall), had not yet read their FIN and sent a request on one: reset
+ * (ECONNRESET), an unhandled rejection that ended the run.
  */
 function keepAliveAgent(maxSockets: number): Agent {
   return new Agent({ keepAlive: true, maxSockets, timeout: 60_000 });
@@ -360,41 +360,61 @@ interface Answer {
   status: number;
   text: string;
   error?: string;
+  /** Sent again on a new connection: the kept-alive one was closed under it (see `post`). */
+  resent?: boolean;
 }
 
-/** POSTs `body`; never rejects: a request that fails resolves with status 0 and its error. */
+/**
+ * POSTs `body`; never rejects: a request that fails resolves with status 0 and its error. The
+ * agent's timeout above makes a closed kept-alive connection rare, not impossible (this
+ * process may be held past both timers on a busy machine): a request reset on a reused
+ * connection before any answer never reached the proxy, and is sent once more on a connection of
+ * its own, as Node's documentation advises (a donation with the same Idempotency-Key).
+ */
 function post(
   agent: Agent,
   url: string,
   path: string,
   body: string,
   headers: Record<string, string> = {},
+  resending = false,
 ): Promise<Answer> {
   return new Promise((resolve) => {
     const req = httpRequest(
       url + path,
       {
         method: "POST",
-        agent,
+        // A new connection, closed after its answer, for a request sent again.
+        agent: resending ? false : agent,
         headers: { ...JSON_HEADERS, ...headers, "content-length": Buffer.byteLength(body) },
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+          resolve({
+            status: res.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString("utf8"),
+            ...(resending ? { resent: true } : {}),
+          }),
         );
-        res.on("error", (error) => resolve(failure(path, req.reusedSocket, error)));
+        res.on("error", (error) => resolve(failure(path, req.reusedSocket, error, resending)));
       },
     );
-    req.on("error", (error) => resolve(failure(path, req.reusedSocket, error)));
+    req.on("error", (error) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (!resending && req.reusedSocket && (code === "ECONNRESET" || code === "EPIPE"))
+        resolve(post(agent, url, path, body, headers, true));
+      else resolve(failure(path, req.reusedSocket, error, resending));
+    });
     req.end(body);
   });
 }
 
-function failure(path: string, reused: boolean, error: Error): Answer {
+function failure(path: string, reused: boolean, error: Error, resending: boolean): Answer {
   const code = (error as NodeJS.ErrnoException).code ?? error.message;
-  return { status: 0, text: "", error: `${code} on ${path}${reused ? " (a kept-alive connection)" : ""}` };
+  const where = resending ? " (sent again)" : reused ? " (a kept-alive connection)" : "";
+  return { status: 0, text: "", error: `${code} on ${path}${where}`, resent: resending };
 }
 
 interface StoreFigures {
@@ -409,6 +429,8 @@ interface StoreFigures {
   failed: number;
   /** Why the failed requests failed (`status 503 on /v1/donations`, `ECONNRESET on …`): how many of each. */
   why: Record<string, number>;
+  /** Requests sent again on a new connection (the kept-alive one closed under them; see `post`). */
+  resent: number;
 }
 
 /** CPU seconds used so far by every PostgreSQL process on this machine (its backends included). */
@@ -446,6 +468,7 @@ async function donationPath(
   const run = async (durationS: number) => {
     const latencies: number[] = [];
     let failed = 0;
+    let resent = 0;
     const why: Record<string, number> = {};
     const fail = (path: string, answer: Answer) => {
       failed++;
@@ -454,6 +477,7 @@ async function donationPath(
     };
     const donate = async (url: string) => {
       const token = await post(agent, url, "/v1/payment-tokens", CARD_BODY);
+      if (token.resent) resent++;
       if (token.status !== 201) {
         fail("/v1/payment-tokens", token);
         return;
@@ -473,6 +497,7 @@ async function donationPath(
         }),
         { "idempotency-key": randomUUID() },
       );
+      if (donation.resent) resent++;
       if (donation.status === 200) latencies.push(performance.now() - started);
       else fail("/v1/donations", donation);
     };
@@ -494,12 +519,12 @@ async function donationPath(
       }
       await Promise.all(arrivals);
     }
-    return { latencies, failed, why };
+    return { latencies, failed, why, resent };
   };
   await run(WARMUP_S);
   for (const time of times) Object.assign(time, { ms: 0, storeMs: 0 });
   const [proxyBefore, dbBefore] = [proxyCpu(), postgresCpuSeconds()];
-  const { latencies, failed, why } = await run(DURATION_S);
+  const { latencies, failed, why, resent } = await run(DURATION_S);
   const perDonationUs = (seconds: number) => (Math.max(0, seconds) * 1e6) / Math.max(1, latencies.length);
   agent.destroy();
   const sorted = latencies.toSorted((a, b) => a - b);
@@ -516,6 +541,7 @@ async function donationPath(
     dbCpuUs: perDonationUs(postgresCpuSeconds() - dbBefore),
     failed,
     why,
+    resent,
   };
 }
 
@@ -529,6 +555,7 @@ function medianStoreFigures(runs: StoreFigures[]): StoreFigures {
     proxyCpuUs: median(runs.map((run) => run.proxyCpuUs)),
     dbCpuUs: median(runs.map((run) => run.dbCpuUs)),
     failed: runs.reduce((sum, run) => sum + run.failed, 0),
+    resent: runs.reduce((sum, run) => sum + run.resent, 0),
     why: runs.reduce<Record<string, number>>((sum, run) => {
       for (const [reason, count] of Object.entries(run.why)) sum[reason] = (sum[reason] ?? 0) + count;
       return sum;
@@ -700,6 +727,10 @@ async function measureStores(run: BenchRun): Promise<Record<string, number>> {
     for (const row of [atRate, saturated][l]!) {
       const why = Object.entries(row.why).map(([reason, count]) => `${count} × ${reason}`);
       if (why.length) say(`  not 200, ${row.name}: ${why.join(", ")}`);
+      if (row.resent)
+        say(
+          `  sent again on a new connection, ${row.name}: ${row.resent} (a kept-alive one closed under them)`,
+        );
     }
     say();
   }
