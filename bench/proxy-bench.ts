@@ -23,13 +23,14 @@
  * 5. Crowds and card testers (test/helpers/crowds.ts) against the proxy's defaults, one proxy on
  *    SQLite and two on one PostgreSQL: good cards charged in a gala and a giving-day peak, and
  *    bot donations that reached the upstream (about 90 s, in real time; printed, not judged).
- * BENCH_ONLY (`proxy`: parts 1 to 3; `stores`: part 4; `crowds`: part 5; unset: all).
+ * BENCH_ONLY (the parts to run, comma-separated: `proxy`, parts 1 to 3; `stores`, part 4; `crowds`,
+ * part 5; unset: all; PARTS below).
  * Every figure is printed beside its target and its guard (bench/baseline.json, bench/verdict.ts):
  * a missed target is marked; the exit code is 1 only when a figure regresses past its guard.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -38,6 +39,8 @@ import autocannon from "autocannon";
 import { Client } from "pg";
 import { build } from "vite";
 import baseline from "./baseline.json" with { type: "json" };
+import { cleanUpOnEveryExit, startServer, stopChild, stopChildren } from "./children";
+import type { BenchPart, BenchRun } from "./part";
 import { judge, type Baseline } from "./verdict";
 import { FORM_SESSION_FIELD } from "../contract/api";
 import { createFormSessions } from "../proxy/defence/form-session";
@@ -52,11 +55,14 @@ const WARMUP_S = Number(process.env.BENCH_WARMUP_S || 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 16);
 /** The store comparison's set rate: a campaign day's busiest minute many times over. */
 const DONATION_RATE = Number(process.env.BENCH_DONATION_RATE || 100);
-/** `stores`: the store comparison alone; `proxy`: everything before it; `crowds`: the crowds alone. Unset: all. */
+/** The parts to run, by name, comma-separated (PARTS below); unset: all, in order. */
 const ONLY = process.env.BENCH_ONLY;
-const START_TIMEOUT_MS = 30_000;
-/** Where the compiled servers go (inside the repository, so their imports find node_modules). */
-const BUILD_DIR = join(ROOT, "node_modules/.cache/givekit-bench");
+/**
+ * Where the compiled servers go (inside the repository, so their imports find node_modules): a
+ * folder for this run, so two runs in one checkout never build over each other's servers.
+ */
+const BUILDS_DIR = join(ROOT, "node_modules/.cache/givekit-bench");
+const BUILD_DIR = join(BUILDS_DIR, `run-${process.pid}`);
 
 const TARGET_RATIO = (baseline as Baseline).figures.throughput_ratio!.target!;
 const SIGNING_SECRET = "bench-signing-secret-bench-signing-secret";
@@ -109,15 +115,27 @@ const CARD_BODY = JSON.stringify({
 });
 const JSON_HEADERS = { "content-type": "application/json" };
 
-const children: ChildProcess[] = [];
 const dataDirs: string[] = [];
 
 function say(text = ""): void {
   process.stdout.write(`${text}\n`);
 }
 
-/** Compiles the proxy, the forwarder and the stub to plain JavaScript. */
+let compiling: Promise<void> | undefined;
+
+/** The path of a program compiled for this run; the first call compiles them all. */
+async function compiled(name: "proxy" | "forwarder" | "upstream-stub"): Promise<string> {
+  await (compiling ??= compile());
+  return join(BUILD_DIR, `${name}.js`);
+}
+
+/** Compiles the proxy, the forwarder and the stub to plain JavaScript (and drops the builds of runs gone). */
 async function compile(): Promise<void> {
+  mkdirSync(BUILDS_DIR, { recursive: true });
+  for (const entry of readdirSync(BUILDS_DIR)) {
+    const pid = Number(/^run-(\d+)$/.exec(entry)?.[1]);
+    if (!pid || !alive(pid)) rmSync(join(BUILDS_DIR, entry), { recursive: true, force: true });
+  }
   await build({
     configFile: false,
     logLevel: "warn",
@@ -140,46 +158,22 @@ async function compile(): Promise<void> {
   });
 }
 
-/** Starts a program as a process; resolves with its URL once it prints "listening on". */
-function start(
-  args: string[],
-  env: Record<string, string>,
-  onLine?: (line: string) => void,
-): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  const name = args.join(" ");
-  return new Promise((resolve, reject) => {
-    let seen = "";
-    const timer = setTimeout(() => reject(new Error(`${name} did not start: ${seen}`)), START_TIMEOUT_MS);
-    const look = (chunk: Buffer) => {
-      if (seen.length < 10_000) seen += chunk.toString("utf8");
-      const match = /listening on (http:\/\/\S+)/.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1]! });
-      }
-    };
-    // Keep reading (and dropping) the output, so a chatty child never blocks on a full pipe.
-    child.stdout?.on("data", look);
-    child.stderr?.on("data", look);
-    if (onLine) {
-      let rest = "";
-      child.stdout?.on("data", (chunk: Buffer) => {
-        const lines = (rest + chunk.toString("utf8")).split("\n");
-        rest = lines.pop() ?? "";
-        for (const line of lines) onLine(line);
-      });
-    }
-    child.once("exit", (code) => reject(new Error(`${name} exited (${code}): ${seen}`)));
-  });
+/** Whether a process of that id is running (a run of the bench that left its build behind). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
-function startProxy(
+/** Starts a program as a child of the bench; resolves with its URL once it prints "listening on". */
+function start(args: string[], env: Record<string, string>, onLine?: (line: string) => void) {
+  return startServer(args, env, { cwd: ROOT, onLine });
+}
+
+async function startProxy(
   upstreamUrl: string,
   privateToken: string,
   publicToken: string,
@@ -189,7 +183,7 @@ function startProxy(
   const dataDir = mkdtempSync(join(tmpdir(), "givekit-bench-"));
   dataDirs.push(dataDir);
   return start(
-    [join(BUILD_DIR, "proxy.js")],
+    [await compiled("proxy")],
     {
       ...BENCH_LIMITS,
       // The compiled file lives elsewhere: name the repository's files explicitly.
@@ -275,7 +269,8 @@ async function measure(
     p50: result.latency.p50,
     p99: result.latency.p99,
     total: result.requests.total,
-    bad: result.non2xx + result.errors + result.timeouts,
+    // autocannon's errors include its timeouts: each failed request counted once.
+    bad: result.non2xx + result.errors,
     cpuUs: (cpuUsed * 1e6) / Math.max(1, result.requests.total),
   };
 }
@@ -328,8 +323,9 @@ async function donations(name: string, url: string): Promise<{ name: string; per
   await run(WARMUP_S);
   succeeded = 0;
   failed = 0;
-  await run(DURATION_S);
-  return { name, perS: succeeded / DURATION_S, failed };
+  const result = await run(DURATION_S);
+  // A request that got no answer at all (a connection error or a timeout) failed too.
+  return { name, perS: succeeded / DURATION_S, failed: failed + result.errors };
 }
 
 /** Sums of the proxies' own donation log lines: request time and time waiting for the store. */
@@ -347,27 +343,78 @@ function donationTimes(times: StoreTime): (line: string) => void {
   };
 }
 
-function post(agent: Agent, url: string, path: string, body: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+/**
+ * The store comparison's client: keeps connections alive, and lets one go before the proxy
+ * does. Node's agent keeps an idle connection forever unless it has a timeout; with one, it also
+ * heeds the proxy's `Keep-Alive: timeout=5` and drops an idle connection a second before that.
+ * Without it, the proxy closed connections idle for its 5 s while this process, busy (a burst of
+ * arrivals after a stall), had not yet read their FIN and sent a request on one: reset
+ * (ECONNRESET), an unhandled rejection that ended the run.
+ */
+function keepAliveAgent(maxSockets: number): Agent {
+  return new Agent({ keepAlive: true, maxSockets, timeout: 60_000 });
+}
+
+/** A request's answer, or why there was none (`status` 0 and the error's code). */
+interface Answer {
+  status: number;
+  text: string;
+  error?: string;
+  /** Sent again on a new connection: the kept-alive one was closed under it (see `post`). */
+  resent?: boolean;
+}
+
+/**
+ * POSTs `body`; never rejects: a request that fails resolves with status 0 and its error. The
+ * agent's timeout above makes a closed kept-alive connection rare, not impossible (this
+ * process may be held past both timers on a busy machine): a request reset on a reused
+ * connection before any answer never reached the proxy, and is sent once more on a connection of
+ * its own, as Node's documentation advises (a donation with the same Idempotency-Key).
+ */
+function post(
+  agent: Agent,
+  url: string,
+  path: string,
+  body: string,
+  headers: Record<string, string> = {},
+  resending = false,
+): Promise<Answer> {
+  return new Promise((resolve) => {
     const req = httpRequest(
       url + path,
       {
         method: "POST",
-        agent,
+        // A new connection, closed after its answer, for a request sent again.
+        agent: resending ? false : agent,
         headers: { ...JSON_HEADERS, ...headers, "content-length": Buffer.byteLength(body) },
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+          resolve({
+            status: res.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString("utf8"),
+            ...(resending ? { resent: true } : {}),
+          }),
         );
-        res.on("error", reject);
+        res.on("error", (error) => resolve(failure(path, req.reusedSocket, error, resending)));
       },
     );
-    req.on("error", reject);
+    req.on("error", (error) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (!resending && req.reusedSocket && (code === "ECONNRESET" || code === "EPIPE"))
+        resolve(post(agent, url, path, body, headers, true));
+      else resolve(failure(path, req.reusedSocket, error, resending));
+    });
     req.end(body);
   });
+}
+
+function failure(path: string, reused: boolean, error: Error, resending: boolean): Answer {
+  const code = (error as NodeJS.ErrnoException).code ?? error.message;
+  const where = resending ? " (sent again)" : reused ? " (a kept-alive connection)" : "";
+  return { status: 0, text: "", error: `${code} on ${path}${where}`, resent: resending };
 }
 
 interface StoreFigures {
@@ -380,6 +427,10 @@ interface StoreFigures {
   proxyCpuUs: number;
   dbCpuUs: number;
   failed: number;
+  /** Why the failed requests failed (`status 503 on /v1/donations`, `ECONNRESET on …`): how many of each. */
+  why: Record<string, number>;
+  /** Requests sent again on a new connection (the kept-alive one closed under them; see `post`). */
+  resent: number;
 }
 
 /** CPU seconds used so far by every PostgreSQL process on this machine (its backends included). */
@@ -413,14 +464,22 @@ async function donationPath(
 ): Promise<StoreFigures> {
   const urls = proxies.map((proxy) => proxy.url);
   const proxyCpu = () => proxies.reduce((sum, proxy) => sum + cpuSeconds(proxy.child.pid), 0);
-  const agent = new Agent({ keepAlive: true, maxSockets: "clients" in load ? load.clients : 256 });
+  const agent = keepAliveAgent("clients" in load ? load.clients : 256);
   const run = async (durationS: number) => {
     const latencies: number[] = [];
     let failed = 0;
+    let resent = 0;
+    const why: Record<string, number> = {};
+    const fail = (path: string, answer: Answer) => {
+      failed++;
+      const reason = answer.error ?? `status ${answer.status} on ${path}`;
+      why[reason] = (why[reason] ?? 0) + 1;
+    };
     const donate = async (url: string) => {
       const token = await post(agent, url, "/v1/payment-tokens", CARD_BODY);
+      if (token.resent) resent++;
       if (token.status !== 201) {
-        failed++;
+        fail("/v1/payment-tokens", token);
         return;
       }
       const started = performance.now();
@@ -438,8 +497,9 @@ async function donationPath(
         }),
         { "idempotency-key": randomUUID() },
       );
+      if (donation.resent) resent++;
       if (donation.status === 200) latencies.push(performance.now() - started);
-      else failed++;
+      else fail("/v1/donations", donation);
     };
     const until = performance.now() + durationS * 1000;
     if ("clients" in load) {
@@ -459,12 +519,12 @@ async function donationPath(
       }
       await Promise.all(arrivals);
     }
-    return { latencies, failed };
+    return { latencies, failed, why, resent };
   };
   await run(WARMUP_S);
   for (const time of times) Object.assign(time, { ms: 0, storeMs: 0 });
   const [proxyBefore, dbBefore] = [proxyCpu(), postgresCpuSeconds()];
-  const { latencies, failed } = await run(DURATION_S);
+  const { latencies, failed, why, resent } = await run(DURATION_S);
   const perDonationUs = (seconds: number) => (Math.max(0, seconds) * 1e6) / Math.max(1, latencies.length);
   agent.destroy();
   const sorted = latencies.toSorted((a, b) => a - b);
@@ -480,6 +540,8 @@ async function donationPath(
     proxyCpuUs: perDonationUs(proxyCpu() - proxyBefore),
     dbCpuUs: perDonationUs(postgresCpuSeconds() - dbBefore),
     failed,
+    why,
+    resent,
   };
 }
 
@@ -493,6 +555,11 @@ function medianStoreFigures(runs: StoreFigures[]): StoreFigures {
     proxyCpuUs: median(runs.map((run) => run.proxyCpuUs)),
     dbCpuUs: median(runs.map((run) => run.dbCpuUs)),
     failed: runs.reduce((sum, run) => sum + run.failed, 0),
+    resent: runs.reduce((sum, run) => sum + run.resent, 0),
+    why: runs.reduce<Record<string, number>>((sum, run) => {
+      for (const [reason, count] of Object.entries(run.why)) sum[reason] = (sum[reason] ?? 0) + count;
+      return sum;
+    }, {}),
   };
 }
 
@@ -541,8 +608,9 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 const rounds = () => (ROUNDS === 1 ? "1 round" : `${ROUNDS} rounds`);
 
 /** The subscribe path and the donations through the proxy (parts 1 to 3); their figures. */
-async function measureProxy(stub: { url: string }): Promise<Record<string, number>> {
-  const forwarder = await start([join(BUILD_DIR, "forwarder.js"), stub.url], {});
+async function measureProxy(run: BenchRun): Promise<Record<string, number>> {
+  const stub = await run.stub();
+  const forwarder = await start([await compiled("forwarder"), stub.url], {});
   const proxy = await startProxy(stub.url, "bench-private", "bench-public");
   const sandbox = await start(["--import", "tsx", "sandbox/server.ts"], {
     SANDBOX_PORT: "0",
@@ -563,10 +631,10 @@ async function measureProxy(stub: { url: string }): Promise<Record<string, numbe
   const donateStub = await donations("proxy → stub", proxy.url);
   const donateSandbox = await donations("proxy → sandbox", proxyToSandbox.url);
   const rss = Math.max(peakRssMb(proxy.child.pid), peakRssMb(proxyToSandbox.child.pid));
-  // The store comparison comes next: these stop first, so they take no CPU from it.
-  for (const server of [forwarder, proxy, sandbox, proxyToSandbox]) server.child.kill("SIGTERM");
+  // These stop before the next part, so they take no CPU from it.
+  await Promise.all([forwarder, proxy, sandbox, proxyToSandbox].map((server) => stopChild(server.child)));
 
-  const ratios = floorRuns.map((run, round) => ownRuns[round]!.rps / run.rps);
+  const ratios = floorRuns.map((floorRun, round) => ownRuns[round]!.rps / floorRun.rps);
   say("subscribe path (POST /v1/subscriptions), each round");
   for (let round = 0; round < ROUNDS; round++) {
     const [f, p] = [floorRuns[round]!, ownRuns[round]!];
@@ -609,8 +677,9 @@ async function measureProxy(stub: { url: string }): Promise<Record<string, numbe
 }
 
 /** Part 4: the donation path through one proxy on SQLite, one and two on PostgreSQL; its figures. */
-async function measureStores(stub: { url: string }): Promise<Record<string, number>> {
-  const adminUrl = await sharedPostgres();
+async function measureStores(run: BenchRun): Promise<Record<string, number>> {
+  const stub = await run.stub();
+  const adminUrl = await run.postgres();
   const oneDb = await createDatabase(adminUrl, "givekit_bench_one");
   const twoDb = await createDatabase(adminUrl, "givekit_bench_two");
   const times = Array.from({ length: 4 }, (): StoreTime => ({ ms: 0, storeMs: 0 }));
@@ -643,6 +712,7 @@ async function measureStores(stub: { url: string }): Promise<Record<string, numb
         runs[l]![k]!.push(await donationPath(setup.name, setup.proxies, setup.times, load));
     }
   }
+  await Promise.all([onSqlite, onPg, ...pgPair].map((proxy) => stopChild(proxy.child)));
   const [atRate, saturated] = runs.map((byLoad) => byLoad.map(medianStoreFigures));
   for (const [l, { title }] of loads.entries()) {
     say(`donation path by store, in front of the stub, ${title}: medians of ${rounds()}`);
@@ -653,6 +723,14 @@ async function measureStores(stub: { url: string }): Promise<Record<string, numb
       say(
         `  ${row.name.padEnd(22)} ${row.perS.toFixed(0).padStart(12)} ${ms(row.p50).padStart(9)} ${ms(row.p99).padStart(9)} ${`${(row.dbShare * 100).toFixed(0)} %`.padStart(9)} ${`${row.proxyCpuUs.toFixed(0)} µs`.padStart(10)} ${`${row.dbCpuUs.toFixed(0)} µs`.padStart(9)} ${String(row.failed).padStart(8)}`,
       );
+    }
+    for (const row of [atRate, saturated][l]!) {
+      const why = Object.entries(row.why).map(([reason, count]) => `${count} × ${reason}`);
+      if (why.length) say(`  not 200, ${row.name}: ${why.join(", ")}`);
+      if (row.resent)
+        say(
+          `  sent again on a new connection, ${row.name}: ${row.resent} (a kept-alive one closed under them)`,
+        );
     }
     say();
   }
@@ -671,9 +749,9 @@ async function measureStores(stub: { url: string }): Promise<Record<string, numb
  * (without a challenge), each against a sandbox of its own; printed, not judged (the test holds
  * the bounds).
  */
-async function measureCrowds(): Promise<Record<string, number>> {
+async function measureCrowds(run: BenchRun): Promise<Record<string, number>> {
   say("crowds and card testers, the proxy's defaults (test/helpers/crowds.ts; about 90 s)");
-  const adminUrl = await sharedPostgres();
+  const adminUrl = await run.postgres();
   let n = 0;
   // Side by side, with each set-up's testers in a moment of its own (one machine, two cores).
   const [sqlite, postgres] = await Promise.all([
@@ -689,7 +767,43 @@ async function measureCrowds(): Promise<Record<string, number>> {
   return {};
 }
 
+/**
+ * The bench's parts, in the order a full run runs them. BENCH_ONLY names the ones to run
+ * (comma-separated, e.g. `proxy,stores`); a part is a function of bench/part.ts's BenchPart type,
+ * so adding one is a row here.
+ */
+const PARTS: Record<string, BenchPart> = {
+  /** The subscribe path and the donations through the proxy (1 to 3 above). */
+  proxy: measureProxy,
+  /** The store comparison (4). */
+  stores: measureStores,
+  /** Crowds and card testers (5). */
+  crowds: measureCrowds,
+};
+
+/** The parts BENCH_ONLY names, in the table's order; all of them when it is unset. */
+function chosenParts(): [string, BenchPart][] {
+  if (!ONLY) return Object.entries(PARTS);
+  const names = ONLY.split(",").map((name) => name.trim());
+  const unknown = names.filter((name) => !Object.hasOwn(PARTS, name));
+  if (unknown.length || !names.length)
+    throw new Error(
+      `BENCH_ONLY=${ONLY}: no part named ${unknown.join(", ") || "(none)"}; the parts are ${Object.keys(PARTS).join(", ")}`,
+    );
+  return Object.entries(PARTS).filter(([name]) => names.includes(name));
+}
+
+let stub: Promise<{ url: string }> | undefined;
+
+const benchRun: BenchRun = {
+  stub: () => (stub ??= compiled("upstream-stub").then((path) => start([path], {}))),
+  postgres: sharedPostgres,
+  compiled,
+  say,
+};
+
 async function main(): Promise<void> {
+  const parts = chosenParts();
   const cpu = cpus();
   say(
     `givekit proxy benchmark: ${cpu.length} × ${cpu[0]?.model.trim() ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(1)} GB, Node ${process.version}`,
@@ -699,19 +813,9 @@ async function main(): Promise<void> {
   );
   say();
 
-  await compile();
-  const stub = await start([join(BUILD_DIR, "upstream-stub.js")], {});
-  const parts =
-    ONLY === "stores"
-      ? [measureStores]
-      : ONLY === "proxy"
-        ? [measureProxy]
-        : ONLY === "crowds"
-          ? [measureCrowds]
-          : [measureProxy, measureStores, measureCrowds];
   const measured: Record<string, number> = {};
-  for (const part of parts) {
-    for (const [name, value] of Object.entries(await part(stub)))
+  for (const [, part] of parts) {
+    for (const [name, value] of Object.entries(await part(benchRun)))
       measured[name] = (measured[name] ?? 0) + value;
   }
   // A part left out (BENCH_ONLY) is not judged.
@@ -733,26 +837,20 @@ async function main(): Promise<void> {
   process.exitCode = verdict.regressed ? 1 : 0;
 }
 
+/** Stops every child, then the run's PostgreSQL (the proxies let go of it first); removes the run's files. */
 async function cleanUp(): Promise<void> {
-  const exits = children
-    .filter((child) => child.exitCode === null && child.signalCode === null)
-    .map((child) => new Promise((resolve) => child.once("exit", resolve)));
-  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
-  // The proxies let go of the database before it stops.
-  await Promise.race([Promise.all(exits), new Promise((resolve) => setTimeout(resolve, 5000))]);
+  await stopChildren();
   await stopPostgres?.().catch(() => undefined);
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  for (const dir of [...dataDirs, BUILD_DIR]) rmSync(dir, { recursive: true, force: true });
 }
 
-process.once("SIGINT", () => {
-  void cleanUp().finally(() => process.exit(130));
-});
-
+const exit = cleanUpOnEveryExit(cleanUp);
 try {
   await main();
 } catch (error) {
-  process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (!exit.stopping())
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;
 } finally {
-  await cleanUp();
+  await exit.cleanUp();
 }
