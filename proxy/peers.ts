@@ -1,12 +1,18 @@
 /**
  * The peer picker's data: a campaign's fundraisers and teams, public fields only, without the
  * root "NPO Page" and hidden records (such as the captain the upstream creates for a team
- * that has none). Cached per campaign; callers during a load share it.
+ * that has none). Kept per campaign as a search index (peers/search-index.ts), loaded once and
+ * then refreshed in the background while the last one answers; each answer is at most
+ * PEER_PAGE peers, compressed once and kept for the next donor who types the same letters.
  */
+import { compressedVariants, type Variants } from "../http/precompressed";
 import { isAmount } from "../contract/patterns";
 import type { Campaign, Peer } from "../contract/api";
 import type { UpstreamFundraiser, UpstreamTeam } from "../contract/upstream";
+import { createPeerIndex, type PeerIndex, type PeerSearch } from "./peers/search-index";
 import type { UpstreamClient } from "./upstream/client";
+
+export { PEER_PAGE, searchWords } from "./peers/search-index";
 
 /** Longest search text the picker sends. */
 export const PEER_QUERY_MAX = 100;
@@ -52,35 +58,124 @@ export function toPeers(fundraisers: readonly UpstreamFundraiser[], teams: reado
   return peers.toSorted((a, b) => a.name.localeCompare(b.name, "en") || a.kind.localeCompare(b.kind));
 }
 
-/** Peers whose name holds the query, ignoring case. */
-export function filterPeers(peers: readonly Peer[], query: string): Peer[] {
-  const needle = query.trim().toLocaleLowerCase("en");
-  if (needle === "") return [...peers];
-  return peers.filter((peer) => peer.name.toLocaleLowerCase("en").includes(needle));
+/** Answers kept per campaign (by query), most recently used last. */
+const ANSWERS_KEPT = 500;
+
+/** What the route sends: the body in each coding, each with its ETag. */
+export type PeerAnswer = Variants;
+
+/** `{"peers":[…],"more":n}`, with `more` only when some are left out (the shape older widgets read). */
+function answerBody({ rows, more }: PeerSearch): Uint8Array<ArrayBuffer> {
+  const json = `{"peers":[${rows.join(",")}]${more > 0 ? `,"more":${more}` : ""}}`;
+  return new Uint8Array(Buffer.from(json, "utf8"));
+}
+
+/** What to answer: a search, the first page, or one peer by id. */
+export type PeerQuestion =
+  | { kind: "search"; query: string }
+  | { kind: "first" }
+  | { kind: "one"; peer: Peer["kind"]; id: string };
+
+interface Entry {
+  index: PeerIndex | null;
+  loadedAt: number;
+  /** When a load may start again (after a success: the TTL; after a failure: a back-off). */
+  nextLoadAt: number;
+  loading: Promise<PeerIndex> | null;
+  answers: Map<string, PeerAnswer>;
 }
 
 /**
  * @example
- * const cache = createPeersCache(upstream, 60);
- * const peers = await cache.get(campaign);
+ * const peers = createPeersCache(upstream, 60);
+ * const answer = await peers.answer(campaign, { kind: "search", query: "ana" });
+ * // answer.identity.body: {"peers":[{"id":"101","name":"Ana Ruiz",…}]}
  */
-export function createPeersCache(upstream: UpstreamClient, ttlS: number, now: () => number = Date.now) {
-  const entries = new Map<string, { expires: number; peers: Promise<Peer[]> }>();
-  return {
-    get(campaign: Campaign): Promise<Peer[]> {
-      const id = `${campaign.shortcode}/${campaign.keyword}`;
-      const cached = entries.get(id);
-      if (cached && cached.expires > now()) return cached.peers;
-      const peers = Promise.all([
-        upstream.fundraisers(campaign.shortcode, campaign.keyword),
-        upstream.teams(campaign.shortcode, campaign.keyword),
-      ]).then(([fundraisers, teams]) => toPeers(fundraisers, teams));
-      entries.set(id, { expires: now() + ttlS * 1000, peers });
-      // A failed load is not cached: the next caller tries again.
-      peers.catch(() => {
-        if (entries.get(id)?.peers === peers) entries.delete(id);
+export function createPeersCache(
+  upstream: UpstreamClient,
+  ttlS: number,
+  now: () => number = Date.now,
+  onStale?: (campaign: Campaign, error: unknown) => void,
+) {
+  const entries = new Map<string, Entry>();
+  const ttlMs = ttlS * 1000;
+
+  function load(campaign: Campaign, entry: Entry): Promise<PeerIndex> {
+    entry.loading ??= Promise.all([
+      upstream.fundraisers(campaign.shortcode, campaign.keyword),
+      upstream.teams(campaign.shortcode, campaign.keyword),
+    ])
+      .then(([fundraisers, teams]) => {
+        const index = createPeerIndex(toPeers(fundraisers, teams));
+        const at = now();
+        Object.assign(entry, {
+          index,
+          loadedAt: at,
+          nextLoadAt: at + ttlMs,
+          answers: new Map(),
+        });
+        return index;
+      })
+      .catch((error: unknown) => {
+        // A failed load is not kept: with a list to answer from, the next try waits a while;
+        // without one, the next request tries again.
+        if (entry.index) {
+          entry.nextLoadAt = now() + Math.max(ttlMs, 5000);
+          onStale?.(campaign, error);
+        }
+        throw error;
+      })
+      .finally(() => {
+        entry.loading = null;
       });
-      return peers;
+    return entry.loading;
+  }
+
+  async function indexOf(campaign: Campaign): Promise<Entry & { index: PeerIndex }> {
+    const id = `${campaign.shortcode}/${campaign.keyword}`;
+    let entry = entries.get(id);
+    if (!entry) {
+      entry = { index: null, loadedAt: 0, nextLoadAt: 0, loading: null, answers: new Map() };
+      entries.set(id, entry);
+    }
+    if (!entry.index) await load(campaign, entry);
+    else if (!entry.loading && now() >= entry.nextLoadAt) load(campaign, entry).catch(() => undefined);
+    return entry as Entry & { index: PeerIndex };
+  }
+
+  return {
+    /** The index of a campaign's peers: loaded on first use, then refreshed in the background. */
+    async get(campaign: Campaign): Promise<PeerIndex> {
+      return (await indexOf(campaign)).index;
+    },
+
+    /** The answer to a question, made (and compressed) once per loaded list and kept; its ETags are of its bytes. */
+    async answer(campaign: Campaign, question: PeerQuestion): Promise<PeerAnswer> {
+      const entry = await indexOf(campaign);
+      const key =
+        question.kind === "search"
+          ? `q:${question.query}`
+          : question.kind === "first"
+            ? "first"
+            : `${question.peer}:${question.id}`;
+      const kept = entry.answers.get(key);
+      if (kept) {
+        entry.answers.delete(key);
+        entry.answers.set(key, kept);
+        return kept;
+      }
+      const { index } = entry;
+      let found: PeerSearch;
+      if (question.kind === "search") found = index.search(question.query);
+      else if (question.kind === "first") found = index.first();
+      else {
+        const row = index.byId(question.peer, question.id);
+        found = { rows: row === null ? [] : [row], more: 0 };
+      }
+      const answer = compressedVariants(answerBody(found));
+      entry.answers.set(key, answer);
+      if (entry.answers.size > ANSWERS_KEPT) entry.answers.delete(entry.answers.keys().next().value!);
+      return answer;
     },
   };
 }
