@@ -145,6 +145,8 @@ export type UpstreamFundraiser = z.infer<typeof UpstreamFundraiserSchema>;
 export const UpstreamFundraisersResponseSchema = z.looseObject({
   fundraisers: z.array(UpstreamFundraiserSchema),
 });
+/** The list's answer with its rows unread: the proxy streams them and checks each on its own. */
+export const UpstreamFundraisersEnvelopeSchema = z.looseObject({ fundraisers: z.array(z.unknown()) });
 
 export const UpstreamTeamSchema = z.looseObject({
   id: z.union([z.string(), z.number()]),
@@ -161,6 +163,8 @@ export type UpstreamTeam = z.infer<typeof UpstreamTeamSchema>;
 export const UpstreamTeamsResponseSchema = z.looseObject({
   peer_fundraising_teams: z.array(UpstreamTeamSchema),
 });
+/** The list's answer with its rows unread (see UpstreamFundraisersEnvelopeSchema). */
+export const UpstreamTeamsEnvelopeSchema = z.looseObject({ peer_fundraising_teams: z.array(z.unknown()) });
 
 // ── reports ──────────────────────────────────────────────────────────────────────────────
 
