@@ -179,6 +179,15 @@ export const TransactionStatusSchema = z.enum([
 ]);
 export type TransactionStatus = z.infer<typeof TransactionStatusSchema>;
 
+/** A report filter's date, as the upstream's reports take it (`%m/%d/%y`). */
+export const REPORT_DATE_PATTERN = /^(0[1-9]|1[0-2])\/(0[1-9]|[12]\d|3[01])\/\d\d$/;
+
+/** A day (UTC) as a report filter's date: 2026-11-27 → "11/27/26". */
+export function reportDateOf(time: Date): string {
+  const iso = time.toISOString();
+  return `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(2, 4)}`;
+}
+
 export const ReportRequestSchema = z.strictObject({
   status: z.optional(Text(200)),
   transaction_type: z.optional(Text(200)),
@@ -187,6 +196,9 @@ export const ReportRequestSchema = z.strictObject({
   keyword: z.optional(Text(32)),
   shortcode: z.optional(Text(32)),
   last_4: z.optional(Text(4)),
+  /** First and last day of the rows' creation, inclusive, as the upstream writes dates: MM/DD/YY. */
+  start_date: z.optional(z.string().check(z.regex(REPORT_DATE_PATTERN, "A date as MM/DD/YY."))),
+  end_date: z.optional(z.string().check(z.regex(REPORT_DATE_PATTERN, "A date as MM/DD/YY."))),
 });
 export type ReportRequest = z.infer<typeof ReportRequestSchema>;
 
