@@ -527,5 +527,11 @@ function transportProblem(error: unknown): unknown {
   if (!(error instanceof UpstreamTransportError)) return error;
   return error.kind === "not_sent"
     ? new ProblemError("upstream_unavailable", "The fundraising service cannot be reached. Nothing was sent.")
-    : new ProblemError("upstream_error", "The fundraising service did not answer in time.");
+    : /^(response too large|malformed answer)/.test(error.reason)
+      ? // givekit's own words for what was wrong, never the upstream's text.
+        new ProblemError(
+          "upstream_error",
+          `The fundraising service's answer could not be read (${error.reason.split(":")[0]}).`,
+        )
+      : new ProblemError("upstream_error", "The fundraising service did not answer in time.");
 }
