@@ -80,14 +80,16 @@ describe("peers", () => {
     let hold: Promise<void> | null = null;
     let names = fundraisers;
     const upstream = {
-      async fundraisers() {
+      async eachFundraiser(_s: string, _k: string, onRow: (row: unknown) => void) {
         loads++;
         if (hold) await hold;
         if (fail) throw new Error("down");
-        return names;
+        for (const row of names) onRow(row);
+        return { rows: names.length, skipped: 0 };
       },
-      async teams() {
-        return teams;
+      async eachTeam(_s: string, _k: string, onRow: (row: unknown) => void) {
+        for (const row of teams) onRow(row);
+        return { rows: teams.length, skipped: 0 };
       },
     } as unknown as UpstreamClient;
     const stale: unknown[] = [];

@@ -25,37 +25,82 @@ function isHidden(record: { hidden?: unknown; is_root?: unknown }): boolean {
 const amountOrNull = (value: string | null | undefined): string | null =>
   typeof value === "string" && isAmount(value) ? value : null;
 
+function teamPeer(team: UpstreamTeam): Peer {
+  return {
+    id: String(team.id),
+    name: team.name,
+    kind: "team",
+    team_id: null,
+    team_name: null,
+    raised: amountOrNull(team.total_raised),
+    goal: amountOrNull(team.team_fundraising_goal),
+  };
+}
+
+/** A walker, its team's name filled in later (the teams may arrive after it). */
+function fundraiserPeer(fundraiser: UpstreamFundraiser): Peer {
+  const teamId =
+    fundraiser.team_id === undefined || fundraiser.team_id === null ? null : String(fundraiser.team_id);
+  return {
+    id: String(fundraiser.id),
+    name: fundraiser.name,
+    kind: "fundraiser",
+    team_id: teamId,
+    team_name: null,
+    raised: amountOrNull(fundraiser.total_raised),
+    goal: null,
+  };
+}
+
+function withTeamNames(peers: Peer[], teamNames: ReadonlyMap<string, string>): Peer[] {
+  for (const peer of peers) if (peer.team_id !== null) peer.team_name = teamNames.get(peer.team_id) ?? null;
+  return peers;
+}
+
 /** Upstream records → the public Peer shape (with what each has raised), sorted by name. */
 export function toPeers(fundraisers: readonly UpstreamFundraiser[], teams: readonly UpstreamTeam[]): Peer[] {
-  const visibleTeams = teams.filter((team) => !isHidden(team as { hidden?: unknown }));
   const teamNames = new Map(teams.map((team) => [String(team.id), team.name]));
-  const peers: Peer[] = [
-    ...fundraisers
-      .filter((fundraiser) => !isHidden(fundraiser))
-      .map((fundraiser): Peer => {
-        const teamId =
-          fundraiser.team_id === undefined || fundraiser.team_id === null ? null : String(fundraiser.team_id);
-        return {
-          id: String(fundraiser.id),
-          name: fundraiser.name,
-          kind: "fundraiser",
-          team_id: teamId,
-          team_name: teamId === null ? null : (teamNames.get(teamId) ?? null),
-          raised: amountOrNull(fundraiser.total_raised),
-          goal: null,
-        };
-      }),
-    ...visibleTeams.map((team): Peer => ({
-      id: String(team.id),
-      name: team.name,
-      kind: "team",
-      team_id: null,
-      team_name: null,
-      raised: amountOrNull(team.total_raised),
-      goal: amountOrNull(team.team_fundraising_goal),
-    })),
-  ];
+  const peers = withTeamNames(
+    [
+      ...fundraisers.filter((fundraiser) => !isHidden(fundraiser)).map(fundraiserPeer),
+      ...teams.filter((team) => !isHidden(team as { hidden?: unknown })).map(teamPeer),
+    ],
+    teamNames,
+  );
   return peers.toSorted((a, b) => a.name.localeCompare(b.name, "en") || a.kind.localeCompare(b.kind));
+}
+
+/** How long one load of a campaign's lists may take (a national walk's 50,000 walkers stream in well under it). */
+const LOAD_TIMEOUT_MS = 60_000;
+
+/**
+ * A campaign's peers, read from the upstream's two lists as they stream in, a row at a time
+ * (never a whole list in one buffer): each row kept only as its public fields.
+ */
+export async function loadPeers(upstream: UpstreamClient, campaign: Campaign): Promise<Peer[]> {
+  const peers: Peer[] = [];
+  const teamNames = new Map<string, string>();
+  const options = { timeoutMs: LOAD_TIMEOUT_MS };
+  await Promise.all([
+    upstream.eachTeam(
+      campaign.shortcode,
+      campaign.keyword,
+      (team) => {
+        teamNames.set(String(team.id), team.name);
+        if (!isHidden(team as { hidden?: unknown })) peers.push(teamPeer(team));
+      },
+      options,
+    ),
+    upstream.eachFundraiser(
+      campaign.shortcode,
+      campaign.keyword,
+      (fundraiser) => {
+        if (!isHidden(fundraiser)) peers.push(fundraiserPeer(fundraiser));
+      },
+      options,
+    ),
+  ]);
+  return withTeamNames(peers, teamNames);
 }
 
 /** Answers kept per campaign (by query), most recently used last. */
@@ -101,12 +146,9 @@ export function createPeersCache(
   const ttlMs = ttlS * 1000;
 
   function load(campaign: Campaign, entry: Entry): Promise<PeerIndex> {
-    entry.loading ??= Promise.all([
-      upstream.fundraisers(campaign.shortcode, campaign.keyword),
-      upstream.teams(campaign.shortcode, campaign.keyword),
-    ])
-      .then(([fundraisers, teams]) => {
-        const index = createPeerIndex(toPeers(fundraisers, teams));
+    entry.loading ??= loadPeers(upstream, campaign)
+      .then((peers) => {
+        const index = createPeerIndex(peers);
         const at = now();
         Object.assign(entry, {
           index,
