@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Peer } from "../../contract/api";
-import { createPeerIndex, PEER_PAGE, searchWords } from "./search-index";
+import type { Peer } from "../contract/api";
+import { createPeerIndex, PEER_PAGE, searchWords } from "./peer-index";
 
 const peer = (id: string, name: string, kind: Peer["kind"] = "fundraiser"): Peer => ({
   id,
