@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createPeersCache, toPeers } from "./peers";
 import type { UpstreamClient } from "./upstream/client";
 
@@ -117,15 +117,13 @@ describe("peers", () => {
     expect(loads).toBe(3);
     gate.open();
     await hold;
-    await new Promise((resolve) => setTimeout(resolve, 0));
     hold = null;
-    expect(await names_("ana")).toEqual(["Ana Ruiz", "Anand Rao"]);
+    await vi.waitFor(async () => expect(await names_("ana")).toEqual(["Ana Ruiz", "Anand Rao"]));
     // A failed refresh keeps the last list, says so, and is not tried again on every request.
     now += 61_000;
     fail = true;
     expect(await names_("ana")).toEqual(["Ana Ruiz", "Anand Rao"]);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(stale).toHaveLength(1);
+    await vi.waitFor(() => expect(stale).toHaveLength(1));
     expect(await names_("rao")).toEqual(["Anand Rao"]);
     expect(loads).toBe(4);
   });

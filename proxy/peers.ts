@@ -11,7 +11,7 @@ import type { Variants } from "../http/precompressed";
 import { isAmount } from "../contract/patterns";
 import type { Campaign, Peer } from "../contract/api";
 import type { UpstreamFundraiser, UpstreamTeam } from "../contract/upstream";
-import { createPeerIndex, type PeerIndex, type PeerSearch } from "./peer-index";
+import { buildPeerIndex, type PeerIndex, type PeerSearch } from "./peer-index";
 import type { UpstreamClient } from "./upstream/client";
 
 export { PEER_PAGE, searchWords } from "./peer-index";
@@ -167,8 +167,8 @@ export function createPeersCache(
 
   function load(campaign: Campaign, entry: Entry): Promise<PeerIndex> {
     entry.loading ??= loadPeers(upstream, campaign)
-      .then((peers) => {
-        const index = createPeerIndex(peers);
+      .then(buildPeerIndex)
+      .then((index) => {
         const at = now();
         Object.assign(entry, {
           index,

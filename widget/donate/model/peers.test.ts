@@ -44,21 +44,26 @@ const model = (
 ) => createPeerModel({ api, props, search, campaign: signal<Campaign | null>(HOPE) });
 
 describe("the peer model", () => {
-  it("asks once the donor pauses typing, not at every keystroke", async () => {
+  it("asks at once for the first letter, then once the donor pauses typing, not at every keystroke", async () => {
     const { api, asked } = fakeApi();
     const peers = model(api);
     peers.queuePeerSearch("a");
-    vi.advanceTimersByTime(PEER_SEARCH_DEBOUNCE_MS - 1);
+    expect(asked.map((call) => call.query)).toEqual(["a"]);
+    vi.advanceTimersByTime(PEER_SEARCH_DEBOUNCE_MS - 100);
     peers.queuePeerSearch("an");
     vi.advanceTimersByTime(PEER_SEARCH_DEBOUNCE_MS - 1);
     peers.queuePeerSearch("ana");
-    expect(asked).toHaveLength(0);
+    expect(asked).toHaveLength(1);
     vi.advanceTimersByTime(PEER_SEARCH_DEBOUNCE_MS);
-    expect(asked.map((call) => call.query)).toEqual(["ana"]);
+    expect(asked.map((call) => call.query)).toEqual(["a", "ana"]);
     expect(peers.peerSearching.value).toBe(true);
-    asked[0]!.answer([PEERS[0]]);
+    asked[1]!.answer([PEERS[0]]);
     await vi.waitFor(() => expect(peers.peerResults.value).toEqual([PEERS[0]]));
     expect(peers.peerSearching.value).toBe(false);
+    // The earlier answer, come late, is not shown.
+    asked[0]!.answer([PEERS[1]]);
+    await Promise.resolve();
+    expect(peers.peerResults.value).toEqual([PEERS[0]]);
   });
 
   it("keeps only the latest answer: a slow earlier search does not overwrite it", async () => {

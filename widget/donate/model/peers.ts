@@ -54,6 +54,8 @@ export function createPeerModel({
   let pending: { kind: Peer["kind"]; id: string } | null = null;
   let searchSeq = 0;
   let searchTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the donor last typed (ms since the epoch). */
+  let typedAt = 0;
 
   async function fetchPeers(c: Campaign, params: Record<string, string>) {
     const path = `/v1/campaigns/${encodeURIComponent(c.shortcode)}/${encodeURIComponent(c.keyword)}/peers`;
@@ -127,11 +129,17 @@ export function createPeerModel({
       if (campaign.value) await lookUp(campaign.value);
     },
 
-    /** Searches once the donor pauses typing, so each keystroke does not become a request. */
+    /**
+     * Searches at once for the first letter after a pause, then once the donor pauses typing, so
+     * each keystroke does not become a request.
+     */
     queuePeerSearch(query: string) {
       clearTimeout(searchTimer);
       if (!searchable(query)) return close();
-      searchTimer = setTimeout(() => void searchPeers(query), PEER_SEARCH_DEBOUNCE_MS);
+      const paused = Date.now() - typedAt >= PEER_SEARCH_DEBOUNCE_MS;
+      typedAt = Date.now();
+      if (paused) void searchPeers(query);
+      else searchTimer = setTimeout(() => void searchPeers(query), PEER_SEARCH_DEBOUNCE_MS);
     },
 
     /** Closes the list; an answer still on its way is dropped. */
