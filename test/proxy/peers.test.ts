@@ -2,10 +2,10 @@
 // matches with a count of the rest, compressed and cacheable, one peer by id, and bad queries.
 import { request } from "node:http";
 import { brotliDecompressSync } from "node:zlib";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { PeersResponseSchema } from "../../contract/api";
 import { peerFixture } from "../helpers/peer-fixture";
-import { upstreamCalls, useStack } from "./support";
+import { logLines, upstreamCalls, useStack } from "./support";
 
 const WALKERS = 3000;
 const TEAMS = 40;
@@ -160,5 +160,31 @@ describe(`peers of a walk with ${WALKERS} walkers and ${TEAMS} teams`, () => {
     expect(reply.json.peers.every((peer: { kind: string }) => peer.kind === "team")).toBe(true);
     // The demo's 3 teams and 4 walkers, and the added ones.
     expect(reply.json.more).toBe(WALKERS + TEAMS + 7 - 20);
+  });
+});
+
+describe("peers when the upstream goes away after a list was read", () => {
+  const ctx = useStack({ sandbox: { fixture }, proxy: { env: { GIVEKIT_PEERS_CACHE_S: "1" } } });
+
+  it("the last list keeps answering, the failed read is logged at warn, and it is not tried on every search", async () => {
+    expect((await ctx.api.get(`${PATH}?q=kofi`)).json.peers).toHaveLength(20);
+    const sandbox = ctx.sandbox;
+    await sandbox.close();
+    ctx.sandbox = { ...sandbox, close: async () => undefined };
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    for (const query of ["kofi", "lena", "ana", "ben"]) {
+      const reply = await ctx.api.get(`${PATH}?q=${query}`);
+      expect({ query, status: reply.status }).toEqual({ query, status: 200 });
+      expect(reply.json.peers.length).toBeGreaterThan(0);
+    }
+    await vi.waitFor(() =>
+      expect(
+        logLines(ctx.proxy).filter((line) => String(line.msg).startsWith("campaign peers: reading")),
+      ).toHaveLength(1),
+    );
+    const [warned] = logLines(ctx.proxy).filter((line) =>
+      String(line.msg).startsWith("campaign peers: reading"),
+    );
+    expect(warned).toMatchObject({ level: 40, campaign: "71777/HOPE" });
   });
 });
