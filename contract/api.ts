@@ -125,7 +125,14 @@ export const PeerSchema = z.object({
 });
 export type Peer = z.infer<typeof PeerSchema>;
 
-export const PeersResponseSchema = z.object({ peers: z.array(PeerSchema) });
+/**
+ * GET …/peers: at most 20 peers, best first; `more`: how many others match (absent: none).
+ * `?fundraiser=ID` or `?team=ID` answers that one peer, or none when the campaign has no such peer.
+ */
+export const PeersResponseSchema = z.object({
+  peers: z.array(PeerSchema),
+  more: z.optional(z.int().check(z.gte(0))),
+});
 export type PeersResponse = z.infer<typeof PeersResponseSchema>;
 
 // ── payment tokens ───────────────────────────────────────────────────────────────────────

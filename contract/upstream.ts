@@ -145,6 +145,8 @@ export type UpstreamFundraiser = z.infer<typeof UpstreamFundraiserSchema>;
 export const UpstreamFundraisersResponseSchema = z.looseObject({
   fundraisers: z.array(UpstreamFundraiserSchema),
 });
+/** The list's answer with its rows unread: the proxy streams them and checks each on its own. */
+export const UpstreamFundraisersEnvelopeSchema = z.looseObject({ fundraisers: z.array(z.unknown()) });
 
 export const UpstreamTeamSchema = z.looseObject({
   id: z.union([z.string(), z.number()]),
@@ -161,6 +163,8 @@ export type UpstreamTeam = z.infer<typeof UpstreamTeamSchema>;
 export const UpstreamTeamsResponseSchema = z.looseObject({
   peer_fundraising_teams: z.array(UpstreamTeamSchema),
 });
+/** The list's answer with its rows unread (see UpstreamFundraisersEnvelopeSchema). */
+export const UpstreamTeamsEnvelopeSchema = z.looseObject({ peer_fundraising_teams: z.array(z.unknown()) });
 
 // ── reports ──────────────────────────────────────────────────────────────────────────────
 
@@ -175,6 +179,15 @@ export const TransactionStatusSchema = z.enum([
 ]);
 export type TransactionStatus = z.infer<typeof TransactionStatusSchema>;
 
+/** A report filter's date, as the upstream's reports take it (`%m/%d/%y`). */
+export const REPORT_DATE_PATTERN = /^(0[1-9]|1[0-2])\/(0[1-9]|[12]\d|3[01])\/\d\d$/;
+
+/** A day (UTC) as a report filter's date: 2026-11-27 → "11/27/26". */
+export function reportDateOf(time: Date): string {
+  const iso = time.toISOString();
+  return `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(2, 4)}`;
+}
+
 export const ReportRequestSchema = z.strictObject({
   status: z.optional(Text(200)),
   transaction_type: z.optional(Text(200)),
@@ -183,6 +196,9 @@ export const ReportRequestSchema = z.strictObject({
   keyword: z.optional(Text(32)),
   shortcode: z.optional(Text(32)),
   last_4: z.optional(Text(4)),
+  /** First and last day of the rows' creation, inclusive, as the upstream writes dates: MM/DD/YY. */
+  start_date: z.optional(z.string().check(z.regex(REPORT_DATE_PATTERN, "A date as MM/DD/YY."))),
+  end_date: z.optional(z.string().check(z.regex(REPORT_DATE_PATTERN, "A date as MM/DD/YY."))),
 });
 export type ReportRequest = z.infer<typeof ReportRequestSchema>;
 

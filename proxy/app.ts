@@ -86,7 +86,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       await Promise.all([perClient.recordDecline(ip), defence.recordDecline(campaign, detail)]);
     },
   };
-  const peers = createPeersCache(upstream, config.peersCacheS);
+  const peers = createPeersCache(upstream, config.peersCacheS, Date.now, (campaign, error) =>
+    logger.warn(
+      { campaign: `${campaign.shortcode}/${campaign.keyword}`, error: errorSummary(error) },
+      "campaign peers: reading the fundraisers and teams failed; searching the last list",
+    ),
+  );
   const progress = createProgressCache({
     upstream,
     ttlS: config.progressCacheS,

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { createPeersCache, filterPeers, toPeers } from "./peers";
+import { describe, expect, it, vi } from "vitest";
+import { createPeersCache, toPeers } from "./peers";
 import type { UpstreamClient } from "./upstream/client";
 
 const fundraisers = [
@@ -72,37 +72,59 @@ describe("peers", () => {
     ]);
   });
 
-  it("are filtered by name, ignoring case", () => {
-    const peers = toPeers(fundraisers, teams);
-    expect(filterPeers(peers, "OKA").map((p) => p.id)).toEqual(["102"]);
-    expect(filterPeers(peers, " sun ").map((p) => p.id)).toEqual(["11"]);
-    expect(filterPeers(peers, "")).toHaveLength(5);
-    expect(filterPeers(peers, "zzz")).toEqual([]);
-  });
-
-  it("are cached for the configured time, and a failed load is not cached", async () => {
+  it("load once, answer from the last list while a new one loads in the background, and keep a failed load from being cached", async () => {
     let now = 0;
     let loads = 0;
     let fail = true;
+    const gate = { open: (): void => undefined };
+    let hold: Promise<void> | null = null;
+    let names = fundraisers;
     const upstream = {
-      async fundraisers() {
+      async eachFundraiser(_s: string, _k: string, onRow: (row: unknown) => void) {
         loads++;
+        if (hold) await hold;
         if (fail) throw new Error("down");
-        return fundraisers;
+        for (const row of names) onRow(row);
+        return { rows: names.length, skipped: 0 };
       },
-      async teams() {
-        return teams;
+      async eachTeam(_s: string, _k: string, onRow: (row: unknown) => void) {
+        for (const row of teams) onRow(row);
+        return { rows: teams.length, skipped: 0 };
       },
     } as unknown as UpstreamClient;
-    const cache = createPeersCache(upstream, 60, () => now);
+    const stale: unknown[] = [];
+    const cache = createPeersCache(
+      upstream,
+      60,
+      () => now,
+      (_campaign, error) => stale.push(error),
+    );
     const campaign = { shortcode: "71777", keyword: "HOPE" } as Parameters<typeof cache.get>[0];
+    const names_ = async (query: string) =>
+      JSON.parse(
+        Buffer.from((await cache.answer(campaign, { kind: "search", query })).identity.body).toString(),
+      ).peers.map((peer: { name: string }) => peer.name);
     await expect(cache.get(campaign)).rejects.toThrow("down");
     fail = false;
-    await cache.get(campaign);
-    await cache.get(campaign);
+    expect(await names_("ana")).toEqual(["Ana Ruiz"]);
+    expect(await names_("ana")).toEqual(["Ana Ruiz"]);
     expect(loads).toBe(2);
+    // Past its time the list is still answered at once, while the next one loads.
     now += 61_000;
-    await cache.get(campaign);
+    names = [...fundraisers, { id: "105", name: "Anand Rao", team_id: null }];
+    hold = new Promise((resolve) => (gate.open = resolve));
+    expect(await names_("ana")).toEqual(["Ana Ruiz"]);
     expect(loads).toBe(3);
+    gate.open();
+    await hold;
+    hold = null;
+    await vi.waitFor(async () => expect(await names_("ana")).toEqual(["Ana Ruiz", "Anand Rao"]));
+    // A failed refresh keeps the last list, says so, and is not tried again on every request.
+    now += 61_000;
+    fail = true;
+    expect(await names_("ana")).toEqual(["Ana Ruiz", "Anand Rao"]);
+    await vi.waitFor(() => expect(stale).toHaveLength(1));
+    expect(await names_("rao")).toEqual(["Anand Rao"]);
+    expect(loads).toBe(4);
   });
 });

@@ -95,3 +95,29 @@ export async function readJsonBody(c: SandboxContext): Promise<Record<string, un
   }
   return value as Record<string, unknown>;
 }
+
+/**
+ * Answers `{"<key>": [...items]}` as a stream, a thousand items a chunk, so a list of 50,000
+ * is written as the reader takes it rather than as one string.
+ */
+export function jsonListResponse<T>(key: string, items: readonly T[], map: (item: T) => unknown): Response {
+  const encoder = new TextEncoder();
+  let at = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at === 0) controller.enqueue(encoder.encode(`{${JSON.stringify(key)}:[`));
+      if (at >= items.length) {
+        controller.enqueue(encoder.encode("]}"));
+        controller.close();
+        return;
+      }
+      const end = Math.min(items.length, at + 1000);
+      let text = "";
+      for (let index = at; index < end; index++)
+        text += (index === 0 ? "" : ",") + JSON.stringify(map(items[index]!));
+      at = end;
+      controller.enqueue(encoder.encode(text));
+    },
+  });
+  return new Response(body, { status: 200, headers: { "Content-Type": "application/json; charset=UTF-8" } });
+}

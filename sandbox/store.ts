@@ -8,12 +8,13 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type Database from "better-sqlite3";
 import { openSqlite } from "../sqlite/open";
+import { createBulk } from "./bulk";
 import { type Fixture, HIDDEN_CAPTAIN_PREFIX, ROOT_FUNDRAISER_PREFIX } from "./fixture";
 
 /** Bumped whenever the tables change; a database of another version is rebuilt. */
 const SCHEMA_VERSION = "3";
 /** The first transaction id handed out; ids count up from here. */
-const FIRST_TRANSACTION_ID = 100_001;
+export const FIRST_TRANSACTION_ID = 100_001;
 /** Expired sessions are kept this long (so they answer "expired", not "unknown"), then purged. */
 const EXPIRED_SESSION_KEPT_MS = 24 * 3600 * 1000;
 /** The name every root ("NPO Page") fundraiser gets. */
@@ -306,6 +307,7 @@ export function openStore(path: string, fixture: Fixture, now: () => Date = () =
       "SELECT * FROM keywords WHERE account_id = ? AND event_id = ? AND event_type = ?",
     ),
     keywordById: db.prepare("SELECT * FROM keywords WHERE account_id = ? AND id = ?"),
+    keywordAnywhere: db.prepare("SELECT * FROM keywords WHERE shortcode = ? AND upper(keyword) = upper(?)"),
     keywords: db.prepare("SELECT * FROM keywords WHERE account_id = ? ORDER BY rowid"),
     forms: db.prepare("SELECT id, name, is_default FROM forms WHERE keyword_id = ? ORDER BY position"),
     fundraiser: db.prepare("SELECT * FROM fundraisers WHERE id = ?"),
@@ -447,6 +449,11 @@ export function openStore(path: string, fixture: Fixture, now: () => Date = () =
       const row = q.keywordById.get(accountId, id) as KeywordRow | undefined;
       return row && toKeyword(row);
     },
+    /** Sandbox-only routes: the keyword in whichever account has it. */
+    keywordAnywhere: (shortcode: string, keyword: string) => {
+      const row = q.keywordAnywhere.get(shortcode, keyword) as KeywordRow | undefined;
+      return row && toKeyword(row);
+    },
     keywords: (accountId: number) => (q.keywords.all(accountId) as KeywordRow[]).map(toKeyword),
     forms: (keywordId: string): Form[] =>
       (q.forms.all(keywordId) as { id: string; name: string; is_default: number }[]).map((row) => ({
@@ -548,6 +555,9 @@ export function openStore(path: string, fixture: Fixture, now: () => Date = () =
         | undefined;
       return row && { id: row.id, accountId: row.account_id, filter: row.filter, lastSeq: row.last_seq };
     },
+
+    /** Sandbox-only: big accounts and report pages (sandbox/bulk.ts). */
+    ...createBulk(db, now, FIRST_TRANSACTION_ID),
 
     close: () => db.close(),
   };

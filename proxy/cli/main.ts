@@ -9,6 +9,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { runDoctor } from "./doctor";
 import { runMigrate } from "./migrate";
 import { runServe } from "./serve";
+import { escapeControls } from "./escape";
 import { ATTEMPT_STATES, runAttempts, runConsentsExport, runReconcile, UsageError } from "./ops";
 
 export interface Output {
@@ -42,9 +43,16 @@ const COMMANDS: Record<string, Command> = {
     run: (_values, env, out) => runDoctor(env, out),
   },
   attempts: {
-    summary: "list donation attempts (a table, or JSON with --json); never card data or tokens",
-    usage: `givekit attempts [--state ${ATTEMPT_STATES.join("|")}] [--since ISO] [--json]`,
-    options: { state: { type: "string" }, since: { type: "string" }, json: { type: "boolean" } },
+    summary:
+      "list donation attempts, oldest first, as read (a table, or JSON lines with --json); never card data or tokens",
+    usage: `givekit attempts [--state ${ATTEMPT_STATES.join("|")}] [--since ISO] [--limit N] [--after REFERENCE] [--json]`,
+    options: {
+      state: { type: "string" },
+      since: { type: "string" },
+      limit: { type: "string" },
+      after: { type: "string" },
+      json: { type: "boolean" },
+    },
     run: runAttempts,
   },
   reconcile: {
@@ -54,9 +62,14 @@ const COMMANDS: Record<string, Command> = {
     run: runReconcile,
   },
   "consents export": {
-    summary: "export every consent record (CSV with a header, or JSON)",
-    usage: "givekit consents export [--since ISO] [--format csv|json]",
-    options: { since: { type: "string" }, format: { type: "string" } },
+    summary: "export every consent record, as read (CSV with a header, or JSON lines)",
+    usage: "givekit consents export [--since ISO] [--limit N] [--after ID] [--format csv|json]",
+    options: {
+      since: { type: "string" },
+      format: { type: "string" },
+      limit: { type: "string" },
+      after: { type: "string" },
+    },
     run: runConsentsExport,
   },
 };
@@ -101,7 +114,7 @@ export async function main(
   }
   const command = COMMANDS[name];
   if (!command) {
-    err.write(`givekit: unknown command "${name}"\n\n${usage()}`);
+    err.write(`givekit: unknown command "${escapeControls(name)}"\n\n${usage()}`);
     return 2;
   }
   let values: Record<string, unknown>;
@@ -113,7 +126,7 @@ export async function main(
       allowPositionals: false,
     }).values;
   } catch (error) {
-    err.write(`givekit ${name}: ${(error as Error).message}\n\n${commandUsage(command)}`);
+    err.write(`givekit ${name}: ${escapeControls((error as Error).message)}\n\n${commandUsage(command)}`);
     return 2;
   }
   if (values.help) {

@@ -7,7 +7,11 @@ import { ConfigError, loadConfig, type ProxyConfig } from "../config";
 import { createReconciler } from "../reconcile/reconciler";
 import { openStore, StoreOpenError, type AttemptRecord, type AttemptState, type CliStore } from "../store";
 import { createUpstreamClient } from "../upstream/client";
+import { escapeControls, jsonLine } from "./escape";
 import type { Output } from "./main";
+
+/** Rows read from the store at a time: a listing's memory, whatever its length. */
+const PAGE = 500;
 
 export const ATTEMPT_STATES: readonly AttemptState[] = [
   "sending",
@@ -28,10 +32,54 @@ function since(value: unknown): string | undefined {
   const at = Date.parse(String(value));
   if (!/^\d{4}-\d{2}-\d{2}/.test(String(value)) || !Number.isFinite(at)) {
     throw new UsageError(
-      `--since must be an ISO 8601 date or time, like 2026-11-23T10:00:00Z (got "${String(value)}")`,
+      `--since must be an ISO 8601 date or time, like 2026-11-23T10:00:00Z (got "${escapeControls(String(value))}")`,
     );
   }
   return new Date(at).toISOString();
+}
+
+function count(value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (!/^[1-9]\d{0,8}$/.test(text)) {
+    throw new UsageError(`${flag} must be a whole number from 1 (got "${escapeControls(text)}")`);
+  }
+  return Number(text);
+}
+
+/** Writes, and waits when the reader is slower than the store (a pipe to `less`). */
+async function emit(out: Output, text: string): Promise<void> {
+  const stream = out as Output & Partial<Pick<NodeJS.WritableStream, "once">>;
+  if (out.write(text) === false && typeof stream.once === "function") {
+    await new Promise((resolve) => stream.once!("drain", resolve));
+  }
+}
+
+/**
+ * Reads a listing page by page (each starting after the last row of the one before) and hands
+ * each page on; stops after `limit` rows. Resolves with the last row's cursor when rows were left
+ * unread because of the limit (null otherwise).
+ */
+async function eachPage<T, C>(
+  read: (after: C | null, limit: number) => Promise<T[]>,
+  cursorOf: (row: T) => C,
+  start: C | null,
+  limit: number | undefined,
+  use: (rows: T[]) => Promise<void>,
+): Promise<C | null> {
+  let after = start;
+  let left = limit ?? Number.POSITIVE_INFINITY;
+  while (left > 0) {
+    const want = Math.min(PAGE, left);
+    const rows = await read(after, want);
+    if (rows.length > 0) {
+      await use(rows);
+      after = cursorOf(rows.at(-1)!);
+    }
+    if (rows.length < want) return null;
+    left -= rows.length;
+  }
+  return (await read(after, 1)).length > 0 ? after : null;
 }
 
 /** Loads the configuration and the store, runs `work`, closes; config and store errors exit 1. */
@@ -76,29 +124,70 @@ function publicAttempt(attempt: AttemptRecord) {
   return Object.fromEntries(COLUMNS.map((column) => [column, attempt[column]]));
 }
 
-function table(rows: Record<string, unknown>[]): string {
-  const cells = rows.map((row) => COLUMNS.map((column) => String(row[column] ?? "")));
-  const widths = COLUMNS.map((column, i) => Math.max(column.length, ...cells.map((row) => row[i]!.length)));
+/**
+ * A table printed as it is read: the columns as wide as the first page needs (a longer value
+ * later runs past its column rather than holding every row back), every cell escaped.
+ */
+function tableWriter() {
+  let widths: number[] | null = null;
   const line = (values: readonly string[]) =>
     values
-      .map((value, i) => value.padEnd(widths[i]!))
+      .map((value, i) => value.padEnd(widths![i]!))
       .join("  ")
       .trimEnd();
-  return [line(COLUMNS), ...cells.map(line)].join("\n") + "\n";
+  return (rows: Record<string, unknown>[]): string => {
+    const cells = rows.map((row) => COLUMNS.map((column) => escapeControls(String(row[column] ?? ""))));
+    let text = "";
+    if (!widths) {
+      widths = COLUMNS.map((column, i) => Math.max(column.length, ...cells.map((row) => row[i]!.length)));
+      text = `${line(COLUMNS)}\n`;
+    }
+    return text + cells.map((row) => `${line(row)}\n`).join("");
+  };
 }
 
-export async function runAttempts(values: Record<string, unknown>, env: NodeJS.ProcessEnv, out: Output) {
+/** Says on stderr how to ask for the next page, when --limit left rows unread. */
+function nextPage(err: Output, command: string, cursor: string | number | null) {
+  if (cursor !== null) err.write(`More rows: ${command} --after ${cursor} for the next page.\n`);
+}
+
+export async function runAttempts(
+  values: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  out: Output,
+  err: Output = out,
+) {
   const state = values.state as string | undefined;
   if (state !== undefined && !ATTEMPT_STATES.includes(state as AttemptState)) {
-    throw new UsageError(`--state must be one of ${ATTEMPT_STATES.join(", ")} (got "${state}")`);
+    throw new UsageError(
+      `--state must be one of ${ATTEMPT_STATES.join(", ")} (got "${escapeControls(state)}")`,
+    );
   }
   const from = since(values.since);
+  const limit = count(values.limit, "--limit");
+  const after = values.after as string | undefined;
   return withStore(env, out, false, async (store) => {
-    const rows = (await store.listAttempts({ state: state as AttemptState | undefined, since: from })).map(
-      publicAttempt,
+    if (after !== undefined && !(await store.attempt(after))) {
+      throw new UsageError(
+        `--after must name an attempt's reference (no attempt "${escapeControls(after)}")`,
+      );
+    }
+    const filter = { state: state as AttemptState | undefined, since: from };
+    const table = tableWriter();
+    let shown = 0;
+    const more = await eachPage(
+      (cursor, want) => store.attemptsPage(filter, cursor, want),
+      (row) => row.reference,
+      after ?? null,
+      limit,
+      async (rows) => {
+        shown += rows.length;
+        const shownRows = rows.map(publicAttempt);
+        await emit(out, values.json ? shownRows.map(jsonLine).join("") : table(shownRows));
+      },
     );
-    if (values.json) out.write(JSON.stringify({ attempts: rows }, null, 2) + "\n");
-    else out.write(rows.length === 0 ? "No attempts.\n" : table(rows));
+    if (shown === 0 && !values.json) out.write("No attempts.\n");
+    nextPage(err, "givekit attempts", more);
     return 0;
   });
 }
@@ -121,7 +210,7 @@ export async function runReconcile(values: Record<string, unknown>, env: NodeJS.
           : step.note
             ? `: ${step.note}`
             : "";
-        out.write(`${step.reference}: ${step.result}${detail}\n`);
+        out.write(`${escapeControls(`${step.reference}: ${step.result}${detail}`)}\n`);
       }
       out.write(`${steps.length} unknown attempt(s) looked up.\n`);
       return steps.some((step) => step.result === "report_failed") ? 1 : 0;
@@ -151,7 +240,7 @@ const CONSENT_COLUMNS = [
  * choose) gets a leading apostrophe; an E.164 number ("+15550101234") is left as it is.
  */
 function csvCell(value: unknown): string {
-  const raw = value === null || value === undefined ? "" : String(value);
+  const raw = escapeControls(value === null || value === undefined ? "" : String(value));
   const text = /^[=+\-@\t\r]/.test(raw) && !/^\+\d+$/.test(raw) ? `'${raw}` : raw;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
@@ -160,20 +249,33 @@ export async function runConsentsExport(
   values: Record<string, unknown>,
   env: NodeJS.ProcessEnv,
   out: Output,
+  err: Output = out,
 ) {
   const format = (values.format as string | undefined) ?? "csv";
   if (format !== "csv" && format !== "json")
-    throw new UsageError(`--format must be csv or json (got "${format}")`);
+    throw new UsageError(`--format must be csv or json (got "${escapeControls(format)}")`);
   const from = since(values.since);
+  const limit = count(values.limit, "--limit");
+  const after = count(values.after, "--after");
   return withStore(env, out, false, async (store) => {
-    const records = (await store.consents()).filter((record) => !from || record.consented_at >= from);
-    if (format === "json") {
-      out.write(JSON.stringify({ consents: records }, null, 2) + "\n");
-    } else {
-      out.write(CONSENT_COLUMNS.join(",") + "\r\n");
-      for (const record of records)
-        out.write(CONSENT_COLUMNS.map((c) => csvCell(record[c])).join(",") + "\r\n");
-    }
+    if (format === "csv") out.write(CONSENT_COLUMNS.join(",") + "\r\n");
+    const more = await eachPage(
+      (cursor, want) => store.consentsPage(from ?? null, cursor, want),
+      (record) => record.id,
+      after ?? null,
+      limit,
+      async (records) => {
+        await emit(
+          out,
+          format === "json"
+            ? records.map(jsonLine).join("")
+            : records
+                .map((record) => CONSENT_COLUMNS.map((c) => csvCell(record[c])).join(",") + "\r\n")
+                .join(""),
+        );
+      },
+    );
+    nextPage(err, "givekit consents export", more);
     return 0;
   });
 }

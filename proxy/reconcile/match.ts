@@ -20,6 +20,17 @@ export function donationSource(reference: string): string {
 const UNTAGGED_SOURCE = `api_via_${SOURCE_PREFIX}`;
 const TAGGED = /^api_via_givekit\.(.+)$/;
 
+/**
+ * Whether a report row can bear on these attempts at all: tagged with one of their references,
+ * or an untagged givekit row. Every other row is left out as the report streams by, so a report
+ * of any size costs the memory of the few rows that matter.
+ */
+export function mayConcern(row: TransactionRow, references: ReadonlySet<string>): boolean {
+  if (row.source === UNTAGGED_SOURCE) return true;
+  const reference = TAGGED.exec(row.source)?.[1];
+  return reference !== undefined && references.has(reference);
+}
+
 /** What the store knows of an attempt whose outcome is unknown. */
 export interface UnresolvedAttempt {
   reference: string;

@@ -59,9 +59,10 @@ describe("a reconcile pass", () => {
     const warnings: string[] = [];
     let fail = true;
     const upstream = {
-      async transactions() {
+      async eachTransaction(_filter: unknown, onRow: (row: TransactionRow) => void) {
         if (fail) throw new Error("HTTP 503");
-        return { rows: [reportRow({ transaction_id: "900", source: "api_via_givekit.gk_a" })], skipped: 1 };
+        onRow(reportRow({ transaction_id: "900", source: "api_via_givekit.gk_a" }));
+        return { rows: 1, skipped: 1 };
       },
     };
     const reconciler = createReconciler({
@@ -88,7 +89,12 @@ describe("a reconcile pass", () => {
     let rows: TransactionRow[] = [];
     const reconciler = createReconciler({
       store,
-      upstream: { transactions: async () => ({ rows, skipped: 0 }) },
+      upstream: {
+        eachTransaction: async (_filter, onRow) => {
+          for (const row of rows) onRow(row);
+          return { rows: rows.length, skipped: 0 };
+        },
+      },
       settleS: 900,
       now: () => clock.now,
     });

@@ -5,13 +5,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { fromCents, toCents } from "../../contract/money";
+import { reportDateOf, type TransactionRow } from "../../contract/upstream";
 import type { AttemptRecord, Reconciliation, Store } from "../store";
 import type { UpstreamClient } from "../upstream/client";
-import { matchAttempts } from "./match";
+import { matchAttempts, mayConcern } from "./match";
 
 export interface ReconcilerOptions {
   store: Pick<Store, "listAttempts" | "leaseReconcile" | "resolveUnknown" | "noteUnknown">;
-  upstream: Pick<UpstreamClient, "transactions">;
+  upstream: Pick<UpstreamClient, "eachTransaction">;
   /** GIVEKIT_RECONCILE_SETTLE_S: no row after this long → `not_charged`. */
   settleS: number;
   /** Who holds the leases; random per process unless given. */
@@ -30,6 +31,9 @@ export interface ReconcileStep {
 
 /** How long a pass holds an attempt: longer than a report takes to be ready. */
 const LEASE_MS = 120_000;
+/** A report's own time limit, within the lease: a big account's narrow report still streams for a while. */
+export const RECONCILE_REPORT_TIMEOUT_MS = 100_000;
+const DAY_MS = 86_400_000;
 
 /**
  * @example
@@ -46,17 +50,35 @@ export function createReconciler(options: ReconcilerOptions) {
     if (!(await options.store.leaseReconcile(reference, owner, LEASE_MS))) {
       return { reference, result: "leased_elsewhere" };
     }
-    // The narrowest report the upstream filters allow: this campaign, this charged amount.
+    // The narrowest report the upstream filters allow: this campaign, this charged amount, the
+    // days the attempt's row can carry (a day either side: the upstream's day may not be UTC's).
     const amount = fromCents(toCents(attempt.amount));
-    let rows;
+    const createdAt = Date.parse(attempt.created_at);
+    const rivals = unknown.filter(
+      (other) =>
+        other.shortcode === attempt.shortcode &&
+        other.keyword === attempt.keyword &&
+        toCents(other.amount) === toCents(attempt.amount),
+    );
+    const references = new Set(rivals.map((other) => other.reference));
+    // Only the rows that can bear on these attempts are kept as the report streams by.
+    const rows: TransactionRow[] = [];
     let skipped;
     try {
-      ({ rows, skipped } = await options.upstream.transactions({
-        shortcode: attempt.shortcode,
-        keyword: attempt.keyword,
-        amount_min: amount,
-        amount_max: amount,
-      }));
+      ({ skipped } = await options.upstream.eachTransaction(
+        {
+          shortcode: attempt.shortcode,
+          keyword: attempt.keyword,
+          amount_min: amount,
+          amount_max: amount,
+          start_date: reportDateOf(new Date(createdAt - DAY_MS)),
+          end_date: reportDateOf(new Date(Math.min(now(), createdAt + settleMs) + DAY_MS)),
+        },
+        (row) => {
+          if (mayConcern(row, references)) rows.push(row);
+        },
+        { timeoutMs: RECONCILE_REPORT_TIMEOUT_MS },
+      ));
     } catch (error) {
       options.warn?.(
         { reference, error: error instanceof Error ? error.message : String(error) },
@@ -78,12 +100,6 @@ export function createReconciler(options: ReconcilerOptions) {
     );
     // Every unknown attempt the same rows could belong to is matched together: a row that fits
     // two of them is given to neither.
-    const rivals = unknown.filter(
-      (other) =>
-        other.shortcode === attempt.shortcode &&
-        other.keyword === attempt.keyword &&
-        toCents(other.amount) === toCents(attempt.amount),
-    );
     const resolution = matchAttempts(
       rivals.map((other) => ({
         reference: other.reference,

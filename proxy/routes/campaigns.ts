@@ -2,14 +2,17 @@
  * GET /v1/campaigns/{shortcode}/{keyword}: a served campaign's public settings, and the origins
  * the widget is served on (ALLOWED_ORIGINS).
  * GET /v1/campaigns?event_id=&event_type=: the same, for a campaign named by its event.
- * GET /v1/campaigns/{shortcode}/{keyword}/peers?q=: its fundraisers and teams for the picker.
+ * GET /v1/campaigns/{shortcode}/{keyword}/peers?q=: its fundraisers and teams for the picker (at
+ *   most PEER_PAGE, with how many `more` match); ?fundraiser=ID or ?team=ID: that one peer.
  * GET /v1/campaigns/{shortcode}/{keyword}/progress: raised, goal and donors (proxy/progress.ts).
  */
 import { Hono } from "hono";
 import type { Campaign, CampaignResponse, PeersResponse } from "../../contract/api";
 import type { CampaignDirectory } from "../campaigns";
 import type { AppEnv } from "../context";
-import { filterPeers, PEER_QUERY_MAX, type createPeersCache } from "../peers";
+import { variantResponse } from "../../http/precompressed";
+import { PEER_ID_PATTERN } from "../../contract/patterns";
+import { PEER_QUERY_MAX, type createPeersCache, type PeerQuestion } from "../peers";
 import type { ProgressCache } from "../progress";
 import { ProblemError } from "../problem";
 
@@ -21,6 +24,41 @@ function served(directory: CampaignDirectory, shortcode: string, keyword: string
   // The path's text is not echoed back: it is whatever the caller typed.
   if (!campaign) throw new ProblemError("campaign_not_served", "This campaign is not served here.");
   return campaign;
+}
+
+/**
+ * What a peers request asks: `q` (at most PEER_QUERY_MAX characters), or one `fundraiser` or
+ * `team` by id, or (nothing) the first page. Anything else is a 400 naming the parameter.
+ */
+function peerQuestion(params: Record<string, string>): PeerQuestion {
+  const { q, fundraiser, team } = params;
+  const asked = [q, fundraiser, team].filter((value) => value !== undefined).length;
+  if (asked > 1) {
+    throw new ProblemError(
+      "validation_failed",
+      "Ask for a search (q), a fundraiser or a team, one at a time.",
+      {
+        q: ["Use q, fundraiser or team alone."],
+      },
+    );
+  }
+  if (fundraiser !== undefined || team !== undefined) {
+    const [name, id] =
+      fundraiser !== undefined ? (["fundraiser", fundraiser] as const) : (["team", team!] as const);
+    if (!PEER_ID_PATTERN.test(id)) {
+      throw new ProblemError("validation_failed", `That is not a ${name} id.`, {
+        [name]: ["1 to 64 letters, digits, - or _."],
+      });
+    }
+    return { kind: "one", peer: name, id };
+  }
+  if (q === undefined || q === "") return { kind: "first" };
+  if (q.length > PEER_QUERY_MAX) {
+    throw new ProblemError("validation_failed", "The search text is too long.", {
+      q: [`At most ${PEER_QUERY_MAX} characters.`],
+    });
+  }
+  return { kind: "search", query: q };
 }
 
 export function campaignRoutes(deps: {
@@ -57,16 +95,15 @@ export function campaignRoutes(deps: {
     })
     .get("/v1/campaigns/:shortcode/:keyword/peers", async (c) => {
       const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
-      const query = c.req.query("q") ?? "";
-      if (query.length > PEER_QUERY_MAX) {
-        throw new ProblemError("validation_failed", "The search text is too long.", {
-          q: [`At most ${PEER_QUERY_MAX} characters.`],
-        });
-      }
-      const body: PeersResponse = {
-        peers: campaign.peer_fundraising ? filterPeers(await deps.peers.get(campaign), query) : [],
-      };
-      return c.json(body, 200, { "Cache-Control": cacheControl });
+      const question = peerQuestion(c.req.query());
+      if (!campaign.peer_fundraising)
+        return c.json({ peers: [] } satisfies PeersResponse, 200, { "Cache-Control": cacheControl });
+      const peers = await deps.peers.answer(campaign, question);
+      return variantResponse(
+        { acceptEncoding: c.req.header("accept-encoding"), ifNoneMatch: c.req.header("if-none-match") },
+        peers,
+        { "Content-Type": "application/json", "Cache-Control": cacheControl },
+      );
     })
     .get("/v1/campaigns/:shortcode/:keyword/progress", async (c) => {
       const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));

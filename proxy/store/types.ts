@@ -269,7 +269,8 @@ export interface DefenceStore {
  * const store = await openStore(config);
  * const claim = await store.claimKey({ scope: "origin:https://shelter.example", key: "k1", endpoint: "donations", fingerprint });
  */
-export interface Store extends IdempotencyStore, AttemptStore, ReconcileStore, ConsentStore, DefenceStore {
+export interface Store
+  extends IdempotencyStore, AttemptStore, ReconcileStore, ConsentStore, DefenceStore, ListingStore {
   readonly kind: "sqlite" | "postgres";
   /** Whether the store answers now. */
   healthy(): Promise<boolean>;
@@ -285,4 +286,18 @@ export interface StoreOptions {
   /** How long a claim holds a key without its proxy finishing it, in milliseconds. */
   leaseMs: number;
   now?: () => number;
+}
+
+/**
+ * The command line's listings, a page at a time whatever the store's size (`givekit attempts`,
+ * `givekit consents export`): each page starts after the last row of the one before.
+ */
+export interface ListingStore {
+  /**
+   * At most `limit` attempts matching `filter`, oldest first, after the attempt whose reference
+   * is `after` (null: from the first). An `after` the store does not hold gives none.
+   */
+  attemptsPage(filter: AttemptFilter, after: string | null, limit: number): Promise<AttemptRecord[]>;
+  /** At most `limit` consent records consented at or after `since`, by id, after the id `after`. */
+  consentsPage(since: string | null, after: number | null, limit: number): Promise<ConsentRecord[]>;
 }

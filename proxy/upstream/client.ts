@@ -6,13 +6,15 @@
 import {
   LoginResponseSchema,
   ReportEnvelopeSchema,
+  UpstreamFundraiserSchema,
+  UpstreamTeamSchema,
   TransactionRowSchema,
   UpstreamDonationResponseSchema,
   UpstreamErrorSchema,
-  UpstreamFundraisersResponseSchema,
+  UpstreamFundraisersEnvelopeSchema,
   UpstreamPaymentTokenResponseSchema,
   UpstreamSubscriptionResponseSchema,
-  UpstreamTeamsResponseSchema,
+  UpstreamTeamsEnvelopeSchema,
   formatAuthorization,
   type DonationStatus,
   type ReportRequest,
@@ -25,7 +27,14 @@ import {
 } from "../../contract/upstream";
 import type { UpstreamConfig } from "../config";
 import { ProblemError } from "../problem";
-import { callUpstream, createAgents, UpstreamTransportError, type UpstreamAnswer } from "./http";
+import {
+  callUpstream,
+  callUpstreamRows,
+  createAgents,
+  UpstreamTransportError,
+  type RowsOptions,
+  type UpstreamAnswer,
+} from "./http";
 import { createSessionManager } from "./session";
 
 export const UPSTREAM_PATHS = {
@@ -46,6 +55,18 @@ export interface TransactionsReport {
   rows: TransactionRow[];
   /** Rows of a shape givekit does not know: left out, never guessed at. */
   skipped: number;
+}
+
+/** What a streamed list or report handed over: rows checked and passed on, rows left out. */
+export interface StreamedCount {
+  rows: number;
+  /** Rows of a shape givekit does not know: left out, never guessed at. */
+  skipped: number;
+}
+
+export interface StreamOptions {
+  /** The whole call's time limit (the report's polls included); default UPSTREAM_TIMEOUT_MS. */
+  timeoutMs?: number;
 }
 
 export type DonateOutcome =
@@ -75,13 +96,41 @@ export interface UpstreamClient {
   /** Never retried after it may have reached the upstream: donate has no idempotency of its own. */
   donate(donation: UpstreamDonationRequest): Promise<DonateOutcome>;
   subscribe(subscription: UpstreamSubscriptionRequest): Promise<SubscribeOutcome>;
+  /** The keyword's fundraisers, all in one array: for small lists; eachFundraiser for any size. */
   fundraisers(shortcode: string, keyword: string): Promise<UpstreamFundraiser[]>;
   teams(shortcode: string, keyword: string): Promise<UpstreamTeam[]>;
   /**
+   * The keyword's fundraisers one at a time as the list arrives (checked one by one; a row of
+   * another shape is skipped and counted), in memory one row at a time. Throws a problem when the
+   * list fails; rows already handed over were real rows, but the list is then incomplete.
+   */
+  eachFundraiser(
+    shortcode: string,
+    keyword: string,
+    onRow: (fundraiser: UpstreamFundraiser) => void,
+    options?: StreamOptions,
+  ): Promise<StreamedCount>;
+  eachTeam(
+    shortcode: string,
+    keyword: string,
+    onRow: (team: UpstreamTeam) => void,
+    options?: StreamOptions,
+  ): Promise<StreamedCount>;
+  /**
    * The account's transactions matching a filter: the asynchronous report, asked for and then
    * polled until ready, within UPSTREAM_TIMEOUT_MS in all. Throws a problem when it fails.
+   * All rows in one array: for narrow filters; eachTransaction for any size.
    */
   transactions(filter: ReportRequest): Promise<TransactionsReport>;
+  /**
+   * The same report streamed: each row checked and handed over as it arrives, never the whole
+   * report in memory. Throws a problem when it fails (the rows handed over are then incomplete).
+   */
+  eachTransaction(
+    filter: ReportRequest,
+    onRow: (row: TransactionRow) => void,
+    options?: StreamOptions,
+  ): Promise<StreamedCount>;
   close(): void;
 }
 
@@ -170,6 +219,137 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
     } catch (error) {
       throw transportProblem(error);
     }
+  }
+
+  /**
+   * A streamed GET: retried once on a stale kept-alive socket only if no row was handed over yet
+   * (a row handed over twice would be counted twice).
+   */
+  async function rowsCall(
+    target: URL,
+    authorization: string,
+    body: unknown,
+    rows: RowsOptions,
+    timeoutMs: number,
+  ) {
+    let delivered = 0;
+    const counted: RowsOptions = {
+      ...rows,
+      onRow(row) {
+        delivered++;
+        rows.onRow(row);
+      },
+    };
+    const options = {
+      method: "GET" as const,
+      url: target,
+      headers: { ...JSON_HEADERS, Authorization: authorization },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      connectTimeoutMs: config.connectTimeoutMs,
+      timeoutMs,
+      agent: keepAlive,
+      rows: counted,
+    };
+    try {
+      return await callUpstreamRows(options);
+    } catch (error) {
+      if (
+        error instanceof UpstreamTransportError &&
+        error.reusedSocket &&
+        error.reason !== "timeout" &&
+        delivered === 0
+      ) {
+        return callUpstreamRows(options);
+      }
+      throw error;
+    }
+  }
+
+  /** A list (fundraisers, teams) streamed row by row, each checked on its own. */
+  async function eachListed<Row>(
+    what: string,
+    path: string,
+    key: string,
+    query: Record<string, string>,
+    check: (row: unknown) => { success: true; data: Row } | { success: false },
+    envelope: (body: unknown) => boolean,
+    onRow: (row: Row) => void,
+    timeoutMs: number,
+  ): Promise<StreamedCount> {
+    let count = 0;
+    let skipped = 0;
+    const rows: RowsOptions = {
+      path: [key],
+      onRow(raw) {
+        const parsed = check(raw);
+        if (!parsed.success) {
+          skipped++;
+          return;
+        }
+        count++;
+        onRow(parsed.data);
+      },
+    };
+    let answer: UpstreamAnswer;
+    try {
+      answer = await withSession((authorization) =>
+        rowsCall(url(path, query), authorization, undefined, rows, timeoutMs),
+      );
+    } catch (error) {
+      throw transportProblem(error);
+    }
+    if (answer.status >= 300 || !envelope(answer.body)) {
+      throw new ProblemError("upstream_error", `Listing ${what} failed (HTTP ${answer.status}).`);
+    }
+    return { rows: count, skipped };
+  }
+
+  async function eachTransaction(
+    filter: ReportRequest,
+    onRow: (row: TransactionRow) => void,
+    options?: StreamOptions,
+  ): Promise<StreamedCount> {
+    // Reports take an API token with no type in the header (docs/upstream-interface.md, "Authorization").
+    const authorization = formatAuthorization(config.privateToken);
+    const deadline = Date.now() + (options?.timeoutMs ?? config.timeoutMs);
+    let count = 0;
+    let skipped = 0;
+    const rows: RowsOptions = {
+      path: ["report", "transactions"],
+      onRow(raw) {
+        const parsed = TransactionRowSchema.safeParse(raw);
+        if (!parsed.success) {
+          skipped++;
+          return;
+        }
+        count++;
+        onRow(parsed.data);
+      },
+    };
+    const ask = async (path: string, body: unknown) => {
+      let answer: UpstreamAnswer;
+      try {
+        answer = await rowsCall(url(path), authorization, body, rows, Math.max(1, deadline - Date.now()));
+      } catch (error) {
+        throw transportProblem(error);
+      }
+      const parsed = answer.status < 300 ? ReportEnvelopeSchema.safeParse(answer.body) : null;
+      if (!parsed?.success) {
+        throw new ProblemError("upstream_error", `The transactions report failed (HTTP ${answer.status}).`);
+      }
+      return parsed.data.report;
+    };
+    let report = await ask(UPSTREAM_PATHS.transactionsReport, filter);
+    let wait: number = REPORT_POLL_MS.first;
+    while (!Array.isArray(report.transactions)) {
+      if (Date.now() + wait > deadline) {
+        throw new ProblemError("upstream_error", "The transactions report was not ready in time.");
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      wait = Math.min(wait * 2, REPORT_POLL_MS.last);
+      report = await ask(UPSTREAM_PATHS.reportResults, { id: report.id });
+    }
+    return { rows: count, skipped };
   }
 
   return {
@@ -261,59 +441,68 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
     },
 
     async fundraisers(shortcode, keyword) {
-      const answer = await sessionCall("GET", url(UPSTREAM_PATHS.fundraisers, { shortcode, keyword }));
-      const parsed = answer.status < 300 ? UpstreamFundraisersResponseSchema.safeParse(answer.body) : null;
-      if (!parsed?.success) {
-        throw new ProblemError("upstream_error", `Listing fundraisers failed (HTTP ${answer.status}).`);
-      }
-      return parsed.data.fundraisers;
+      const all: UpstreamFundraiser[] = [];
+      await eachListed(
+        "fundraisers",
+        UPSTREAM_PATHS.fundraisers,
+        "fundraisers",
+        { shortcode, keyword },
+        checkFundraiser,
+        fundraisersEnvelope,
+        (row) => all.push(row),
+        config.timeoutMs,
+      );
+      return all;
     },
 
     async teams(shortcode, keyword) {
-      const answer = await sessionCall("GET", url(UPSTREAM_PATHS.teams, { shortcode, keyword }));
-      const parsed = answer.status < 300 ? UpstreamTeamsResponseSchema.safeParse(answer.body) : null;
-      if (!parsed?.success) {
-        throw new ProblemError("upstream_error", `Listing teams failed (HTTP ${answer.status}).`);
-      }
-      return parsed.data.peer_fundraising_teams;
+      const all: UpstreamTeam[] = [];
+      await eachListed(
+        "teams",
+        UPSTREAM_PATHS.teams,
+        "peer_fundraising_teams",
+        { shortcode, keyword },
+        checkTeam,
+        teamsEnvelope,
+        (row) => all.push(row),
+        config.timeoutMs,
+      );
+      return all;
+    },
+
+    eachFundraiser(shortcode, keyword, onRow, options) {
+      return eachListed(
+        "fundraisers",
+        UPSTREAM_PATHS.fundraisers,
+        "fundraisers",
+        { shortcode, keyword },
+        checkFundraiser,
+        fundraisersEnvelope,
+        onRow,
+        options?.timeoutMs ?? config.timeoutMs,
+      );
+    },
+
+    eachTeam(shortcode, keyword, onRow, options) {
+      return eachListed(
+        "teams",
+        UPSTREAM_PATHS.teams,
+        "peer_fundraising_teams",
+        { shortcode, keyword },
+        checkTeam,
+        teamsEnvelope,
+        onRow,
+        options?.timeoutMs ?? config.timeoutMs,
+      );
     },
 
     async transactions(filter) {
-      // Reports take an API token with no type in the header (docs/upstream-interface.md, "Authorization").
-      const authorization = formatAuthorization(config.privateToken);
-      const deadline = Date.now() + config.timeoutMs;
-      const ask = async (path: string, body: unknown) => {
-        let answer: UpstreamAnswer;
-        try {
-          answer = await safeCall("GET", url(path), authorization, body);
-        } catch (error) {
-          throw transportProblem(error);
-        }
-        const parsed = answer.status < 300 ? ReportEnvelopeSchema.safeParse(answer.body) : null;
-        if (!parsed?.success) {
-          throw new ProblemError("upstream_error", `The transactions report failed (HTTP ${answer.status}).`);
-        }
-        return parsed.data.report;
-      };
-      let report = await ask(UPSTREAM_PATHS.transactionsReport, filter);
-      let wait: number = REPORT_POLL_MS.first;
-      while (!Array.isArray(report.transactions)) {
-        if (Date.now() + wait > deadline) {
-          throw new ProblemError("upstream_error", "The transactions report was not ready in time.");
-        }
-        await new Promise((resolve) => setTimeout(resolve, wait));
-        wait = Math.min(wait * 2, REPORT_POLL_MS.last);
-        report = await ask(UPSTREAM_PATHS.reportResults, { id: report.id });
-      }
       const rows: TransactionRow[] = [];
-      let skipped = 0;
-      for (const row of report.transactions) {
-        const parsed = TransactionRowSchema.safeParse(row);
-        if (parsed.success) rows.push(parsed.data);
-        else skipped++;
-      }
+      const { skipped } = await eachTransaction(filter, (row) => rows.push(row));
       return { rows, skipped };
     },
+
+    eachTransaction,
 
     close() {
       agents.http.destroy();
@@ -321,6 +510,11 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
     },
   };
 }
+
+const fundraisersEnvelope = (body: unknown) => UpstreamFundraisersEnvelopeSchema.safeParse(body).success;
+const teamsEnvelope = (body: unknown) => UpstreamTeamsEnvelopeSchema.safeParse(body).success;
+const checkFundraiser = (row: unknown) => UpstreamFundraiserSchema.safeParse(row);
+const checkTeam = (row: unknown) => UpstreamTeamSchema.safeParse(row);
 
 /** The field names an error body points at (only the names: upstream text is never passed on). */
 function errorFields(body: unknown): string[] {
@@ -333,5 +527,11 @@ function transportProblem(error: unknown): unknown {
   if (!(error instanceof UpstreamTransportError)) return error;
   return error.kind === "not_sent"
     ? new ProblemError("upstream_unavailable", "The fundraising service cannot be reached. Nothing was sent.")
-    : new ProblemError("upstream_error", "The fundraising service did not answer in time.");
+    : /^(response too large|malformed answer)/.test(error.reason)
+      ? // givekit's own words for what was wrong, never the upstream's text.
+        new ProblemError(
+          "upstream_error",
+          `The fundraising service's answer could not be read (${error.reason.split(":")[0]}).`,
+        )
+      : new ProblemError("upstream_error", "The fundraising service did not answer in time.");
 }

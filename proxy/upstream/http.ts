@@ -11,9 +11,15 @@ import {
 } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
+import { readJsonRows } from "./json-rows";
 
-/** Upstream answers are small; a bigger one is treated as no answer. */
+/**
+ * Answers read whole are small; a bigger one is treated as no answer. Lists and reports are read
+ * as streams (callUpstreamRows), where this is the bound on one row, not on the answer.
+ */
 export const MAX_UPSTREAM_RESPONSE_BYTES = 1024 * 1024;
+/** A streamed list or report may be this big in all (about 3 million report rows). */
+export const MAX_UPSTREAM_STREAM_BYTES = 2 * 1024 * 1024 * 1024;
 
 export interface UpstreamAnswer {
   status: number;
@@ -51,6 +57,29 @@ export function createAgents() {
   return { http: new HttpAgent(options), https: new HttpsAgent(options) };
 }
 
+/** How an answer's bytes are read: whole (small answers) or row by row (lists and reports). */
+interface BodyReader {
+  /** A reason to give up on the answer, or undefined to go on. */
+  data(chunk: Buffer): string | undefined;
+  /** The parsed body; throws when the bytes are not what was expected. */
+  end(): unknown;
+}
+
+/** Reads the whole answer, at most MAX_UPSTREAM_RESPONSE_BYTES. */
+function wholeBody(): BodyReader {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  return {
+    data(chunk) {
+      size += chunk.length;
+      if (size > MAX_UPSTREAM_RESPONSE_BYTES) return "response too large";
+      chunks.push(chunk);
+      return undefined;
+    },
+    end: () => parseJson(Buffer.concat(chunks).toString("utf8")),
+  };
+}
+
 /**
  * Sends one request and reads the whole answer.
  *
@@ -58,6 +87,55 @@ export function createAgents() {
  * const answer = await callUpstream({ method: "POST", url: new URL("http://127.0.0.1:4010/api/v2/…"), headers, body: "{}", connectTimeoutMs: 3000, timeoutMs: 15000, agent: false });
  */
 export function callUpstream(options: CallOptions): Promise<UpstreamAnswer> {
+  return exchange(options, wholeBody);
+}
+
+export interface RowsOptions {
+  /** The keys from the root to the answer's big array, e.g. ["report", "transactions"]. */
+  path: readonly string[];
+  /** Each element of that array as it arrives; a throw gives up the call. */
+  onRow(row: unknown): void;
+  /** Default MAX_UPSTREAM_RESPONSE_BYTES: the bound on one row (and on the envelope). */
+  maxRowBytes?: number;
+  /** Default MAX_UPSTREAM_STREAM_BYTES: the bound on the whole answer. */
+  maxBytes?: number;
+}
+
+/**
+ * Sends one request and reads a 2xx answer as a stream: each element of the array at `rows.path`
+ * goes to `rows.onRow` as it arrives, never the whole answer in memory; `body` is the rest of the
+ * answer with that array empty. Other answers (errors) are read whole, as callUpstream does.
+ *
+ * @example
+ * const answer = await callUpstreamRows({ ...options, rows: { path: ["fundraisers"], onRow: (row) => index.add(row) } });
+ */
+export function callUpstreamRows(options: CallOptions & { rows: RowsOptions }): Promise<UpstreamAnswer> {
+  const { path, onRow } = options.rows;
+  const maxRowBytes = options.rows.maxRowBytes ?? MAX_UPSTREAM_RESPONSE_BYTES;
+  const maxBytes = options.rows.maxBytes ?? MAX_UPSTREAM_STREAM_BYTES;
+  return exchange(options, (status) => {
+    if (status < 200 || status >= 300) return wholeBody();
+    const reader = readJsonRows({ path, onRow, maxRowBytes });
+    let size = 0;
+    let empty = true;
+    return {
+      data(chunk) {
+        size += chunk.length;
+        if (size > maxBytes) return "response too large";
+        if (chunk.length > 0) empty = false;
+        try {
+          reader.write(chunk);
+        } catch (error) {
+          return `malformed answer: ${error instanceof Error ? error.message : String(error)}`;
+        }
+        return undefined;
+      },
+      end: () => (empty ? undefined : reader.end()),
+    };
+  });
+}
+
+function exchange(options: CallOptions, bodyReader: (status: number) => BodyReader): Promise<UpstreamAnswer> {
   return new Promise((resolve, reject) => {
     const tls = options.url.protocol === "https:";
     const send = tls ? httpsRequest : httpRequest;
@@ -89,19 +167,26 @@ export function callUpstream(options: CallOptions): Promise<UpstreamAnswer> {
       options.url,
       { method: options.method, headers, agent: options.agent },
       (res: IncomingMessage) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
+        const status = res.statusCode ?? 0;
+        const reader = bodyReader(status);
         res.on("data", (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_UPSTREAM_RESPONSE_BYTES) fail("unknown", "response too large");
-          else chunks.push(chunk);
+          if (settled) return;
+          const stop = reader.data(chunk);
+          if (stop !== undefined) fail("unknown", stop);
         });
         res.on("end", () => {
           if (settled) return;
+          let body: unknown;
+          try {
+            body = reader.end();
+          } catch (error) {
+            fail("unknown", `malformed answer: ${error instanceof Error ? error.message : String(error)}`);
+            return;
+          }
           settled = true;
           clearTimeout(connectTimer);
           clearTimeout(totalTimer);
-          resolve({ status: res.statusCode ?? 0, body: parseJson(Buffer.concat(chunks).toString("utf8")) });
+          resolve({ status, body });
         });
         res.on("aborted", () => fail("unknown", "response aborted"));
         res.on("error", (error: NodeJS.ErrnoException) => fail("unknown", error.code ?? "response error"));

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import * as z from "zod/mini";
 import { fromCents } from "../../contract/money";
 import { requireToken } from "../auth";
-import { ApiError, type SandboxEnv, type SandboxRuntime, validate } from "../http";
+import { ApiError, jsonListResponse, type SandboxEnv, type SandboxRuntime, validate } from "../http";
 import type { Account, Keyword, Store } from "../store";
 
 const PeerQuerySchema = z.strictObject({
@@ -57,24 +57,23 @@ export function peerRoutes(runtime: SandboxRuntime): Hono<SandboxEnv> {
     const totals = runtime.store.totals(account.id).fundraisers;
     const fundraisers = runtime.store
       .fundraisers(account.id)
-      .filter((fundraiser) => keywords.has(fundraiser.keywordId) && nameMatches(fundraiser.name, query.q))
-      .map((fundraiser) => {
-        const keyword = keywords.get(fundraiser.keywordId)!;
-        const total = totals.get(fundraiser.id);
-        return {
-          id: fundraiser.id,
-          name: fundraiser.name,
-          keyword_id: fundraiser.keywordId,
-          shortcode: keyword.shortcode,
-          keyword: keyword.keyword,
-          team_id: fundraiser.teamId,
-          is_root: fundraiser.isRoot,
-          hidden: fundraiser.hidden,
-          total_raised: fromCents(total?.cents ?? 0),
-          donation_count: total?.count ?? 0,
-        };
-      });
-    return c.json({ fundraisers });
+      .filter((fundraiser) => keywords.has(fundraiser.keywordId) && nameMatches(fundraiser.name, query.q));
+    return jsonListResponse("fundraisers", fundraisers, (fundraiser) => {
+      const keyword = keywords.get(fundraiser.keywordId)!;
+      const total = totals.get(fundraiser.id);
+      return {
+        id: fundraiser.id,
+        name: fundraiser.name,
+        keyword_id: fundraiser.keywordId,
+        shortcode: keyword.shortcode,
+        keyword: keyword.keyword,
+        team_id: fundraiser.teamId,
+        is_root: fundraiser.isRoot,
+        hidden: fundraiser.hidden,
+        total_raised: fromCents(total?.cents ?? 0),
+        donation_count: total?.count ?? 0,
+      };
+    });
   });
 
   app.get("/api/v2/teams", session, (c) => {
@@ -90,26 +89,25 @@ export function peerRoutes(runtime: SandboxRuntime): Hono<SandboxEnv> {
     }
     const teams = runtime.store
       .teams(account.id)
-      .filter((team) => keywords.has(team.keywordId) && nameMatches(team.name, query.q))
-      .map((team) => {
-        const keyword = keywords.get(team.keywordId)!;
-        const total = totals.get(team.id);
-        return {
-          id: team.id,
-          name: team.name,
-          campaign_keyword_id: team.keywordId,
-          shortcode: keyword.shortcode,
-          keyword: keyword.keyword,
-          captain_id: team.captainId,
-          member_count: members.get(team.id) ?? 0,
-          total_raised: fromCents(total?.cents ?? 0),
-          donation_count: total?.count ?? 0,
-          team_fundraising_goal: team.goal,
-          call_to_action: null,
-          alternative_team_id: null,
-        };
-      });
-    return c.json({ peer_fundraising_teams: teams });
+      .filter((team) => keywords.has(team.keywordId) && nameMatches(team.name, query.q));
+    return jsonListResponse("peer_fundraising_teams", teams, (team) => {
+      const keyword = keywords.get(team.keywordId)!;
+      const total = totals.get(team.id);
+      return {
+        id: team.id,
+        name: team.name,
+        campaign_keyword_id: team.keywordId,
+        shortcode: keyword.shortcode,
+        keyword: keyword.keyword,
+        captain_id: team.captainId,
+        member_count: members.get(team.id) ?? 0,
+        total_raised: fromCents(total?.cents ?? 0),
+        donation_count: total?.count ?? 0,
+        team_fundraising_goal: team.goal,
+        call_to_action: null,
+        alternative_team_id: null,
+      };
+    });
   });
   return app;
 }

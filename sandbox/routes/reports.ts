@@ -4,7 +4,7 @@
  * sandbox has it ready at once (status "complete").
  */
 import { Hono } from "hono";
-import { fromCents, toCents } from "../../contract/money";
+import { fromCents } from "../../contract/money";
 import {
   type ReportRequest,
   ReportRequestSchema,
@@ -14,6 +14,7 @@ import {
 } from "../../contract/upstream";
 import { requireToken } from "../auth";
 import { ApiError, type SandboxEnv, type SandboxRuntime, readJsonBody, validate } from "../http";
+import { reportDate } from "../bulk";
 import type { TransactionRecord } from "../store";
 
 export const TRANSACTION_TYPES = ["donation", "recurring_donation"] as const;
@@ -27,7 +28,17 @@ const commaList = (value: string | undefined) =>
         .map((item) => item.trim().toLowerCase())
         .filter(Boolean);
 
+/** Rows a report reads from the database at a time: one page of the streamed answer. */
+const PAGE_ROWS = 1000;
+
 function checkFilter(filter: ReportRequest): void {
+  for (const name of ["start_date", "end_date"] as const) {
+    const value = filter[name];
+    if (value !== undefined && reportDate(value) === null) {
+      const message = "Not a calendar date (MM/DD/YY).";
+      throw new ApiError(400, "validation_failed", `${name}: ${message}`, { [name]: [message] });
+    }
+  }
   const statuses = commaList(filter.status) ?? [];
   const unknownStatus = statuses.filter(
     (status) => !TransactionStatusSchema.options.includes(status as never),
@@ -44,20 +55,6 @@ function checkFilter(filter: ReportRequest): void {
       transaction_type: [message],
     });
   }
-}
-
-function matches(row: TransactionRecord, filter: ReportRequest): boolean {
-  const statuses = commaList(filter.status);
-  const types = commaList(filter.transaction_type);
-  if (statuses && statuses.length > 0 && !statuses.includes(row.status)) return false;
-  if (types && types.length > 0 && !types.includes(row.transaction_type)) return false;
-  if (filter.amount_min !== undefined && row.amount_cents < toCents(filter.amount_min)) return false;
-  if (filter.amount_max !== undefined && row.amount_cents > toCents(filter.amount_max)) return false;
-  if (filter.keyword !== undefined && row.keyword.toUpperCase() !== filter.keyword.toUpperCase())
-    return false;
-  if (filter.shortcode !== undefined && row.shortcode !== filter.shortcode) return false;
-  if (filter.last_4 !== undefined && row.last_4 !== filter.last_4) return false;
-  return true;
 }
 
 function toRow(row: TransactionRecord): TransactionRow & Record<string, unknown> {
@@ -118,11 +115,39 @@ export function reportRoutes(runtime: SandboxRuntime): Hono<SandboxEnv> {
       : undefined;
     if (!report) throw new ApiError(404, "report_not_found", `No report ${String(id)} for this account.`);
     const filter = JSON.parse(report.filter) as ReportRequest;
-    const transactions = runtime.store
-      .transactionsUpTo(report.accountId, report.lastSeq)
-      .filter((row) => matches(row, filter))
-      .map(toRow);
-    return c.json({ report: { id: report.id, status: REPORT_READY, filters: filter, transactions } });
+    // Streamed a page at a time, each page read whole (no cursor stays open across a wait).
+    const encoder = new TextEncoder();
+    const store = runtime.store;
+    let afterSeq = 0;
+    let first = true;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (afterSeq === 0 && first) {
+          const head = JSON.stringify({ id: report.id, status: REPORT_READY, filters: filter });
+          controller.enqueue(encoder.encode(`{"report":${head.slice(0, -1)},"transactions":[`));
+        }
+        const page = store.reportPage<TransactionRecord>(
+          report.accountId,
+          report.lastSeq,
+          afterSeq,
+          filter,
+          PAGE_ROWS,
+        );
+        if (page.length === 0) {
+          controller.enqueue(encoder.encode("]}}"));
+          controller.close();
+          return;
+        }
+        let text = "";
+        for (const row of page) {
+          text += (first ? "" : ",") + JSON.stringify(toRow(row));
+          first = false;
+        }
+        afterSeq = page.at(-1)!.seq;
+        controller.enqueue(encoder.encode(text));
+      },
+    });
+    return c.body(body, 200, { "Content-Type": "application/json; charset=UTF-8" });
   });
   return app;
 }

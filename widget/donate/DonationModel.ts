@@ -198,6 +198,8 @@ export function createDonationModel({
     }
     const amount = gift.problem();
     if (amount) problems.amount = amount;
+    const peer = peers.problem();
+    if (peer) problems.peer = peer;
     // What the donor must still fill in, also while the rest of the form is on its way.
     Object.assign(problems, donor?.problems(), dedication?.problems(request.memo));
     // The frame's latest card state may still be on its way (a key typed just before Enter):
@@ -217,7 +219,7 @@ export function createDonationModel({
     answerPrompt: _answer,
     ...giftState
   } = gift;
-  const { request: _peer, preselect: _preselect, pick: _pick, ...peerState } = peers;
+  const { request: _peer, preselect: _preselect, pick: _pick, problem: _peerProblem, ...peerState } = peers;
 
   return {
     ...form,

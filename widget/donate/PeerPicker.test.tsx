@@ -200,4 +200,61 @@ describe("preselection", () => {
     fireEvent.click(await reach(widget, /^Donate/));
     expect(await widget.findByText("Choose a fundraiser or team from the list.")).toBeTruthy();
   });
+
+  it("a link's fundraiser that cannot be looked up is said to the donor, and Donate waits until they try again", async () => {
+    history.replaceState(null, "", "/walk?fundraiser=104");
+    const proxy = stubProxy({ peers: ["network-error"], donations: [success()] });
+    const { widget } = await renderDonate();
+    const alert = await widget.findByRole("alert");
+    expect(alert.textContent).toContain("We could not load the fundraiser or team this page names.");
+    // The gift does not go on to no one: the first step is held with the picker's problem.
+    fireEvent.click(widget.getByRole("button", { name: "Next" }));
+    expect(await widget.findByText("Choose a fundraiser or team from the list.")).toBeTruthy();
+    expect(widget.getByRole("heading", { name: /Step 1 of 3/ })).toBeTruthy();
+    fireEvent.click(within(alert).getByRole("button", { name: "Try again" }));
+    expect(await widget.findByText(/Your gift supports Dev Patel/)).toBeTruthy();
+    await donateWith(widget);
+    expect(proxy.donationCalls()[0]!.body).toMatchObject({ peer_fundraiser_id: "104" });
+  });
+
+  it("a donor may give without the fundraiser that could not be looked up", async () => {
+    history.replaceState(null, "", "/walk?team=11");
+    const proxy = stubProxy({
+      peers: [
+        { status: 503, body: { type: "about:blank", title: "x", status: 503, code: "upstream_unavailable" } },
+      ],
+      donations: [success()],
+    });
+    const { widget } = await renderDonate();
+    fireEvent.click(
+      within(await widget.findByRole("alert")).getByRole("button", { name: "Give without one" }),
+    );
+    expect(widget.queryByRole("alert")).toBeNull();
+    await donateWith(widget);
+    expect(proxy.donationCalls()[0]!.body).not.toHaveProperty("peer_fundraiser_team_id");
+    expect(proxy.donationCalls()[0]!.body).not.toHaveProperty("peer_fundraiser_id");
+  });
+});
+
+describe("searching", () => {
+  it("says when the search is not working, rather than that nobody matches", async () => {
+    history.replaceState(null, "", "/walk");
+    stubProxy({ peers: ["network-error"] });
+    const { widget } = await renderDonate();
+    fireEvent.input(widget.getByRole("combobox", { name: /fundraiser or team/ }), {
+      target: { value: "an" },
+    });
+    expect((await widget.findByRole("alert")).textContent).toBe(
+      "Searching is not working right now. Try again, or give without choosing.",
+    );
+    expect(widget.queryByText("No fundraiser or team matches.")).toBeNull();
+  });
+
+  it("says how many more match than the list shows", async () => {
+    history.replaceState(null, "", "/walk");
+    stubProxy({ peers: [{ status: 200, body: { peers: [PEERS[0]], more: 57 } }] });
+    const { widget } = await renderDonate();
+    expect(await optionsFor(widget, /fundraiser or team/, "a")).toHaveLength(1);
+    expect(widget.getByText("57 more: type more of the name.")).toBeTruthy();
+  });
 });

@@ -43,6 +43,8 @@ export const PeerPicker = reactive(
     const currency = model.campaign.value.currency;
     const money = (amount: string) => formatMoney(toCents(amount), currency, locale, true);
     const results = model.peerResults.value ?? [];
+    const more = model.peerMore.value;
+    const failed = model.peerFailed.value;
     const open = model.peerResults.value !== null;
 
     function search(value: string) {
@@ -86,11 +88,11 @@ export const PeerPicker = reactive(
 
     const announcement = model.peerSearching.value
       ? d.peerSearching
-      : !open
+      : !open || failed
         ? ""
         : results.length === 0
           ? d.peerNone
-          : d.peerCount(results.length);
+          : d.peerCount(results.length + more);
     return (
       <div class="gk-field">
         <label for={fieldId("peer")} part="label">
@@ -114,6 +116,17 @@ export const PeerPicker = reactive(
               }}
             >
               {d.peerRemove}
+            </button>
+          </p>
+        ) : null}
+        {failed === "preselect" ? (
+          <p role="alert" class="gk-chosen">
+            {d.peerLookupFailed}{" "}
+            <button type="button" class="gk-link" part="link" onClick={() => void model.retryPeer()}>
+              {d.peerRetry}
+            </button>{" "}
+            <button type="button" class="gk-link" part="link" onClick={() => model.choosePeer(null)}>
+              {d.peerWithout}
             </button>
           </p>
         ) : null}
@@ -164,6 +177,8 @@ export const PeerPicker = reactive(
               </div>
             ))}
           </div>
+          {open && more > 0 ? <p class="gk-hint">{d.peerMore(more)}</p> : null}
+          {failed === "search" ? <p role="alert">{d.peerFailed}</p> : null}
         </div>
         <output class="gk-visually-hidden">{announcement}</output>
         <FieldError field="peer" error={error} />

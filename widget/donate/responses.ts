@@ -1,4 +1,4 @@
-import type { CampaignResponse, Peer } from "../../contract/api";
+import type { CampaignResponse, Peer, PeersResponse } from "../../contract/api";
 import { isPositiveAmount } from "../../contract/money";
 import {
   CURRENCY_PATTERN,
@@ -16,7 +16,6 @@ import {
 import {
   arrayOf,
   isBoolean,
-  isObject,
   isText,
   nullable,
   oneOf,
@@ -68,9 +67,11 @@ export function readCampaign(body: unknown): CampaignResponse | null {
   return campaign;
 }
 
-export function readPeers(body: unknown): Peer[] | null {
-  const peers = isObject(body) ? body.peers : null;
-  if (!Array.isArray(peers)) return null;
-  const read = peers.map((peer) => readShape<Peer>(peer, PEER));
-  return read.every(Boolean) ? (read as Peer[]) : null;
+/** A page of peers: `more` counts those a longer query would narrow down to. */
+export function readPeers(body: unknown): PeersResponse | null {
+  const page = readShape<PeersResponse>(body, {
+    peers: arrayOf((peer) => !!readShape(peer, PEER)),
+    more: optional((value) => Number.isSafeInteger(value) && (value as number) >= 0),
+  });
+  return page && { ...page, peers: page.peers.map((peer) => readShape<Peer>(peer, PEER)!) };
 }

@@ -115,9 +115,16 @@ export const donationStatus = (
  * A fake proxy: answers the campaign and peers from HOPE and PEERS, each POST /v1/donations
  * with the next of `donations` and each GET /v1/donations/{reference} with the next of
  * `statuses` (the last one repeats; 404 without any). Every call is kept.
+ * The peers route answers each of `peers` first, if given.
  */
 export function stubProxy(
-  options: { campaign?: Answer; donations?: (Answer | Promise<Answer>)[]; statuses?: Answer[] } = {},
+  options: {
+    campaign?: Answer;
+    donations?: (Answer | Promise<Answer>)[];
+    statuses?: Answer[];
+    /** The peers route's next answers, in order (then it answers from PEERS). */
+    peers?: Answer[];
+  } = {},
 ) {
   const calls: Call[] = [];
   const donations = options.donations ?? [success()];
@@ -134,8 +141,19 @@ export function stubProxy(
     calls.push({ method: init.method ?? "GET", url: url.href, headers, body, at: Date.now() });
     let answer: Answer;
     if (url.pathname.endsWith("/peers")) {
-      const q = (url.searchParams.get("q") ?? "").toLowerCase();
-      answer = { status: 200, body: { peers: PEERS.filter((peer) => peer.name.toLowerCase().includes(q)) } };
+      // As the proxy answers: one peer by id, or the matches of a search.
+      const { q, fundraiser, team } = Object.fromEntries(url.searchParams);
+      const wanted = (q ?? "").toLowerCase();
+      answer = options.peers?.shift() ?? {
+        status: 200,
+        body: {
+          peers: PEERS.filter((peer) =>
+            fundraiser || team
+              ? peer.id === (fundraiser ?? team) && peer.kind === (fundraiser ? "fundraiser" : "team")
+              : peer.name.toLowerCase().includes(wanted),
+          ),
+        },
+      };
     } else if (url.pathname.startsWith("/v1/campaigns/")) {
       answer = options.campaign ?? { status: 200, body: HOPE };
     } else if (url.pathname === "/v1/donations") {

@@ -8,7 +8,7 @@ import { ClaimLostError } from "../errors";
 import type { AttemptRecord, AttemptStore, ReconcileStore } from "../types";
 import type { PgContext } from "./connection";
 
-const ATTEMPT_COLUMNS = `reference, idempotency_key, client_scope, client_ip, fingerprint, shortcode, keyword, amount,
+export const ATTEMPT_COLUMNS = `reference, idempotency_key, client_scope, client_ip, fingerprint, shortcode, keyword, amount,
   fee_amount, recurring_frequency, peer_fundraiser_id, peer_fundraiser_team_id, utm, state, upstream_status, transaction_id,
   message, problem_code, problem_field, note, created_at, updated_at`;
 

@@ -108,7 +108,12 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE donation_attempts ADD COLUMN utm text;
   `,
-  // 6: notes beside the counters: what the proxy knows of each card token it minted.
+  // 6: \`givekit attempts\` pages in time order (all, or one state), however many rows.
+  `
+  CREATE INDEX donation_attempts_created_seq ON donation_attempts (created_at, seq);
+  CREATE INDEX donation_attempts_state_created_seq ON donation_attempts (state, created_at, seq);
+  `,
+  // 7: notes beside the counters: what the proxy knows of each card token it minted.
   `
   CREATE TABLE ${NOTES_TABLE} (
     key text PRIMARY KEY,

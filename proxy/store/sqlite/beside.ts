@@ -12,6 +12,7 @@ import { sqliteAttempts } from "./attempts";
 import { sqliteConsents } from "./consents";
 import { dbFileIn } from "./data-dir";
 import { sqliteDefence } from "./defence";
+import { sqliteListings } from "./listings";
 import { SQLITE_SCHEMA_VERSION } from "./schema";
 
 /** What the command line needs of a store. */
@@ -26,6 +27,8 @@ export type CliStore = Pick<
   | "defenceStates"
   | "healthy"
   | "close"
+  | "attemptsPage"
+  | "consentsPage"
 >;
 
 /**
@@ -51,7 +54,14 @@ export function openSqliteBeside(dataDir: string, options: { readonly: boolean }
   const attempts = sqliteAttempts(db, { leaseMs: 0 });
   const consents = sqliteConsents(db);
   const defence = sqliteDefence(db);
+  const listings = sqliteListings(db);
   return {
+    async attemptsPage(filter, after, limit) {
+      return listings.attemptsPage(filter, after, limit);
+    },
+    async consentsPage(since, after, limit) {
+      return listings.consentsPage(since, after, limit);
+    },
     async listAttempts(filter) {
       return attempts.list(filter);
     },

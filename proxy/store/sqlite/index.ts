@@ -13,6 +13,7 @@ import { DB_FILE, lockDataDir, syncDirectory } from "./data-dir";
 import { sqliteDefence } from "./defence";
 import { createGroupCommit } from "./group-commit";
 import { sqliteKeys } from "./idempotency-keys";
+import { sqliteListings } from "./listings";
 import { migrateSqlite } from "./schema";
 
 export interface SqliteStoreOptions extends StoreOptions {
@@ -57,6 +58,7 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
   const attempts = sqliteAttempts(db, { leaseMs: options.leaseMs });
   const consents = sqliteConsents(db);
   const defence = sqliteDefence(db);
+  const listings = sqliteListings(db);
   const { write, durable } = commits;
 
   // Whatever a previous run left in flight is orphaned: this process holds the lock.
@@ -143,6 +145,12 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
     },
     async endDefences() {
       return write(() => defence.end(now()));
+    },
+    async attemptsPage(filter, after, limit) {
+      return listings.attemptsPage(filter, after, limit);
+    },
+    async consentsPage(since, after, limit) {
+      return listings.consentsPage(since, after, limit);
     },
     async healthy() {
       return db.open;

@@ -102,6 +102,10 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE donation_attempts ADD COLUMN utm TEXT;
   `,
+  // 7: \`givekit attempts --state S\` pages through one state in time order, however many rows.
+  `
+  CREATE INDEX donation_attempts_state_created ON donation_attempts (state, created_at);
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -21,9 +21,16 @@ async function givekit(args: string[], env: NodeJS.ProcessEnv) {
   return { code, out, err };
 }
 
+/** Each line of JSON lines output, parsed. */
+const jsonLines = (out: string) =>
+  out
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+
 /** The attempt `givekit attempts --json` lists for `amount`. */
 const byAmount = (out: string, amount: string) =>
-  JSON.parse(out).attempts.find((row: { amount: string }) => row.amount === amount);
+  jsonLines(out).find((row: { amount: string }) => row.amount === amount);
 
 describe.each(["sqlite", "postgres"] as const)(
   "the givekit command line on %s, beside a running proxy",
@@ -53,7 +60,7 @@ describe.each(["sqlite", "postgres"] as const)(
 
       const listed = await givekit(["attempts", "--state", "unknown", "--json"], env());
       expect(listed.code).toBe(0);
-      expect(JSON.parse(listed.out).attempts).toEqual([
+      expect(jsonLines(listed.out)).toEqual([
         expect.objectContaining({ reference, state: "unknown", amount: "777.77", transaction_id: null }),
       ]);
       const all = await givekit(["attempts"], env());
@@ -67,6 +74,14 @@ describe.each(["sqlite", "postgres"] as const)(
         .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, "time");
       expect(shown).not.toMatch(new RegExp(`(?<!\\d)${CVV}(?!\\d)`));
 
+      // A page at a time: --limit, and --after the last one shown.
+      const first = await givekit(["attempts", "--json", "--limit", "1"], env());
+      expect(jsonLines(first.out).map((row) => row.amount)).toEqual(["25.00"]);
+      const next = /--after (\S+)/.exec(first.err)![1]!;
+      const rest = await givekit(["attempts", "--json", "--limit", "1", "--after", next], env());
+      expect(jsonLines(rest.out).map((row) => row.reference)).toEqual([reference]);
+      expect(rest.err).toBe("");
+
       const run = await givekit(["reconcile"], env());
       expect(run.code).toBe(0);
       const [row] = await collected(ctx.sandbox, "HOPE").then((rows) =>
@@ -79,7 +94,7 @@ describe.each(["sqlite", "postgres"] as const)(
         transaction_id: row!.transaction_id,
       });
       const after = await givekit(["attempts", "--state", "unknown", "--json"], env());
-      expect(JSON.parse(after.out).attempts).toEqual([]);
+      expect(after.out).toBe("");
     });
 
     it("attempts shows the page's utm values the donation carried, cleaned; the service never gets them", async () => {
@@ -108,7 +123,7 @@ describe.each(["sqlite", "postgres"] as const)(
       expect(byAmount((await givekit(["attempts", "--json"], env())).out, "32.00").utm).toBeNull();
     });
 
-    it("consents export: CSV with a header by default, JSON on request, --since filters", async () => {
+    it("consents export: CSV with a header by default, JSON lines on request, --since filters", async () => {
       const reply = await ctx.api.post(
         "/v1/subscriptions",
         { mobilenumber: "+1 (555) 010-1234", list: "Hope Alerts", consent: true, consent_text: CONSENT_TEXT },
@@ -134,7 +149,7 @@ describe.each(["sqlite", "postgres"] as const)(
       expect(lines[1]).toContain("GivekitTest/1.0,https://shelter.example/news,");
       expect(lines[2]).toContain(`,"'=HYPERLINK(""https://evil.example"",""x"")",`);
       const json = await givekit(["consents", "export", "--format", "json"], env());
-      expect(JSON.parse(json.out).consents).toMatchObject([
+      expect(jsonLines(json.out)).toMatchObject([
         {
           mobilenumber: "5550101234",
           list: "Hope Alerts",
@@ -144,7 +159,7 @@ describe.each(["sqlite", "postgres"] as const)(
         { mobilenumber: "5550109876", user_agent: '=HYPERLINK("https://evil.example","x")' },
       ]);
       const later = await givekit(["consents", "export", "--since", "2999-01-01", "--format", "json"], env());
-      expect(JSON.parse(later.out).consents).toEqual([]);
+      expect(later.out).toBe("");
     });
 
     it("bad flags exit 2 with the usage", async () => {
@@ -155,6 +170,10 @@ describe.each(["sqlite", "postgres"] as const)(
         ["reconcile", "--reference"],
         ["consents", "export", "--format", "xml"],
         ["consents", "export", "--since", "soon"],
+        ["attempts", "--limit", "0"],
+        ["attempts", "--limit", "ten"],
+        ["attempts", "--after", "gk_nobody"],
+        ["consents", "export", "--after", "-1"],
       ]) {
         const run = await givekit(args, env());
         expect({ args, code: run.code }).toEqual({ args, code: 2 });

@@ -70,11 +70,12 @@ describe("two reconcilers on one PostgreSQL", () => {
     );
     let reports = 0;
     const upstream = {
-      async transactions() {
+      async eachTransaction(_filter: unknown, onRow: (row: TransactionRow) => void) {
         reports++;
         // A report takes a while: the two passes overlap.
         await new Promise((resolve) => setTimeout(resolve, 30));
-        return { rows, skipped: 0 };
+        for (const row of rows) onRow(row);
+        return { rows: rows.length, skipped: 0 };
       },
     };
     const first = createReconciler({ store: a, upstream, settleS: 900, now: () => clock.now });

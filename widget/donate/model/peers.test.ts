@@ -15,37 +15,55 @@ afterEach(() => {
 
 /** A proxy whose peer searches answer when the test says so, in any order. */
 function fakeApi() {
-  const asked: { query: string; answer: (peers: unknown) => void }[] = [];
+  const asked: {
+    query: string;
+    params: Record<string, string>;
+    answer: (peers: unknown, more?: number) => void;
+    fail: () => void;
+  }[] = [];
   const api = {
     get: (path: string) =>
       new Promise<ApiResult<unknown>>((resolve) => {
-        const query = new URL(path, "https://give.example.org").searchParams.get("q") ?? "";
-        asked.push({ query, answer: (peers) => resolve({ kind: "ok", data: { peers } }) });
+        const params = new URL(path, "https://give.example.org").searchParams;
+        asked.push({
+          query: params.get("q") ?? "",
+          params: Object.fromEntries(params),
+          answer: (peers, more) => resolve({ kind: "ok", data: more ? { peers, more } : { peers } }),
+          fail: () => resolve({ kind: "unreachable" }),
+        });
       }),
     post: () => Promise.reject(new Error("no posts here")),
   } as unknown as ApiClient;
   return { api, asked };
 }
 
-const model = (api: ApiClient, props = { fundraiser: null, team: null }, search = "") =>
-  createPeerModel({ api, props, search, campaign: signal<Campaign | null>(HOPE) });
+const model = (
+  api: ApiClient,
+  props: { fundraiser: string | null; team: string | null } = { fundraiser: null, team: null },
+  search = "",
+) => createPeerModel({ api, props, search, campaign: signal<Campaign | null>(HOPE) });
 
 describe("the peer model", () => {
-  it("asks once the donor pauses typing, not at every keystroke", async () => {
+  it("asks at once for the first letter, then once the donor pauses typing, not at every keystroke", async () => {
     const { api, asked } = fakeApi();
     const peers = model(api);
     peers.queuePeerSearch("a");
-    vi.advanceTimersByTime(PEER_SEARCH_DEBOUNCE_MS - 1);
+    expect(asked.map((call) => call.query)).toEqual(["a"]);
+    vi.advanceTimersByTime(PEER_SEARCH_DEBOUNCE_MS - 100);
     peers.queuePeerSearch("an");
     vi.advanceTimersByTime(PEER_SEARCH_DEBOUNCE_MS - 1);
     peers.queuePeerSearch("ana");
-    expect(asked).toHaveLength(0);
+    expect(asked).toHaveLength(1);
     vi.advanceTimersByTime(PEER_SEARCH_DEBOUNCE_MS);
-    expect(asked.map((call) => call.query)).toEqual(["ana"]);
+    expect(asked.map((call) => call.query)).toEqual(["a", "ana"]);
     expect(peers.peerSearching.value).toBe(true);
-    asked[0]!.answer([PEERS[0]]);
+    asked[1]!.answer([PEERS[0]]);
     await vi.waitFor(() => expect(peers.peerResults.value).toEqual([PEERS[0]]));
     expect(peers.peerSearching.value).toBe(false);
+    // The earlier answer, come late, is not shown.
+    asked[0]!.answer([PEERS[1]]);
+    await Promise.resolve();
+    expect(peers.peerResults.value).toEqual([PEERS[0]]);
   });
 
   it("keeps only the latest answer: a slow earlier search does not overwrite it", async () => {
@@ -77,7 +95,9 @@ describe("the peer model", () => {
     const { api, asked } = fakeApi();
     const peers = model(api, { fundraiser: null, team: null }, "?fundraiser=103");
     const done = peers.preselect(HOPE);
-    asked[0]!.answer(PEERS);
+    // That one peer, by its id: never the campaign's whole list.
+    expect(asked.map((call) => call.params)).toEqual([{ fundraiser: "103" }]);
+    asked[0]!.answer(PEERS.filter((peer) => peer.id === "103"));
     await done;
     expect(peers.peer.value?.name).toBe("Chloe Park");
     expect(peers.request()).toEqual({ peer_fundraiser_id: "103" });
@@ -90,12 +110,63 @@ describe("the peer model", () => {
     const { api, asked } = fakeApi();
     const peers = model(api, { fundraiser: null, team: null }, "?fundraiser=999");
     const done = peers.preselect(HOPE);
-    asked[0]!.answer(PEERS);
+    asked[0]!.answer([]);
     await done;
     expect(peers.peer.value).toBeNull();
+    expect(peers.problem()).toBeNull();
     expect(peers.request()).toEqual({});
     expect(warn).toHaveBeenCalledWith(
       '[givekit] <givekit-donate>: fundraiser "999" is not part of this campaign.',
     );
+  });
+
+  it("a preselection that cannot be looked up is said, holds the gift back, and is tried again on request", async () => {
+    const { api, asked } = fakeApi();
+    const peers = model(api, { fundraiser: null, team: null }, "?team=12");
+    const done = peers.preselect(HOPE);
+    expect(asked[0]!.params).toEqual({ team: "12" });
+    asked[0]!.fail();
+    await done;
+    expect(peers.peerFailed.value).toBe("preselect");
+    // Nobody credited in silence: the gift waits for the donor's word.
+    expect(peers.problem()).toBe("invalid");
+    expect(peers.request()).toEqual({});
+    const retried = peers.retryPeer();
+    expect(peers.peerFailed.value).toBeNull();
+    asked[1]!.answer(PEERS.filter((peer) => peer.id === "12" && peer.kind === "team"));
+    await retried;
+    expect(peers.problem()).toBeNull();
+    expect(peers.request()).toEqual({ peer_fundraiser_team_id: "12" });
+  });
+
+  it("a donor may give without the preselection that failed", async () => {
+    const { api, asked } = fakeApi();
+    const peers = model(api, { fundraiser: "103", team: null });
+    const done = peers.preselect(HOPE);
+    asked[0]!.fail();
+    await done;
+    peers.pick(null);
+    expect(peers.peerFailed.value).toBeNull();
+    expect(peers.problem()).toBeNull();
+    expect(peers.request()).toEqual({});
+  });
+
+  it("a search that fails says so rather than that nobody matches; a query without a letter or digit is not sent", async () => {
+    const { api, asked } = fakeApi();
+    const peers = model(api);
+    for (const query of ["   ", "<>", "--"]) peers.queuePeerSearch(query);
+    vi.advanceTimersByTime(PEER_SEARCH_DEBOUNCE_MS * 2);
+    expect(asked).toHaveLength(0);
+    peers.queuePeerSearch("an");
+    vi.advanceTimersByTime(PEER_SEARCH_DEBOUNCE_MS);
+    asked[0]!.fail();
+    await vi.waitFor(() => expect(peers.peerFailed.value).toBe("search"));
+    expect(peers.peerResults.value).toEqual([]);
+    peers.queuePeerSearch("ana");
+    vi.advanceTimersByTime(PEER_SEARCH_DEBOUNCE_MS);
+    asked[1]!.answer([PEERS[0]], 41);
+    await vi.waitFor(() => expect(peers.peerResults.value).toEqual([PEERS[0]]));
+    expect(peers.peerFailed.value).toBeNull();
+    expect(peers.peerMore.value).toBe(41);
   });
 });

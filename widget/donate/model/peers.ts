@@ -14,10 +14,16 @@ function urlPeer(search: string, name: "fundraiser" | "team"): string | null {
   return value && PEER_ID_PATTERN.test(value) ? value : null;
 }
 
+/** A query worth asking about: one with a letter or a digit (the proxy finds no one otherwise). */
+const searchable = (query: string) => /[\p{L}\p{N}]/u.test(query);
+
 /**
  * The fundraiser or team a gift is credited to: preselected by the element (`fundraiser`,
- * `team`) or the page's link (`?fundraiser=`), or found by the donor in a search that waits
- * for a pause in typing and keeps only the latest answer.
+ * `team`) or the page's link (`?fundraiser=`), looked up by its id alone, or found by the donor
+ * in a search that waits for a pause in typing and keeps only the latest answer (at most a
+ * page of matches and how many `more`: never the whole list). A preselection that cannot be
+ * looked up is said to the donor, who may try again or give without it: never given to no one
+ * in silence.
  *
  * @example
  * const peers = createPeerModel({ api, props, search: location.search, campaign });
@@ -36,16 +42,24 @@ export function createPeerModel({
 }) {
   const peer = signal<Peer | null>(null);
   const peerResults = signal<Peer[] | null>(null);
+  /** How many more match than the list shows (a longer name narrows them down). */
+  const peerMore = signal(0);
   const peerSearching = signal(false);
+  /** What could not be asked: the search, or the element's or link's fundraiser or team. */
+  const peerFailed = signal<"search" | "preselect" | null>(null);
   /** The picker's search box, and the option its arrow keys are on (-1: none). */
   const peerQuery = signal("");
   const peerActive = signal(-1);
+  /** The fundraiser or team named by the element or the link, until it is looked up or set aside. */
+  let pending: { kind: Peer["kind"]; id: string } | null = null;
   let searchSeq = 0;
   let searchTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the donor last typed (ms since the epoch). */
+  let typedAt = 0;
 
-  async function fetchPeers(c: Campaign, query: string): Promise<Peer[] | null> {
+  async function fetchPeers(c: Campaign, params: Record<string, string>) {
     const path = `/v1/campaigns/${encodeURIComponent(c.shortcode)}/${encodeURIComponent(c.keyword)}/peers`;
-    const result = await api.get<unknown>(`${path}?${new URLSearchParams({ q: query })}`);
+    const result = await api.get<unknown>(`${path}?${new URLSearchParams(params)}`);
     return result.kind === "ok" ? readPeers(result.data) : null;
   }
 
@@ -55,10 +69,38 @@ export function createPeerModel({
     if (!c) return;
     const seq = ++searchSeq;
     peerSearching.value = true;
-    const found = await fetchPeers(c, query.trim());
+    const found = await fetchPeers(c, { q: query.trim() });
     if (seq !== searchSeq) return;
     batch(() => {
-      peerResults.value = found ?? [];
+      peerResults.value = found?.peers ?? [];
+      peerMore.value = found?.more ?? 0;
+      peerSearching.value = false;
+      if (found || peerFailed.value !== "preselect") peerFailed.value = found ? null : "search";
+    });
+  }
+
+  /** Looks the pending fundraiser or team up by its id; a failure is kept for the donor to see. */
+  async function lookUp(c: Campaign) {
+    const asked = pending;
+    if (!asked) return;
+    peerFailed.value = null;
+    const found = await fetchPeers(c, { [asked.kind]: asked.id });
+    if (pending !== asked) return;
+    if (!found) {
+      peerFailed.value = "preselect";
+      return;
+    }
+    pending = null;
+    const match = found.peers.find((p) => p.id === asked.id && p.kind === asked.kind);
+    if (match) peer.value = match;
+    else warn(`${asked.kind} "${asked.id}" is not part of this campaign`);
+  }
+
+  function close() {
+    clearTimeout(searchTimer);
+    searchSeq++;
+    batch(() => {
+      peerResults.value = null;
       peerSearching.value = false;
     });
   }
@@ -66,7 +108,9 @@ export function createPeerModel({
   return {
     peer,
     peerResults,
+    peerMore,
     peerSearching,
+    peerFailed,
     peerQuery,
     peerActive,
 
@@ -76,36 +120,43 @@ export function createPeerModel({
       const team = fundraiser ? null : (props.team ?? urlPeer(search, "team"));
       const id = fundraiser ?? team;
       if (!id || !c.peer_fundraising) return;
-      const kind = fundraiser ? "fundraiser" : "team";
-      const found = await fetchPeers(c, "");
-      const match = found?.find((p) => p.id === id && p.kind === kind);
-      if (match) peer.value = match;
-      else warn(`${kind} "${id}" is not part of this campaign`);
+      pending = { kind: fundraiser ? "fundraiser" : "team", id };
+      await lookUp(c);
     },
 
-    /** Searches once the donor pauses typing, so each keystroke does not become a request. */
+    /** Asks again for the fundraiser or team whose lookup failed. */
+    async retryPeer() {
+      if (campaign.value) await lookUp(campaign.value);
+    },
+
+    /**
+     * Searches at once for the first letter after a pause, then once the donor pauses typing, so
+     * each keystroke does not become a request.
+     */
     queuePeerSearch(query: string) {
       clearTimeout(searchTimer);
-      searchTimer = setTimeout(() => void searchPeers(query), PEER_SEARCH_DEBOUNCE_MS);
+      if (!searchable(query)) return close();
+      const paused = Date.now() - typedAt >= PEER_SEARCH_DEBOUNCE_MS;
+      typedAt = Date.now();
+      if (paused) void searchPeers(query);
+      else searchTimer = setTimeout(() => void searchPeers(query), PEER_SEARCH_DEBOUNCE_MS);
     },
 
     /** Closes the list; an answer still on its way is dropped. */
-    closePeerResults() {
-      clearTimeout(searchTimer);
-      searchSeq++;
-      batch(() => {
-        peerResults.value = null;
-        peerSearching.value = false;
-      });
-    },
+    closePeerResults: close,
 
-    /** Credits the gift to `choice` (or to no one) and closes the list. */
+    /** Credits the gift to `choice` (or to no one, the donor's own choice) and closes the list. */
     pick(choice: Peer | null) {
+      pending = null;
       batch(() => {
         peer.value = choice;
         peerResults.value = null;
+        peerFailed.value = null;
       });
     },
+
+    /** While a named fundraiser or team is not looked up yet, the gift waits: nobody is credited by mistake. */
+    problem: (): "invalid" | null => (pending ? "invalid" : null),
 
     /** The peer's part of the request. */
     request(): Pick<DonationRequest, "peer_fundraiser_id" | "peer_fundraiser_team_id"> {
