@@ -80,6 +80,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const peers = createPeersCache(upstream, config.peersCacheS);
   const progress = createProgressCache({
     upstream,
+    store,
+    metrics,
     ttlS: config.progressCacheS,
     onStale: (campaign, error) =>
       logger.warn(

@@ -15,6 +15,7 @@ import { pgCounters } from "./counters";
 import { pgDefence } from "./defence";
 import { openError } from "./errors";
 import { pgIdempotencyKeys } from "./idempotency-keys";
+import { pgProgress } from "./progress";
 import { migratePostgres } from "./schema";
 
 export interface PostgresStoreOptions extends StoreOptions {
@@ -80,6 +81,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     ...pgReconciliation(ctx),
     ...pgConsents(ctx),
     ...pgDefence(ctx),
+    ...pgProgress(ctx),
 
     async healthy() {
       try {

@@ -13,6 +13,7 @@ import { DB_FILE, lockDataDir, syncDirectory } from "./data-dir";
 import { sqliteDefence } from "./defence";
 import { createGroupCommit } from "./group-commit";
 import { sqliteKeys } from "./idempotency-keys";
+import { sqliteProgress } from "./progress";
 import { migrateSqlite } from "./schema";
 
 export interface SqliteStoreOptions extends StoreOptions {
@@ -57,6 +58,7 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
   const attempts = sqliteAttempts(db, { leaseMs: options.leaseMs });
   const consents = sqliteConsents(db);
   const defence = sqliteDefence(db);
+  const progress = sqliteProgress(db);
   const { write, durable } = commits;
 
   // Whatever a previous run left in flight is orphaned: this process holds the lock.
@@ -143,6 +145,22 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
     },
     async endDefences() {
       return write(() => defence.end(now()));
+    },
+    // Progress figures need no fsync: a crash loses at most a read the next refresh repeats.
+    async progressFigures(campaign) {
+      return progress.figures(campaign);
+    },
+    async claimProgressRead(campaign, token, leaseMs, staleBefore, pastBackoff = false) {
+      return write(() => progress.claim(campaign, token, leaseMs, staleBefore, pastBackoff, now()));
+    },
+    async saveProgress(campaign, token, figures, donors) {
+      return write(() => progress.save(campaign, token, figures, donors));
+    },
+    async failProgressRead(campaign, token, retryAt) {
+      write(() => progress.fail(campaign, token, retryAt));
+    },
+    async knownDonors(campaign, donors) {
+      return progress.known(campaign, donors);
     },
     async healthy() {
       return db.open;
