@@ -52,6 +52,11 @@ export const FULL_READ_EVERY_MS = 6 * 3600 * 1000;
 export const BACKOFF_MS = { first: 10_000, last: 600_000 } as const;
 /** A proxy looks at the store's figures at most this often per campaign (other proxies may have refreshed them). */
 const STORE_LOOK_MS = 1000;
+/**
+ * The base stops at the UTC midnight before this long ago: a row may show in the report a while
+ * after its time (the full read every FULL_READ_EVERY_MS catches any later still).
+ */
+const BASE_LAG_MS = 2 * 3600 * 1000;
 const DAY_MS = 86_400_000;
 
 /**
@@ -180,9 +185,9 @@ export function createProgressCache(options: ProgressOptions): ProgressCache {
     );
   }
 
-  /** A full read: every row; the base is every row before today's UTC midnight. */
+  /** A full read: every row; the base is every row before the last UTC midnight (BASE_LAG_MS ago). */
   async function fullRead(campaign: Campaign, startedAt: number) {
-    const boundary = utcMidnight(startedAt);
+    const boundary = utcMidnight(startedAt - BASE_LAG_MS);
     const base = new Tally();
     const tail = new Tally();
     await read(campaign, 0, (row, at) => (at < boundary ? base : tail).add(row));
@@ -206,7 +211,7 @@ export function createProgressCache(options: ProgressOptions): ProgressCache {
   /** Only the changes: rows from the base's midnight on; a new day's midnight folds a day in. */
   async function changesRead(campaign: Campaign, startedAt: number, last: ProgressFigures) {
     const id = idOf(campaign);
-    const boundary = Math.max(last.base_before, utcMidnight(startedAt));
+    const boundary = Math.max(last.base_before, utcMidnight(startedAt - BASE_LAG_MS));
     const fold = new Tally();
     const tail = new Tally();
     await read(campaign, last.base_before, (row, at) => (at < boundary ? fold : tail).add(row));

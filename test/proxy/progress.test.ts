@@ -274,8 +274,9 @@ describe("the progress cache", () => {
     await expect.poll(async () => ((now += 1000), (await cache.get(campaign)).raised)).toBe("54.00");
     expect((await cache.get(campaign)).donors).toBe(5);
 
-    // The next day (within FULL_READ_EVERY_MS of the full read): yesterday folds into the base.
-    now = start + 3 * 3600_000;
+    // The next day, past BASE_LAG_MS and within FULL_READ_EVERY_MS of the full read: yesterday
+    // folds into the base.
+    now = start + 5 * 3600_000;
     fake.rows.push(row("4.00", "dev@example.org", now - 1000), row("2.00", "cleo@example.org", now - 900));
     await cache.get(campaign);
     await expect.poll(async () => ((now += 1000), (await cache.get(campaign)).raised)).toBe("60.00");
