@@ -319,6 +319,8 @@ async function measure(gifts: number): Promise<ScaleGiftsFigures> {
   }
 }
 
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
 /** The scale-of-gifts part of `npm run bench`: prints one line per size and returns the figures. */
 export async function benchScaleGifts(
   sizes: readonly number[] = sizesFromEnv(),
