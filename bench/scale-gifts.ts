@@ -325,7 +325,6 @@ const print = (line: string) => process.stdout.write(`${line}\n`);
 export async function benchScaleGifts(
   sizes: readonly number[] = sizesFromEnv(),
 ): Promise<ScaleGiftsFigures[]> {
-  const print = (line: string) => process.stdout.write(`${line}\n`);
   print(
     "\nScale of gifts (sandbox account over 30 days; proxy and sandbox each a program of its own, under tsx)",
   );
