@@ -24,10 +24,12 @@
  *    SQLite and two on one PostgreSQL: good cards charged in a gala and a giving-day peak, and
  *    bot donations that reached the upstream (about 90 s, in real time; printed, not judged).
  * BENCH_ONLY (the parts to run, comma-separated: `proxy`, parts 1 to 3; `stores`, part 4; `crowds`,
- * part 5; unset: all; PARTS below).
+ * part 5; `scale`, part 6; unset: all; PARTS below).
  * Every figure is printed beside its target and its guard (bench/baseline.json, bench/verdict.ts):
  * a missed target is marked; the exit code is 1 only when a figure regresses past its guard.
  */
+import { benchScaleGifts } from "./scale-gifts";
+import { scalePeersBench } from "./scale-peers";
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -101,10 +103,18 @@ const SUBSCRIBE_BODY = JSON.stringify({
  * As the card frame sends it: its campaign, and a form session a minute old (a bot's, younger than
  * GIVEKIT_MIN_FORM_MS, is refused), signed with the proxies' key as POST /v1/form-sessions signs it.
  */
-const BENCH_SESSION = createFormSessions(
-  { minFormMs: 0, formSessionTtlS: 24 * 3600, formSessionTokenizations: 1, formSessionCards: 1 },
-  { secret: SIGNING_SECRET, counters: null, now: () => Date.now() - 60_000 },
-).issue().form_session;
+const BENCH_SESSION = (
+  await createFormSessions(
+    {
+      minFormMs: 0,
+      formSessionTtlS: 24 * 3600,
+      formSessionTokenizations: 1,
+      formSessionCards: 1,
+      formSessionBulk: 20,
+    },
+    { secret: SIGNING_SECRET, counters: null, now: () => Date.now() - 60_000 },
+  ).issue()
+).form_session;
 const CARD_BODY = JSON.stringify({
   card_number: "4242424242424242",
   cvv: "123",
@@ -779,6 +789,16 @@ const PARTS: Record<string, BenchPart> = {
   stores: measureStores,
   /** Crowds and card testers (5). */
   crowds: measureCrowds,
+  /** Real accounts: gifts (progress, the reconciler) and peers (the picker's search) at scale (6). */
+  scale: async (run) => {
+    const gifts = await benchScaleGifts();
+    const peers = await scalePeersBench(run.say);
+    const largest = gifts.at(-1);
+    return {
+      scale_progress_warm_ms: largest?.warmMedianMs ?? 0,
+      scale_peer_index_mb_per_10k: peers.indexMbPer10k,
+    };
+  },
 };
 
 /** The parts BENCH_ONLY names, in the table's order; all of them when it is unset. */

@@ -110,8 +110,8 @@ async function runBench(
     if (performance.now() > deadline) {
       // It did not end: this test fails, and leaves nothing behind itself.
       for (const proc of [...below, { pid: bench.pid!, pgid: OWN_GROUP }]) {
-        signal(proc.pid);
-        if (proc.pgid !== OWN_GROUP) signal(-proc.pgid);
+        kill(proc.pid);
+        if (proc.pgid !== OWN_GROUP) kill(-proc.pgid);
       }
       return { code: "still running after 45 s", output, seen, midwayReached: called };
     }
@@ -122,7 +122,7 @@ async function runBench(
 }
 
 /** SIGKILL to a process (or a group: a negative id), if it is still there. */
-function signal(id: number): void {
+function kill(id: number): void {
   try {
     process.kill(id, "SIGKILL");
   } catch {

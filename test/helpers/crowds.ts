@@ -190,7 +190,8 @@ async function tokenize(
 ) {
   const sender: Sender = who === true ? "person" : who === false ? "bot" : who;
   let answer = await post(stack, "/v1/payment-tokens", cardBody(number, formSession), ip);
-  for (let round = 0; round < 3 && answer.code === "challenge_required" && sender !== "bot"; round++) {
+  if (sender === "bot") return answer;
+  for (let round = 0; round < 3 && answer.code === "challenge_required"; round++) {
     const challenge = answer.json.challenge as Challenge | undefined;
     let proof: string;
     if (challenge?.provider === "pow") proof = await solvePow(challenge, tally);

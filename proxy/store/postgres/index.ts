@@ -16,6 +16,7 @@ import { pgDefence } from "./defence";
 import { openError } from "./errors";
 import { pgIdempotencyKeys } from "./idempotency-keys";
 import { pgListings } from "./listings";
+import { pgProgress } from "./progress";
 import { migratePostgres } from "./schema";
 
 export interface PostgresStoreOptions extends StoreOptions {
@@ -82,6 +83,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     ...pgConsents(ctx),
     ...pgDefence(ctx),
     ...pgListings(ctx),
+    ...pgProgress(ctx),
 
     async healthy() {
       try {

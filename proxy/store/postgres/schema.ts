@@ -121,6 +121,31 @@ const MIGRATIONS: string[] = [
     expire bigint NOT NULL
   );
   `,
+  // 8: campaign progress figures, their base, the lease on reading the report (proxy/progress.ts).
+  `
+  CREATE TABLE progress_figures (
+    campaign text PRIMARY KEY,
+    raised_cents bigint NOT NULL DEFAULT 0,
+    donors bigint NOT NULL DEFAULT 0,
+    gifts bigint NOT NULL DEFAULT 0,
+    read_at bigint NOT NULL DEFAULT 0,
+    full_at bigint NOT NULL DEFAULT 0,
+    base_before bigint NOT NULL DEFAULT 0,
+    base_cents bigint NOT NULL DEFAULT 0,
+    base_gifts bigint NOT NULL DEFAULT 0,
+    base_donors bigint NOT NULL DEFAULT 0,
+    base_anonymous bigint NOT NULL DEFAULT 0,
+    lease_token text,
+    lease_until bigint NOT NULL DEFAULT 0,
+    failures integer NOT NULL DEFAULT 0,
+    retry_at bigint NOT NULL DEFAULT 0
+  );
+  CREATE TABLE progress_donors (
+    campaign text NOT NULL,
+    donor text NOT NULL,
+    PRIMARY KEY (campaign, donor)
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

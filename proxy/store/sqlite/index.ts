@@ -14,6 +14,7 @@ import { sqliteDefence } from "./defence";
 import { createGroupCommit } from "./group-commit";
 import { sqliteKeys } from "./idempotency-keys";
 import { sqliteListings } from "./listings";
+import { sqliteProgress } from "./progress";
 import { migrateSqlite } from "./schema";
 
 export interface SqliteStoreOptions extends StoreOptions {
@@ -59,6 +60,7 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
   const consents = sqliteConsents(db);
   const defence = sqliteDefence(db);
   const listings = sqliteListings(db);
+  const progress = sqliteProgress(db);
   const { write, durable } = commits;
 
   // Whatever a previous run left in flight is orphaned: this process holds the lock.
@@ -151,6 +153,22 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
     },
     async consentsPage(since, after, limit) {
       return listings.consentsPage(since, after, limit);
+    },
+    // Progress figures need no fsync: a crash loses at most a read the next refresh repeats.
+    async progressFigures(campaign) {
+      return progress.figures(campaign);
+    },
+    async claimProgressRead(campaign, token, leaseMs, staleBefore, pastBackoff = false) {
+      return write(() => progress.claim(campaign, token, leaseMs, staleBefore, pastBackoff, now()));
+    },
+    async saveProgress(campaign, token, figures, donors) {
+      return write(() => progress.save(campaign, token, figures, donors));
+    },
+    async failProgressRead(campaign, token, retryAt) {
+      write(() => progress.fail(campaign, token, retryAt));
+    },
+    async knownDonors(campaign, donors) {
+      return progress.known(campaign, donors);
     },
     async healthy() {
       return db.open;

@@ -42,6 +42,13 @@ export function describeCrowds(store: "sqlite" | "postgres"): void {
   });
   afterAll(() => turnstile.close());
 
+  /** A stack with the defaults: no Turnstile, givekit's own challenge. */
+  const defaultStack = async () =>
+    startCrowdStack({
+      launch: asProgram,
+      ...(store === "postgres" ? { databaseUrl: await testDatabase() } : {}),
+    });
+
   describe.concurrent(`crowds give, bots don't, on ${store}`, () => {
     it.each([false, true])(
       "(challenge: %s) a gala and a giving day all charged; testers and a burst held",
@@ -70,15 +77,10 @@ export function describeCrowds(store: "sqlite" | "postgres"): void {
     );
 
     it("(defaults) stockpiled tokens, a distributed tester and a griefer are held; the room still gives", async () => {
-      const stack = async () =>
-        startCrowdStack({
-          launch: asProgram,
-          ...(store === "postgres" ? { databaseUrl: await testDatabase() } : {}),
-        });
       // After the crowds above have had the machine to themselves for a while.
       const names = [...DEFENCE_SCENARIO_NAMES, ...SOLVING_SCENARIO_NAMES];
       const results = await runAllScenarios(
-        stack,
+        defaultStack,
         { stockpile: 5, distributed: 10, "stockpile-solving": 15, "distributed-solving": 20 },
         names,
       );
@@ -93,9 +95,10 @@ export function describeCrowds(store: "sqlite" | "postgres"): void {
       expect(tester).toMatchObject({ goodCards: 60, charged: 60 });
       expect(tester!.botDonations).toBeLessThanOrEqual(10);
       // Testers that pay every challenge get through at a price: each charge cost them CPU.
-      for (const solving of [stockpileSolving!, distributedSolving!])
-        if (solving.botDonations + (solving.botLiveCharged ?? 0) > 0)
-          expect(solving.botCpuSPerCharge).toBeGreaterThan(0);
+      for (const solving of [stockpileSolving!, distributedSolving!]) {
+        const reached = solving.botDonations + (solving.botLiveCharged ?? 0);
+        expect(reached === 0 || solving.botCpuSPerCharge! > 0).toBe(true);
+      }
     }, 240_000);
   });
 }
