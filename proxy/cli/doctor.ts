@@ -326,6 +326,18 @@ export function checkDataDir(dataDir: string): string {
   return existsSync(dataDir) ? `${dataDir} is this user's to write` : `${dataDir} can be made by this user`;
 }
 
+/** A failed check's result, naming its variable (and fix) when the error knows them. */
+const failure = (check: string, error: unknown): DoctorResult => ({
+  check,
+  status: "fail",
+  text: why(error),
+  ...(error instanceof Finding
+    ? { variable: error.variable, fix: error.fix }
+    : error instanceof ConfigError || error instanceof StoreOpenError
+      ? { variable: error.variable }
+      : {}),
+});
+
 /**
  * Runs every check; resolves with the exit code (1 when any failed). `--json` prints the results
  * as one JSON document instead of lines.
@@ -349,16 +361,6 @@ export async function runDoctor(
     else out.write(failed === 0 ? "All checks passed.\n" : `${failed} check(s) failed.\n`);
     return code;
   };
-  const failure = (check: string, error: unknown): DoctorResult => ({
-    check,
-    status: "fail",
-    text: why(error),
-    ...(error instanceof Finding
-      ? { variable: error.variable, fix: error.fix }
-      : error instanceof ConfigError || error instanceof StoreOpenError
-        ? { variable: error.variable }
-        : {}),
-  });
 
   const nodeEnv = env.NODE_ENV;
   let config: ProxyConfig;
