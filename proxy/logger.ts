@@ -53,7 +53,11 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     base: { service: "givekit-proxy" },
     redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
     // Lines logged while a request is answered carry its id (X-Request-Id) without being handed it.
-    mixin: () => requestScope.getStore() ?? {},
+    // A fresh object each time: pino merges a line's own fields into what mixin returns.
+    mixin: () => {
+      const scope = requestScope.getStore();
+      return scope ? { reqId: scope.reqId } : {};
+    },
   };
   // Buffered writes to stdout: one system call per few dozen lines, not one per request.
   const stream =

@@ -24,6 +24,8 @@ export interface RequestContextOptions {
 const NOT_THE_DONORS = new Set(["store_unavailable", "upstream_unavailable", "upstream_error"]);
 /** Probes answer often; a failing one is news for the operator, not an error each time. */
 const PROBES = new Set(["/v1/health", "/v1/ready"]);
+/** Paths a probe or a scraper asks directly, past any reverse proxy: no header is expected of them. */
+const DIRECT = new Set([...PROBES, "/metrics"]);
 
 /**
  * @example
@@ -41,41 +43,43 @@ export function requestContext(options: RequestContextOptions): MiddlewareHandle
       addressAdvice(kind, address, options.trustProxy),
     );
   };
-  return async (c, next) => {
-    const started = performance.now();
-    const requestId = c.get("requestId");
-    const address = clientAddress(
-      c.env?.incoming?.socket?.remoteAddress,
-      c.req.header("x-forwarded-for"),
-      trust,
-    );
-    if (address.forwarded && !address.peerTrusted) problem("untrusted_forwarder", address);
-    else if (
-      !address.forwarded &&
-      address.peerTrusted &&
-      options.trustProxy.explicit &&
-      !PROBES.has(c.req.path)
-    )
-      problem("missing_forwarded_for", address);
-    const ip = address.ip;
-    c.set("clientIp", ip);
-    c.set("logFields", {});
-    await inRequestScope(requestId, next);
-    c.res.headers.set("X-Request-Id", requestId);
-    const fields = c.get("logFields");
-    options.logger[levelOf(c.req.path, c.res.status, fields)](
-      {
-        reqId: requestId,
-        method: c.req.method,
-        path: c.req.path,
-        status: c.res.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-        ip,
-        ...fields,
-      },
-      "request",
-    );
-  };
+  // The whole request in its log scope: the address warning below names the request too.
+  return (c, next) =>
+    inRequestScope(c.get("requestId"), async () => {
+      const started = performance.now();
+      const requestId = c.get("requestId");
+      const address = clientAddress(
+        c.env?.incoming?.socket?.remoteAddress,
+        c.req.header("x-forwarded-for"),
+        trust,
+      );
+      if (address.forwarded && !address.peerTrusted) problem("untrusted_forwarder", address);
+      else if (
+        !address.forwarded &&
+        address.peerTrusted &&
+        options.trustProxy.explicit &&
+        !DIRECT.has(c.req.path)
+      )
+        problem("missing_forwarded_for", address);
+      const ip = address.ip;
+      c.set("clientIp", ip);
+      c.set("logFields", {});
+      await next();
+      c.res.headers.set("X-Request-Id", requestId);
+      const fields = c.get("logFields");
+      options.logger[levelOf(c.req.path, c.res.status, fields)](
+        {
+          reqId: requestId,
+          method: c.req.method,
+          path: c.req.path,
+          status: c.res.status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          ip,
+          ...fields,
+        },
+        "request",
+      );
+    });
 }
 
 /**
