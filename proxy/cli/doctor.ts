@@ -50,13 +50,19 @@ function newestWidgetSource(root: string): { path: string; at: number } | null {
 export function checkWidgetBuild(widgetDir: string, root = packageRoot()): string {
   const entry = join(widgetDir, WIDGET_ENTRY);
   if (!existsSync(entry)) {
-    throw new Error(`${entry} is missing: run \`npm run build\` (or set GIVEKIT_WIDGET_DIR)`);
+    throw new Finding(
+      "GIVEKIT_WIDGET_DIR",
+      `${entry} is missing`,
+      "run `npm run build`, or set GIVEKIT_WIDGET_DIR to the built widget",
+    );
   }
   const builtAt = statSync(entry).mtimeMs;
   const newest = newestWidgetSource(root);
   if (newest && newest.at > builtAt) {
-    throw new Error(
-      `${entry} is older than ${newest.path} (built ${at(builtAt)}, source changed ${at(newest.at)}): run \`npm run build\``,
+    throw new Finding(
+      "GIVEKIT_WIDGET_DIR",
+      `${entry} is older than ${newest.path} (built ${at(builtAt)}, source changed ${at(newest.at)})`,
+      "run `npm run build`",
     );
   }
   return `built ${at(builtAt)} in ${widgetDir}`;
@@ -143,7 +149,11 @@ function upstreamFinding(error: unknown, token: "UPSTREAM_PRIVATE_TOKEN" | "UPST
       error.message.replace(/\.$/, ""),
       `set ${token} to the account's ${token === "UPSTREAM_PRIVATE_TOKEN" ? "private" : "public"} API token`,
     );
-  return error;
+  return new Finding(
+    "UPSTREAM_BASE_URL",
+    error.message.replace(/\.$/, ""),
+    "check the service's status and that UPSTREAM_BASE_URL is its root, then run givekit doctor again",
+  );
 }
 
 function campaignCheck(upstream: UpstreamClient, campaign: Campaign): Check {
@@ -417,7 +427,12 @@ export async function runDoctor(
         }
         const store = await openStore(config, { beside: { write: false } });
         try {
-          if (!(await store.healthy())) throw new Error("does not answer");
+          if (!(await store.healthy()))
+            throw new Finding(
+              config.databaseUrl ? "DATABASE_URL" : "GIVEKIT_DATA_DIR",
+              "the store does not answer",
+              "check that the database is up and reachable from this host",
+            );
           const unknown = await store.listAttempts({ state: "unknown" });
           return `${config.databaseUrl ? "PostgreSQL" : "SQLite"} answers; ${unknown.length} attempt(s) unknown`;
         } finally {

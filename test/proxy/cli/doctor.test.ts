@@ -146,7 +146,7 @@ describe("givekit doctor", () => {
     const missing = await givekit(["doctor"], env({ GIVEKIT_WIDGET_DIR: join(dir, "no-build") }));
     expect(missing.code).toBe(1);
     expect(line(missing.out, "widget build")).toBe(
-      `✗ widget build: ${join(dir, "no-build", "widget.js")} is missing: run \`npm run build\` (or set GIVEKIT_WIDGET_DIR)`,
+      `✗ widget build: GIVEKIT_WIDGET_DIR: ${join(dir, "no-build", "widget.js")} is missing. Fix: run \`npm run build\`, or set GIVEKIT_WIDGET_DIR to the built widget`,
     );
     const old = join(dir, "old-build");
     mkdirSync(old, { recursive: true });
@@ -155,7 +155,7 @@ describe("givekit doctor", () => {
     const stale = await givekit(["doctor"], env({ GIVEKIT_WIDGET_DIR: old }));
     expect(stale.code).toBe(1);
     expect(line(stale.out, "widget build")).toMatch(
-      /^✗ widget build: \S+widget\.js is older than (widget|contract)\/\S+ \(built 2020-01-01T00:00:00Z, source changed \S+\): run `npm run build`$/,
+      /^✗ widget build: GIVEKIT_WIDGET_DIR: \S+widget\.js is older than (widget|contract)\/\S+ \(built 2020-01-01T00:00:00Z, source changed \S+\)\. Fix: run `npm run build`$/,
     );
   });
 
