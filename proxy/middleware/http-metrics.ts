@@ -27,6 +27,10 @@ export function httpMetrics(metrics: Metrics): MiddlewareHandler<AppEnv> {
     metrics.httpSeconds.observe({ route, method }, (performance.now() - started) / 1000);
     // A donation may have become unknown (or been settled): the gauges read from the store follow.
     if (method === "POST" && c.req.path === "/v1/donations") metrics.storeChanged();
+    // A bot filter's refusal says why in the log fields (honeypot, form_signals, a form session's reason).
+    const filtered = c.get("logFields")?.filtered;
+    if (typeof filtered === "string" && /^[a-z_]{1,40}$/.test(filtered))
+      metrics.botRefusals.inc({ reason: filtered });
     if (method === "POST" && c.req.path === "/v1/subscriptions") {
       const code = c.get("logFields")?.code;
       metrics.optIns.inc({

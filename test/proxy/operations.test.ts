@@ -15,10 +15,13 @@ import { DEMO, startSandbox, type SandboxHandle } from "../helpers/sandbox";
 import {
   CARDS,
   client,
+  CVV,
   DONATE_PATH,
   donate,
   donationBody,
+  EXPIRY,
   logLines,
+  postCard,
   tokenize,
   upstreamCalls,
 } from "./support";
@@ -363,6 +366,14 @@ describe("GET /metrics", () => {
           consent_text: "I agree to receive recurring automated messages.",
         };
         expect((await api.post("/v1/subscriptions", optIn)).status).toBe(201);
+        // A filled honeypot: a bot, refused as a decline would be, counted by its reason.
+        const bot = await postCard(api, {
+          card_number: CARDS.ok,
+          cvv: CVV,
+          expiration_date: EXPIRY,
+          website: "bot",
+        });
+        expect(bot.status).toBe(402);
         const scrape = async () => (await api.get("/metrics", BEARER)).text;
         await expect
           .poll(scrape, { timeout: 10_000, interval: 200 })
@@ -385,6 +396,7 @@ describe("GET /metrics", () => {
         );
         expect(text).toMatch(/^givekit_opt_ins_total\{outcome="subscribed"\} 1$/m);
         expect(text).toMatch(/^givekit_reconcile_passes_total\{result="ok"\} [1-9]/m);
+        expect(text).toMatch(/^givekit_bot_refusals_total\{reason="honeypot"\} 1$/m);
         // Bounded: no raw path, no reference, no address in a label.
         expect(text).not.toContain("/nothing");
         expect(text).not.toContain(lost.json.donation.reference);
