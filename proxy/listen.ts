@@ -2,18 +2,16 @@
  * Opens what the app needs (store, upstream client, logger), listens, and closes it all
  * again. Used by server.ts, the test helper, `npm start` and the benchmark.
  */
-import type { DestinationStream } from "pino";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { DestinationStream, Logger } from "pino";
 import { closeServer, listen, type Listening } from "../http/listen";
 import { createApp } from "./app";
-import type { ProxyConfig } from "./config";
+import { packageRoot, type ProxyConfig } from "./config";
 import { createLogger } from "./logger";
 import { createMetrics, instrumentStore, instrumentUpstream } from "./metrics";
 import { startJobs, type Jobs } from "./jobs";
 import { openStore, resolveSigningSecret, StoreOpenError, type Store } from "./store";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import type { Logger } from "pino";
-import { packageRoot } from "./config";
 import { createUpstreamClient } from "./upstream/client";
 
 /** How long requests still being answered get to finish when the proxy closes (unless told). */
