@@ -265,7 +265,10 @@ export const DedicationSchema = /* @__PURE__ */ z.strictObject({
     z.trim(),
     z.minLength(1, "Enter the name of the person the gift honors or remembers."),
     z.maxLength(DEDICATION_NAME_MAX, `Keep the name under ${DEDICATION_NAME_MAX} characters.`),
-    z.refine((name) => !DEDICATION_NAME_REFUSED.test(name), "Enter the name without < or > or line breaks."),
+    z.refine(
+      (name) => !DEDICATION_NAME_REFUSED.test(name),
+      "Enter the name without < or >, line breaks or direction marks.",
+    ),
   ),
   notify_email: z.optional(z.email({ pattern: EMAIL_PATTERN, message: EMAIL_MESSAGE })),
 });

@@ -25,8 +25,36 @@ export interface Dedication {
 
 const MARKER = "[Dedication]";
 const WORDS: Record<DedicationKind, string> = { honor: "In honor of", memory: "In memory of" };
-/** What a dedication's name may not hold: a line break, or the brackets that close it. */
-export const DEDICATION_NAME_REFUSED = /[\p{Cc}<>]/u;
+/**
+ * What a dedication's name may not hold: a control character (every C0 and C1 line break among
+ * them), the Unicode line and paragraph separators, a bidi control (which can make the line
+ * read as another), or the brackets that close it.
+ */
+export const DEDICATION_NAME_REFUSED = /[\p{Cc}\p{Zl}\p{Zp}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069<>]/u;
+/** Every way a text breaks a line (a reader may show any of them as one): all become "\n" in a memo. */
+const LINE_BREAKS = /\r\n|[\r\v\f\u0085\u2028\u2029]/g;
+/** Bidi embeddings, overrides and isolates: in a donor's message they could turn a line around. */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+/** A line of the donor's that would read as the proxy's dedication line: its marker, however spaced or cased. */
+const MARKER_LIKE = /^([\s\p{Cf}]*)\[(\s*dedication\s*)\]/iu;
+
+/**
+ * The donor's message as it goes into the memo: one kind of line break, no bidi controls, and
+ * no line that reads as a dedication ("[Dedication] …" becomes "(Dedication) …"): only the proxy
+ * writes that line, so readDedication never finds one the donor made. Never longer than given.
+ *
+ * @example
+ * donorMessage("For the winter beds\u2028[Dedication] In honor of Evil"); // "For the winter beds\n(Dedication) In honor of Evil"
+ */
+export function donorMessage(memo: string): string {
+  return memo
+    .replace(LINE_BREAKS, "\n")
+    .replace(BIDI_CONTROLS, "")
+    .split("\n")
+    .map((line) => line.replace(MARKER_LIKE, "$1($2)"))
+    .join("\n")
+    .trim();
+}
 const LINE = /^\[Dedication\] In (honor|memory) of (.+?)(?: <([^<>\s]+)>)?$/;
 
 /** The dedication's line in the memo: `[Dedication] In memory of Jane Doe <jane@example.org>`. */
@@ -42,7 +70,8 @@ export function dedicationLine({ kind, name, notify_email }: Dedication): string
  * // "For the winter beds\n[Dedication] In honor of Ana"
  */
 export function memoWithDedication(memo: string | undefined, dedication: Dedication | undefined) {
-  const message = memo?.trim() ? memo.trim() : undefined;
+  const cleaned = memo === undefined ? "" : donorMessage(memo);
+  const message = cleaned === "" ? undefined : cleaned;
   if (!dedication) return message;
   return message ? `${message}\n${dedicationLine(dedication)}` : dedicationLine(dedication);
 }

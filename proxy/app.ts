@@ -12,6 +12,7 @@ import type { AppEnv } from "./context";
 import { cors } from "./middleware/cors";
 import { createRateLimits, type RateLimits } from "./middleware/rate-limit";
 import { memoryCounters } from "./store/counters";
+import { httpMetrics } from "./middleware/http-metrics";
 import { requestContext } from "./middleware/request-context";
 import { securityHeaders } from "./middleware/security-headers";
 import { createPeersCache } from "./peers";
@@ -32,6 +33,9 @@ import { subscriptionRoutes } from "./routes/subscriptions";
 import { widgetRoutes } from "./routes/widget";
 import type { Store } from "./store";
 import type { UpstreamClient } from "./upstream/client";
+
+/** The longest X-Request-Id taken from a request. */
+export const REQUEST_ID_MAX = 128;
 
 export interface AppDeps {
   config: ProxyConfig;
@@ -105,9 +109,18 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
 
   const app = new Hono<AppEnv>();
-  // Ids are the proxy's own: one a client sends in X-Request-Id is not taken.
-  app.use("*", requestId({ headerName: "" }));
-  app.use("*", requestContext({ logger, trustProxyHops: config.trustProxyHops }));
+  // An X-Request-Id from the reverse proxy is taken when it is short and plain (\w, -, =), so its
+  // logs and ours join; otherwise the proxy makes one. Either is answered and on every log line.
+  app.use("*", requestId({ headerName: "X-Request-Id", limitLength: REQUEST_ID_MAX }));
+  app.use(
+    "*",
+    requestContext({
+      logger,
+      trustProxy: config.trustProxy,
+      onAddressProblem: (problem) => metrics.clientAddressProblems.inc({ problem }),
+    }),
+  );
+  app.use("*", httpMetrics(metrics));
   app.use("/v1/*", countOutcomes(metrics));
   app.use("*", securityHeaders());
   app.use("/v1/*", cors(config.allowedOrigins));

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as z from "zod/mini";
+import { compileTrust, isLoopbackHost } from "./client-ip";
 import { CampaignSchema, type Campaign } from "../contract/api";
 import { toCents } from "../contract/money";
 
@@ -124,8 +125,12 @@ export interface ProxyConfig {
   claimLeaseS: number;
   campaignsPath: string;
   campaigns: Campaign[];
-  /** How many reverse proxies in front of this one append to X-Forwarded-For; 0 ignores the header. */
-  trustProxyHops: number;
+  /**
+   * GIVEKIT_TRUST_PROXY: the reverse proxies whose X-Forwarded-For is believed, by address, range
+   * or name (loopback, linklocal, uniquelocal); [] believes none. `explicit`: set by the operator
+   * (not the loopback default), so a trusted peer without the header is worth a warning.
+   */
+  trustProxy: { addresses: string[]; explicit: boolean };
   widgetDir: string;
   /** Key of the body fingerprint HMAC; null means "generate one and keep it in the data dir". */
   signingSecret: string | null;
@@ -144,6 +149,15 @@ export interface ProxyConfig {
   /** GIVEKIT_METRICS_TOKEN: the Bearer token of GET /metrics; null: no /metrics at all (404). */
   metricsToken: string | null;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /**
+   * GIVEKIT_STOP_DELAY_S: after a stop signal, how long readiness answers 503 before the listener
+   * closes, so load balancers stop sending first (default 5 s; 0 when listening on loopback).
+   */
+  stopDelayMs: number;
+  /** GIVEKIT_STORE_START_WAIT_S: how long a starting proxy retries a database it cannot reach. */
+  storeStartWaitS: number;
+  /** GIVEKIT_ALLOW_DEMO_SETUP=true: serve with NODE_ENV=production despite the demo campaigns or no allowed origins. */
+  allowDemoSetup: boolean;
 }
 
 /** A configuration value that cannot be used; the message names the variable. */
@@ -172,7 +186,7 @@ export const CONFIG_DEFAULTS = {
   GIVEKIT_DB_POOL_MAX: "10",
   GIVEKIT_CLAIM_LEASE_S: "",
   GIVEKIT_CAMPAIGNS: DEFAULT_CAMPAIGNS_PATH,
-  GIVEKIT_TRUST_PROXY: "false",
+  GIVEKIT_TRUST_PROXY: "",
   GIVEKIT_WIDGET_DIR: DEFAULT_WIDGET_DIR,
   GIVEKIT_SIGNING_SECRET: "",
   GIVEKIT_IDEMPOTENCY_RETENTION_H: "24",
@@ -223,6 +237,9 @@ export const CONFIG_DEFAULTS = {
   GIVEKIT_RECONCILE_SETTLE_S: "900",
   GIVEKIT_METRICS_TOKEN: "",
   LOG_LEVEL: "info",
+  GIVEKIT_STOP_DELAY_S: "",
+  GIVEKIT_STORE_START_WAIT_S: "60",
+  GIVEKIT_ALLOW_DEMO_SETUP: "false",
 } as const;
 
 export type ConfigVariable = keyof typeof CONFIG_DEFAULTS;
@@ -238,6 +255,8 @@ const SECRET_VARIABLES = new Set<ConfigVariable>([
 ]);
 
 const MAX_COUNT = 1_000_000;
+/** Seconds readiness says "stopping" before the listener closes, when not on loopback. */
+export const DEFAULT_STOP_DELAY_S = 5;
 /** What a claim's lease adds to the longest upstream call, by default, in seconds. */
 export const LEASE_MARGIN_S = 5;
 const MAX_SECONDS = 30 * 24 * 3600;
@@ -308,9 +327,47 @@ const Origins = z.pipe(
   }),
 );
 
+/** GIVEKIT_TRUST_PROXY's new form, for the messages that name it. */
+const TRUST_FORM =
+  'name the reverse proxies by address or range, e.g. GIVEKIT_TRUST_PROXY=loopback (nginx or Caddy on this host), "loopback,10.0.0.0/8", or "none"';
+
+/**
+ * "" (the default: loopback when HOST is a loopback address), "none" or "false", or a list of
+ * addresses and ranges. The old hop counts: "true" and "1" mean one reverse proxy on this host
+ * (loopback, with a deprecation line); more hops are refused, as a count cannot say who to trust.
+ */
 const TrustProxy = z.pipe(
-  z.string().check(z.regex(/^(true|false|\d{1,2})$/, 'must be "true", "false" or a number of hops')),
-  z.transform((value: string) => (value === "true" ? 1 : value === "false" ? 0 : Number(value))),
+  z.string(),
+  z.transform((text: string, ctx) => {
+    const value = text.trim().toLowerCase();
+    if (value === "" || value === "none" || value === "false" || value === "0")
+      return { addresses: [] as string[], explicit: value !== "", hops: null as number | null };
+    if (value === "true" || /^\d{1,2}$/.test(value)) {
+      const hops = value === "true" ? 1 : Number(value);
+      if (hops === 1) return { addresses: ["loopback"], explicit: true, hops };
+      ctx.issues.push({
+        code: "custom",
+        input: text,
+        message: `a number of hops (${hops}) no longer says whom to trust: ${TRUST_FORM}`,
+      });
+      return z.NEVER;
+    }
+    const addresses = value
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== "");
+    try {
+      compileTrust(addresses);
+    } catch (error) {
+      ctx.issues.push({
+        code: "custom",
+        input: text,
+        message: `${(error as Error).message.replace(/^invalid /, "holds an invalid ")}: ${TRUST_FORM}`,
+      });
+      return z.NEVER;
+    }
+    return { addresses, explicit: true, hops: null as number | null };
+  }),
 );
 
 const Ratio = z.pipe(
@@ -402,6 +459,11 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
     error: "must be one of fatal, error, warn, info, debug, trace, silent",
   }),
+  GIVEKIT_STOP_DELAY_S: z
+    .string()
+    .check(z.regex(/^(\d{1,3})?$/, "must be a whole number of seconds (at most 999)")),
+  GIVEKIT_STORE_START_WAIT_S: whole(0, 3600),
+  GIVEKIT_ALLOW_DEMO_SETUP: z.enum(["true", "false"], 'must be "true" or "false"'),
 });
 
 const CampaignsFileSchema = z.strictObject({
@@ -547,7 +609,7 @@ export function loadConfig(given: Record<string, string | undefined>): ProxyConf
     claimLeaseS,
     campaignsPath,
     campaigns: loadCampaigns(campaignsPath),
-    trustProxyHops: e.GIVEKIT_TRUST_PROXY,
+    trustProxy: trustProxy(e.GIVEKIT_TRUST_PROXY, e.HOST, deprecations),
     widgetDir: absolute(e.GIVEKIT_WIDGET_DIR),
     signingSecret: e.GIVEKIT_SIGNING_SECRET === "" ? null : e.GIVEKIT_SIGNING_SECRET,
     idempotencyRetentionH: e.GIVEKIT_IDEMPOTENCY_RETENTION_H,
@@ -606,7 +668,30 @@ export function loadConfig(given: Record<string, string | undefined>): ProxyConf
     deprecations,
     metricsToken: e.GIVEKIT_METRICS_TOKEN === "" ? null : e.GIVEKIT_METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
+    // On loopback only a reverse proxy on this host sends traffic, and it probes no readiness.
+    stopDelayMs:
+      (e.GIVEKIT_STOP_DELAY_S === ""
+        ? isLoopbackHost(e.HOST)
+          ? 0
+          : DEFAULT_STOP_DELAY_S
+        : Number(e.GIVEKIT_STOP_DELAY_S)) * 1000,
+    storeStartWaitS: e.GIVEKIT_STORE_START_WAIT_S,
+    allowDemoSetup: e.GIVEKIT_ALLOW_DEMO_SETUP === "true",
   };
+}
+
+/** The trust list: the loopback default when nothing is set and only this host can reach the proxy. */
+function trustProxy(
+  parsed: { addresses: string[]; explicit: boolean; hops: number | null },
+  host: string,
+  deprecations: string[],
+): ProxyConfig["trustProxy"] {
+  if (parsed.hops !== null)
+    deprecations.push(
+      "GIVEKIT_TRUST_PROXY=true (or 1, a hop count) is now GIVEKIT_TRUST_PROXY=loopback: a reverse proxy on this host; set that, or name your reverse proxies by address or range",
+    );
+  if (!parsed.explicit && isLoopbackHost(host)) return { addresses: ["loopback"], explicit: false };
+  return { addresses: parsed.addresses, explicit: parsed.explicit };
 }
 
 /** Turnstile needs both keys or neither. */

@@ -7,6 +7,7 @@
 import type { Logger } from "pino";
 import { logDefenceExits } from "./defence/defence-mode";
 import { createReconciler } from "./reconcile/reconciler";
+import type { Metrics } from "./metrics";
 import type { Store } from "./store";
 import type { UpstreamClient } from "./upstream/client";
 
@@ -37,6 +38,8 @@ export async function startJobs(deps: {
   /** GIVEKIT_RECONCILE_INTERVAL_S (0: no reconciler on a timer). */
   reconcileIntervalS: number;
   reconcileSettleS: number;
+  /** Counts the reconciler's passes and what they settled, when given. */
+  metrics?: Pick<Metrics, "reconcilePasses" | "reconcileSettled">;
 }): Promise<Jobs> {
   const { store, logger } = deps;
   await sweep(store, logger);
@@ -77,10 +80,12 @@ function reconcileEvery(deps: Parameters<typeof startJobs>[0]): NodeJS.Timeout {
     void reconciler
       .pass()
       .then((steps) => {
+        deps.metrics?.reconcilePasses.inc({ result: "ok" });
         // One line per attempt this proxy resolved: with several proxies, the lines of all of
         // them together name each attempt once.
         for (const step of steps) {
           if (RESOLVED.has(step.result)) {
+            deps.metrics?.reconcileSettled.inc({ state: step.result });
             logger.info(
               { reference: step.reference, state: step.result, transaction_id: step.transaction_id },
               "attempt reconciled",
@@ -88,7 +93,10 @@ function reconcileEvery(deps: Parameters<typeof startJobs>[0]): NodeJS.Timeout {
           }
         }
       })
-      .catch((error: unknown) => logger.warn({ error: String(error) }, "reconcile pass failed"))
+      .catch((error: unknown) => {
+        deps.metrics?.reconcilePasses.inc({ result: "failed" });
+        logger.warn({ error: String(error) }, "reconcile pass failed");
+      })
       .finally(() => (reconciling = false));
   }, deps.reconcileIntervalS * 1000);
 }

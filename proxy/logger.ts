@@ -2,6 +2,7 @@
  * The proxy's logger: pino, one JSON line per request. Redaction is a second line of defence;
  * the first is that no card data or token is ever handed to the logger.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { destination as pinoDestination, pino, type DestinationStream, type Logger } from "pino";
 
 /** Log lines are written to stdout in chunks of this size… */
@@ -28,6 +29,19 @@ export const REDACTED_PATHS = [
   "req.headers.cookie",
 ];
 
+/** The request being answered, so every line logged while answering it names its id. */
+const requestScope = new AsyncLocalStorage<{ reqId: string }>();
+
+/**
+ * Runs `work` (a request's handling) so that every line any logger writes meanwhile carries `reqId`.
+ *
+ * @example
+ * await inRequestScope(c.get("requestId"), next);
+ */
+export function inRequestScope<T>(reqId: string, work: () => Promise<T>): Promise<T> {
+  return requestScope.run({ reqId }, work);
+}
+
 /**
  * @example
  * const logger = createLogger("info"); // to stdout, buffered (flush it before exiting)
@@ -38,6 +52,12 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     level,
     base: { service: "givekit-proxy" },
     redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+    // Lines logged while a request is answered carry its id (X-Request-Id) without being handed it.
+    // A fresh object each time: pino merges a line's own fields into what mixin returns.
+    mixin: () => {
+      const scope = requestScope.getStore();
+      return scope ? { reqId: scope.reqId } : {};
+    },
   };
   // Buffered writes to stdout: one system call per few dozen lines, not one per request.
   const stream =

@@ -4,15 +4,21 @@
  * (tests run several in one process). Labels are bounded: states, error codes, operation names,
  * and the defence scopes of served campaigns; never an address, a card or an amount.
  */
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { activeDefences, ALL_SCOPE } from "./defence/defence-mode";
 import type { Store } from "./store";
+import { StoreUnavailableError } from "./store/errors";
 import type { UpstreamClient } from "./upstream/client";
 
 /** Seconds: an upstream call is tens of milliseconds, a slow one up to UPSTREAM_TIMEOUT_MS. */
 const UPSTREAM_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30];
 /** Seconds: a store call is a millisecond or so, a group commit or a busy database more. */
 const STORE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5];
+
+/** Seconds: a request to the proxy, from a cached file (sub-millisecond) to a donation's upstream wait. */
+const HTTP_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
+/** How often the figures read from the store (unknown attempts, defence mode) are refreshed, in ms. */
+export const STORE_FIGURES_INTERVAL_MS = 15_000;
 
 /** The upstream client's methods, as the upstream's own operation names. */
 const UPSTREAM_OPERATIONS: Record<string, string> = {
@@ -38,11 +44,30 @@ export interface Metrics {
   storeSeconds: Histogram<"operation">;
   /** Campaign progress reads (proxy/progress.ts): full or changes only, ok or failed. */
   progressReads: Counter<"kind" | "result">;
-  /** Read from the store at each scrape. */
+  /** Read from the store in the background (never during a scrape): the last value it gave. */
   unknownAttempts: Gauge;
   defenceMode: Gauge<"scope">;
-  /** Reads what the store knows (unknown attempts, defence mode); set once the store is open. */
-  watchStore(store: Store): void;
+  /** Requests answered, by route pattern (bounded), method and status class. */
+  httpRequests: Counter<"route" | "method" | "status">;
+  httpSeconds: Histogram<"route" | "method">;
+  /** SMS opt-ins answered, by outcome (subscribed, or the refusal's code). */
+  optIns: Counter<"outcome">;
+  /** Store calls that failed, by operation and kind (unavailable: the database out of reach; error: anything else). */
+  storeErrors: Counter<"operation" | "kind">;
+  /** Reconciler passes by result (ok, failed), and the attempts they settled by state. */
+  reconcilePasses: Counter<"result">;
+  reconcileSettled: Counter<"state">;
+  /** Requests whose client address could not be trusted (client-ip.ts): untrusted_forwarder, missing_forwarded_for. */
+  clientAddressProblems: Counter<"problem">;
+  /** Bot-filter refusals by reason, for the defence to count. */
+  botRefusals: Counter<"reason">;
+  /**
+   * Reads what the store knows (unknown attempts, defence mode) now and every
+   * STORE_FIGURES_INTERVAL_MS, so a scrape answers from memory; returns the stop.
+   */
+  watchStore(store: Store): () => void;
+  /** Something the store's figures count may have changed (a donation answered): read them again soon. */
+  storeChanged(): void;
 }
 
 /**
@@ -51,10 +76,20 @@ export interface Metrics {
  * metrics.donations.inc({ outcome: "succeeded" });
  * const text = await metrics.registry.metrics();
  */
-export function createMetrics(): Metrics {
+export function createMetrics(build: { version: string } = { version: "unknown" }): Metrics {
   const registry = new Registry();
-  let watched: Store | undefined;
   const registers = [registry];
+  // process_* and nodejs_* (CPU, memory, event loop lag, handles), as on-call expects them.
+  collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: "givekit_build_info",
+    help: "The running givekit version and Node.js (always 1).",
+    labelNames: ["version", "node"],
+    registers,
+  }).set({ version: build.version, node: process.version }, 1);
+  let unknownCount: number | null = null;
+  let refreshSoon: (() => void) | undefined;
+  let defenceScopes: { scope: string; on: boolean }[] | null = null;
   const metrics: Metrics = {
     registry,
     donations: new Counter({
@@ -103,29 +138,117 @@ export function createMetrics(): Metrics {
     }),
     unknownAttempts: new Gauge({
       name: "givekit_unknown_attempts",
-      help: "Donation attempts whose outcome is unknown, awaiting reconciliation from the transactions report.",
+      help: "Donation attempts whose outcome is unknown, awaiting reconciliation (read from the store every 15 s).",
       registers,
-      async collect() {
-        if (!watched) return;
-        this.set((await watched.listAttempts({ state: "unknown" })).length);
+      collect() {
+        if (unknownCount !== null) this.set(unknownCount);
       },
     }),
     defenceMode: new Gauge({
       name: "givekit_defence_mode",
-      help: 'Defence mode per scope (1: on), as every proxy on the store sees it; scope "all" or a campaign.',
+      help: 'Defence mode per scope (1: on), as every proxy on the store sees it; scope "all" or a campaign (read every 15 s).',
       labelNames: ["scope"],
       registers,
-      async collect() {
-        if (!watched) return;
-        const states = await watched.defenceStates();
-        const on = new Set(activeDefences(states).map((state) => state.scope));
+      collect() {
+        if (defenceScopes === null) return;
         this.reset();
-        this.set({ scope: ALL_SCOPE }, on.has(ALL_SCOPE) ? 1 : 0);
-        for (const state of states) this.set({ scope: state.scope }, on.has(state.scope) ? 1 : 0);
+        for (const { scope, on } of defenceScopes) this.set({ scope }, on ? 1 : 0);
       },
     }),
+    httpRequests: new Counter({
+      name: "givekit_http_requests_total",
+      help: "Requests answered, by route (its pattern, or unmatched), method and status class (2xx…5xx).",
+      labelNames: ["route", "method", "status"],
+      registers,
+    }),
+    httpSeconds: new Histogram({
+      name: "givekit_http_request_duration_seconds",
+      help: "How long the proxy took to answer, by route and method.",
+      labelNames: ["route", "method"],
+      buckets: HTTP_BUCKETS,
+      registers,
+    }),
+    optIns: new Counter({
+      name: "givekit_opt_ins_total",
+      help: "SMS opt-ins answered, by outcome (subscribed, or the refusal's code).",
+      labelNames: ["outcome"],
+      registers,
+    }),
+    storeErrors: new Counter({
+      name: "givekit_store_errors_total",
+      help: "Store calls that failed, by operation; kind unavailable: the database could not be reached.",
+      labelNames: ["operation", "kind"],
+      registers,
+    }),
+    reconcilePasses: new Counter({
+      name: "givekit_reconcile_passes_total",
+      help: "Reconciler passes over unknown attempts, by result (ok, failed).",
+      labelNames: ["result"],
+      registers,
+    }),
+    reconcileSettled: new Counter({
+      name: "givekit_reconcile_settled_total",
+      help: "Unknown attempts the reconciler settled, by the state they got.",
+      labelNames: ["state"],
+      registers,
+    }),
+    clientAddressProblems: new Counter({
+      name: "givekit_client_address_problems_total",
+      help: "Requests whose client address is not what GIVEKIT_TRUST_PROXY expects: untrusted_forwarder (X-Forwarded-For from a peer not trusted), missing_forwarded_for (a trusted proxy sent none).",
+      labelNames: ["problem"],
+      registers,
+    }),
+    botRefusals: new Counter({
+      name: "givekit_bot_refusals_total",
+      help: "Requests refused by a bot filter, by reason.",
+      labelNames: ["reason"],
+      registers,
+    }),
     watchStore(store) {
-      watched = store;
+      let stopped = false;
+      const refresh = async () => {
+        try {
+          unknownCount = (await store.listAttempts({ state: "unknown" })).length;
+          const states = await store.defenceStates();
+          const on = new Set(activeDefences(states).map((state) => state.scope));
+          defenceScopes = [
+            { scope: ALL_SCOPE, on: on.has(ALL_SCOPE) },
+            ...states
+              .filter((state) => state.scope !== ALL_SCOPE)
+              .map((state) => ({ scope: state.scope, on: on.has(state.scope) })),
+          ];
+        } catch {
+          // The store is away: the last values stay, and givekit_store_errors_total says why.
+        }
+      };
+      // One read at a time; a change asked for meanwhile is read once more after it.
+      let running: Promise<void> | null = null;
+      let again = false;
+      const run = () => {
+        if (stopped) return;
+        if (running) {
+          again = true;
+          return;
+        }
+        running = refresh().finally(() => {
+          running = null;
+          if (again) {
+            again = false;
+            run();
+          }
+        });
+      };
+      refreshSoon = run;
+      run();
+      const timer = setInterval(run, STORE_FIGURES_INTERVAL_MS);
+      timer.unref();
+      return () => {
+        stopped = true;
+        clearInterval(timer);
+      };
+    },
+    storeChanged() {
+      refreshSoon?.();
     },
   };
   return metrics;
@@ -184,6 +307,11 @@ export function instrumentStore(store: Store, metrics: Metrics): Store {
       timed(
         () => method(...args),
         (seconds) => histogram.observe(seconds),
+        (error) =>
+          metrics.storeErrors.inc({
+            operation,
+            kind: error instanceof StoreUnavailableError ? "unavailable" : "error",
+          }),
       );
   };
   const instrumented = wrapMethods(store, time);

@@ -6,6 +6,8 @@
  * npx givekit doctor
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { ConfigError, loadConfig } from "../config";
+import { givekitVersion } from "../listen";
 import { runDoctor } from "./doctor";
 import { runMigrate } from "./migrate";
 import { runServe } from "./serve";
@@ -37,10 +39,15 @@ const COMMANDS: Record<string, Command> = {
     run: runMigrate,
   },
   doctor: {
-    summary: "check the configuration, the upstream login and every served campaign",
-    usage: "givekit doctor",
-    options: {},
-    run: (_values, env, out) => runDoctor(env, out),
+    summary:
+      "check the configuration, the data directory, the client address, the upstream and every served campaign (--json for a document; --front URL, or GIVEKIT_PUBLIC_URL, sends a request through the reverse proxy)",
+    usage: "givekit doctor [--json] [--front URL]",
+    options: { json: { type: "boolean" }, front: { type: "string" } },
+    run: (values, env, out) =>
+      runDoctor(env, out, {
+        json: values.json === true,
+        ...(typeof values.front === "string" ? { front: values.front } : {}),
+      }),
   },
   attempts: {
     summary:
@@ -76,6 +83,18 @@ const COMMANDS: Record<string, Command> = {
 
 const HELP = { help: { type: "boolean", short: "h" } } as const;
 
+/** Commands that print the configuration's deprecation lines themselves. */
+const SAYS_DEPRECATIONS = new Set(["serve", "migrate", "doctor"]);
+
+/** A variable under its old name, said by every command (a bad configuration is the command's to say). */
+function sayDeprecations(env: NodeJS.ProcessEnv, err: Output, name: string): void {
+  try {
+    for (const line of loadConfig(env).deprecations) err.write(`givekit ${name}: ${line}\n`);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+  }
+}
+
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const lines = Object.entries(COMMANDS).map(
@@ -88,6 +107,7 @@ function usage(): string {
     ...lines,
     "",
     "Every command reads the proxy's configuration from the environment (proxy/GUIDE.md).",
+    "`givekit --version` prints the version.",
     "`givekit <command> --help` explains one command.",
     "",
   ].join("\n");
@@ -108,6 +128,10 @@ export async function main(
   // Two-word commands: `givekit consents export`.
   if (name && rest[0] && COMMANDS[`${name} ${rest[0]}`])
     [name, ...rest] = [`${name} ${rest[0]}`, ...rest.slice(1)];
+  if (name === "--version" || name === "-v" || name === "version") {
+    out.write(`givekit ${givekitVersion()}\n`);
+    return 0;
+  }
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     (name === undefined ? err : out).write(usage());
     return name === undefined ? 2 : 0;
@@ -133,6 +157,8 @@ export async function main(
     out.write(commandUsage(command));
     return 0;
   }
+  // serve and migrate say a variable's old name themselves, doctor in a line of its own.
+  if (!SAYS_DEPRECATIONS.has(name)) sayDeprecations(env, err, name);
   try {
     return await command.run(values, env, out, err);
   } catch (error) {

@@ -11,7 +11,7 @@ import type { ProxyConfig } from "../config";
 import { configOrSay } from "./load-config";
 import { DataDirInUseError, openStore, SchemaTooNewError, StoreOpenError } from "../store";
 import { POSTGRES_SCHEMA_VERSION } from "../store/postgres/schema";
-import { dbFileIn } from "../store/sqlite/data-dir";
+import { dbFileIn, inDataDir } from "../store/sqlite/data-dir";
 import { SQLITE_SCHEMA_VERSION } from "../store/sqlite/schema";
 import type { Output } from "./main";
 
@@ -20,12 +20,14 @@ async function currentVersion(config: ProxyConfig): Promise<number> {
   if (!config.databaseUrl) {
     const path = dbFileIn(config.dataDir);
     if (!existsSync(path)) return 0;
-    const db = openSqlite(path, { readonly: true, fileMustExist: true });
-    try {
-      return db.pragma("user_version", { simple: true }) as number;
-    } finally {
-      db.close();
-    }
+    return inDataDir(config.dataDir, () => {
+      const db = openSqlite(path, { readonly: true, fileMustExist: true });
+      try {
+        return db.pragma("user_version", { simple: true }) as number;
+      } finally {
+        db.close();
+      }
+    });
   }
   const client = new Client({ connectionString: config.databaseUrl, connectionTimeoutMillis: 5000 });
   try {
@@ -45,7 +47,14 @@ export async function runMigrate(_values: Record<string, unknown>, env: NodeJS.P
   if (!config) return 1;
   const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `SQLite database in ${config.dataDir}`;
   const known = config.databaseUrl ? POSTGRES_SCHEMA_VERSION : SQLITE_SCHEMA_VERSION;
-  const before = await currentVersion(config);
+  let before: number;
+  try {
+    before = await currentVersion(config);
+  } catch (error) {
+    if (!(error instanceof StoreOpenError)) throw error;
+    out.write(`givekit migrate: cannot open the store: ${error.message}\n`);
+    return 1;
+  }
   if (before > known) {
     out.write(`givekit migrate: ${where}: ${new SchemaTooNewError(before, known).message}\n`);
     return 1;
@@ -59,8 +68,17 @@ export async function runMigrate(_values: Record<string, unknown>, env: NodeJS.P
     } else if (error instanceof StoreOpenError) {
       out.write(`givekit migrate: cannot open the store: ${error.message}\n`);
     } else if (error instanceof DataDirInUseError) {
-      // SQLite: one proxy holds the directory; it migrated when it started.
-      out.write(`givekit migrate: ${error.message} (that proxy migrated the store when it started)\n`);
+      // SQLite: one proxy holds the directory, and migrated it when it started.
+      if (before === known) {
+        out.write(
+          `${where}: schema already at version ${known} (a running proxy holds it and migrated it when it started); nothing to do.\n`,
+        );
+        return 0;
+      }
+      out.write(
+        `givekit migrate: ${where} is held by a running proxy of another version (schema ${before}, this version's ${known}). ` +
+          `On SQLite one proxy holds the data directory: stop it, then run givekit migrate (or start this version's proxy, which migrates as it starts).\n`,
+      );
     } else {
       throw error;
     }

@@ -6,6 +6,7 @@
  * @example
  * process.exitCode = await runServe(process.env, process.stderr);
  */
+import { DEFAULT_CAMPAIGNS_PATH, type ProxyConfig } from "../config";
 import { configOrSay } from "./load-config";
 import { startProxyServer, type RunningProxy } from "../listen";
 import { DataDirInUseError, SchemaTooNewError, StoreOpenError } from "../store";
@@ -13,10 +14,41 @@ import type { Output } from "./main";
 
 /** What stops the proxy; a second one stops it at once, whatever is in flight. */
 const STOP_SIGNALS = ["SIGINT", "SIGTERM"] as const;
+/** After a second signal, what closing still does gets this long (the log's last lines), no more. */
+const FORCED_EXIT_MS = 200;
+
+/**
+ * What must not be served in production without saying so: the demo campaigns, and no page
+ * allowed to use the widget (ALLOWED_ORIGINS empty).
+ *
+ * @example
+ * productionProblems(config, "production"); // ["GIVEKIT_CAMPAIGNS is the demo file …"]
+ */
+export function productionProblems(config: ProxyConfig, nodeEnv: string | undefined): string[] {
+  if (nodeEnv !== "production") return [];
+  const problems: string[] = [];
+  if (config.campaignsPath === DEFAULT_CAMPAIGNS_PATH)
+    problems.push(
+      "GIVEKIT_CAMPAIGNS is the demo campaigns file, with NODE_ENV=production: set GIVEKIT_CAMPAIGNS to your own campaigns file",
+    );
+  if (config.allowedOrigins.length === 0)
+    problems.push(
+      "ALLOWED_ORIGINS is empty, with NODE_ENV=production: no page may use the widget; set it to your site's origins (https://www.example.org)",
+    );
+  return problems;
+}
 
 export async function runServe(env: NodeJS.ProcessEnv, err: Output): Promise<number> {
   const config = configOrSay(env, err, "givekit proxy");
   if (!config) return 1;
+  const unsafe = productionProblems(config, env.NODE_ENV);
+  if (unsafe.length > 0 && !config.allowDemoSetup) {
+    for (const line of unsafe) err.write(`givekit proxy: ${line}\n`);
+    err.write(
+      "givekit proxy: not started. Fix the above, or set GIVEKIT_ALLOW_DEMO_SETUP=true to serve it as it is (a demonstration).\n",
+    );
+    return 1;
+  }
 
   let proxy: RunningProxy;
   try {
@@ -40,13 +72,17 @@ export async function runServe(env: NodeJS.ProcessEnv, err: Output): Promise<num
     let forced = false;
     const onSignal = (signal: NodeJS.Signals) => {
       if (stopping) {
-        // A second signal: whoever sent it will not wait; what is in flight ends now (exit 1).
+        // A second signal: whoever sent it will not wait; what is in flight ends now (exit 1),
+        // without waiting for the store or the log (the attempt's record says what was sent).
+        if (forced) return;
         forced = true;
         void running.close({ graceMs: 0, signal });
+        for (const name of STOP_SIGNALS) process.removeListener(name, onSignal);
+        setTimeout(() => resolve(1), FORCED_EXIT_MS);
         return;
       }
       stopping = true;
-      void running.close({ signal, graceMs: running.drainMs }).then(() => {
+      void running.close({ signal, graceMs: running.drainMs, delayMs: config.stopDelayMs }).then(() => {
         for (const name of STOP_SIGNALS) process.removeListener(name, onSignal);
         resolve(forced ? 1 : 0);
       });

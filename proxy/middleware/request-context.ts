@@ -1,45 +1,124 @@
 /**
- * First in line after hono/request-id: gives each request its client address, answers with
- * its id, and writes the request's one log line when it is done.
+ * First in line after hono/request-id: gives each request its client address (by who the peer
+ * is: client-ip.ts), answers with its id, runs the request in a log scope that puts the id on
+ * every line it logs, and writes the request's one log line, at the level of whose problem it is.
  */
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
-import { clientIp } from "../client-ip";
+import { clientAddress, compileTrust, type ClientAddress } from "../client-ip";
 import type { AppEnv } from "../context";
+import { inRequestScope } from "../logger";
+
+/** What the client address can tell the operator about GIVEKIT_TRUST_PROXY. */
+export type AddressProblem = "untrusted_forwarder" | "missing_forwarded_for";
+
+export interface RequestContextOptions {
+  logger: Logger;
+  /** GIVEKIT_TRUST_PROXY (config.trustProxy). */
+  trustProxy: { addresses: string[]; explicit: boolean };
+  /** Told of every request whose address GIVEKIT_TRUST_PROXY cannot vouch for (metrics count them). */
+  onAddressProblem?: (problem: AddressProblem) => void;
+}
+
+/** Codes that say someone other than the donor must look: the store, the upstream, the proxy. */
+const NOT_THE_DONORS = new Set(["store_unavailable", "upstream_unavailable", "upstream_error"]);
+/** Probes answer often; a failing one is news for the operator, not an error each time. */
+const PROBES = new Set(["/v1/health", "/v1/ready"]);
+/** Paths a probe or a scraper asks directly, past any reverse proxy: no header is expected of them. */
+const DIRECT = new Set([...PROBES, "/metrics"]);
 
 /**
  * @example
- * app.use("*", requestId({ headerName: "" }), requestContext({ logger, trustProxyHops: 0 }));
+ * app.use("*", requestId({ headerName: "X-Request-Id" }), requestContext({ logger, trustProxy: config.trustProxy }));
  */
-export function requestContext(options: {
-  logger: Logger;
-  trustProxyHops: number;
-}): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const started = performance.now();
-    const requestId = c.get("requestId");
-    const ip = clientIp(
-      c.env?.incoming?.socket?.remoteAddress,
-      c.req.header("x-forwarded-for"),
-      options.trustProxyHops,
-    );
-    c.set("clientIp", ip);
-    c.set("logFields", {});
-    await next();
-    c.res.headers.set("X-Request-Id", requestId);
-    // A 5xx is the proxy's or the store's failure (or the upstream's, passed on): someone must look.
-    const level = c.res.status >= 500 ? "error" : "info";
-    options.logger[level](
-      {
-        reqId: requestId,
-        method: c.req.method,
-        path: c.req.path,
-        status: c.res.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-        ip,
-        ...c.get("logFields"),
-      },
-      "request",
+export function requestContext(options: RequestContextOptions): MiddlewareHandler<AppEnv> {
+  const trust = compileTrust(options.trustProxy.addresses);
+  const warned = new Set<AddressProblem>();
+  const problem = (kind: AddressProblem, address: ClientAddress) => {
+    options.onAddressProblem?.(kind);
+    if (warned.has(kind)) return;
+    warned.add(kind);
+    options.logger.warn(
+      { peer: address.peer, problem: kind },
+      addressAdvice(kind, address, options.trustProxy),
     );
   };
+  // The whole request in its log scope: the address warning below names the request too.
+  return (c, next) =>
+    inRequestScope(c.get("requestId"), async () => {
+      const started = performance.now();
+      const requestId = c.get("requestId");
+      const address = clientAddress(
+        c.env?.incoming?.socket?.remoteAddress,
+        c.req.header("x-forwarded-for"),
+        trust,
+      );
+      if (address.forwarded && !address.peerTrusted) problem("untrusted_forwarder", address);
+      else if (
+        !address.forwarded &&
+        address.peerTrusted &&
+        options.trustProxy.explicit &&
+        !DIRECT.has(c.req.path)
+      )
+        problem("missing_forwarded_for", address);
+      const ip = address.ip;
+      c.set("clientIp", ip);
+      c.set("logFields", {});
+      await next();
+      c.res.headers.set("X-Request-Id", requestId);
+      const fields = c.get("logFields");
+      options.logger[levelOf(c.req.path, c.res.status, fields)](
+        {
+          reqId: requestId,
+          method: c.req.method,
+          path: c.req.path,
+          status: c.res.status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          ip,
+          ...fields,
+        },
+        "request",
+      );
+    });
+}
+
+/**
+ * The request line's level, by whose problem it is: a donor's card or input is info; the
+ * upstream or the store failing, or a donation whose charge is unknown, warn; the proxy's own
+ * fault error.
+ */
+export function levelOf(
+  path: string,
+  status: number,
+  fields: Record<string, unknown>,
+): "info" | "warn" | "error" {
+  if (PROBES.has(path)) return "info";
+  if (fields.outcome === "unknown" || fields.upstream !== undefined) return "warn";
+  // A card the upstream refused (declined, or its Fatal answer) is the donor's: info.
+  if (fields.outcome === "declined" || fields.outcome === "failed") return "info";
+  if (typeof fields.code === "string" && NOT_THE_DONORS.has(fields.code)) return "warn";
+  if (fields.record !== undefined || fields.consentOutcome === "unrecorded") return "warn";
+  return status >= 500 ? "error" : "info";
+}
+
+/** The warning's text: what is wrong and the variable that fixes it. */
+function addressAdvice(
+  kind: AddressProblem,
+  address: ClientAddress,
+  trustProxy: RequestContextOptions["trustProxy"],
+): string {
+  const now = trustProxy.addresses.length > 0 ? trustProxy.addresses.join(",") : "none";
+  if (kind === "untrusted_forwarder")
+    return (
+      `X-Forwarded-For came from ${address.peer}, which GIVEKIT_TRUST_PROXY (${now}) does not trust, so the header is ignored ` +
+      `and every donor behind it counts as one client (limits, decline blocks). If ${address.peer} is your reverse proxy, ` +
+      `add it: GIVEKIT_TRUST_PROXY=${[...trustProxy.addresses, address.peer].join(",")}; if nothing should be in front, ` +
+      `this is a client forging the header (and is not believed). Told once; givekit_client_address_problems_total counts them.`
+    );
+  return (
+    `a request from ${address.peer}, a trusted reverse proxy (GIVEKIT_TRUST_PROXY=${now}), came without X-Forwarded-For, ` +
+    `so every donor counts as ${address.peer}. Make the reverse proxy set it (nginx: proxy_set_header X-Forwarded-For ` +
+    `$proxy_add_x_forwarded_for; Caddy does by itself), or set GIVEKIT_TRUST_PROXY=none if nothing is in front. ` +
+    `Told once; givekit_client_address_problems_total counts them.`
+  );
 }

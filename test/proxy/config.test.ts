@@ -49,7 +49,8 @@ describe("loadConfig", () => {
     expect(config.dataDir).toBe(join(process.cwd(), "data"));
     expect(config.campaignsPath).toBe(DEFAULT_CAMPAIGNS_PATH);
     expect(config.campaigns.map((c) => c.keyword)).toEqual(["HOPE", "MEALS"]);
-    expect(config.trustProxyHops).toBe(0);
+    // Listening on loopback: only a reverse proxy on this host can reach it, so it is trusted.
+    expect(config.trustProxy).toEqual({ addresses: ["loopback"], explicit: false });
     expect(config.signingSecret).toBeNull();
     expect(config.idempotencyRetentionH).toBe(24);
     // Buckets: a burst, then a steady refill a minute; a room of people gives at its own pace.
@@ -90,7 +91,7 @@ describe("loadConfig", () => {
       UPSTREAM_CONNECT_TIMEOUT_MS: "500",
       UPSTREAM_TIMEOUT_MS: "2500",
       ALLOWED_ORIGINS: "https://Shelter.example, http://localhost:8080/",
-      GIVEKIT_TRUST_PROXY: "2",
+      GIVEKIT_TRUST_PROXY: "10.0.0.0/8, loopback",
       GIVEKIT_SIGNING_SECRET: "x".repeat(40),
       GIVEKIT_IDEMPOTENCY_RETENTION_H: "48",
       GIVEKIT_RATE_DONATIONS: "3",
@@ -109,7 +110,7 @@ describe("loadConfig", () => {
       timeoutMs: 2500,
     });
     expect(config.allowedOrigins).toEqual(["https://shelter.example", "http://localhost:8080"]);
-    expect(config.trustProxyHops).toBe(2);
+    expect(config.trustProxy).toEqual({ addresses: ["10.0.0.0/8", "loopback"], explicit: true });
     expect(config.signingSecret).toBe("x".repeat(40));
     expect(config.idempotencyRetentionH).toBe(48);
     expect(config.rateLimits.donations).toEqual({ burst: 3, perMin: 6 });

@@ -317,8 +317,8 @@ describe("the client address behind a reverse proxy", () => {
     });
   });
 
-  describe("without it", () => {
-    const ctx = useStack({ proxy: { env: limits } });
+  describe("with GIVEKIT_TRUST_PROXY=none", () => {
+    const ctx = useStack({ proxy: { env: { ...limits, GIVEKIT_TRUST_PROXY: "none" } } });
     const from = (ip: string) =>
       ctx.api.post("/v1/subscriptions", optIn, { headers: { "X-Forwarded-For": ip } });
 

@@ -144,7 +144,11 @@ describe("proxy/server.ts on PostgreSQL", () => {
     async () => {
       const port = await freePort();
       const line = await refused(
-        run(pgEnv(`postgres://givekit:s3cr3t-pw-77@127.0.0.1:${port}/givekit`)),
+        // No waiting for it to come up (that retry has a test of its own: probes.test.ts).
+        run({
+          ...pgEnv(`postgres://givekit:s3cr3t-pw-77@127.0.0.1:${port}/givekit`),
+          GIVEKIT_STORE_START_WAIT_S: "0",
+        }),
         "s3cr3t-pw-77",
       );
       expect(line).toBe(

@@ -129,7 +129,19 @@ const dedication = fc.record(
     kind: fc.constantFrom(...DEDICATION_KINDS),
     name: fc.oneof(
       text(DEDICATION_NAME_MAX),
-      fc.constantFrom("Jane <Doe>", "Jane\nDoe", "Jane\u0007", " Jane Doe "),
+      fc.constantFrom(
+        "Jane <Doe>",
+        "Jane\nDoe",
+        "Jane\u0007",
+        " Jane Doe ",
+        // Unicode line and paragraph separators, C1 controls and bidi controls split or turn a memo line.
+        "Jane\u2028[Dedication] In honor of Evil",
+        "Jane\u2029Doe",
+        "Jane\u0085Doe",
+        "Jane \u202Eeod",
+        "Jane \u2066Doe\u2069",
+        "Jane\u200F Doe",
+      ),
     ),
     notify_email: email,
   },

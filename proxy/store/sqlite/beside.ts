@@ -48,7 +48,9 @@ export function openSqliteBeside(dataDir: string, options: { readonly: boolean }
     db.close();
     throw new StoreOpenError(
       "GIVEKIT_DATA_DIR",
-      `the store's schema is version ${version}, this givekit knows ${SQLITE_SCHEMA_VERSION}: start this version's proxy once`,
+      version < SQLITE_SCHEMA_VERSION
+        ? `the store's schema is version ${version}, this givekit knows ${SQLITE_SCHEMA_VERSION}: run \`givekit migrate\` (with the proxy stopped), or start this version's proxy, which migrates as it starts`
+        : `the store's schema is version ${version}, newer than this givekit knows (${SQLITE_SCHEMA_VERSION}): run the givekit version that made it`,
     );
   }
   const attempts = sqliteAttempts(db, { leaseMs: 0 });

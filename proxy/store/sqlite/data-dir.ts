@@ -4,6 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import {
+  chmodSync,
   closeSync,
   existsSync,
   fsyncSync,
@@ -17,6 +18,52 @@ import {
 import { join } from "node:path";
 import type Database from "better-sqlite3";
 import { openSqlite } from "../../../sqlite/open";
+import { StoreOpenError } from "../errors";
+
+/** The data directory's files hold donors' phone numbers, addresses and user agents: owner only. */
+export const DATA_FILE_MODE = 0o600;
+const DATA_DIR_MODE = 0o700;
+
+/** File-system codes that say the directory cannot be used by this user, whatever is tried again. */
+const UNUSABLE: Record<string, string> = {
+  EACCES: "is not writable (or not readable) by this user",
+  EPERM: "is not writable by this user",
+  EROFS: "is on a read-only file system",
+  ENOTDIR: "is not a directory",
+  ENOSPC: "has no space left",
+  SQLITE_CANTOPEN: "is not writable (or not readable) by this user",
+  SQLITE_READONLY: "is not writable by this user",
+  SQLITE_PERM: "is not writable by this user",
+};
+
+/**
+ * `run`, with a data directory this user cannot use said plainly: a StoreOpenError naming
+ * GIVEKIT_DATA_DIR and the fix, not a raw EACCES.
+ */
+export function inDataDir<T>(dataDir: string, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const what = typeof code === "string" ? UNUSABLE[code] : undefined;
+    if (!what) throw error;
+    throw new StoreOpenError(
+      "GIVEKIT_DATA_DIR",
+      `${dataDir} ${what} (${code}): give the proxy's user a directory of its own (chown it, or set GIVEKIT_DATA_DIR to another)`,
+    );
+  }
+}
+
+/** The store's files, owner only (made so when missing, and made so again when an older version left them readable). */
+function ownerOnly(dataDir: string): void {
+  const db = join(dataDir, DB_FILE);
+  // SQLite gives the -wal and -shm files the database file's mode, so it is made first.
+  if (!existsSync(db)) closeSync(openSync(db, "a", DATA_FILE_MODE));
+  for (const name of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`, LOCK_FILE, SECRET_FILE]) {
+    const path = join(dataDir, name);
+    if (existsSync(path)) chmodSync(path, DATA_FILE_MODE);
+  }
+}
 
 export const DB_FILE = "givekit.db";
 /** Held exclusively while a store is open: one proxy per data directory. */
@@ -43,15 +90,20 @@ export class DataDirInUseError extends Error {
  * for ones a crash interrupted.
  */
 export function lockDataDir(dataDir: string): Database.Database {
-  mkdirSync(dataDir, { recursive: true });
-  const lock = lockFile(dataDir, LOCK_FILE);
-  try {
-    takeOverOldNames(dataDir);
-  } catch (error) {
-    lock.close();
-    throw error;
-  }
-  return lock;
+  return inDataDir(dataDir, () => {
+    mkdirSync(dataDir, { recursive: true, mode: DATA_DIR_MODE });
+    const lockPath = join(dataDir, LOCK_FILE);
+    if (!existsSync(lockPath)) closeSync(openSync(lockPath, "a", DATA_FILE_MODE));
+    const lock = lockFile(dataDir, LOCK_FILE);
+    try {
+      takeOverOldNames(dataDir);
+      ownerOnly(dataDir);
+    } catch (error) {
+      lock.close();
+      throw error;
+    }
+    return lock;
+  });
 }
 
 function lockFile(dataDir: string, name: string): Database.Database {
@@ -116,16 +168,18 @@ export function syncDirectory(dir: string): void {
  */
 export function resolveSigningSecret(dataDir: string, configured: string | null): string {
   if (configured) return configured;
-  mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, SECRET_FILE);
-  const old = join(dataDir, OLD_NAMES.secret);
-  if (!existsSync(path) && existsSync(old)) renameSync(old, path);
-  try {
-    writeFileSync(path, randomBytes(SECRET_BYTES).toString("hex"), { flag: "wx", mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-  }
-  const secret = readFileSync(path, "utf8").trim();
+  const secret = inDataDir(dataDir, () => {
+    mkdirSync(dataDir, { recursive: true, mode: DATA_DIR_MODE });
+    const old = join(dataDir, OLD_NAMES.secret);
+    if (!existsSync(path) && existsSync(old)) renameSync(old, path);
+    try {
+      writeFileSync(path, randomBytes(SECRET_BYTES).toString("hex"), { flag: "wx", mode: DATA_FILE_MODE });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    return readFileSync(path, "utf8").trim();
+  });
   if (secret.length < SECRET_BYTES)
     throw new Error(`${path} holds no usable secret; delete it to make a new one.`);
   return secret;

@@ -74,8 +74,10 @@ describe("givekit doctor", () => {
       `✓ campaigns: 2 from ${ownCampaigns}`,
       expect.stringMatching(new RegExp(`^✓ widget build: built \\S+ in ${widgetDir}$`)),
       "· challenge: none configured (TURNSTILE_SITE_KEY, TURNSTILE_SECRET): defence mode throttles new cards instead",
+      `✓ data directory: ${dir} is this user's to write`,
       expect.stringMatching(/^✓ store: SQLite: no database yet in /),
       "✓ defence mode: off (no database yet)",
+      "· client address: GIVEKIT_TRUST_PROXY=loopback (the default: HOST is loopback); set GIVEKIT_METRICS_TOKEN so doctor can see how a running proxy reads addresses",
       "✓ upstream login: the private token is accepted",
       "✓ upstream public token: the public token is accepted (a check that subscribes nobody: HTTP 400)",
       expect.stringMatching(/^✓ campaign 71777\/HOPE: exists upstream/),
@@ -90,7 +92,9 @@ describe("givekit doctor", () => {
     const wrong = "not-the-token-0123456789";
     const { code, out } = await givekit(["doctor"], env({ UPSTREAM_PRIVATE_TOKEN: wrong }));
     expect(code).toBe(1);
-    expect(out).toMatch(/^✗ upstream login: Login was refused \(HTTP 401\)\.$/m);
+    expect(line(out, "upstream login")).toBe(
+      "✗ upstream login: UPSTREAM_PRIVATE_TOKEN: Login was refused (HTTP 401). Fix: set UPSTREAM_PRIVATE_TOKEN to the account's private API token",
+    );
     expect(out).not.toContain(wrong);
   });
 
@@ -99,7 +103,9 @@ describe("givekit doctor", () => {
     const before = await subscriptionCount();
     const { code, out } = await givekit(["doctor"], env({ UPSTREAM_PUBLIC_TOKEN: wrong }));
     expect(code).toBe(1);
-    expect(line(out, "upstream public token")).toBe("✗ upstream public token: The public token was refused.");
+    expect(line(out, "upstream public token")).toBe(
+      "✗ upstream public token: UPSTREAM_PUBLIC_TOKEN: The public token was refused. Fix: set UPSTREAM_PUBLIC_TOKEN to the account's public API token",
+    );
     expect(line(out, "upstream login")).toMatch(/^✓/);
     expect(out).toMatch(/^1 check\(s\) failed\.$/m);
     expect(out).not.toContain(wrong);
@@ -113,7 +119,7 @@ describe("givekit doctor", () => {
     const { code, out } = await givekit(["doctor"], env({ ALLOWED_ORIGINS: "" }));
     expect(code).toBe(1);
     expect(line(out, "allowed origins")).toBe(
-      "✗ allowed origins: ALLOWED_ORIGINS is empty: no page may use the widgets or frame the card form",
+      "✗ allowed origins: ALLOWED_ORIGINS: is empty: no page may use the widgets or frame the card form. Fix: set ALLOWED_ORIGINS to the origins of the pages that show the widgets, e.g. https://www.example.org",
     );
   });
 
@@ -122,7 +128,7 @@ describe("givekit doctor", () => {
     const production = await givekit(["doctor"], env({ ALLOWED_ORIGINS: origins, NODE_ENV: "production" }));
     expect(production.code).toBe(1);
     expect(line(production.out, "allowed origins")).toBe(
-      "✗ allowed origins: ALLOWED_ORIGINS holds http: origins with NODE_ENV=production (http://shelter.example): donors' pages must be https:",
+      "✗ allowed origins: ALLOWED_ORIGINS: holds http: origins with NODE_ENV=production (http://shelter.example): donors' pages must be served over https. Fix: list the https:// origins of those pages instead",
     );
     const development = await givekit(["doctor"], env({ ALLOWED_ORIGINS: origins }));
     expect(line(development.out, "allowed origins")).toMatch(/^✓ /);
@@ -132,7 +138,7 @@ describe("givekit doctor", () => {
     const { code, out } = await givekit(["doctor"], env({ GIVEKIT_CAMPAIGNS: "" }));
     expect(code).toBe(1);
     expect(line(out, "campaigns")).toBe(
-      "✗ campaigns: the demo campaigns file is in use (proxy/campaigns.demo.json): set GIVEKIT_CAMPAIGNS to your own",
+      "✗ campaigns: GIVEKIT_CAMPAIGNS: the demo campaigns file is in use (proxy/campaigns.demo.json). Fix: set GIVEKIT_CAMPAIGNS to your own campaigns file",
     );
   });
 
@@ -140,7 +146,7 @@ describe("givekit doctor", () => {
     const missing = await givekit(["doctor"], env({ GIVEKIT_WIDGET_DIR: join(dir, "no-build") }));
     expect(missing.code).toBe(1);
     expect(line(missing.out, "widget build")).toBe(
-      `✗ widget build: ${join(dir, "no-build", "widget.js")} is missing: run \`npm run build\` (or set GIVEKIT_WIDGET_DIR)`,
+      `✗ widget build: GIVEKIT_WIDGET_DIR: ${join(dir, "no-build", "widget.js")} is missing. Fix: run \`npm run build\`, or set GIVEKIT_WIDGET_DIR to the built widget`,
     );
     const old = join(dir, "old-build");
     mkdirSync(old, { recursive: true });
@@ -149,7 +155,7 @@ describe("givekit doctor", () => {
     const stale = await givekit(["doctor"], env({ GIVEKIT_WIDGET_DIR: old }));
     expect(stale.code).toBe(1);
     expect(line(stale.out, "widget build")).toMatch(
-      /^✗ widget build: \S+widget\.js is older than (widget|contract)\/\S+ \(built 2020-01-01T00:00:00Z, source changed \S+\): run `npm run build`$/,
+      /^✗ widget build: GIVEKIT_WIDGET_DIR: \S+widget\.js is older than (widget|contract)\/\S+ \(built 2020-01-01T00:00:00Z, source changed \S+\)\. Fix: run `npm run build`$/,
     );
   });
 

@@ -75,12 +75,21 @@ describe("givekit migrate on SQLite", () => {
     after.close();
   });
 
-  it("a data directory a running proxy holds: refused, exit 1", async () => {
+  it("a data directory a running proxy holds: nothing to do at this version (exit 0); at another, stop it first (exit 1)", async () => {
     const proxy = await startProxy({ upstreamUrl: "http://127.0.0.1:9" });
     try {
-      const { code, out } = await migrate(env({ GIVEKIT_DATA_DIR: proxy.dataDir }));
-      expect(code).toBe(1);
-      expect(out).toMatch(/^givekit migrate: \S+ is in use by another givekit proxy\./);
+      const current = await migrate(env({ GIVEKIT_DATA_DIR: proxy.dataDir }));
+      expect(current.code).toBe(0);
+      expect(current.out).toMatch(/schema already at version \d+ \(a running proxy holds it/);
+      // A proxy of an older release still running on its older schema.
+      const db = openSqlite(join(proxy.dataDir, DB_FILE));
+      db.pragma(`user_version = ${SQLITE_SCHEMA_VERSION - 1}`);
+      db.close();
+      const older = await migrate(env({ GIVEKIT_DATA_DIR: proxy.dataDir }));
+      expect(older.code).toBe(1);
+      expect(older.out).toMatch(
+        /^givekit migrate: .* is held by a running proxy of another version .*: stop it, then run givekit migrate/,
+      );
     } finally {
       await proxy.close();
     }

@@ -1,0 +1,41 @@
+/**
+ * Counts every request by its route's pattern (bounded: never a raw path), method and status
+ * class, times it, and counts SMS opt-ins by outcome, for GET /metrics.
+ */
+import type { MiddlewareHandler } from "hono";
+import { routePath } from "hono/route";
+import type { AppEnv } from "../context";
+import type { Metrics } from "../metrics";
+
+/** Methods a label may hold; anything else is "other" (a client chooses the method). */
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/**
+ * @example
+ * app.use("*", httpMetrics(metrics));
+ */
+export function httpMetrics(metrics: Metrics): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    await next();
+    const status = c.res.status;
+    const pattern = routePath(c, -1);
+    // A path no route answers is one label, whatever a scanner asks for.
+    const route = status === 404 && pattern.includes("*") ? "unmatched" : pattern || "unmatched";
+    const method = METHODS.has(c.req.method) ? c.req.method : "other";
+    metrics.httpRequests.inc({ route, method, status: `${Math.floor(status / 100)}xx` });
+    metrics.httpSeconds.observe({ route, method }, (performance.now() - started) / 1000);
+    // A donation may have become unknown (or been settled): the gauges read from the store follow.
+    if (method === "POST" && c.req.path === "/v1/donations") metrics.storeChanged();
+    // A bot filter's refusal says why in the log fields (honeypot, form_signals, a form session's reason).
+    const filtered = c.get("logFields")?.filtered;
+    if (typeof filtered === "string" && /^[a-z_]{1,40}$/.test(filtered))
+      metrics.botRefusals.inc({ reason: filtered });
+    if (method === "POST" && c.req.path === "/v1/subscriptions") {
+      const code = c.get("logFields")?.code;
+      metrics.optIns.inc({
+        outcome: status === 201 ? "subscribed" : typeof code === "string" ? code : `http_${status}`,
+      });
+    }
+  };
+}
