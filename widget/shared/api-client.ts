@@ -1,5 +1,6 @@
 import type { Problem } from "../../contract/error-schemas";
 import { isErrorCode, type ErrorCode } from "../../contract/errors";
+import { takeEarly } from "../chunks/early";
 import { isFieldErrors, isObject } from "./checks";
 
 /**
@@ -28,14 +29,24 @@ export function readProblem(body: unknown, status: number): Problem {
   };
 }
 
-/** A small JSON client for the proxy's public API; answers are never thrown, always returned. */
+/**
+ * A GET of the proxy's API as the client sends it (the proxy answers JSON whatever the Accept):
+ * widget.js sends the same, early (widget/loader.ts).
+ */
+export const getJson = (url: string): Promise<Response> => fetch(url, { credentials: "omit" });
+
+/**
+ * A small JSON client for the proxy's public API; answers are never thrown, always returned. A GET
+ * that widget.js already made (widget/chunks/early.ts) takes its answer over; one that failed to
+ * arrive is asked again here, as if it had never been made.
+ */
 export function createApiClient(proxyUrl: string) {
   const base = proxyUrl.replace(/\/+$/, "");
 
-  async function request<T>(path: string, init: RequestInit): Promise<ApiResult<T>> {
+  async function request<T>(ask: () => Promise<Response>, early?: Promise<Response>): Promise<ApiResult<T>> {
     let response: Response;
     try {
-      response = await fetch(base + path, { ...init, credentials: "omit" });
+      response = await (early ? early.catch(ask) : ask());
     } catch {
       return { kind: "unreachable" };
     }
@@ -51,13 +62,16 @@ export function createApiClient(proxyUrl: string) {
   }
 
   return {
-    get: <T>(path: string) => request<T>(path, { method: "GET", headers: { Accept: "application/json" } }),
+    get: <T>(path: string) => request<T>(() => getJson(base + path), takeEarly(base + path)),
     post: <T>(path: string, body: unknown, headers: Record<string, string> = {}) =>
-      request<T>(path, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json", ...headers },
-        body: JSON.stringify(body),
-      }),
+      request<T>(() =>
+        fetch(base + path, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Accept: "application/json", ...headers },
+          body: JSON.stringify(body),
+          credentials: "omit",
+        }),
+      ),
   };
 }
 export type ApiClient = ReturnType<typeof createApiClient>;
