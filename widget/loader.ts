@@ -125,9 +125,9 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
     if (waiting.size === 0) observer.disconnect();
     const catalogs = catalogsOf(chunks.messages[key]!);
     for (const locale of locales) catalogs(locale ?? "en").catch(() => undefined);
-    const chunk = import(/* @vite-ignore */ new URL(file, base).href);
+    const code = import(/* @vite-ignore */ new URL(file, base).href);
     if (tags.includes(DONATE)) startDonateForms(key);
-    chunk.then(
+    code.then(
       (chunk: ElementChunk) => chunk.define(catalogs, need, take),
       () =>
         console.error(`[givekit] <${tags.join(">, <")}> could not be loaded from ${new URL(base).origin}.`),

@@ -35,6 +35,25 @@ export function readProblem(body: unknown, status: number): Problem {
  */
 export const getJson = (url: string): Promise<Response> => fetch(url, { credentials: "omit" });
 
+/** Sends with `ask`, or takes `early` over (asking again when it failed), and reads the answer. */
+async function request<T>(ask: () => Promise<Response>, early?: Promise<Response>): Promise<ApiResult<T>> {
+  let response: Response;
+  try {
+    response = await (early ? early.catch(ask) : ask());
+  } catch {
+    return { kind: "unreachable" };
+  }
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch {
+    // A body that is not JSON is handled below as an upstream problem.
+  }
+  return response.ok
+    ? { kind: "ok", data: body as T }
+    : { kind: "problem", problem: readProblem(body, response.status) };
+}
+
 /**
  * A small JSON client for the proxy's public API; answers are never thrown, always returned. A GET
  * that widget.js already made (widget/chunks/early.ts) takes its answer over; one that failed to
@@ -42,24 +61,6 @@ export const getJson = (url: string): Promise<Response> => fetch(url, { credenti
  */
 export function createApiClient(proxyUrl: string) {
   const base = proxyUrl.replace(/\/+$/, "");
-
-  async function request<T>(ask: () => Promise<Response>, early?: Promise<Response>): Promise<ApiResult<T>> {
-    let response: Response;
-    try {
-      response = await (early ? early.catch(ask) : ask());
-    } catch {
-      return { kind: "unreachable" };
-    }
-    let body: unknown = null;
-    try {
-      body = await response.json();
-    } catch {
-      // A body that is not JSON is handled below as an upstream problem.
-    }
-    return response.ok
-      ? { kind: "ok", data: body as T }
-      : { kind: "problem", problem: readProblem(body, response.status) };
-  }
 
   return {
     get: <T>(path: string) => request<T>(() => getJson(base + path), takeEarly(base + path)),
