@@ -12,7 +12,6 @@
  */
 import type { EarlyAnswers } from "./chunks/early";
 import { earlyCampaignPath } from "./donate/model/campaign";
-import { getJson } from "./shared/api-client";
 
 const DONATE = "givekit-donate";
 
@@ -97,7 +96,8 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
       const path = earlyCampaignPath(get);
       const url = path && get("proxy") === null && new URL(path, base).href;
       if (url && !early.has(url)) {
-        const answer = getJson(url);
+        // As the form's client would send it (widget/shared/api-client.ts).
+        const answer = fetch(url, { credentials: "omit" });
         answer.catch(() => undefined);
         early.set(url, answer);
       }

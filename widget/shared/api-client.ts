@@ -30,49 +30,45 @@ export function readProblem(body: unknown, status: number): Problem {
 }
 
 /**
- * A GET of the proxy's API as the client sends it (the proxy answers JSON whatever the Accept):
- * widget.js sends the same, early (widget/loader.ts).
- */
-export const getJson = (url: string): Promise<Response> => fetch(url, { credentials: "omit" });
-
-/** Sends with `ask`, or takes `early` over (asking again when it failed), and reads the answer. */
-async function request<T>(ask: () => Promise<Response>, early?: Promise<Response>): Promise<ApiResult<T>> {
-  let response: Response;
-  try {
-    response = await (early ? early.catch(ask) : ask());
-  } catch {
-    return { kind: "unreachable" };
-  }
-  let body: unknown = null;
-  try {
-    body = await response.json();
-  } catch {
-    // A body that is not JSON is handled below as an upstream problem.
-  }
-  return response.ok
-    ? { kind: "ok", data: body as T }
-    : { kind: "problem", problem: readProblem(body, response.status) };
-}
-
-/**
  * A small JSON client for the proxy's public API; answers are never thrown, always returned. A GET
  * that widget.js already made (widget/chunks/early.ts) takes its answer over; one that failed to
- * arrive is asked again here, as if it had never been made.
+ * arrive is asked again here, as if it had never been made. A GET is sent as widget.js sends it
+ * (widget/loader.ts): no credentials, no headers (the proxy answers JSON whatever the Accept).
  */
 export function createApiClient(proxyUrl: string) {
   const base = proxyUrl.replace(/\/+$/, "");
 
+  async function request<T>(
+    path: string,
+    init: RequestInit,
+    early?: Promise<Response>,
+  ): Promise<ApiResult<T>> {
+    const ask = () => fetch(base + path, { ...init, credentials: "omit" });
+    let response: Response;
+    try {
+      response = await (early ? early.catch(ask) : ask());
+    } catch {
+      return { kind: "unreachable" };
+    }
+    let body: unknown = null;
+    try {
+      body = await response.json();
+    } catch {
+      // A body that is not JSON is handled below as an upstream problem.
+    }
+    return response.ok
+      ? { kind: "ok", data: body as T }
+      : { kind: "problem", problem: readProblem(body, response.status) };
+  }
+
   return {
-    get: <T>(path: string) => request<T>(() => getJson(base + path), takeEarly(base + path)),
+    get: <T>(path: string) => request<T>(path, {}, takeEarly(base + path)),
     post: <T>(path: string, body: unknown, headers: Record<string, string> = {}) =>
-      request<T>(() =>
-        fetch(base + path, {
-          method: "POST",
-          headers: { "Content-Type": "application/json", Accept: "application/json", ...headers },
-          body: JSON.stringify(body),
-          credentials: "omit",
-        }),
-      ),
+      request<T>(path, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json", ...headers },
+        body: JSON.stringify(body),
+      }),
   };
 }
 export type ApiClient = ReturnType<typeof createApiClient>;
