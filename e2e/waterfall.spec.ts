@@ -114,3 +114,22 @@ test.describe("what widget.js asks for early fails as the form's own request wou
     await expect(donate.getByRole("heading", { name: "Step 1 of 3: Your gift" })).toBeVisible();
   });
 });
+
+test("a second page view of the same campaign does not wait for its campaign: the browser has it", async ({
+  page,
+  hostUrl,
+  proxyServer,
+}) => {
+  // What reached the proxy, by its own log: one line per request.
+  const campaignAsks = () =>
+    proxyServer.logs.filter((line) => line.includes('"/v1/campaigns/71777/HOPE"')).length;
+  const donate = page.locator("givekit-donate");
+  await page.goto(`${hostUrl}/snippet.html`);
+  await expect(donate.getByRole("radio", { name: "$50" })).toBeVisible();
+  const afterFirst = campaignAsks();
+  expect(afterFirst).toBeGreaterThan(0);
+
+  await page.goto(`${hostUrl}/snippet.html`);
+  await expect(donate.getByRole("radio", { name: "$50" })).toBeVisible();
+  expect(campaignAsks()).toBe(afterFirst);
+});
