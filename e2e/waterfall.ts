@@ -176,8 +176,8 @@ export async function visitDonatePage(
   ).contentFrame();
   if (!frame) throw new Error("The card frame has no document.");
   const cardReady = await // Polled by time: a hidden frame draws no animation frames.
+  // A function, not text: the frame's policy allows no eval.
   (
-    // A function, not text: the frame's policy allows no eval.
     await frame.waitForFunction(() => (window as unknown as { __gkCardReady?: number }).__gkCardReady, null, {
       timeout: 30_000,
       polling: 50,
