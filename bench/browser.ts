@@ -84,7 +84,7 @@ export async function browserBench(
   options: { runs?: number; log?: (line: string) => void } = {},
 ): Promise<{ rows: BrowserBenchRow[]; ok: boolean }> {
   const runs = options.runs ?? Number(process.env.BENCH_BROWSER_RUNS ?? 3);
-  const log = options.log ?? ((line: string) => console.log(line));
+  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const { path } = await findChromium();
   const sandbox = await startSandbox();
   let proxyUrl = "";
