@@ -4,7 +4,16 @@
  * later by a script, with the messages of the languages they ask for beside it (two requests at
  * once, not one after the other). An element present before its code arrives is upgraded by
  * customElements.define(), attributes and all.
+ *
+ * For `<givekit-donate>` it asks, in the same moment, for what the form asks for as soon as it
+ * runs: its campaign (an early GET its chunk takes over, widget/chunks/early.ts) and the rest of
+ * the form after its first step with its words (imported now, so the form's own import finds them
+ * loaded). So a donor waits for one wave of requests after widget.js, not three in a row.
  */
+import type { EarlyAnswers } from "./chunks/early";
+import { earlyCampaignPath } from "./donate/model/campaign";
+
+const DONATE = "givekit-donate";
 
 /** Gives a language's catalog (widget/i18n `MessageSource`). */
 type Catalogs = (locale: string) => Promise<unknown>;
@@ -17,7 +26,7 @@ export type NeedElement = (tag: string, locale?: string | null) => void;
 
 /** What every chunk exports (widget/chunks/): it defines its element(s), with its catalogs. */
 interface ElementChunk {
-  define(messages: Catalogs, need: NeedElement): void | Promise<void>;
+  define(messages: Catalogs, need: NeedElement, early: EarlyAnswers): void | Promise<void>;
 }
 
 /** Where the chunks are, relative to widget.js: written by the build (vite.config.ts). */
@@ -28,6 +37,11 @@ export interface ChunkTable {
   all: string;
   /** Each chunk's catalogs (a tag's, or "all") by language: what its elements say, and no more. */
   messages: Record<string, Record<string, string>>;
+  /**
+   * What the donate chunk imports as its form is created, by language: the rest of the form after
+   * its first step, and its words.
+   */
+  later: Record<string, string[]>;
 }
 
 /**
@@ -61,6 +75,38 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
     };
   }
 
+  /** The campaigns asked for early, by URL, until their element's chunk takes each over (once). */
+  const early = new Map<string, Promise<Response>>();
+  const take: EarlyAnswers = (url) => {
+    const answer = early.get(url);
+    early.delete(url);
+    return answer;
+  };
+
+  /**
+   * What each form asks for first, asked now: its campaign (by short code and keyword, from the
+   * proxy widget.js came from; a form named by its event, or with a `proxy` of its own, asks for
+   * its own), and the rest of the form in its language. A request that fails here is made again
+   * by the form, as if it had not been made.
+   */
+  function startDonateForms(key: string) {
+    const later = key === DONATE ? chunks.later : {};
+    for (const form of document.querySelectorAll(DONATE)) {
+      const get = (name: string) => form.getAttribute(name);
+      const path = earlyCampaignPath(get);
+      const url = path && get("proxy") === null && new URL(path, base).href;
+      if (url && !early.has(url)) {
+        // As the form's client would send it (widget/shared/api-client.ts).
+        const answer = fetch(url, { credentials: "omit" });
+        answer.catch(() => undefined);
+        early.set(url, answer);
+      }
+      // By the attribute as written ("es", not "es-MX": that form asks for its words itself).
+      for (const file of later[get("locale") ?? "en"] ?? [])
+        import(/* @vite-ignore */ new URL(file, base).href).catch(() => undefined);
+    }
+  }
+
   const need: NeedElement = (tag, locale) => {
     const file = waiting.get(tag);
     if (file) fetchChunk(tag, file, [tag], [locale]);
@@ -79,8 +125,10 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
     if (waiting.size === 0) observer.disconnect();
     const catalogs = catalogsOf(chunks.messages[key]!);
     for (const locale of locales) catalogs(locale ?? "en").catch(() => undefined);
-    import(/* @vite-ignore */ new URL(file, base).href).then(
-      (chunk: ElementChunk) => chunk.define(catalogs, need),
+    const code = import(/* @vite-ignore */ new URL(file, base).href);
+    if (tags.includes(DONATE)) startDonateForms(key);
+    code.then(
+      (chunk: ElementChunk) => chunk.define(catalogs, need, take),
       () =>
         console.error(`[givekit] <${tags.join(">, <")}> could not be loaded from ${new URL(base).origin}.`),
     );

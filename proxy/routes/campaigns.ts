@@ -2,15 +2,16 @@
  * GET /v1/campaigns/{shortcode}/{keyword}: a served campaign's public settings, and the origins
  * the widget is served on (ALLOWED_ORIGINS).
  * GET /v1/campaigns?event_id=&event_type=: the same, for a campaign named by its event.
+ * Both compressed by Accept-Encoding, with an ETag, cacheable a short while (CAMPAIGN_CACHE).
  * GET /v1/campaigns/{shortcode}/{keyword}/peers?q=: its fundraisers and teams for the picker (at
  *   most PEER_PAGE, with how many `more` match); ?fundraiser=ID or ?team=ID: that one peer.
  * GET /v1/campaigns/{shortcode}/{keyword}/progress: raised, goal and donors (proxy/progress.ts).
  */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
+import { compressedVariants, variantResponse, type Variants } from "../../http/precompressed";
 import type { Campaign, CampaignResponse, PeersResponse } from "../../contract/api";
 import type { CampaignDirectory } from "../campaigns";
 import type { AppEnv } from "../context";
-import { variantResponse } from "../../http/precompressed";
 import { PEER_ID_PATTERN } from "../../contract/patterns";
 import { PEER_QUERY_MAX, type createPeersCache, type PeerQuestion } from "../peers";
 import type { ProgressCache } from "../progress";
@@ -18,6 +19,12 @@ import { ProblemError } from "../problem";
 
 /** Browsers and CDNs may keep campaign settings and peer lists this long, in seconds. */
 const PUBLIC_MAX_AGE_S = 60;
+/**
+ * A campaign's settings: kept a minute, then used while they are asked again in the background
+ * for five more (a second page view never waits for them), and asked again with their ETag
+ * (a 304 when unchanged) after that.
+ */
+const CAMPAIGN_CACHE = `public, max-age=${PUBLIC_MAX_AGE_S}, stale-while-revalidate=${5 * PUBLIC_MAX_AGE_S}`;
 
 function served(directory: CampaignDirectory, shortcode: string, keyword: string): Campaign {
   const campaign = directory.byKeyword(shortcode, keyword);
@@ -71,10 +78,21 @@ export function campaignRoutes(deps: {
   allowedOrigins: readonly string[];
 }) {
   const cacheControl = `public, max-age=${PUBLIC_MAX_AGE_S}`;
-  const answer = (campaign: Campaign): CampaignResponse => ({
-    ...campaign,
-    allowed_origins: [...deps.allowedOrigins],
-  });
+  /** Each campaign's answer, compressed once (Brotli, gzip) with an ETag of its own. */
+  const answers = new WeakMap<Campaign, Variants>();
+  const answer = (c: Context<AppEnv>, campaign: Campaign): Response => {
+    let variants = answers.get(campaign);
+    if (!variants) {
+      const body: CampaignResponse = { ...campaign, allowed_origins: [...deps.allowedOrigins] };
+      variants = compressedVariants(new TextEncoder().encode(JSON.stringify(body)));
+      answers.set(campaign, variants);
+    }
+    return variantResponse(
+      { acceptEncoding: c.req.header("accept-encoding"), ifNoneMatch: c.req.header("if-none-match") },
+      variants,
+      { "Content-Type": "application/json", "Cache-Control": CAMPAIGN_CACHE },
+    );
+  };
   return new Hono<AppEnv>()
     .get("/v1/campaigns", (c) => {
       const eventId = c.req.query("event_id");
@@ -87,11 +105,11 @@ export function campaignRoutes(deps: {
       }
       const campaign = deps.campaigns.byEvent(eventId, eventType);
       if (!campaign) throw new ProblemError("campaign_not_served", "This campaign is not served here.");
-      return c.json(answer(campaign), 200, { "Cache-Control": cacheControl });
+      return answer(c, campaign);
     })
     .get("/v1/campaigns/:shortcode/:keyword", (c) => {
       const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
-      return c.json(answer(campaign), 200, { "Cache-Control": cacheControl });
+      return answer(c, campaign);
     })
     .get("/v1/campaigns/:shortcode/:keyword/peers", async (c) => {
       const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));

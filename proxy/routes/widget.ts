@@ -18,6 +18,27 @@ const ENTRY_CACHE = "no-cache";
 /** Hashed asset names change with their content. */
 const ASSET_CACHE = "public, max-age=31536000, immutable";
 const FRAME_CACHE = "no-cache";
+/** The card frame page's own script and stylesheet, as its built HTML names them. */
+const FRAME_ASSET = /<(script|link)\b[^>]*?\b(?:src|href)="(\/assets\/[\w.-]+\.(?:js|css))"/g;
+
+/**
+ * A `Link` header preloading what the frame page loads (its module script, its stylesheet, each
+ * as the page asks for it: `crossorigin`), so the browser asks for them with the page's first
+ * bytes rather than once it has read them.
+ *
+ * @example
+ * frameLinks('<script type="module" crossorigin src="/assets/card-1.js"></script>');
+ * // '</assets/card-1.js>; rel=modulepreload; crossorigin'
+ */
+export function frameLinks(html: string): string {
+  return [...html.matchAll(FRAME_ASSET)]
+    .map(([, tag, path]) =>
+      tag === "script"
+        ? `<${path}>; rel=modulepreload; crossorigin`
+        : `<${path}>; rel=preload; as=style; crossorigin`,
+    )
+    .join(", ");
+}
 const ASSET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** Scripts and stylesheets, which no browser reads a document's headers from. */
 const SUBRESOURCE_NAME = /\.(?:js|css)$/;
@@ -57,6 +78,8 @@ export function widgetRoutes(options: {
   const frameCsp = frameContentSecurityPolicy(options.allowedOrigins, options.challengeScriptUrl ?? null);
 
   const files = precompressedFiles();
+  /** The frame page's Link header, by the page's ETag (made again after a rebuild). */
+  let frameLink: { etag: string; value: string } | null = null;
 
   async function serve(
     c: Context<AppEnv>,
@@ -103,11 +126,18 @@ export function widgetRoutes(options: {
       c.set("subresource", true);
       return serve(c, "givekit.js", script);
     })
-    .get("/frame/card", (c) => {
+    .get("/frame/card", async (c) => {
       c.set("framable", true);
+      const page = await files.get(join(options.widgetDir, "frame/card.html"));
+      if (page && frameLink?.etag !== page.identity.etag)
+        frameLink = {
+          etag: page.identity.etag,
+          value: frameLinks(new TextDecoder().decode(page.identity.body)),
+        };
       return serve(c, "frame/card.html", {
         "Cache-Control": FRAME_CACHE,
         "Content-Security-Policy": frameCsp,
+        ...(page && frameLink?.value && { Link: frameLink.value }),
       });
     })
     .get("/assets/:name{.+}", (c) => {

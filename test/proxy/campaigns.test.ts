@@ -37,7 +37,7 @@ describe("the read-only API", () => {
     const reply = await ctx.api.get("/v1/campaigns/71777/HOPE");
     expect(reply.status).toBe(200);
     expect(reply.json).toEqual({ ...demo.campaigns[0], allowed_origins: [] });
-    expect(reply.headers.get("cache-control")).toMatch(/^public, max-age=\d+$/);
+    expect(reply.headers.get("cache-control")).toMatch(/^public, max-age=\d+/);
   });
 
   it("GET /v1/campaigns?event_id=&event_type= → the campaign named by its event", async () => {

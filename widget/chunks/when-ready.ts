@@ -1,6 +1,7 @@
 import { loadMessages, useMessageSource, type MessageSource } from "../i18n";
 import type { NeedElement } from "../loader";
 import { rememberScriptOrigin } from "../shared/proxy-url";
+import { useEarlyAnswers, type EarlyAnswers } from "./early";
 
 /**
  * A chunk's `define(messages)`: widget.js hands it where this chunk's catalogs are (their
@@ -8,7 +9,8 @@ import { rememberScriptOrigin } from "../shared/proxy-url";
  * elements on the page ask for are loaded first, so each element renders whole at once, the
  * space the page kept for it filled in one step (no layout shift). A language that fails to
  * load is retried at render. `need` asks widget.js for another element's chunk (one this
- * chunk's elements create in their shadow roots, which widget.js does not watch).
+ * chunk's elements create in their shadow roots, which widget.js does not watch); `early` gives
+ * the answers widget.js asked for before this chunk came, for its elements' own requests to take over.
  *
  * @example
  * export const define = definer(import.meta.url, ["givekit-donate"], defineDonateElement);
@@ -16,8 +18,9 @@ import { rememberScriptOrigin } from "../shared/proxy-url";
 export function definer(chunkUrl: string, tags: readonly string[], define: (need: NeedElement) => void) {
   // The chunk is served by the proxy, like widget.js: its origin is the elements' default `proxy`.
   rememberScriptOrigin(chunkUrl);
-  return async (messages: MessageSource, need: NeedElement): Promise<void> => {
+  return async (messages: MessageSource, need: NeedElement, early?: EarlyAnswers): Promise<void> => {
     useMessageSource(messages);
+    useEarlyAnswers(early);
     const elements = document.querySelectorAll(tags.join(","));
     const locales = new Set([...elements].map((element) => element.getAttribute("locale")));
     await Promise.allSettled([...locales].map((locale) => loadMessages(locale)));

@@ -1,5 +1,6 @@
 import type { Problem } from "../../contract/error-schemas";
 import { isErrorCode, type ErrorCode } from "../../contract/errors";
+import { takeEarly } from "../chunks/early";
 import { isFieldErrors, isObject } from "./checks";
 
 /**
@@ -28,14 +29,24 @@ export function readProblem(body: unknown, status: number): Problem {
   };
 }
 
-/** A small JSON client for the proxy's public API; answers are never thrown, always returned. */
+/**
+ * A small JSON client for the proxy's public API; answers are never thrown, always returned. A GET
+ * that widget.js already made (widget/chunks/early.ts) takes its answer over; one that failed to
+ * arrive is asked again here, as if it had never been made. A GET is sent as widget.js sends it
+ * (widget/loader.ts): no credentials, no headers (the proxy answers JSON whatever the Accept).
+ */
 export function createApiClient(proxyUrl: string) {
   const base = proxyUrl.replace(/\/+$/, "");
 
-  async function request<T>(path: string, init: RequestInit): Promise<ApiResult<T>> {
+  async function request<T>(
+    path: string,
+    init: RequestInit,
+    early?: Promise<Response>,
+  ): Promise<ApiResult<T>> {
+    const ask = () => fetch(base + path, { ...init, credentials: "omit" });
     let response: Response;
     try {
-      response = await fetch(base + path, { ...init, credentials: "omit" });
+      response = await (early ? early.catch(ask) : ask());
     } catch {
       return { kind: "unreachable" };
     }
@@ -51,7 +62,7 @@ export function createApiClient(proxyUrl: string) {
   }
 
   return {
-    get: <T>(path: string) => request<T>(path, { method: "GET", headers: { Accept: "application/json" } }),
+    get: <T>(path: string) => request<T>(path, {}, takeEarly(base + path)),
     post: <T>(path: string, body: unknown, headers: Record<string, string> = {}) =>
       request<T>(path, {
         method: "POST",

@@ -1,0 +1,167 @@
+/**
+ * The browser part of `npm run bench`: a donor's first visit to a page with only the snippet's
+ * two lines (e2e/pages/snippet.html), in Chromium (e2e/chromium.ts finds it), under four
+ * profiles: no throttling, the CPU 4x slower (Emulation.setCPUThrottlingRate), a slow 4G
+ * (Network.emulateNetworkConditions: 400 ms round trip, 400 kbit/s) and both. Each profile is
+ * visited BENCH_BROWSER_RUNS times (3), each in a fresh browser context (nothing cached), and the
+ * medians printed: when the form's first step is ready, when the card frame's number field can
+ * take input, and the waterfall's depth before each (e2e/waterfall.ts says how it is counted).
+ *
+ * Budgets (issue 32), with slow 4G and 4x CPU together: the first step within 2,000 ms, the card
+ * frame within 2,400 ms; in every profile with the slow network, one parallel wave after
+ * widget.js before the first step (depth 3: the page, widget.js, the wave).
+ *
+ * Runs alone: `npx tsx bench/browser.ts` (after `npm run build`); exit code 1 when a budget is missed.
+ *
+ * @example
+ * import { browserBench } from "./browser";
+ * const { ok } = await browserBench();
+ */
+import { readFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { chromium } from "@playwright/test";
+import { findChromium } from "../e2e/chromium";
+import { SLOW_4G, visitDonatePage, type Throttle, type Visit } from "../e2e/waterfall";
+import { startProxy } from "../test/helpers/proxy";
+import { startSandbox } from "../test/helpers/sandbox";
+
+const SNIPPET_PAGE = fileURLToPath(new URL("../e2e/pages/snippet.html", import.meta.url));
+
+export const PROFILES: readonly { name: string; throttle: Throttle }[] = [
+  { name: "no throttling", throttle: {} },
+  { name: "4x CPU", throttle: { cpu: 4 } },
+  { name: "slow 4G", throttle: { network: SLOW_4G } },
+  { name: "both", throttle: { cpu: 4, network: SLOW_4G } },
+];
+
+export const BUDGETS = { firstStepMs: 2000, cardReadyMs: 2400, firstStepDepth: 3 };
+
+export interface BrowserBenchRow {
+  profile: string;
+  /** Medians over the runs. */
+  firstStepMs: number;
+  cardReadyMs: number;
+  depthFirstStep: number;
+  depthCard: number;
+  visits: Visit[];
+}
+
+const median = (values: number[]) => {
+  const sorted = values.toSorted((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/** Serves the snippet's page, naming the proxy, on 127.0.0.1 (its own origin, as a nonprofit's site). */
+async function startSnippetHost(proxyUrl: () => string) {
+  const page = await readFile(SNIPPET_PAGE, "utf8");
+  const server = createServer((request, response) => {
+    if (request.url === "/snippet.html")
+      response
+        .writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" })
+        .end(page.replace(/__GIVEKIT_PROXY__/g, proxyUrl()));
+    else response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const ms = (value: number) => `${Math.round(value).toLocaleString("en-US")} ms`;
+
+/**
+ * Visits the snippet's page `runs` times per profile, prints the table and the budgets' verdict,
+ * and returns the rows; `ok` is false when a budget is missed.
+ */
+export async function browserBench(
+  options: { runs?: number; log?: (line: string) => void } = {},
+): Promise<{ rows: BrowserBenchRow[]; ok: boolean }> {
+  const runs = options.runs ?? Number(process.env.BENCH_BROWSER_RUNS ?? 3);
+  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const { path } = await findChromium();
+  const sandbox = await startSandbox();
+  let proxyUrl = "";
+  const host = await startSnippetHost(() => proxyUrl);
+  // The proxy lets the host's origin call it and frame the card form.
+  const proxy = await startProxy({ upstreamUrl: sandbox.url, allowedOrigins: [host.url] });
+  proxyUrl = proxy.url;
+  const browser = await chromium.launch({
+    executablePath: path,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  const rows: BrowserBenchRow[] = [];
+  try {
+    for (const { name, throttle } of PROFILES) {
+      const visits: Visit[] = [];
+      for (let run = 0; run < runs; run += 1) {
+        const context = await browser.newContext();
+        try {
+          visits.push(await visitDonatePage(await context.newPage(), `${host.url}/snippet.html`, throttle));
+        } finally {
+          await context.close();
+        }
+      }
+      rows.push({
+        profile: name,
+        firstStepMs: median(visits.map((visit) => visit.firstStepMs)),
+        cardReadyMs: median(visits.map((visit) => visit.cardReadyMs)),
+        depthFirstStep: median(visits.map((visit) => visit.depth.firstStep)),
+        depthCard: median(visits.map((visit) => visit.depth.card)),
+        visits,
+      });
+    }
+  } finally {
+    await browser.close();
+    await host.close();
+    await proxy.close();
+    await sandbox.close();
+  }
+
+  log(`Browser: a donor's first visit to the snippet's page, Chromium, median of ${runs}`);
+  log(
+    "| | form's first step ready | card frame ready | chain before the first step | chain before the card field |",
+  );
+  log("| --- | --- | --- | --- | --- |");
+  for (const row of rows)
+    log(
+      `| ${row.profile} | ${ms(row.firstStepMs)} | ${ms(row.cardReadyMs)} | ${row.depthFirstStep} | ${row.depthCard} |`,
+    );
+
+  const both = rows.find((row) => row.profile === "both")!;
+  const misses = [
+    both.firstStepMs > BUDGETS.firstStepMs &&
+      `first step ${ms(both.firstStepMs)} > ${ms(BUDGETS.firstStepMs)} (both)`,
+    both.cardReadyMs > BUDGETS.cardReadyMs &&
+      `card frame ${ms(both.cardReadyMs)} > ${ms(BUDGETS.cardReadyMs)} (both)`,
+    ...rows
+      .filter((row) => row.profile.includes("4G") || row.profile === "both")
+      .filter((row) => row.depthFirstStep > BUDGETS.firstStepDepth)
+      .map((row) => `${row.depthFirstStep - 2} waves after widget.js before the first step (${row.profile})`),
+  ].filter(Boolean);
+  log(
+    misses.length === 0
+      ? "Within budget: " +
+          `first step ≤ ${ms(BUDGETS.firstStepMs)}, card frame ≤ ${ms(BUDGETS.cardReadyMs)} (both), one wave after widget.js.`
+      : `Over budget: ${misses.join("; ")}`,
+  );
+  return { rows, ok: misses.length === 0 };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { ok } = await browserBench();
+  if (!ok) process.exitCode = 1;
+}
