@@ -129,9 +129,9 @@ export type Peer = z.infer<typeof PeerSchema>;
  * GET …/peers: at most 20 peers, best first; `more`: how many others match (absent: none).
  * `?fundraiser=ID` or `?team=ID` answers that one peer, or none when the campaign has no such peer.
  */
-export const PeersResponseSchema = z.object({
-  peers: z.array(PeerSchema),
-  more: z.optional(z.int().check(z.gte(0))),
+export const PeersResponseSchema = /* @__PURE__ */ z.object({
+  peers: /* @__PURE__ */ z.array(PeerSchema),
+  more: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0))),
 });
 export type PeersResponse = z.infer<typeof PeersResponseSchema>;
 
@@ -152,17 +152,17 @@ export const CHALLENGE_PROOF_MAX = 4096;
  * `key_prefix`, then sends back the challenge and what it found.
  */
 export const PowChallengeSchema = /* @__PURE__ */ z.object({
-  provider: z.literal("pow"),
+  provider: /* @__PURE__ */ z.literal("pow"),
   parameters: /* @__PURE__ */ z.object({
-    algorithm: z.literal("SHA-256"),
-    nonce: /* @__PURE__ */ z.string().check(z.regex(/^[0-9a-f]{2,128}$/)),
-    salt: /* @__PURE__ */ z.string().check(z.regex(/^[0-9a-f]{2,128}$/)),
-    cost: /* @__PURE__ */ z.int().check(z.gte(1), z.lte(16)),
-    keyLength: /* @__PURE__ */ z.int().check(z.gte(8), z.lte(64)),
-    keyPrefix: /* @__PURE__ */ z.string().check(z.regex(/^[0-9a-f]{2,128}$/)),
+    algorithm: /* @__PURE__ */ z.literal("SHA-256"),
+    nonce: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[0-9a-f]{2,128}$/)),
+    salt: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[0-9a-f]{2,128}$/)),
+    cost: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(16)),
+    keyLength: /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(8), /* @__PURE__ */ z.lte(64)),
+    keyPrefix: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[0-9a-f]{2,128}$/)),
   }),
   /** The signed challenge, returned as it came with the solution (opaque to the frame). */
-  signed: /* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(2048)),
+  signed: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(2048)),
 });
 export type PowChallenge = z.infer<typeof PowChallengeSchema>;
 /**
@@ -171,9 +171,9 @@ export type PowChallenge = z.infer<typeof PowChallengeSchema>;
  * key to render it with and the script that draws it.
  */
 export const TurnstileChallengeSchema = /* @__PURE__ */ z.object({
-  provider: z.literal("turnstile"),
-  site_key: /* @__PURE__ */ z.string().check(z.minLength(1)),
-  script_url: /* @__PURE__ */ z.string().check(z.minLength(1)),
+  provider: /* @__PURE__ */ z.literal("turnstile"),
+  site_key: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1)),
+  script_url: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1)),
 });
 export type TurnstileChallenge = z.infer<typeof TurnstileChallengeSchema>;
 export const ChallengeSchema = /* @__PURE__ */ z.union([PowChallengeSchema, TurnstileChallengeSchema]);

@@ -17,6 +17,7 @@ import {
 } from "./donor-helpers";
 import { expect, test, withServers, type Servers } from "./fixtures";
 import { FAKE_SITE_KEY, startFakeTurnstile, type FakeTurnstile } from "./turnstile-fake";
+import { TRIP_ON_FIRST as TRIPPED, giveThroughChallenge, tripDefence } from "./challenge";
 
 /** Defence mode for a campaign after its first card tokenization of a minute: forced by a signal. */
 const TRIP_ON_FIRST = { GIVEKIT_DEFENCE_CAMPAIGN_TOKENS_PER_MIN: "1", GIVEKIT_RATE_PAYMENT_TOKENS: "1000" };
@@ -112,6 +113,30 @@ test.describe("defence mode in the card frame", () => {
       await expect(region).toBeHidden();
       // One proof, checked once by the proxy, and passed.
       expect(turnstile.verified).toEqual([{ proof: expect.stringMatching(/^good-/), passed: true }]);
+    });
+  });
+
+  test("with the defaults (no Turnstile), the frame solves givekit's own challenge on a phone's CPU and the donor gives once", async ({
+    page,
+  }) => {
+    await withServers(TRIPPED, async (servers) => {
+      await tripDefence(servers.proxy.url);
+      const thirdParty: string[] = [];
+      page.on("request", (request) => {
+        const url = new URL(request.url());
+        if (!["127.0.0.1", "localhost"].includes(url.hostname)) thirdParty.push(request.url());
+      });
+      const lastName = uniqueLastName("Solver");
+      const solveMs = await giveThroughChallenge(page, servers, lastName, 4);
+      console.warn(`challenge solved in the card frame with 4x CPU throttling: ${Math.round(solveMs)} ms`);
+      await expectOneCharge(page, servers.sandbox, lastName);
+      await expect(cardOf(page).getByRole("region")).toBeHidden();
+      // The proxy asked, the frame answered: one tokenization proven at the level asked.
+      const proven = servers.proxy.logs.filter((line) =>
+        line.includes('"scrutiny":"defence:tokens_per_min"'),
+      );
+      expect(proven.some((line) => line.includes('"proven":0') && line.includes('"status":201'))).toBe(true);
+      expect(thirdParty).toEqual([]);
     });
   });
 });
