@@ -24,10 +24,11 @@
  *    SQLite and two on one PostgreSQL: good cards charged in a gala and a giving-day peak, and
  *    bot donations that reached the upstream (about 90 s, in real time; printed, not judged).
  * BENCH_ONLY (the parts to run, comma-separated: `proxy`, parts 1 to 3; `stores`, part 4; `crowds`,
- * part 5; `scale`, part 6; unset: all; PARTS below).
+ * part 5; `challenge`, part 6; `scale`, part 7; unset: all; PARTS below).
  * Every figure is printed beside its target and its guard (bench/baseline.json, bench/verdict.ts):
  * a missed target is marked; the exit code is 1 only when a figure regresses past its guard.
  */
+import { challengeBench } from "./challenge";
 import { benchScaleGifts } from "./scale-gifts";
 import { scalePeersBench } from "./scale-peers";
 import type { ChildProcess } from "node:child_process";
@@ -789,7 +790,9 @@ const PARTS: Record<string, BenchPart> = {
   stores: measureStores,
   /** Crowds and card testers (5). */
   crowds: measureCrowds,
-  /** Real accounts: gifts (progress, the reconciler) and peers (the picker's search) at scale (6). */
+  /** givekit's own challenge as a phone solves it in the card frame (6). */
+  challenge: async (run) => challengeBench(run.say),
+  /** Real accounts: gifts (progress, the reconciler) and peers (the picker's search) at scale (7). */
   scale: async (run) => {
     const gifts = await benchScaleGifts();
     const peers = await scalePeersBench(run.say);
