@@ -55,4 +55,45 @@ describe("form sessions", () => {
     for (const text of [undefined, "", "x", `${own}x`])
       expect(await ours.check(text, "card-a")).not.toBeNull();
   });
+
+  it("bound to the client and campaign it was minted for; a client minting many gets bulk sessions", async () => {
+    const sessions = createFormSessions(
+      { ...CONFIG, formSessionBulk: 2 },
+      { secret: "k".repeat(32), counters: null, now: fixedNow },
+    );
+    const mine = (await sessions.issue(undefined, { ip: "198.51.100.7", campaign: "71777/HOPE" }))
+      .form_session;
+    expect(sessions.facts(mine, "198.51.100.7")).toMatchObject({
+      campaign: "71777/HOPE",
+      bulk: false,
+      foreign: false,
+    });
+    // Handed to another client: known as foreign (its cards are challenged).
+    expect(sessions.facts(mine, "203.0.113.9")).toMatchObject({ foreign: true });
+    // A renewal keeps the binding, whoever asks for it.
+    const renewed = (await sessions.issue(mine, { ip: "203.0.113.9" })).form_session;
+    expect(sessions.facts(renewed, "198.51.100.7")).toMatchObject({ campaign: "71777/HOPE", foreign: false });
+    await sessions.issue(undefined, { ip: "198.51.100.7" });
+    const third = (await sessions.issue(undefined, { ip: "198.51.100.7" })).form_session;
+    expect(sessions.facts(third, "198.51.100.7")).toMatchObject({ bulk: true });
+    expect(sessions.facts("forged", "198.51.100.7")).toBeNull();
+  });
+
+  it("keeps its counts past its first end when renewed, and declines of its cards block it", async () => {
+    let now = 1_800_000_000_000;
+    const sessions = createFormSessions(CONFIG, { secret: "k".repeat(32), counters: null, now: () => now });
+    const first = (await sessions.issue()).form_session;
+    now += 2000;
+    for (let i = 0; i < 5; i++) expect(await sessions.check(first, "card-a")).toBeNull();
+    // Renewed before its end, checked after the first end: the five are still counted.
+    now += 3000_000;
+    const renewed = (await sessions.issue(first)).form_session;
+    now += 1000_000;
+    expect(await sessions.check(renewed, "card-a")).toBe("form_session_spent");
+    const other = (await sessions.issue()).form_session;
+    now += 2000;
+    const id = sessions.facts(other)!.id;
+    for (let i = 0; i < CONFIG.formSessionCards; i++) await sessions.recordDecline(id);
+    expect(await sessions.check(other, "card-b")).toBe("form_session_blocked");
+  });
 });

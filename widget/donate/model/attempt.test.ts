@@ -80,6 +80,21 @@ const PENDING: ApiResult<unknown> = {
 };
 
 describe("the attempt model", () => {
+  it("a card token the proxy wants made again is made once more by the frame, and the gift sent again, once", async () => {
+    const proxy = fakeProxy([problem(403, "card_check_required"), CHARGED]);
+    const { attempt, card, form } = attemptWith(proxy);
+    form.start();
+    expect(await attempt.send(GIFT)).toEqual({ kind: "success" });
+    expect(card.tokenize).toHaveBeenCalledTimes(2);
+    expect(proxy.sent.map((call) => call.body.credit_card_token)).toEqual(["tok_1", "tok_2"]);
+    // Twice in a row is not looped on: the donor is told.
+    const twice = fakeProxy([problem(403, "card_check_required"), problem(403, "card_check_required")]);
+    const again = attemptWith(twice);
+    again.form.start();
+    expect(await again.attempt.send(GIFT)).toMatchObject({ kind: "failed", code: "card_check_required" });
+    expect(twice.sent).toHaveLength(2);
+  });
+
   it("after an answer that decided nothing, the same gift goes again with the same key and card token", async () => {
     const proxy = fakeProxy([problem(503, "upstream_unavailable"), { kind: "unreachable" }, CHARGED]);
     const { attempt, card, form } = attemptWith(proxy);
