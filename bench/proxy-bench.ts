@@ -48,7 +48,13 @@ import { judge, type Baseline } from "./verdict";
 import { FORM_SESSION_FIELD } from "../contract/api";
 import { createFormSessions } from "../proxy/defence/form-session";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../sandbox/fixture";
-import { describeFigures, runAllScenarios, startCrowdStack } from "../test/helpers/crowds";
+import {
+  DEFENCE_SCENARIO_NAMES,
+  SOLVING_SCENARIO_NAMES,
+  describeFigures,
+  runAllScenarios,
+  startCrowdStack,
+} from "../test/helpers/crowds";
 import { startEmbeddedPostgres } from "../test/helpers/postgres-global";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -761,7 +767,7 @@ async function measureStores(run: BenchRun): Promise<Record<string, number>> {
  * the bounds).
  */
 async function measureCrowds(run: BenchRun): Promise<Record<string, number>> {
-  say("crowds and card testers, the proxy's defaults (test/helpers/crowds.ts; about 90 s)");
+  say("crowds and card testers, the proxy's defaults (test/helpers/crowds.ts; about 4 minutes)");
   const adminUrl = await run.postgres();
   let n = 0;
   // Side by side, with each set-up's testers in a moment of its own (one machine, two cores).
@@ -774,6 +780,19 @@ async function measureCrowds(run: BenchRun): Promise<Record<string, number>> {
   ]);
   for (const figures of sqlite) say(`  ${describeFigures("one proxy, SQLite:", figures)}`);
   for (const figures of postgres) say(`  ${describeFigures("two proxies, PostgreSQL:", figures)}`);
+  // Then the testers and the griefer, and the testers again paying every challenge (up to 3 minutes each).
+  const defence = [...DEFENCE_SCENARIO_NAMES, ...SOLVING_SCENARIO_NAMES];
+  const starts = { stockpile: 5, distributed: 10, "stockpile-solving": 15, "distributed-solving": 20 };
+  const [sqliteDefence, postgresDefence] = await Promise.all([
+    runAllScenarios(() => startCrowdStack({}), starts, defence),
+    runAllScenarios(
+      async () => startCrowdStack({ databaseUrl: await createDatabase(adminUrl, `givekit_crowd_${n++}`) }),
+      starts,
+      defence,
+    ),
+  ]);
+  for (const figures of sqliteDefence) say(`  ${describeFigures("one proxy, SQLite:", figures)}`);
+  for (const figures of postgresDefence) say(`  ${describeFigures("two proxies, PostgreSQL:", figures)}`);
   say();
   return {};
 }

@@ -75,7 +75,10 @@ export function describeCrowds(store: "sqlite" | "postgres"): void {
       },
       180_000,
     );
+  });
 
+  // After the crowds above, not beside them: a store's proxies are many programs on two cores.
+  describe(`testers and a griefer against the defaults, on ${store}`, () => {
     it("(defaults) stockpiled tokens, a distributed tester and a griefer are held; the room still gives", async () => {
       // After the crowds above have had the machine to themselves for a while.
       const names = [...DEFENCE_SCENARIO_NAMES, ...SOLVING_SCENARIO_NAMES];
