@@ -266,7 +266,11 @@ async function checkTrust(config: ProxyConfig, front: string | undefined): Promi
   const base = runningProxyUrl(config);
   const token = config.metricsToken;
   const said = `GIVEKIT_TRUST_PROXY=${shown}${explicit ? "" : " (the default: HOST is loopback)"}`;
-  if (!base || !token)
+  if (!base)
+    return new DoctorNote(
+      `${said}; with PORT=0 there is no running proxy doctor can find to ask how it reads addresses`,
+    );
+  if (!token)
     return new DoctorNote(
       `${said}; set GIVEKIT_METRICS_TOKEN so doctor can see how a running proxy reads addresses`,
     );
