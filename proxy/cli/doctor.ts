@@ -266,7 +266,11 @@ async function checkTrust(config: ProxyConfig, front: string | undefined): Promi
   const base = runningProxyUrl(config);
   const token = config.metricsToken;
   const said = `GIVEKIT_TRUST_PROXY=${shown}${explicit ? "" : " (the default: HOST is loopback)"}`;
-  if (!base || !token)
+  if (!base)
+    return new DoctorNote(
+      `${said}; with PORT=0 there is no running proxy doctor can find to ask how it reads addresses`,
+    );
+  if (!token)
     return new DoctorNote(
       `${said}; set GIVEKIT_METRICS_TOKEN so doctor can see how a running proxy reads addresses`,
     );
@@ -294,15 +298,23 @@ async function checkTrust(config: ProxyConfig, front: string | undefined): Promi
   if (grew("untrusted_forwarder"))
     throw new Finding(
       "GIVEKIT_TRUST_PROXY",
-      `${url ? `a request through ${url}` : `the proxy at ${base} has had requests`} with X-Forwarded-For from a peer ${shown} does not trust: every donor behind it counts as one client, and five declines block them all`,
+      `${url ? `a request through ${url}` : `the proxy at ${base} has had requests`} with X-Forwarded-For from a peer ${shown} does not trust${url ? "" : " (a reverse proxy in front, or clients forging the header: its log names the peer)"}: every donor behind a reverse proxy it does not trust counts as one client, and five declines block them all`,
       "add the reverse proxy's address (the proxy's log names it: \"X-Forwarded-For came from …\"), e.g. GIVEKIT_TRUST_PROXY=loopback",
     );
-  if (grew("missing_forwarded_for"))
+  if (grew("missing_forwarded_for")) {
+    const fix =
+      "make the reverse proxy set X-Forwarded-For (nginx: proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for), or set GIVEKIT_TRUST_PROXY=none if nothing is in front";
+    // Without a front to send through, a request made on this host (a curl) counts as well.
+    if (!url)
+      return new DoctorNote(
+        `${said}; the proxy at ${base} has had ${after.missing_forwarded_for} request(s) from a trusted address without X-Forwarded-For (a reverse proxy that does not set it, or requests made directly on this host): run givekit doctor --front https://… to tell. If it is the reverse proxy: ${fix}`,
+      );
     throw new Finding(
       "GIVEKIT_TRUST_PROXY",
-      `${url ? `a request through ${url}` : `the proxy at ${base} has had requests`} from a trusted reverse proxy without X-Forwarded-For: every donor counts as that proxy`,
-      "make the reverse proxy set X-Forwarded-For (nginx: proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for), or set GIVEKIT_TRUST_PROXY=none if nothing is in front",
+      `a request through ${url} came from a trusted reverse proxy without X-Forwarded-For: every donor counts as that proxy`,
+      fix,
     );
+  }
   return `${said}; the proxy at ${base} has placed every client${through}`;
 }
 

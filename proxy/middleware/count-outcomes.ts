@@ -20,7 +20,7 @@ const ROUTES: Record<string, string> = {
 
 /**
  * @example
- * app.use("*", requestContext({ logger, trustProxyHops: 0 }), countOutcomes(metrics));
+ * app.use("*", requestContext({ logger, trustProxy: config.trustProxy }), countOutcomes(metrics));
  */
 export function countOutcomes(metrics: Metrics): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

@@ -9,6 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../proxy/cli/main";
+import { DB_FILE } from "../../proxy/store/sqlite/data-dir";
+import { SQLITE_SCHEMA_VERSION } from "../../proxy/store/sqlite/schema";
+import { openSqlite } from "../../sqlite/open";
 import { runProxy, spawnProxy } from "../helpers/proxy-process";
 import { startProxy } from "../helpers/proxy";
 import { DEMO, startSandbox, type SandboxHandle } from "../helpers/sandbox";
@@ -283,6 +286,23 @@ describe("givekit migrate beside a running SQLite proxy", () => {
     } finally {
       await proxy.close();
     }
+  });
+});
+
+describe("a SQLite store of an older schema", () => {
+  it("doctor and the other commands say to run givekit migrate", async () => {
+    const dataDir = join(dir, "older");
+    expect((await givekit(["migrate"], { GIVEKIT_DATA_DIR: dataDir })).code).toBe(0);
+    const db = openSqlite(join(dataDir, DB_FILE));
+    db.pragma(`user_version = ${SQLITE_SCHEMA_VERSION - 1}`);
+    db.close();
+    const doctor = await givekit(["doctor"], { GIVEKIT_DATA_DIR: dataDir });
+    expect(doctor.out).toMatch(
+      /^✗ store: GIVEKIT_DATA_DIR: the store's schema is version \d+, this givekit knows \d+: run `givekit migrate`/m,
+    );
+    const attempts = await givekit(["attempts"], { GIVEKIT_DATA_DIR: dataDir });
+    expect(attempts.code).not.toBe(0);
+    expect(attempts.out + attempts.err).toMatch(/run `givekit migrate`/);
   });
 });
 
