@@ -89,6 +89,8 @@ export interface DefenceConfig {
   tokenHoldS: number;
   /** Declines of one donor (e-mail) or one card, within the decline window, that refuse them for it. */
   identityDeclines: number;
+  /** Distinct clients one donor (e-mail) gives from, within the decline window, that put its campaign in defence mode. */
+  donorSpreadClients: number;
   /** givekit's own challenge, a proof of work: its mean work at level 0, its top level, its life. */
   pow: { work: number; maxLevel: number; ttlS: number };
   /** Cloudflare Turnstile, asked instead of the proof of work when configured; null: the proof of work. */
@@ -223,6 +225,7 @@ export const CONFIG_DEFAULTS = {
   GIVEKIT_FORM_SESSION_BULK: "20",
   GIVEKIT_TOKEN_HOLD_S: "300",
   GIVEKIT_IDENTITY_DECLINES: "3",
+  GIVEKIT_DEFENCE_DONOR_CLIENTS: "5",
   GIVEKIT_CHALLENGE_WORK: "5000",
   GIVEKIT_CHALLENGE_MAX_LEVEL: "3",
   GIVEKIT_CHALLENGE_TTL_S: "300",
@@ -437,6 +440,7 @@ const EnvSchema = z.object({
   GIVEKIT_FORM_SESSION_BULK: whole(1, MAX_COUNT),
   GIVEKIT_TOKEN_HOLD_S: whole(10, MAX_SECONDS),
   GIVEKIT_IDENTITY_DECLINES: whole(1, MAX_COUNT),
+  GIVEKIT_DEFENCE_DONOR_CLIENTS: whole(2, MAX_COUNT),
   GIVEKIT_CHALLENGE_WORK: whole(1, 100_000_000),
   GIVEKIT_CHALLENGE_MAX_LEVEL: whole(0, 10),
   GIVEKIT_CHALLENGE_TTL_S: whole(10, 3600),
@@ -551,6 +555,11 @@ export function loadCampaigns(path: string): Campaign[] {
 const RENAMED: Partial<Record<string, ConfigVariable>> = {
   GIVEKIT_JOURNAL_SECRET: "GIVEKIT_SIGNING_SECRET",
 };
+/** Variables that no longer do anything, and what took their place: said in the log when set. */
+const RETIRED: Record<string, string> = {
+  GIVEKIT_DEFENCE_THROTTLE_PER_MIN:
+    "GIVEKIT_DEFENCE_THROTTLE_PER_MIN no longer does anything: defence mode challenges every card (givekit's own proof of work, GIVEKIT_CHALLENGE_WORK) instead of throttling a campaign to a fixed rate; remove it",
+};
 
 export function loadConfig(given: Record<string, string | undefined>): ProxyConfig {
   const env = { ...given };
@@ -560,6 +569,7 @@ export function loadConfig(given: Record<string, string | undefined>): ProxyConf
     deprecations.push(`${old} is now ${current}; the old name still works, and will not always`);
     if (!env[current!]?.trim()) env[current!] = env[old];
   }
+  for (const [old, why] of Object.entries(RETIRED)) if (env[old]?.trim()) deprecations.push(why);
   const input: Record<string, string> = {};
   for (const name of Object.keys(CONFIG_DEFAULTS) as ConfigVariable[]) {
     const value = env[name];
@@ -648,6 +658,7 @@ export function loadConfig(given: Record<string, string | undefined>): ProxyConf
       formSessionBulk: e.GIVEKIT_FORM_SESSION_BULK,
       tokenHoldS: e.GIVEKIT_TOKEN_HOLD_S,
       identityDeclines: e.GIVEKIT_IDENTITY_DECLINES,
+      donorSpreadClients: e.GIVEKIT_DEFENCE_DONOR_CLIENTS,
       pow: {
         work: e.GIVEKIT_CHALLENGE_WORK,
         maxLevel: e.GIVEKIT_CHALLENGE_MAX_LEVEL,

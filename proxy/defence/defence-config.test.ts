@@ -40,9 +40,18 @@ describe("the card-testing settings", () => {
       formSessionBulk: 20,
       tokenHoldS: 300,
       identityDeclines: 3,
+      donorSpreadClients: 5,
       pow: { work: 5000, maxLevel: 3, ttlS: 300 },
       turnstile: null,
     });
+  });
+
+  it("say in the log that the old throttle no longer does anything, and what took its place", () => {
+    const config = loadConfig({ ...REQUIRED, GIVEKIT_DEFENCE_THROTTLE_PER_MIN: "5" });
+    expect(config.deprecations).toEqual([
+      expect.stringMatching(/THROTTLE_PER_MIN no longer does anything: defence mode challenges/),
+    ]);
+    expect(loadConfig(REQUIRED).deprecations).toEqual([]);
   });
 
   it("take Turnstile with both keys and a verify URL", () => {

@@ -45,7 +45,9 @@ export type DefenceSignal =
   | "declines_per_min"
   | "cards_per_min"
   | "decline_ratio"
-  | "bin_run";
+  | "bin_run"
+  /** One donor (e-mail) giving from many clients: a tester's one identity behind many addresses. */
+  | "donor_spread";
 
 /** Evidence of card testing (declines, their share, a BIN run); the rest is volume (store/defence.ts). */
 export const isEvidence = (signal: string) => !(VOLUME_SIGNALS as readonly string[]).includes(signal);
@@ -265,6 +267,22 @@ export function createDefence(
   }
 
   /**
+   * Counts the distinct clients one donor (a keyed hash of the e-mail) gives from in the decline
+   * window; `donorSpreadClients` of them put the campaign in defence mode (every card challenged).
+   * A person gives from a phone and a laptop; a tester's one identity comes from every address it has.
+   */
+  async function countDonorSpread(campaign: string, email: string, ip: string): Promise<void> {
+    const donor = hashOf("donor", email.trim().toLowerCase());
+    const client = hashOf("client", rateLimitKey(ip));
+    const [seen] = await count.add([
+      { key: `donor-client:${donor}:${client}`, points: 1, ttlMs: declineWindowMs },
+    ]);
+    if (seen!.points !== 1) return;
+    const [clients] = await count.add([{ key: `donor-clients:${donor}`, points: 1, ttlMs: declineWindowMs }]);
+    if (clients!.points >= config.donorSpreadClients) await cross(campaign, "donor_spread", clients!.points);
+  }
+
+  /**
    * Counts one decline in each scope, in one round trip, then checks each scope's signals. Declines
    * a minute count only at declineRatio of that minute's tokenizations or more: a crowd's usual
    * share of declined cards, however large the crowd, is not card testing.
@@ -393,6 +411,10 @@ export function createDefence(
       email?: string;
     }): Promise<{ minted: MintedToken | null; proven: boolean }> {
       const minted = await this.mintedToken(request.token);
+      if (request.email)
+        await guarded("counting a donor's clients", () =>
+          countDonorSpread(request.campaign, request.email!, request.ip),
+        );
       const hits = [
         ...(request.email ? [{ ...donorDeclines(request.email), points: 0 }] : []),
         ...(minted ? [{ ...cardDeclines(minted.card), points: 0 }] : []),

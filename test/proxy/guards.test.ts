@@ -294,6 +294,42 @@ describe("a donor's declines", () => {
   });
 });
 
+describe("one donor from many addresses", () => {
+  const ctx = useStack({ proxy: { env: { GIVEKIT_TRUST_PROXY: "loopback" } } });
+
+  it("the same e-mail giving from 5 addresses puts the campaign in defence mode: every card challenged, nobody refused", async () => {
+    const donor = { first_name: "Sam", last_name: "Same", email: "same.donor@example.org" };
+    const give = async (i: number) => {
+      const from = { "X-Forwarded-For": `198.51.100.${80 + i}` };
+      const minted = await postCard(ctx.api, card(), { headers: from });
+      expect(minted.status).toBe(201);
+      const body = donationBody(String(minted.json.token), { donor, amount: `1${i}.00` });
+      return { from, body, answer: await donate(ctx.api, body, randomUUID(), from) };
+    };
+    for (let i = 0; i < 4; i++) expect((await give(i)).answer.status).toBe(200);
+    // The fifth address: the campaign enters defence mode, and this gift's card is made again under it.
+    const fifth = await give(4);
+    expect(fifth.answer.json.code).toBe("card_check_required");
+    const on = logLines(ctx.proxy).filter((line) => line.event === "defence_mode_on");
+    expect(on).toEqual([expect.objectContaining({ scope: "71777/HOPE", signal: "donor_spread", value: 5 })]);
+    const session = await formSession(ctx.api, fifth.from);
+    const named = { ...card(), shortcode: "71777", keyword: "HOPE", form_session: session };
+    const asked = await postCard(ctx.api, named, { headers: fifth.from });
+    expect(asked.json).toMatchObject({ code: "challenge_required", challenge: { provider: "pow" } });
+    const proof = await solvePow(asked.json.challenge as PowChallenge);
+    const minted = await postCard(ctx.api, { ...named, challenge_token: proof }, { headers: fifth.from });
+    expect(minted.status).toBe(201);
+    const gift = await donate(
+      ctx.api,
+      { ...fifth.body, credit_card_token: minted.json.token },
+      randomUUID(),
+      fifth.from,
+    );
+    expect(gift.status).toBe(200);
+    expect(await collected(ctx.sandbox)).toHaveLength(5);
+  });
+});
+
 describe("the client address behind a reverse proxy", () => {
   const limits = { GIVEKIT_RATE_SUBSCRIPTIONS: "1" };
   const optIn = {
