@@ -1,12 +1,13 @@
 // The client's address behind a real reverse proxy (test/proxy/front.ts, which sets the headers
 // as the GUIDE's nginx does): by who the peer is, never a hop count. A wrong trust setting is
 // warned about once, counted in /metrics and caught by givekit doctor; a forged header is not
-// believed; a gala's declines from one guest do not turn the next guest away.
+// believed; a gala's declines from one guest do not make the next guest prove anything.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../proxy/cli/main";
 import { startProxy, type ProxyHandle } from "../helpers/proxy";
 import { DEMO, startSandbox, type SandboxHandle } from "../helpers/sandbox";
 import { clientFrom, startFront, type Front } from "./front";
+import { withCheckDigit } from "../helpers/cards";
 import {
   CARDS,
   client,
@@ -89,23 +90,28 @@ async function doctor(via: string | undefined, env: Record<string, string> = {})
   return { code, address: report.checks.find((check) => check.check === "client address")! };
 }
 
-/** Five declined cards from one guest, as card testing would look. */
+/**
+ * Five declined cards from one guest, as card testing would look: five cards and five donors, since
+ * a card's or a donor's own declines refuse them before the upstream and count no more.
+ */
 async function declineFive(guest: ReturnType<typeof clientFrom>) {
   for (let i = 0; i < 5; i++) {
-    const reply = await donate(guest, donationBody(await tokenize(guest, CARDS.declined)));
+    const donor = { first_name: "Tess", last_name: "Ter", email: `tess.${i}@example.org` };
+    const card = withCheckDigit(`4${String(7_000_000_000 + i * 1000)}`, "0002");
+    const reply = await donate(guest, donationBody(await tokenize(guest, card), { donor }));
     expect(reply.status).toBe(402);
   }
 }
 
 describe("behind a reverse proxy on this host, with the default trust (loopback)", () => {
-  it("each guest is their own client: five declines block that guest only, the next guest gives", async () => {
+  it("each guest is their own client: five declines have that guest's cards challenged, the next guest gives as before", async () => {
     const via = await start({});
     const guest = clientFrom(via.url, "127.0.0.11");
     const next = clientFrom(via.url, "127.0.0.12");
     await declineFive(guest);
-    const blocked = await postCard(guest, { card_number: CARDS.ok, cvv: CVV, expiration_date: EXPIRY });
-    expect(blocked.status).toBe(429);
-    expect(blocked.json.code).toBe("too_many_declines");
+    const challenged = await postCard(guest, { card_number: CARDS.ok, cvv: CVV, expiration_date: EXPIRY });
+    expect(challenged.status).toBe(403);
+    expect(challenged.json.code).toBe("challenge_required");
     const gift = await donate(next, donationBody(await tokenize(next)));
     expect(gift.status).toBe(200);
     expect(await collected(sandbox)).toHaveLength(1);
@@ -143,14 +149,15 @@ describe("GIVEKIT_TRUST_PROXY=127.0.0.1 (nginx's address), guests on other loopb
 });
 
 describe("GIVEKIT_TRUST_PROXY=none behind nginx (the wrong setting)", () => {
-  it("is warned about once with the fix, counted, caught by doctor; and one guest's declines do block the next", async () => {
+  it("is warned about once with the fix, counted, caught by doctor; and one guest's declines do reach the next", async () => {
     const via = await start({ GIVEKIT_TRUST_PROXY: "none" });
     const guest = clientFrom(via.url, "127.0.0.11");
     const next = clientFrom(via.url, "127.0.0.12");
     await declineFive(guest);
-    // What the setting does: every guest is nginx's address, so the next one is refused too.
-    const refused = await postCard(next, { card_number: CARDS.ok, cvv: CVV, expiration_date: EXPIRY });
-    expect(refused.status).toBe(429);
+    // What the setting does: every guest is nginx's address, so the next one is challenged too.
+    const asked = await postCard(next, { card_number: CARDS.ok, cvv: CVV, expiration_date: EXPIRY });
+    expect(asked.status).toBe(403);
+    expect(asked.json.code).toBe("challenge_required");
 
     const told = warnings("X-Forwarded-For came from 127.0.0.1");
     expect(told).toHaveLength(1);
