@@ -16,6 +16,7 @@ import { pgDefence } from "./defence";
 import { openError } from "./errors";
 import { pgIdempotencyKeys } from "./idempotency-keys";
 import { pgListings } from "./listings";
+import { pgPeerLists } from "./peer-lists";
 import { migratePostgres } from "./schema";
 
 export interface PostgresStoreOptions extends StoreOptions {
@@ -82,6 +83,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     ...pgConsents(ctx),
     ...pgDefence(ctx),
     ...pgListings(ctx),
+    ...pgPeerLists(ctx),
 
     async healthy() {
       try {

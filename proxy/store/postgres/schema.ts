@@ -111,6 +111,21 @@ const MIGRATIONS: string[] = [
   CREATE INDEX donation_attempts_created_seq ON donation_attempts (created_at, seq);
   CREATE INDEX donation_attempts_state_created_seq ON donation_attempts (state, created_at, seq);
   `,
+  // 7: each peer campaign's fundraisers and teams as one proxy last read them, and the lease
+  // that lets one proxy at a time read them from the upstream.
+  `
+  CREATE TABLE peer_snapshots (
+    campaign text PRIMARY KEY,
+    version bigint NOT NULL,
+    read_at bigint NOT NULL,
+    body bytea NOT NULL
+  );
+  CREATE TABLE peer_read_leases (
+    campaign text PRIMARY KEY,
+    owner text NOT NULL,
+    lease_until bigint NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -14,6 +14,7 @@ import { sqliteDefence } from "./defence";
 import { createGroupCommit } from "./group-commit";
 import { sqliteKeys } from "./idempotency-keys";
 import { sqliteListings } from "./listings";
+import { sqlitePeerLists } from "./peer-lists";
 import { migrateSqlite } from "./schema";
 
 export interface SqliteStoreOptions extends StoreOptions {
@@ -59,6 +60,7 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
   const consents = sqliteConsents(db);
   const defence = sqliteDefence(db);
   const listings = sqliteListings(db);
+  const peerLists = sqlitePeerLists(db);
   const { write, durable } = commits;
 
   // Whatever a previous run left in flight is orphaned: this process holds the lock.
@@ -151,6 +153,19 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
     },
     async consentsPage(since, after, limit) {
       return listings.consentsPage(since, after, limit);
+    },
+    // A lost snapshot or lease costs one more read of the lists: no fsync.
+    async peerSnapshotVersion(campaign) {
+      return peerLists.version(campaign);
+    },
+    async peerSnapshot(campaign) {
+      return peerLists.snapshot(campaign);
+    },
+    async leasePeerRead(campaign, owner, ms) {
+      return write(() => peerLists.lease(campaign, owner, ms, now()));
+    },
+    async savePeerSnapshot(campaign, readAt, body) {
+      return write(() => peerLists.save(campaign, readAt, body));
     },
     async healthy() {
       return db.open;

@@ -106,6 +106,20 @@ const MIGRATIONS: string[] = [
   `
   CREATE INDEX donation_attempts_state_created ON donation_attempts (state, created_at);
   `,
+  // 8: each peer campaign's fundraisers and teams as last read, and who may read them next.
+  `
+  CREATE TABLE peer_snapshots (
+    campaign TEXT PRIMARY KEY,
+    version INTEGER NOT NULL,
+    read_at INTEGER NOT NULL,
+    body BLOB NOT NULL
+  );
+  CREATE TABLE peer_read_leases (
+    campaign TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    lease_until INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this code writes. */
