@@ -92,6 +92,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   );
   const progress = createProgressCache({
     upstream,
+    store,
+    metrics,
     ttlS: config.progressCacheS,
     onStale: (campaign, error) =>
       logger.warn(

@@ -23,6 +23,9 @@ const UPSTREAM_OPERATIONS: Record<string, string> = {
   fundraisers: "fundraisers",
   teams: "teams",
   transactions: "transactions_report",
+  eachTransaction: "transactions_report",
+  eachFundraiser: "fundraisers",
+  eachTeam: "teams",
 };
 
 export interface Metrics {
@@ -33,6 +36,8 @@ export interface Metrics {
   upstreamSeconds: Histogram<"operation">;
   upstreamErrors: Counter<"operation" | "kind">;
   storeSeconds: Histogram<"operation">;
+  /** Campaign progress reads (proxy/progress.ts): full or changes only, ok or failed. */
+  progressReads: Counter<"kind" | "result">;
   /** Read from the store at each scrape. */
   unknownAttempts: Gauge;
   defenceMode: Gauge<"scope">;
@@ -88,6 +93,12 @@ export function createMetrics(): Metrics {
       help: "Store (SQLite or PostgreSQL) calls by operation.",
       labelNames: ["operation"],
       buckets: STORE_BUCKETS,
+      registers,
+    }),
+    progressReads: new Counter({
+      name: "givekit_progress_reads_total",
+      help: "Campaign progress reads of the transactions report, by kind (full, changes) and result (ok, failed: the last figures were served meanwhile).",
+      labelNames: ["kind", "result"],
       registers,
     }),
     unknownAttempts: new Gauge({

@@ -1,27 +1,63 @@
 /**
  * A campaign's progress toward its goal, from the upstream's transactions report: what its
- * keyword has collected, in integer cents, and by how many donors. Cached per campaign with
- * stale-while-revalidate: one report in flight per campaign at a time, and once there is a
- * value a slow or failing upstream never slows a page down; it only ages the value.
+ * keyword has collected, in integer cents, and by how many donors. The figures live in the store
+ * (shared by every proxy on it) and are refreshed in the background, at most once per interval
+ * across all proxies (a lease in the store), with a long time limit of their own; a page is
+ * answered at once with the last figures and their age, never kept waiting on a report.
+ *
+ * A refresh reads only what changed where the report's filters allow: rows created before a
+ * UTC midnight (the "base") are summed once, with their donors' e-mail hashes kept in the store,
+ * and each refresh streams only the rows from that midnight on (asking from the day before, in
+ * case the upstream's day is not UTC's, and keeping rows by their own time). Every
+ * FULL_READ_EVERY_MS a full read starts the base again, which also catches refunds and voids of
+ * older gifts. The same figures are what gala night's wall and leaderboard will read (figures()).
  */
+import { createHash, randomBytes } from "node:crypto";
 import type { Campaign, Progress } from "../contract/api";
 import { fromCents, toCents } from "../contract/money";
-import type { TransactionRow } from "../contract/upstream";
+import { reportDateOf, type TransactionRow } from "../contract/upstream";
+import type { Metrics } from "./metrics";
 import { ProblemError } from "./problem";
+import type { ProgressFigures, ProgressSave, ProgressStore } from "./store";
 import type { UpstreamClient } from "./upstream/client";
 
 export interface ProgressCache {
   /**
-   * The freshest value there is; waits for the upstream only when there has never been one, or
-   * when a gift made through this proxy is being counted (changed()).
+   * The last figures there are, at once. With none yet (cold) it waits up to COLD_WAIT_MS for the
+   * first read, then answers 503 (Retry-After) while that read goes on in the background.
    */
   get(campaign: Campaign): Promise<Progress>;
   /**
-   * A gift to the campaign was charged through this proxy: read the report again soon (at most
+   * A gift to the campaign was charged through this proxy: read the changes again soon (at most
    * every RECOUNT_MIN_MS), if anyone shows this campaign's progress.
    */
   changed(campaign: Campaign): void;
+  /** The stored figures behind get(), for other readers of the same feed (a wall, a leaderboard). */
+  figures(campaign: Campaign): Promise<ProgressFigures | undefined>;
 }
+
+/** However many gifts come in, a campaign's changes are read again for them at most this often. */
+export const RECOUNT_MIN_MS = 2000;
+/** A page asking while a gift of this proxy's is being counted waits at most this long for it. */
+export const COUNT_WAIT_MS = 3000;
+/** A page asking before there are any figures waits this long for the first read, then gets a 503. */
+export const COLD_WAIT_MS = 5000;
+/** A report read's own time limit: far above UPSTREAM_TIMEOUT_MS, since a big account's report streams for a while. */
+export const REPORT_TIMEOUT_MS = 300_000;
+/** The lease on reading a report outlasts its time limit, so two proxies never read it at once. */
+const LEASE_MS = REPORT_TIMEOUT_MS + 30_000;
+/** A full read (every row) this often; the refreshes between read only the changes. */
+export const FULL_READ_EVERY_MS = 6 * 3600 * 1000;
+/** After a failed read: the first wait before another, doubled each failure up to the last. */
+export const BACKOFF_MS = { first: 10_000, last: 600_000 } as const;
+/** A proxy looks at the store's figures at most this often per campaign (other proxies may have refreshed them). */
+const STORE_LOOK_MS = 1000;
+/**
+ * The base stops at the UTC midnight before this long ago: a row may show in the report a while
+ * after its time (the full read every FULL_READ_EVERY_MS catches any later still).
+ */
+const BASE_LAG_MS = 2 * 3600 * 1000;
+const DAY_MS = 86_400_000;
 
 /**
  * Sums the collected rows. Donors are told apart by e-mail address; a row without one counts
@@ -34,93 +70,266 @@ export function summarize(rows: readonly TransactionRow[]): { raisedCents: numbe
   for (const row of rows) {
     if (row.status !== "collected") continue;
     raisedCents += toCents(row.amount);
-    const email = typeof row.email === "string" ? row.email.trim().toLowerCase() : "";
+    const email = emailOf(row);
     if (email) emails.add(email);
     else withoutEmail++;
   }
   return { raisedCents, donors: emails.size + withoutEmail };
 }
 
+const emailOf = (row: TransactionRow) =>
+  typeof row.email === "string" ? row.email.trim().toLowerCase() : "";
+
+/** A donor's e-mail address as the store keeps it: a hash, never the address. */
+const donorHash = (email: string) =>
+  createHash("sha256").update("givekit-donor:").update(email).digest("base64url").slice(0, 22);
+
+const idOf = (campaign: Campaign) => `${campaign.shortcode}/${campaign.keyword.toUpperCase()}`;
+function toProgress(campaign: Campaign, figures: ProgressFigures): Progress {
+  return {
+    raised: fromCents(figures.raised_cents),
+    goal: campaign.goal_amount ?? null,
+    donors: figures.donors,
+    currency: campaign.currency,
+    updated_at: new Date(figures.read_at).toISOString(),
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const utcMidnight = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
+
+/** One part of a read: the collected rows' sums and their donors. */
+class Tally {
+  cents = 0;
+  gifts = 0;
+  anonymous = 0;
+  readonly donors = new Set<string>();
+  add(row: TransactionRow): void {
+    this.cents += toCents(row.amount);
+    this.gifts++;
+    const email = emailOf(row);
+    if (email) this.donors.add(donorHash(email));
+    else this.anonymous++;
+  }
+}
+
 interface Entry {
-  value?: Progress;
-  /** When `value` was read, ms since the epoch. */
-  readAt: number;
-  loading?: Promise<Progress>;
-  /** The re-read changed() started: a page asking meanwhile waits for it, not for the old value. */
+  figures?: ProgressFigures;
+  /** When this proxy last looked at the store's figures. */
+  lookedAt: number;
+  refreshing?: Promise<void>;
+  /** The re-read changed() started: a page asking meanwhile waits for it (up to COUNT_WAIT_MS). */
   counting?: Promise<void>;
   /** A gift came since the last read began: one more read is due. */
   dirty?: boolean;
 }
 
-/**
- * However many gifts come in, a campaign's report is re-read for them at most this often: a
- * busy day costs the upstream one report every two seconds per campaign and proxy, not one a gift.
- */
-export const RECOUNT_MIN_MS = 2000;
+export interface ProgressOptions {
+  upstream: Pick<UpstreamClient, "eachTransaction">;
+  store: ProgressStore;
+  /** GIVEKIT_PROGRESS_CACHE_S: the refresh interval (figures older than this are read again). */
+  ttlS: number;
+  /** Told of each failed read (the last figures, if any, are served meanwhile). */
+  onStale?: (campaign: Campaign, error: unknown) => void;
+  metrics?: Pick<Metrics, "progressReads">;
+  now?: () => number;
+  /** A report read's time limit; REPORT_TIMEOUT_MS unless given. */
+  reportTimeoutMs?: number;
+}
 
 /**
  * @example
- * const progress = createProgressCache({ upstream, ttlS: 60, onError: (e) => log.warn(e) });
+ * const progress = createProgressCache({ upstream, store, ttlS: 60, onStale: (c, e) => log.warn(e) });
  * await progress.get(campaign); // {raised: "18240.00", goal: "25000.00", donors: 412, …}
  */
-export function createProgressCache(options: {
-  upstream: UpstreamClient;
-  ttlS: number;
-  /** Told of each failed refresh that a stale value covered. */
-  onStale?: (campaign: Campaign, error: unknown) => void;
-  now?: () => number;
-}): ProgressCache {
-  const { upstream, ttlS, onStale } = options;
+export function createProgressCache(options: ProgressOptions): ProgressCache {
+  const { upstream, store, onStale, metrics } = options;
   const now = options.now ?? Date.now;
+  const intervalMs = options.ttlS * 1000;
+  const reportTimeoutMs = options.reportTimeoutMs ?? REPORT_TIMEOUT_MS;
   const entries = new Map<string, Entry>();
 
-  function load(campaign: Campaign, entry: Entry): Promise<Progress> {
-    entry.loading ??= upstream
-      .transactions({ shortcode: campaign.shortcode, keyword: campaign.keyword, status: "collected" })
-      .then(({ rows }) => {
-        const wanted = campaign.keyword.toUpperCase();
-        const own = rows.filter(
-          (row) => row.shortcode === campaign.shortcode && row.keyword.toUpperCase() === wanted,
-        );
-        const { raisedCents, donors } = summarize(own);
-        entry.readAt = now();
-        entry.value = {
-          raised: fromCents(raisedCents),
-          goal: campaign.goal_amount ?? null,
-          donors,
-          currency: campaign.currency,
-          updated_at: new Date(entry.readAt).toISOString(),
-        };
-        return entry.value;
-      })
-      .finally(() => {
-        entry.loading = undefined;
-      });
-    return entry.loading;
+  function entryOf(campaign: Campaign): Entry {
+    const id = idOf(campaign);
+    let entry = entries.get(id);
+    if (!entry) entries.set(id, (entry = { lookedAt: 0 }));
+    return entry;
   }
 
-  function entryOf(campaign: Campaign): Entry {
-    const id = `${campaign.shortcode}/${campaign.keyword.toUpperCase()}`;
-    let entry = entries.get(id);
-    if (!entry) entries.set(id, (entry = { readAt: 0 }));
-    return entry;
+  async function look(campaign: Campaign, entry: Entry): Promise<ProgressFigures | undefined> {
+    entry.figures = await store.progressFigures(idOf(campaign));
+    entry.lookedAt = now();
+    return entry.figures;
+  }
+
+  /** Streams the campaign's collected rows created at or after `since` (all of them when 0). */
+  async function read(campaign: Campaign, since: number, onRow: (row: TransactionRow, at: number) => void) {
+    const wanted = campaign.keyword.toUpperCase();
+    await upstream.eachTransaction(
+      {
+        shortcode: campaign.shortcode,
+        keyword: campaign.keyword,
+        status: "collected",
+        ...(since > 0 ? { start_date: reportDateOf(new Date(since - DAY_MS)) } : {}),
+      },
+      (row) => {
+        if (row.status !== "collected" || row.shortcode !== campaign.shortcode) return;
+        if (row.keyword.toUpperCase() !== wanted) return;
+        const at = Date.parse(row.created_at);
+        // A row with no readable time cannot be placed by day: only a full read counts it.
+        if (since > 0 && !(at >= since)) return;
+        onRow(row, Number.isFinite(at) ? at : 0);
+      },
+      { timeoutMs: reportTimeoutMs },
+    );
+  }
+
+  /** A full read: every row; the base is every row before the last UTC midnight (BASE_LAG_MS ago). */
+  async function fullRead(campaign: Campaign, startedAt: number) {
+    const boundary = utcMidnight(startedAt - BASE_LAG_MS);
+    const base = new Tally();
+    const tail = new Tally();
+    await read(campaign, 0, (row, at) => (at < boundary ? base : tail).add(row));
+    let shared = 0;
+    for (const donor of tail.donors) if (base.donors.has(donor)) shared++;
+    const figures: ProgressSave = {
+      raised_cents: base.cents + tail.cents,
+      gifts: base.gifts + tail.gifts,
+      donors: base.donors.size + base.anonymous + tail.donors.size - shared + tail.anonymous,
+      read_at: startedAt,
+      full_at: startedAt,
+      base_before: boundary,
+      base_cents: base.cents,
+      base_gifts: base.gifts,
+      base_donors: base.donors.size,
+      base_anonymous: base.anonymous,
+    };
+    return { figures, donors: { reset: true, add: [...base.donors] } };
+  }
+
+  /** Only the changes: rows from the base's midnight on; a new day's midnight folds a day in. */
+  async function changesRead(campaign: Campaign, startedAt: number, last: ProgressFigures) {
+    const id = idOf(campaign);
+    const boundary = Math.max(last.base_before, utcMidnight(startedAt - BASE_LAG_MS));
+    const fold = new Tally();
+    const tail = new Tally();
+    await read(campaign, last.base_before, (row, at) => (at < boundary ? fold : tail).add(row));
+    const foldDonors = [...fold.donors];
+    const foldNew = foldDonors.length - (await store.knownDonors(id, foldDonors));
+    const outsideFold = [...tail.donors].filter((donor) => !fold.donors.has(donor));
+    const tailKnown = tail.donors.size - outsideFold.length + (await store.knownDonors(id, outsideFold));
+    const base = {
+      cents: last.base_cents + fold.cents,
+      gifts: last.base_gifts + fold.gifts,
+      donors: last.base_donors + foldNew,
+      anonymous: last.base_anonymous + fold.anonymous,
+    };
+    const figures: ProgressSave = {
+      raised_cents: base.cents + tail.cents,
+      gifts: base.gifts + tail.gifts,
+      donors: base.donors + base.anonymous + tail.donors.size - tailKnown + tail.anonymous,
+      read_at: startedAt,
+      full_at: last.full_at,
+      base_before: boundary,
+      base_cents: base.cents,
+      base_gifts: base.gifts,
+      base_donors: base.donors,
+      base_anonymous: base.anonymous,
+    };
+    return { figures, donors: { reset: false, add: foldDonors } };
+  }
+
+  /** One refresh, if this proxy gets the lease (nobody else reading, no back-off, figures stale). */
+  async function refresh(
+    campaign: Campaign,
+    entry: Entry,
+    staleBefore: number,
+    pastBackoff: boolean,
+  ): Promise<void> {
+    const id = idOf(campaign);
+    const token = randomBytes(12).toString("hex");
+    if (!(await store.claimProgressRead(id, token, LEASE_MS, staleBefore, pastBackoff))) {
+      await look(campaign, entry);
+      return;
+    }
+    const last = await store.progressFigures(id);
+    const startedAt = now();
+    const full = !last || last.read_at === 0 || startedAt - last.full_at >= FULL_READ_EVERY_MS;
+    const kind = full ? "full" : "changes";
+    try {
+      const { figures, donors } = full
+        ? await fullRead(campaign, startedAt)
+        : await changesRead(campaign, startedAt, last);
+      await store.saveProgress(id, token, figures, donors);
+      metrics?.progressReads.inc({ kind, result: "ok" });
+    } catch (error) {
+      const failures = (last?.failures ?? 0) + 1;
+      const wait = Math.min(BACKOFF_MS.first * 2 ** (failures - 1), BACKOFF_MS.last);
+      await store.failProgressRead(id, token, now() + wait).catch(() => undefined);
+      metrics?.progressReads.inc({ kind, result: "failed" });
+      onStale?.(campaign, error);
+    }
+    await look(campaign, entry);
+  }
+
+  /** Starts a refresh unless one of this proxy's runs already. */
+  function kick(campaign: Campaign, entry: Entry, staleBefore: number, pastBackoff = false): Promise<void> {
+    entry.refreshing ??= refresh(campaign, entry, staleBefore, pastBackoff)
+      .catch((error: unknown) => onStale?.(campaign, error))
+      .finally(() => {
+        entry.refreshing = undefined;
+      });
+    return entry.refreshing;
+  }
+
+  async function cold(campaign: Campaign, entry: Entry): Promise<ProgressFigures> {
+    const deadline = now() + COLD_WAIT_MS;
+    for (;;) {
+      const figures = entry.figures;
+      if (figures && figures.read_at > 0) return figures;
+      // A read failed and backs off: say so at once rather than keep the page waiting.
+      if (figures && figures.retry_at > now() && !entry.refreshing) break;
+      const left = deadline - now();
+      if (left <= 0) break;
+      if (!entry.refreshing) void kick(campaign, entry, Number.MAX_SAFE_INTEGER);
+      // Another proxy may be the one reading: look at the store again shortly.
+      await Promise.race([entry.refreshing, sleep(Math.min(left, 250))]);
+      if (!entry.refreshing) await look(campaign, entry);
+    }
+    const retryAt = entry.figures?.retry_at ?? 0;
+    const retryS = Math.max(1, Math.ceil(((retryAt > now() ? retryAt : now() + 5000) - now()) / 1000));
+    throw new ProblemError(
+      "upstream_unavailable",
+      "The campaign's progress cannot be read from the fundraising service right now.",
+      undefined,
+      { "Retry-After": String(retryS) },
+    );
   }
 
   return {
     changed(campaign) {
       const entry = entryOf(campaign);
-      // Nobody has asked for this campaign's progress: the next ask reads the report anyway.
-      if (!entry.value) return;
+      // Nobody has asked for this campaign's progress here: the next ask reads anyway.
+      if (!entry.figures || entry.figures.read_at === 0) return;
       entry.dirty = true;
       entry.counting ??= (async () => {
         try {
           while (entry.dirty) {
             // After the read already in flight (it may predate the gift), and not too soon.
-            await entry.loading?.catch(() => undefined);
-            const wait = entry.readAt + RECOUNT_MIN_MS - now();
-            if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+            await entry.refreshing;
+            const wait = (entry.figures?.read_at ?? 0) + RECOUNT_MIN_MS - now();
+            if (wait > 0) await sleep(wait);
             entry.dirty = false;
-            await load(campaign, entry).catch((error: unknown) => onStale?.(campaign, error));
+            const gift = now();
+            // A gift was just charged: the upstream answers, so a back-off does not hold this read.
+            await kick(campaign, entry, gift - RECOUNT_MIN_MS, true);
+            // Another proxy read meanwhile (the lease was theirs): wait for figures from after the gift.
+            for (let tries = 0; tries < 20 && (entry.figures?.read_at ?? 0) < gift; tries++) {
+              await sleep(250);
+              await look(campaign, entry);
+              if ((entry.figures?.read_at ?? 0) < gift) await kick(campaign, entry, gift - 1, true);
+            }
           }
         } finally {
           entry.counting = undefined;
@@ -130,19 +339,25 @@ export function createProgressCache(options: {
 
     async get(campaign) {
       const entry = entryOf(campaign);
-      if (entry.counting) await entry.counting;
-      if (!entry.value) {
-        return load(campaign, entry).catch(() => {
-          throw new ProblemError(
-            "upstream_unavailable",
-            "The campaign's progress cannot be read from the fundraising service right now.",
-          );
-        });
+      if (entry.counting) await Promise.race([entry.counting, sleep(COUNT_WAIT_MS)]);
+      if (!entry.figures || now() - entry.lookedAt >= STORE_LOOK_MS) {
+        try {
+          await look(campaign, entry);
+        } catch (error) {
+          // The store is away: the figures this proxy has are still the best there are.
+          if (!entry.figures) throw error;
+        }
       }
-      if (now() - entry.readAt >= ttlS * 1000 && !entry.loading) {
-        load(campaign, entry).catch((error: unknown) => onStale?.(campaign, error));
+      let figures = entry.figures;
+      if (!figures || figures.read_at === 0) figures = await cold(campaign, entry);
+      else if (now() - figures.read_at >= intervalMs && figures.retry_at <= now()) {
+        void kick(campaign, entry, now() - intervalMs);
       }
-      return entry.value;
+      return toProgress(campaign, figures);
+    },
+
+    async figures(campaign) {
+      return store.progressFigures(idOf(campaign));
     },
   };
 }

@@ -19,6 +19,8 @@ export interface BulkRequest {
   transactions: number;
   /** Spread evenly over this many days up to a minute ago. */
   days: number;
+  /** Every donation of this amount in cents, rather than the usual mix. */
+  amountCents?: number;
   /** Fundraisers and teams to add (peer keywords only). */
   fundraisers: number;
   teams: number;
@@ -164,8 +166,8 @@ export function createBulk(db: Database.Database, now: () => Date, firstTransact
           count,
           lastSeq,
           firstId: firstTransactionId,
-          amounts: JSON.stringify(AMOUNTS_CENTS),
-          amountCount: AMOUNTS_CENTS.length,
+          amounts: JSON.stringify(request.amountCents ? [request.amountCents] : AMOUNTS_CENTS),
+          amountCount: request.amountCents ? 1 : AMOUNTS_CENTS.length,
           accountId: request.accountId,
           keywordId: request.keywordId,
           shortcode: request.shortcode,

@@ -108,6 +108,11 @@ export function campaignRoutes(deps: {
     .get("/v1/campaigns/:shortcode/:keyword/progress", async (c) => {
       const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
       const progress = await deps.progress.get(campaign);
-      return c.json(progress, 200, { "Cache-Control": `public, max-age=${deps.progressCacheS}` });
+      // The figures' age in seconds (they are served while a newer read is under way or failing).
+      const age = Math.max(0, Math.floor((Date.now() - Date.parse(progress.updated_at)) / 1000));
+      return c.json(progress, 200, {
+        "Cache-Control": `public, max-age=${deps.progressCacheS}`,
+        Age: String(age),
+      });
     });
 }

@@ -256,6 +256,69 @@ export interface DefenceStore {
 }
 
 /**
+ * A campaign's progress figures as every proxy on the store shares them (proxy/progress.ts):
+ * the figures, what they were made of (the "base": rows created before `base_before`, kept so a
+ * refresh reads only the rows after it), and who reads the report now (a lease).
+ */
+export interface ProgressFigures {
+  /** "71777/HOPE" */
+  campaign: string;
+  raised_cents: number;
+  donors: number;
+  /** Collected gifts counted. */
+  gifts: number;
+  /** When the report these figures come from was asked for (ms since the epoch); 0: never read. */
+  read_at: number;
+  /** When the last full report (every row) was asked for. */
+  full_at: number;
+  /** Rows created before this instant (a UTC midnight) are summed in base_*. */
+  base_before: number;
+  base_cents: number;
+  base_gifts: number;
+  /** Distinct donor e-mail addresses of the base (their hashes are in the store). */
+  base_donors: number;
+  /** Base rows without an e-mail address (each a donor of its own). */
+  base_anonymous: number;
+  /** Failed reads in a row, and when the next may start (a failed read backs off). */
+  failures: number;
+  retry_at: number;
+}
+
+export type ProgressSave = Omit<ProgressFigures, "campaign" | "failures" | "retry_at">;
+
+/** Progress figures, shared by every proxy on the store, and the lease on reading the report. */
+export interface ProgressStore {
+  progressFigures(campaign: string): Promise<ProgressFigures | undefined>;
+  /**
+   * Takes the lease on reading the campaign's report for `leaseMs` under `token`, atomically
+   * across proxies: only when nobody holds a live lease, no back-off runs (unless `pastBackoff`:
+   * a gift was just charged, so the upstream answers), and the figures were read at or before
+   * `staleBefore`. True when this call took it.
+   */
+  claimProgressRead(
+    campaign: string,
+    token: string,
+    leaseMs: number,
+    staleBefore: number,
+    pastBackoff?: boolean,
+  ): Promise<boolean>;
+  /**
+   * Saves what a read found and ends the lease (only while `token` holds it; false if not). The
+   * base's donor hashes: all replaced by `donors` when `resetDonors`, else `donors` are added.
+   */
+  saveProgress(
+    campaign: string,
+    token: string,
+    figures: ProgressSave,
+    donors: { reset: boolean; add: readonly string[] },
+  ): Promise<boolean>;
+  /** A read failed: ends the lease, counts the failure, and no read starts before `retryAt`. */
+  failProgressRead(campaign: string, token: string, retryAt: number): Promise<void>;
+  /** How many of these donor hashes the campaign's base already has. */
+  knownDonors(campaign: string, donors: readonly string[]): Promise<number>;
+}
+
+/**
  * The proxy's durable state, one interface per concern, each implemented by both adapters in a
  * file of its own (sqlite/, postgres/). Every method that resolves has made its write durable
  * (on disk, or committed in PostgreSQL); a store that cannot be reached rejects with
@@ -272,6 +335,7 @@ export interface Store
     ReconcileStore,
     ConsentStore,
     DefenceStore,
+    ProgressStore,
     ListingStore,
     PeerListStore {
   readonly kind: "sqlite" | "postgres";

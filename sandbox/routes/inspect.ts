@@ -5,7 +5,8 @@
  */
 import { Hono } from "hono";
 import * as z from "zod/mini";
-import { fromCents } from "../../contract/money";
+import { fromCents, toCents } from "../../contract/money";
+import { AmountSchema } from "../../contract/money-schemas";
 import { ApiError, type SandboxEnv, type SandboxRuntime, readJsonBody, validate } from "../http";
 import type { Keyword, Store } from "../store";
 
@@ -29,6 +30,8 @@ const BulkSchema = z.strictObject({
   keyword: z.string().check(z.maxLength(32)),
   transactions: count(BULK_LIMITS.transactions),
   days: z.optional(z.int().check(z.gte(1), z.lte(BULK_LIMITS.days))),
+  /** Every donation of this amount (before any fee), rather than the usual mix. */
+  amount: z.optional(AmountSchema),
   fundraisers: count(BULK_LIMITS.fundraisers),
   teams: count(BULK_LIMITS.teams),
 });
@@ -64,6 +67,7 @@ export function inspectRoutes(runtime: SandboxRuntime, requests: readonly Logged
       formId: form?.id ?? "",
       transactions: body.transactions ?? 0,
       days: body.days ?? 30,
+      ...(body.amount === undefined ? {} : { amountCents: toCents(body.amount) }),
       fundraisers: body.fundraisers ?? 0,
       teams: body.teams ?? 0,
     });

@@ -17,6 +17,7 @@ import { openError } from "./errors";
 import { pgIdempotencyKeys } from "./idempotency-keys";
 import { pgListings } from "./listings";
 import { pgPeerLists } from "./peer-lists";
+import { pgProgress } from "./progress";
 import { migratePostgres } from "./schema";
 
 export interface PostgresStoreOptions extends StoreOptions {
@@ -84,6 +85,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     ...pgDefence(ctx),
     ...pgListings(ctx),
     ...pgPeerLists(ctx),
+    ...pgProgress(ctx),
 
     async healthy() {
       try {

@@ -106,12 +106,37 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE donation_attempts ADD COLUMN utm text;
   `,
-  // 6: \`givekit attempts\` pages in time order (all, or one state), however many rows.
+  // 6: campaign progress figures, their base, the lease on reading the report (proxy/progress.ts).
+  `
+  CREATE TABLE progress_figures (
+    campaign text PRIMARY KEY,
+    raised_cents bigint NOT NULL DEFAULT 0,
+    donors bigint NOT NULL DEFAULT 0,
+    gifts bigint NOT NULL DEFAULT 0,
+    read_at bigint NOT NULL DEFAULT 0,
+    full_at bigint NOT NULL DEFAULT 0,
+    base_before bigint NOT NULL DEFAULT 0,
+    base_cents bigint NOT NULL DEFAULT 0,
+    base_gifts bigint NOT NULL DEFAULT 0,
+    base_donors bigint NOT NULL DEFAULT 0,
+    base_anonymous bigint NOT NULL DEFAULT 0,
+    lease_token text,
+    lease_until bigint NOT NULL DEFAULT 0,
+    failures integer NOT NULL DEFAULT 0,
+    retry_at bigint NOT NULL DEFAULT 0
+  );
+  CREATE TABLE progress_donors (
+    campaign text NOT NULL,
+    donor text NOT NULL,
+    PRIMARY KEY (campaign, donor)
+  );
+  `,
+  // 7: \`givekit attempts\` pages in time order (all, or one state), however many rows.
   `
   CREATE INDEX donation_attempts_created_seq ON donation_attempts (created_at, seq);
   CREATE INDEX donation_attempts_state_created_seq ON donation_attempts (state, created_at, seq);
   `,
-  // 7: each peer campaign's fundraisers and teams as one proxy last read them, and the lease
+  // 8: each peer campaign's fundraisers and teams as one proxy last read them, and the lease
   // that lets one proxy at a time read them from the upstream.
   `
   CREATE TABLE peer_snapshots (

@@ -15,6 +15,7 @@ import { createGroupCommit } from "./group-commit";
 import { sqliteKeys } from "./idempotency-keys";
 import { sqliteListings } from "./listings";
 import { sqlitePeerLists } from "./peer-lists";
+import { sqliteProgress } from "./progress";
 import { migrateSqlite } from "./schema";
 
 export interface SqliteStoreOptions extends StoreOptions {
@@ -61,6 +62,7 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
   const defence = sqliteDefence(db);
   const listings = sqliteListings(db);
   const peerLists = sqlitePeerLists(db);
+  const progress = sqliteProgress(db);
   const { write, durable } = commits;
 
   // Whatever a previous run left in flight is orphaned: this process holds the lock.
@@ -166,6 +168,22 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
     },
     async savePeerSnapshot(campaign, readAt, body) {
       return write(() => peerLists.save(campaign, readAt, body));
+    },
+    // Progress figures need no fsync: a crash loses at most a read the next refresh repeats.
+    async progressFigures(campaign) {
+      return progress.figures(campaign);
+    },
+    async claimProgressRead(campaign, token, leaseMs, staleBefore, pastBackoff = false) {
+      return write(() => progress.claim(campaign, token, leaseMs, staleBefore, pastBackoff, now()));
+    },
+    async saveProgress(campaign, token, figures, donors) {
+      return write(() => progress.save(campaign, token, figures, donors));
+    },
+    async failProgressRead(campaign, token, retryAt) {
+      write(() => progress.fail(campaign, token, retryAt));
+    },
+    async knownDonors(campaign, donors) {
+      return progress.known(campaign, donors);
     },
     async healthy() {
       return db.open;

@@ -102,11 +102,36 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE donation_attempts ADD COLUMN utm TEXT;
   `,
-  // 7: \`givekit attempts --state S\` pages through one state in time order, however many rows.
+  // 7: campaign progress figures, their base, the lease on reading the report (proxy/progress.ts).
+  `
+  CREATE TABLE progress_figures (
+    campaign TEXT PRIMARY KEY,
+    raised_cents INTEGER NOT NULL DEFAULT 0,
+    donors INTEGER NOT NULL DEFAULT 0,
+    gifts INTEGER NOT NULL DEFAULT 0,
+    read_at INTEGER NOT NULL DEFAULT 0,
+    full_at INTEGER NOT NULL DEFAULT 0,
+    base_before INTEGER NOT NULL DEFAULT 0,
+    base_cents INTEGER NOT NULL DEFAULT 0,
+    base_gifts INTEGER NOT NULL DEFAULT 0,
+    base_donors INTEGER NOT NULL DEFAULT 0,
+    base_anonymous INTEGER NOT NULL DEFAULT 0,
+    lease_token TEXT,
+    lease_until INTEGER NOT NULL DEFAULT 0,
+    failures INTEGER NOT NULL DEFAULT 0,
+    retry_at INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE TABLE progress_donors (
+    campaign TEXT NOT NULL,
+    donor TEXT NOT NULL,
+    PRIMARY KEY (campaign, donor)
+  ) WITHOUT ROWID;
+  `,
+  // 8: \`givekit attempts --state S\` pages through one state in time order, however many rows.
   `
   CREATE INDEX donation_attempts_state_created ON donation_attempts (state, created_at);
   `,
-  // 8: each peer campaign's fundraisers and teams as last read, and who may read them next.
+  // 9: each peer campaign's fundraisers and teams as last read, and who may read them next.
   `
   CREATE TABLE peer_snapshots (
     campaign TEXT PRIMARY KEY,

@@ -1,0 +1,39 @@
+/** What both adapters share of the progress figures (proxy/store/sqlite|postgres/progress.ts). */
+import type { ProgressFigures } from "./types";
+
+/** The figures' columns, in the order both adapters read and write them. */
+export const PROGRESS_COLUMNS = [
+  "raised_cents",
+  "donors",
+  "gifts",
+  "read_at",
+  "full_at",
+  "base_before",
+  "base_cents",
+  "base_gifts",
+  "base_donors",
+  "base_anonymous",
+] as const;
+
+/** Donor hashes written per statement. */
+export const DONOR_BATCH = 5000;
+
+/** A row as either database gives it (PostgreSQL's bigint comes back as a string) → figures. */
+export function toProgressFigures(row: Record<string, unknown>): ProgressFigures {
+  const number = (name: string) => Number(row[name] ?? 0);
+  return {
+    campaign: String(row.campaign),
+    raised_cents: number("raised_cents"),
+    donors: number("donors"),
+    gifts: number("gifts"),
+    read_at: number("read_at"),
+    full_at: number("full_at"),
+    base_before: number("base_before"),
+    base_cents: number("base_cents"),
+    base_gifts: number("base_gifts"),
+    base_donors: number("base_donors"),
+    base_anonymous: number("base_anonymous"),
+    failures: number("failures"),
+    retry_at: number("retry_at"),
+  };
+}
