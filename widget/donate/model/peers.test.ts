@@ -169,4 +169,18 @@ describe("the peer model", () => {
     expect(peers.peerFailed.value).toBeNull();
     expect(peers.peerMore.value).toBe(41);
   });
+
+  it("choosing from the list drops a search still waiting for the pause or on its way", async () => {
+    const { api, asked } = fakeApi();
+    const peers = model(api);
+    peers.queuePeerSearch("a");
+    peers.queuePeerSearch("an");
+    asked[0]!.answer([PEERS[0]]);
+    await vi.waitFor(() => expect(peers.peerResults.value).toEqual([PEERS[0]]));
+    peers.pick(PEERS[0]!);
+    vi.advanceTimersByTime(PEER_SEARCH_DEBOUNCE_MS * 2);
+    expect(asked).toHaveLength(1);
+    expect(peers.peerResults.value).toBeNull();
+    expect(peers.peer.value).toEqual(PEERS[0]);
+  });
 });

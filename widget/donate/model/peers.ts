@@ -148,9 +148,10 @@ export function createPeerModel({
     /** Credits the gift to `choice` (or to no one, the donor's own choice) and closes the list. */
     pick(choice: Peer | null) {
       pending = null;
+      // A search still waiting for the pause, or on its way, would open the list again.
+      close();
       batch(() => {
         peer.value = choice;
-        peerResults.value = null;
         peerFailed.value = null;
       });
     },
