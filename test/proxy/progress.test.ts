@@ -127,6 +127,8 @@ describe("campaign progress when the upstream fails", () => {
       const stale = await api.get(progressOf("71777", "HOPE"));
       expect(stale.status).toBe(200);
       expect(stale.json).toEqual(fresh.json);
+      // Their age, in seconds since the report behind them was read.
+      expect(Number(stale.headers.get("age"))).toBeGreaterThanOrEqual(1);
       expect(Date.now() - started).toBeLessThan(500);
     }
     await expect
