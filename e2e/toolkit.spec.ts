@@ -84,9 +84,12 @@ test.describe("the fundraiser's toolkit, on a 390 × 844 phone", () => {
       { write: (text: string) => (err += text) },
     );
     expect({ code, err, out: code === 0 ? "" : out }).toEqual({ code: 0, err: "", out: "" });
-    const attempt = (JSON.parse(out).attempts as { transaction_id: string; utm: string | null }[]).find(
-      (row) => row.transaction_id === mine[0]!.transaction_id,
-    );
+    // JSON lines: one attempt a line.
+    const attempts = out
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { transaction_id: string; utm: string | null });
+    const attempt = attempts.find((row) => row.transaction_id === mine[0]!.transaction_id);
     expect(JSON.parse(attempt!.utm!)).toEqual({ utm_source: "newsletter", utm_campaign: "winter26" });
   });
 

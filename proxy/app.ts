@@ -2,6 +2,7 @@
  * The proxy's HTTP app. `createApp(deps)` wires the guards and routes; it opens nothing
  * itself, so tests hand it what they like (see proxy/listen.ts for the real wiring).
  */
+import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
@@ -90,11 +91,17 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       await Promise.all([perClient.recordDecline(ip), defence.recordDecline(campaign, detail)]);
     },
   };
-  const peers = createPeersCache(upstream, config.peersCacheS, Date.now, (campaign, error) =>
-    logger.warn(
-      { campaign: `${campaign.shortcode}/${campaign.keyword}`, error: errorSummary(error) },
-      "campaign peers: reading the fundraisers and teams failed; searching the last list",
-    ),
+  const peers = createPeersCache(
+    upstream,
+    config.peersCacheS,
+    Date.now,
+    (campaign, error) =>
+      logger.warn(
+        { campaign: `${campaign.shortcode}/${campaign.keyword}`, error: errorSummary(error) },
+        "campaign peers: reading the fundraisers and teams failed; searching the last list",
+      ),
+    // Proxies on one PostgreSQL read each campaign's lists once an interval between them.
+    store.kind === "postgres" ? { store, owner: `peers-${randomUUID()}` } : undefined,
   );
   const progress = createProgressCache({
     upstream,

@@ -6,12 +6,13 @@
  * PEER_PAGE peers, compressed once and kept for the next donor who types the same letters.
  */
 import { createHash } from "node:crypto";
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { brotliCompressSync, constants, gunzipSync, gzipSync } from "node:zlib";
 import type { Variants } from "../http/precompressed";
 import { isAmount } from "../contract/patterns";
 import type { Campaign, Peer } from "../contract/api";
 import type { UpstreamFundraiser, UpstreamTeam } from "../contract/upstream";
 import { buildPeerIndex, type PeerIndex, type PeerSearch } from "./peer-index";
+import type { PeerListStore } from "./store";
 import type { UpstreamClient } from "./upstream/client";
 
 export { PEER_PAGE, searchWords } from "./peer-index";
@@ -143,12 +144,31 @@ export type PeerQuestion =
 
 interface Entry {
   index: PeerIndex | null;
+  /** The store's version of the list the index holds (null: read by this proxy without a store). */
+  version: number | null;
   loadedAt: number;
   /** When a load may start again (after a success: the TTL; after a failure: a back-off). */
   nextLoadAt: number;
   loading: Promise<PeerIndex> | null;
   answers: Map<string, PeerAnswer>;
 }
+
+/** The store proxies share their reads through, and this proxy's name for its leases. */
+export interface SharedPeerLists {
+  store: PeerListStore;
+  owner: string;
+}
+
+/** How soon to look again while another proxy reads the lists. */
+const OTHER_READER_WAIT_MS = 1000;
+
+/** What a load found to do: nothing new yet (look again at `nextAt`), or a list to index. */
+type Loaded =
+  | { kind: "keep"; nextAt: number }
+  | { kind: "list"; peers: Peer[]; version: number | null; readAt: number };
+
+const encodePeers = (peers: readonly Peer[]) => new Uint8Array(gzipSync(JSON.stringify(peers)));
+const decodePeers = (body: Uint8Array) => JSON.parse(gunzipSync(body).toString("utf8")) as Peer[];
 
 /**
  * @example
@@ -161,19 +181,54 @@ export function createPeersCache(
   ttlS: number,
   now: () => number = Date.now,
   onStale?: (campaign: Campaign, error: unknown) => void,
+  /** Proxies on one store read each campaign's lists once per interval between them. */
+  shared?: SharedPeerLists,
 ) {
   const entries = new Map<string, Entry>();
   const ttlMs = ttlS * 1000;
 
-  function load(campaign: Campaign, entry: Entry): Promise<PeerIndex> {
-    entry.loading ??= loadPeers(upstream, campaign)
-      .then(buildPeerIndex)
-      .then((index) => {
-        const at = now();
+  /**
+   * With a shared store: the list another proxy read within the interval, when there is one;
+   * else this proxy reads it, if it gets the lease (another proxy reading now: wait for theirs,
+   * unless there is nothing to answer from). A store that fails is read around, never waited on.
+   */
+  async function read(campaign: Campaign, id: string, entry: Entry): Promise<Loaded> {
+    if (shared) {
+      try {
+        const latest = await shared.store.peerSnapshotVersion(id);
+        const fresh = latest !== null && now() - latest.readAt < ttlMs;
+        if (fresh && latest.version === entry.version && entry.index) {
+          return { kind: "keep", nextAt: latest.readAt + ttlMs };
+        }
+        const snapshot = fresh ? await shared.store.peerSnapshot(id) : null;
+        if (snapshot) return { kind: "list", peers: decodePeers(snapshot.body), ...snapshot };
+        const mine = await shared.store.leasePeerRead(id, shared.owner, LOAD_TIMEOUT_MS);
+        if (!mine && entry.index) return { kind: "keep", nextAt: now() + OTHER_READER_WAIT_MS };
+      } catch {
+        // The store is away: this proxy reads the lists for itself.
+      }
+    }
+    const readAt = now();
+    const peers = await loadPeers(upstream, campaign);
+    const version = shared
+      ? await shared.store.savePeerSnapshot(id, readAt, encodePeers(peers)).catch(() => null)
+      : null;
+    return { kind: "list", peers, version, readAt };
+  }
+
+  function load(campaign: Campaign, id: string, entry: Entry): Promise<PeerIndex> {
+    entry.loading ??= read(campaign, id, entry)
+      .then(async (loaded) => {
+        if (loaded.kind === "keep") {
+          entry.nextLoadAt = loaded.nextAt;
+          return entry.index!;
+        }
+        const index = await buildPeerIndex(loaded.peers);
         Object.assign(entry, {
           index,
-          loadedAt: at,
-          nextLoadAt: at + ttlMs,
+          version: loaded.version,
+          loadedAt: loaded.readAt,
+          nextLoadAt: loaded.readAt + ttlMs,
           answers: new Map(),
         });
         return index;
@@ -197,11 +252,11 @@ export function createPeersCache(
     const id = `${campaign.shortcode}/${campaign.keyword}`;
     let entry = entries.get(id);
     if (!entry) {
-      entry = { index: null, loadedAt: 0, nextLoadAt: 0, loading: null, answers: new Map() };
+      entry = { index: null, version: null, loadedAt: 0, nextLoadAt: 0, loading: null, answers: new Map() };
       entries.set(id, entry);
     }
-    if (!entry.index) await load(campaign, entry);
-    else if (!entry.loading && now() >= entry.nextLoadAt) load(campaign, entry).catch(() => undefined);
+    if (!entry.index) await load(campaign, id, entry);
+    else if (!entry.loading && now() >= entry.nextLoadAt) load(campaign, id, entry).catch(() => undefined);
     return entry as Entry & { index: PeerIndex };
   }
 

@@ -279,8 +279,12 @@ async function main(): Promise<void> {
   check(figure("givekit_unknown_attempts") === 0, "metrics: no attempt unknown");
 
   const attempts = await givekit(["attempts", "--json"]);
+  // JSON lines: one attempt a line.
   check(
-    (JSON.parse(attempts.stdout) as { attempts: unknown[] }).attempts.length === 1,
+    attempts.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as unknown).length === 1,
     "attempts: the one donation",
   );
   const consents = await givekit(["consents", "export"]);

@@ -339,8 +339,9 @@ export interface Store
     ReconcileStore,
     ConsentStore,
     DefenceStore,
+    ProgressStore,
     ListingStore,
-    ProgressStore {
+    PeerListStore {
   readonly kind: "sqlite" | "postgres";
   /** Whether the store answers now. */
   healthy(): Promise<boolean>;
@@ -370,4 +371,28 @@ export interface ListingStore {
   attemptsPage(filter: AttemptFilter, after: string | null, limit: number): Promise<AttemptRecord[]>;
   /** At most `limit` consent records consented at or after `since`, by id, after the id `after`. */
   consentsPage(since: string | null, after: number | null, limit: number): Promise<ConsentRecord[]>;
+}
+
+/** A campaign's fundraisers and teams as one proxy read them from the upstream (proxy/peers.ts). */
+export interface PeerSnapshot {
+  /** Counts up with each read kept: a proxy whose index is of this version has it already. */
+  version: number;
+  /** When it was read (ms since the epoch). */
+  readAt: number;
+  /** The peers, as the proxy encodes them (gzipped JSON). */
+  body: Uint8Array;
+}
+
+/**
+ * The peer lists every proxy on the store shares: one proxy reads a campaign's lists from the
+ * upstream per interval (under a lease) and keeps what it read here; the others take it.
+ */
+export interface PeerListStore {
+  /** The latest snapshot's version and time (not its body), or null when none was kept. */
+  peerSnapshotVersion(campaign: string): Promise<Omit<PeerSnapshot, "body"> | null>;
+  peerSnapshot(campaign: string): Promise<PeerSnapshot | null>;
+  /** Takes the reading of a campaign's lists for `ms`: true for one owner at a time across every proxy. */
+  leasePeerRead(campaign: string, owner: string, ms: number): Promise<boolean>;
+  /** Keeps a new snapshot, read at `readAt`; resolves with its version. */
+  savePeerSnapshot(campaign: string, readAt: number, body: Uint8Array): Promise<number>;
 }

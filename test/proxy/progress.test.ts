@@ -11,6 +11,7 @@ import type { ProblemError } from "../../proxy/problem";
 import { BACKOFF_MS, createProgressCache, RECOUNT_MIN_MS, summarize } from "../../proxy/progress";
 import type { Store } from "../../proxy/store";
 import { openSqliteStore } from "../../proxy/store/sqlite";
+import { reportRow, startFakeUpstream, type FakeUpstream } from "../helpers/fake-upstream";
 import { startProxy, type ProxyHandle } from "../helpers/proxy";
 import { startSandbox, type SandboxHandle } from "../helpers/sandbox";
 import { startRelay, type Relay } from "./relay";
@@ -126,6 +127,8 @@ describe("campaign progress when the upstream fails", () => {
       const stale = await api.get(progressOf("71777", "HOPE"));
       expect(stale.status).toBe(200);
       expect(stale.json).toEqual(fresh.json);
+      // Their age, in seconds since the report behind them was read.
+      expect(Number(stale.headers.get("age"))).toBeGreaterThanOrEqual(1);
       expect(Date.now() - started).toBeLessThan(500);
     }
     await expect
@@ -403,5 +406,64 @@ describe("the progress cache", () => {
     // Well within the interval, the page asking now waits for the gifts to be counted.
     expect((await cache.get(campaign)).raised).toBe("17.50");
     expect(fake.filters).toHaveLength(2);
+  });
+});
+
+describe("progress when the report is cut off, malformed or slower than its time limit", () => {
+  const campaign = { shortcode: "71777", keyword: "HOPE", currency: "USD" } as unknown as Campaign;
+  let fake: FakeUpstream | undefined;
+  let store: Store | undefined;
+  let dir: string | undefined;
+  afterEach(async () => {
+    await fake?.close();
+    await store?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("each keeps the last good figures with their age, warns and counts a failed read", async () => {
+    const good = [reportRow({ amount: "10.00" }), reportRow({ transaction_id: "t2", amount: "2.50" })];
+    let plan: "good" | "cut" | "malformed" | "slow" = "good";
+    fake = await startFakeUpstream(({ path }, res) => {
+      if (path === "/api/v2/reports/transactions.json") {
+        res.writeHead(200).end(JSON.stringify({ report: { id: 1, status: "pending" } }));
+        return;
+      }
+      const head = '{"report":{"id":1,"status":"complete","transactions":[';
+      const rows = good.map((each) => JSON.stringify(each)).join(",");
+      if (plan === "good") res.writeHead(200).end(`${head}${rows}]}}`);
+      else if (plan === "cut") res.writeHead(200).end(`${head}${rows.slice(0, 100)}`);
+      else if (plan === "malformed") res.writeHead(200).end(`${head}${rows},{"amount": 1.00.0}]}}`);
+      // Slow: a first row, then nothing within the read's time limit.
+      else res.writeHead(200).write(`${head}${JSON.stringify(good[0])}`);
+    });
+    let now = DAY0;
+    dir = mkdtempSync(join(tmpdir(), "givekit-progress-"));
+    store = openSqliteStore({ dataDir: dir, retentionH: 24, leaseMs: 23_000, now: () => now });
+    const metrics = createMetrics();
+    const warnings: string[] = [];
+    const cache = createProgressCache({
+      upstream: fake.client,
+      store,
+      ttlS: 60,
+      now: () => now,
+      metrics,
+      reportTimeoutMs: 1500,
+      onStale: (_campaign, error) => warnings.push(String((error as Error).message)),
+    });
+    const donors = summarize(good).donors;
+    expect(await cache.get(campaign)).toMatchObject({ raised: "12.50", donors });
+    for (const [index, failure] of (["cut", "malformed", "slow"] as const).entries()) {
+      plan = failure;
+      // Past the interval and the back-off of the failure before.
+      now += 61_000 + BACKOFF_MS.first * 2 ** index;
+      const served = await cache.get(campaign);
+      expect(served).toMatchObject({ raised: "12.50", donors, updated_at: new Date(DAY0).toISOString() });
+      await expect.poll(() => warnings.length, { timeout: 5000 }).toBe(index + 1);
+    }
+    expect(warnings.join(" ")).not.toContain("1.00.0");
+    expect(await metrics.registry.getSingleMetricAsString("givekit_progress_reads_total")).toContain(
+      'givekit_progress_reads_total{kind="changes",result="failed"} 3',
+    );
+    expect((await cache.figures(campaign))?.failures).toBe(3);
   });
 });

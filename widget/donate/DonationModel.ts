@@ -198,8 +198,7 @@ export function createDonationModel({
     }
     const amount = gift.problem();
     if (amount) problems.amount = amount;
-    const peer = peers.problem();
-    if (peer) problems.peer = peer;
+    if (peers.waiting()) problems.peer = "invalid";
     // What the donor must still fill in, also while the rest of the form is on its way.
     Object.assign(problems, donor?.problems(), dedication?.problems(request.memo));
     // The frame's latest card state may still be on its way (a key typed just before Enter):
@@ -219,7 +218,7 @@ export function createDonationModel({
     answerPrompt: _answer,
     ...giftState
   } = gift;
-  const { request: _peer, preselect: _preselect, pick: _pick, problem: _peerProblem, ...peerState } = peers;
+  const { request: _peer, preselect: _preselect, pick: _pick, waiting: _waiting, ...peerState } = peers;
 
   return {
     ...form,

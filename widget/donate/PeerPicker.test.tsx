@@ -206,7 +206,7 @@ describe("preselection", () => {
     const proxy = stubProxy({ peers: ["network-error"], donations: [success()] });
     const { widget } = await renderDonate();
     const alert = await widget.findByRole("alert");
-    expect(alert.textContent).toContain("We could not load the fundraiser or team this page names.");
+    expect(alert.textContent).toContain("This page's fundraiser or team did not load.");
     // The gift does not go on to no one: the first step is held with the picker's problem.
     fireEvent.click(widget.getByRole("button", { name: "Next" }));
     expect(await widget.findByText("Choose a fundraiser or team from the list.")).toBeTruthy();
@@ -226,9 +226,7 @@ describe("preselection", () => {
       donations: [success()],
     });
     const { widget } = await renderDonate();
-    fireEvent.click(
-      within(await widget.findByRole("alert")).getByRole("button", { name: "Give without one" }),
-    );
+    fireEvent.click(within(await widget.findByRole("alert")).getByRole("button", { name: "Remove" }));
     expect(widget.queryByRole("alert")).toBeNull();
     await donateWith(widget);
     expect(proxy.donationCalls()[0]!.body).not.toHaveProperty("peer_fundraiser_team_id");
@@ -237,24 +235,27 @@ describe("preselection", () => {
 });
 
 describe("searching", () => {
-  it("says when the search is not working, rather than that nobody matches", async () => {
+  it("closes the list when the search fails, rather than say that nobody matches", async () => {
     history.replaceState(null, "", "/walk");
-    stubProxy({ peers: ["network-error"] });
+    const proxy = stubProxy({ peers: ["network-error"] });
     const { widget } = await renderDonate();
     fireEvent.input(widget.getByRole("combobox", { name: /fundraiser or team/ }), {
       target: { value: "an" },
     });
-    expect((await widget.findByRole("alert")).textContent).toBe(
-      "Searching is not working right now. Try again, or give without choosing.",
-    );
+    await waitFor(() => expect(proxy.calls.some((call) => call.url.includes("/peers?q=an"))).toBe(true));
+    await waitFor(() => expect(widget.queryByText("Searching…")).toBeNull());
     expect(widget.queryByText("No fundraiser or team matches.")).toBeNull();
+    expect(widget.getByRole("combobox", { name: /fundraiser or team/ }).getAttribute("aria-expanded")).toBe(
+      "false",
+    );
   });
 
-  it("says how many more match than the list shows", async () => {
+  it("announces how many match, the ones shown and the rest the proxy counted", async () => {
     history.replaceState(null, "", "/walk");
     stubProxy({ peers: [{ status: 200, body: { peers: [PEERS[0]], more: 57 } }] });
     const { widget } = await renderDonate();
     expect(await optionsFor(widget, /fundraiser or team/, "a")).toHaveLength(1);
-    expect(widget.getByText("57 more: type more of the name.")).toBeTruthy();
+    // Announced with the rest the proxy counted: 1 shown and 57 more.
+    expect(await widget.findByText("58 matches.")).toBeTruthy();
   });
 });

@@ -43,7 +43,6 @@ export const PeerPicker = reactive(
     const currency = model.campaign.value.currency;
     const money = (amount: string) => formatMoney(toCents(amount), currency, locale, true);
     const results = model.peerResults.value ?? [];
-    const more = model.peerMore.value;
     const failed = model.peerFailed.value;
     const open = model.peerResults.value !== null;
 
@@ -88,11 +87,11 @@ export const PeerPicker = reactive(
 
     const announcement = model.peerSearching.value
       ? d.peerSearching
-      : !open || failed
+      : !open
         ? ""
         : results.length === 0
           ? d.peerNone
-          : d.peerCount(results.length + more);
+          : d.peerCount(results.length + model.peerMore.value);
     return (
       <div class="gk-field">
         <label for={fieldId("peer")} part="label">
@@ -119,14 +118,15 @@ export const PeerPicker = reactive(
             </button>
           </p>
         ) : null}
-        {failed === "preselect" ? (
+        {failed ? (
+          // The page's fundraiser or team did not load: the donor tries again, or removes it to give without.
           <p role="alert" class="gk-chosen">
-            {d.peerLookupFailed}{" "}
+            {d.peerFailed}{" "}
             <button type="button" class="gk-link" part="link" onClick={() => void model.retryPeer()}>
               {d.peerRetry}
             </button>{" "}
             <button type="button" class="gk-link" part="link" onClick={() => model.choosePeer(null)}>
-              {d.peerWithout}
+              {d.peerRemove}
             </button>
           </p>
         ) : null}
@@ -177,8 +177,6 @@ export const PeerPicker = reactive(
               </div>
             ))}
           </div>
-          {open && more > 0 ? <p class="gk-hint">{d.peerMore(more)}</p> : null}
-          {failed === "search" ? <p role="alert">{d.peerFailed}</p> : null}
         </div>
         <output class="gk-visually-hidden">{announcement}</output>
         <FieldError field="peer" error={error} />

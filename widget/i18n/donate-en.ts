@@ -31,13 +31,9 @@ export const donateEn = {
   peerRaised: (raised: string, goal: string | null) =>
     goal ? `${raised} raised of ${goal}.` : `${raised} raised so far.`,
   peerRemove: "Remove",
-  /** Past the list's 20: how many more match. */
-  peerMore: (count: number) => `${count} more: type more of the name.`,
-  peerFailed: "Searching is not working right now. Try again, or give without choosing.",
   /** The fundraiser or team the page names could not be looked up: the gift waits for the donor's word. */
-  peerLookupFailed: "We could not load the fundraiser or team this page names.",
+  peerFailed: "This page's fundraiser or team did not load.",
   peerRetry: "Try again",
-  peerWithout: "Give without one",
   /** layout="steps": each step's heading, with the count, and the buttons between. */
   steps: ["Step 1 of 3: Your gift", "Step 2 of 3: About you", "Step 3 of 3: Payment"],
   next: "Next",

@@ -26,11 +26,8 @@ export const donateEs: DonateMessages = {
   peerRaised: (raised: string, goal: string | null) =>
     goal ? `${raised} recaudados de ${goal}.` : `${raised} recaudados hasta ahora.`,
   peerRemove: "Quitar",
-  peerMore: (count: number) => `${count} más: escriba más del nombre.`,
-  peerFailed: "La búsqueda no funciona ahora. Inténtelo de nuevo o done sin elegir.",
-  peerLookupFailed: "No pudimos cargar el recaudador o equipo que nombra esta página.",
+  peerFailed: "No se cargó el recaudador o equipo que nombra esta página.",
   peerRetry: "Intentar de nuevo",
-  peerWithout: "Donar sin elegir",
   steps: ["Paso 1 de 3: Su donación", "Paso 2 de 3: Sus datos", "Paso 3 de 3: Pago"],
   next: "Siguiente",
   back: "Atrás",

@@ -16,6 +16,7 @@ import { pgDefence } from "./defence";
 import { openError } from "./errors";
 import { pgIdempotencyKeys } from "./idempotency-keys";
 import { pgListings } from "./listings";
+import { pgPeerLists } from "./peer-lists";
 import { pgProgress } from "./progress";
 import { migratePostgres } from "./schema";
 
@@ -83,6 +84,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     ...pgConsents(ctx),
     ...pgDefence(ctx),
     ...pgListings(ctx),
+    ...pgPeerLists(ctx),
     ...pgProgress(ctx),
 
     async healthy() {

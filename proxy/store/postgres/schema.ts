@@ -108,20 +108,7 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE donation_attempts ADD COLUMN utm text;
   `,
-  // 6: \`givekit attempts\` pages in time order (all, or one state), however many rows.
-  `
-  CREATE INDEX donation_attempts_created_seq ON donation_attempts (created_at, seq);
-  CREATE INDEX donation_attempts_state_created_seq ON donation_attempts (state, created_at, seq);
-  `,
-  // 7: notes beside the counters: what the proxy knows of each card token it minted.
-  `
-  CREATE TABLE ${NOTES_TABLE} (
-    key text PRIMARY KEY,
-    value text NOT NULL,
-    expire bigint NOT NULL
-  );
-  `,
-  // 8: campaign progress figures, their base, the lease on reading the report (proxy/progress.ts).
+  // 6: campaign progress figures, their base, the lease on reading the report (proxy/progress.ts).
   `
   CREATE TABLE progress_figures (
     campaign text PRIMARY KEY,
@@ -144,6 +131,34 @@ const MIGRATIONS: string[] = [
     campaign text NOT NULL,
     donor text NOT NULL,
     PRIMARY KEY (campaign, donor)
+  );
+  `,
+  // 7: \`givekit attempts\` pages in time order (all, or one state), however many rows.
+  `
+  CREATE INDEX donation_attempts_created_seq ON donation_attempts (created_at, seq);
+  CREATE INDEX donation_attempts_state_created_seq ON donation_attempts (state, created_at, seq);
+  `,
+  // 8: each peer campaign's fundraisers and teams as one proxy last read them, and the lease
+  // that lets one proxy at a time read them from the upstream.
+  `
+  CREATE TABLE peer_snapshots (
+    campaign text PRIMARY KEY,
+    version bigint NOT NULL,
+    read_at bigint NOT NULL,
+    body bytea NOT NULL
+  );
+  CREATE TABLE peer_read_leases (
+    campaign text PRIMARY KEY,
+    owner text NOT NULL,
+    lease_until bigint NOT NULL
+  );
+  `,
+  // 9: notes beside the counters: what the proxy knows of each card token it minted.
+  `
+  CREATE TABLE ${NOTES_TABLE} (
+    key text PRIMARY KEY,
+    value text NOT NULL,
+    expire bigint NOT NULL
   );
   `,
 ];

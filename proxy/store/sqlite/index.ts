@@ -14,6 +14,7 @@ import { sqliteDefence } from "./defence";
 import { createGroupCommit } from "./group-commit";
 import { sqliteKeys } from "./idempotency-keys";
 import { sqliteListings } from "./listings";
+import { sqlitePeerLists } from "./peer-lists";
 import { sqliteProgress } from "./progress";
 import { migrateSqlite } from "./schema";
 
@@ -60,6 +61,7 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
   const consents = sqliteConsents(db);
   const defence = sqliteDefence(db);
   const listings = sqliteListings(db);
+  const peerLists = sqlitePeerLists(db);
   const progress = sqliteProgress(db);
   const { write, durable } = commits;
 
@@ -153,6 +155,19 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
     },
     async consentsPage(since, after, limit) {
       return listings.consentsPage(since, after, limit);
+    },
+    // A lost snapshot or lease costs one more read of the lists: no fsync.
+    async peerSnapshotVersion(campaign) {
+      return peerLists.version(campaign);
+    },
+    async peerSnapshot(campaign) {
+      return peerLists.snapshot(campaign);
+    },
+    async leasePeerRead(campaign, owner, ms) {
+      return write(() => peerLists.lease(campaign, owner, ms, now()));
+    },
+    async savePeerSnapshot(campaign, readAt, body) {
+      return write(() => peerLists.save(campaign, readAt, body));
     },
     // Progress figures need no fsync: a crash loses at most a read the next refresh repeats.
     async progressFigures(campaign) {

@@ -102,11 +102,7 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE donation_attempts ADD COLUMN utm TEXT;
   `,
-  // 7: \`givekit attempts --state S\` pages through one state in time order, however many rows.
-  `
-  CREATE INDEX donation_attempts_state_created ON donation_attempts (state, created_at);
-  `,
-  // 8: campaign progress figures, their base, the lease on reading the report (proxy/progress.ts).
+  // 7: campaign progress figures, their base, the lease on reading the report (proxy/progress.ts).
   `
   CREATE TABLE progress_figures (
     campaign TEXT PRIMARY KEY,
@@ -130,6 +126,24 @@ const MIGRATIONS: string[] = [
     donor TEXT NOT NULL,
     PRIMARY KEY (campaign, donor)
   ) WITHOUT ROWID;
+  `,
+  // 8: \`givekit attempts --state S\` pages through one state in time order, however many rows.
+  `
+  CREATE INDEX donation_attempts_state_created ON donation_attempts (state, created_at);
+  `,
+  // 9: each peer campaign's fundraisers and teams as last read, and who may read them next.
+  `
+  CREATE TABLE peer_snapshots (
+    campaign TEXT PRIMARY KEY,
+    version INTEGER NOT NULL,
+    read_at INTEGER NOT NULL,
+    body BLOB NOT NULL
+  );
+  CREATE TABLE peer_read_leases (
+    campaign TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    lease_until INTEGER NOT NULL
+  );
   `,
 ];
 

@@ -113,7 +113,7 @@ describe("the peer model", () => {
     asked[0]!.answer([]);
     await done;
     expect(peers.peer.value).toBeNull();
-    expect(peers.problem()).toBeNull();
+    expect(peers.waiting()).toBe(false);
     expect(peers.request()).toEqual({});
     expect(warn).toHaveBeenCalledWith(
       '[givekit] <givekit-donate>: fundraiser "999" is not part of this campaign.',
@@ -127,15 +127,15 @@ describe("the peer model", () => {
     expect(asked[0]!.params).toEqual({ team: "12" });
     asked[0]!.fail();
     await done;
-    expect(peers.peerFailed.value).toBe("preselect");
+    expect(peers.peerFailed.value).toBe(true);
     // Nobody credited in silence: the gift waits for the donor's word.
-    expect(peers.problem()).toBe("invalid");
+    expect(peers.waiting()).toBe(true);
     expect(peers.request()).toEqual({});
     const retried = peers.retryPeer();
-    expect(peers.peerFailed.value).toBeNull();
+    expect(peers.peerFailed.value).toBe(false);
     asked[1]!.answer(PEERS.filter((peer) => peer.id === "12" && peer.kind === "team"));
     await retried;
-    expect(peers.problem()).toBeNull();
+    expect(peers.waiting()).toBe(false);
     expect(peers.request()).toEqual({ peer_fundraiser_team_id: "12" });
   });
 
@@ -146,12 +146,12 @@ describe("the peer model", () => {
     asked[0]!.fail();
     await done;
     peers.pick(null);
-    expect(peers.peerFailed.value).toBeNull();
-    expect(peers.problem()).toBeNull();
+    expect(peers.peerFailed.value).toBe(false);
+    expect(peers.waiting()).toBe(false);
     expect(peers.request()).toEqual({});
   });
 
-  it("a search that fails says so rather than that nobody matches; a query without a letter or digit is not sent", async () => {
+  it("a search that fails closes the list rather than say that nobody matches; a query without a letter or digit is not sent", async () => {
     const { api, asked } = fakeApi();
     const peers = model(api);
     for (const query of ["   ", "<>", "--"]) peers.queuePeerSearch(query);
@@ -160,13 +160,27 @@ describe("the peer model", () => {
     peers.queuePeerSearch("an");
     vi.advanceTimersByTime(PEER_SEARCH_DEBOUNCE_MS);
     asked[0]!.fail();
-    await vi.waitFor(() => expect(peers.peerFailed.value).toBe("search"));
-    expect(peers.peerResults.value).toEqual([]);
+    // Closed, rather than an empty list that would say nobody matches.
+    await vi.waitFor(() => expect(peers.peerSearching.value).toBe(false));
+    expect(peers.peerResults.value).toBeNull();
     peers.queuePeerSearch("ana");
     vi.advanceTimersByTime(PEER_SEARCH_DEBOUNCE_MS);
     asked[1]!.answer([PEERS[0]], 41);
     await vi.waitFor(() => expect(peers.peerResults.value).toEqual([PEERS[0]]));
-    expect(peers.peerFailed.value).toBeNull();
     expect(peers.peerMore.value).toBe(41);
+  });
+
+  it("choosing from the list drops a search still waiting for the pause or on its way", async () => {
+    const { api, asked } = fakeApi();
+    const peers = model(api);
+    peers.queuePeerSearch("a");
+    peers.queuePeerSearch("an");
+    asked[0]!.answer([PEERS[0]]);
+    await vi.waitFor(() => expect(peers.peerResults.value).toEqual([PEERS[0]]));
+    peers.pick(PEERS[0]!);
+    vi.advanceTimersByTime(PEER_SEARCH_DEBOUNCE_MS * 2);
+    expect(asked).toHaveLength(1);
+    expect(peers.peerResults.value).toBeNull();
+    expect(peers.peer.value).toEqual(PEERS[0]);
   });
 });

@@ -45,8 +45,8 @@ export function createPeerModel({
   /** How many more match than the list shows (a longer name narrows them down). */
   const peerMore = signal(0);
   const peerSearching = signal(false);
-  /** What could not be asked: the search, or the element's or link's fundraiser or team. */
-  const peerFailed = signal<"search" | "preselect" | null>(null);
+  /** The element's or link's fundraiser or team could not be looked up. */
+  const peerFailed = signal(false);
   /** The picker's search box, and the option its arrow keys are on (-1: none). */
   const peerQuery = signal("");
   const peerActive = signal(-1);
@@ -71,11 +71,11 @@ export function createPeerModel({
     peerSearching.value = true;
     const found = await fetchPeers(c, { q: query.trim() });
     if (seq !== searchSeq) return;
+    // A search that failed closes the list rather than say that nobody matches.
     batch(() => {
-      peerResults.value = found?.peers ?? [];
+      peerResults.value = found?.peers ?? null;
       peerMore.value = found?.more ?? 0;
       peerSearching.value = false;
-      if (found || peerFailed.value !== "preselect") peerFailed.value = found ? null : "search";
     });
   }
 
@@ -83,15 +83,16 @@ export function createPeerModel({
   async function lookUp(c: Campaign) {
     const asked = pending;
     if (!asked) return;
-    peerFailed.value = null;
+    peerFailed.value = false;
     const found = await fetchPeers(c, { [asked.kind]: asked.id });
     if (pending !== asked) return;
     if (!found) {
-      peerFailed.value = "preselect";
+      peerFailed.value = true;
       return;
     }
     pending = null;
-    const match = found.peers.find((p) => p.id === asked.id && p.kind === asked.kind);
+    // The proxy answers that one peer, or none when the campaign has no such peer.
+    const [match] = found.peers;
     if (match) peer.value = match;
     else warn(`${asked.kind} "${asked.id}" is not part of this campaign`);
   }
@@ -124,10 +125,8 @@ export function createPeerModel({
       await lookUp(c);
     },
 
-    /** Asks again for the fundraiser or team whose lookup failed. */
-    async retryPeer() {
-      if (campaign.value) await lookUp(campaign.value);
-    },
+    /** Asks again for the fundraiser or team whose lookup failed (the picker shows once the campaign is known). */
+    retryPeer: () => lookUp(campaign.value!),
 
     /**
      * Searches at once for the first letter after a pause, then once the donor pauses typing, so
@@ -148,15 +147,16 @@ export function createPeerModel({
     /** Credits the gift to `choice` (or to no one, the donor's own choice) and closes the list. */
     pick(choice: Peer | null) {
       pending = null;
+      // A search still waiting for the pause, or on its way, would open the list again.
+      close();
       batch(() => {
         peer.value = choice;
-        peerResults.value = null;
-        peerFailed.value = null;
+        peerFailed.value = false;
       });
     },
 
-    /** While a named fundraiser or team is not looked up yet, the gift waits: nobody is credited by mistake. */
-    problem: (): "invalid" | null => (pending ? "invalid" : null),
+    /** A named fundraiser or team is not looked up yet: the gift waits, nobody is credited by mistake. */
+    waiting: () => !!pending,
 
     /** The peer's part of the request. */
     request(): Pick<DonationRequest, "peer_fundraiser_id" | "peer_fundraiser_team_id"> {
