@@ -59,7 +59,8 @@ test.beforeAll(async () => {
   expect(bulk.status).toBe(200);
   host = await startHostServer(() => proxy.url);
   dataDir = mkdtempSync(join(tmpdir(), "givekit-peers-scale-"));
-  const child = spawn(process.execPath, [BUILT_PROXY], {
+  // Run as proxy/GUIDE.md's systemd unit runs it: with its young generation bounded.
+  const child = spawn(process.execPath, ["--max-semi-space-size=4", BUILT_PROXY], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",
