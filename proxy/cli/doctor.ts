@@ -2,6 +2,7 @@
  * `givekit doctor`: one line per check, and a non-zero exit when one fails. It names what is
  * wrong (a variable, a campaign, an HTTP status) and never prints a token.
  */
+import { escapeControls, jsonLine } from "./escape";
 import { accessSync, constants, existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { compileTrust } from "../client-ip";
@@ -374,12 +375,12 @@ export async function runDoctor(
     results.push(result);
     if (options.json) return;
     const mark = result.status === "pass" ? "✓" : result.status === "fail" ? "✗" : "·";
-    out.write(`${mark} ${result.check}: ${result.text}\n`);
+    // Values doctor reads (a campaign's name, an upstream's answer) reach an operator's terminal.
+    out.write(`${mark} ${escapeControls(result.check)}: ${escapeControls(result.text)}\n`);
   };
   const finish = (code: number) => {
     const failed = results.filter((result) => result.status === "fail").length;
-    if (options.json)
-      out.write(`${JSON.stringify({ ok: failed === 0, failed, checks: results }, null, 2)}\n`);
+    if (options.json) out.write(jsonLine({ ok: failed === 0, failed, checks: results }));
     else out.write(failed === 0 ? "All checks passed.\n" : `${failed} check(s) failed.\n`);
     return code;
   };

@@ -115,6 +115,18 @@ describe("givekit doctor", () => {
     expect(await subscriptionCount()).toBe(before);
   });
 
+  it("a value holding control characters is printed escaped, never run by the terminal, as text and as JSON", async () => {
+    const hostile = "10.0.0.1\u001b[2J\u0085\u202e";
+    const text = await givekit(["doctor"], env({ GIVEKIT_TRUST_PROXY: hostile }));
+    expect(text.code).toBe(1);
+    expect(text.out).toContain("10.0.0.1\\u001b[2J\\u0085\\u202e");
+    const json = await givekit(["doctor", "--json"], env({ GIVEKIT_TRUST_PROXY: hostile }));
+    for (const { out } of [text, json])
+      // oxlint-disable-next-line no-control-regex -- the bytes that must not reach a terminal.
+      expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(JSON.stringify(JSON.parse(json.out))).toContain("10.0.0.1\\u001b[2J");
+  });
+
   it("no ALLOWED_ORIGINS: a failed line saying no page may use the widgets", async () => {
     const { code, out } = await givekit(["doctor"], env({ ALLOWED_ORIGINS: "" }));
     expect(code).toBe(1);
