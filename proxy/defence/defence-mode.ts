@@ -310,7 +310,7 @@ export function createDefence(
     }
   }
 
-  return {
+  const defence = {
     /** The periods of defence mode on now for this campaign (its own, or all campaigns'). */
     active: (campaign?: string) => activeIn(scopesOf(campaign)),
     /**
@@ -354,7 +354,7 @@ export function createDefence(
     async admitTokenization(
       request: CardRequest,
     ): Promise<{ proven: number | null; scrutiny: Scrutiny | null }> {
-      const scrutiny = await this.scrutiny(request);
+      const scrutiny = await defence.scrutiny(request);
       if (!scrutiny) return { proven: null, scrutiny };
       const bound = request.session?.id ?? `client:${rateLimitKey(request.ip)}`;
       const ask = async (level: number) =>
@@ -410,7 +410,7 @@ export function createDefence(
       token: string;
       email?: string;
     }): Promise<{ minted: MintedToken | null; proven: boolean }> {
-      const minted = await this.mintedToken(request.token);
+      const minted = await defence.mintedToken(request.token);
       if (request.email)
         await guarded("counting a donor's clients", () =>
           countDonorSpread(request.campaign, request.email!, request.ip),
@@ -430,7 +430,7 @@ export function createDefence(
       if (cardState && cardState.points >= config.identityDeclines)
         throw new ProblemError("card_declined", "The card was declined. No money was taken.");
       const held = minted !== null && Date.now() - minted.mintedAt > config.tokenHoldS * 1000;
-      const scrutiny = await this.scrutiny({ ip: request.ip, campaign: request.campaign });
+      const scrutiny = await defence.scrutiny({ ip: request.ip, campaign: request.campaign });
       const short = scrutiny !== null && (minted?.proven ?? -1) < scrutiny.level;
       if (held || short) {
         throw new ProblemError(
@@ -475,7 +475,7 @@ export function createDefence(
      */
     async recordDecline(campaign?: string, detail: { token?: string; email?: string } = {}): Promise<void> {
       await guarded("counting a decline", async () => {
-        const minted = detail.token ? await this.mintedToken(detail.token) : null;
+        const minted = detail.token ? await defence.mintedToken(detail.token) : null;
         await count.add([
           ...(detail.email ? [{ ...donorDeclines(detail.email), points: 1 }] : []),
           ...(minted ? [{ ...cardDeclines(minted.card), points: 1 }] : []),
@@ -485,6 +485,7 @@ export function createDefence(
       });
     },
   };
+  return defence;
 }
 
 function challengeFailed(): ProblemError {
