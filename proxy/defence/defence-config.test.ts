@@ -40,7 +40,7 @@ describe("the card-testing settings", () => {
       formSessionBulk: 20,
       tokenHoldS: 300,
       identityDeclines: 3,
-      donorSpreadClients: 5,
+      donorSpreadClients: 3,
       pow: { work: 5000, maxLevel: 3, ttlS: 300 },
       turnstile: null,
     });

@@ -267,19 +267,25 @@ export function createDefence(
   }
 
   /**
-   * Counts the distinct clients one donor (a keyed hash of the e-mail) gives from in the decline
-   * window; `donorSpreadClients` of them put the campaign in defence mode (every card challenged).
-   * A person gives from a phone and a laptop; a tester's one identity comes from every address it has.
+   * Counts the distinct clients one donor's declined gifts came from in the decline window, known
+   * by a keyed hash of the e-mail and, apart, of the name (a tester varies one more often than
+   * both); `donorSpreadClients` of them put the campaign in defence mode (every card challenged).
+   * A person's card is declined from a phone and a laptop; a tester's identity from every address it has.
    */
-  async function countDonorSpread(campaign: string, email: string, ip: string): Promise<void> {
-    const donor = hashOf("donor", email.trim().toLowerCase());
+  async function countDonorSpread(campaign: string, identities: string[], ip: string): Promise<void> {
     const client = hashOf("client", rateLimitKey(ip));
-    const [seen] = await count.add([
-      { key: `donor-client:${donor}:${client}`, points: 1, ttlMs: declineWindowMs },
-    ]);
-    if (seen!.points !== 1) return;
-    const [clients] = await count.add([{ key: `donor-clients:${donor}`, points: 1, ttlMs: declineWindowMs }]);
-    if (clients!.points >= config.donorSpreadClients) await cross(campaign, "donor_spread", clients!.points);
+    for (const identity of identities) {
+      const donor = hashOf("donor", identity);
+      const [seen] = await count.add([
+        { key: `donor-client:${donor}:${client}`, points: 1, ttlMs: declineWindowMs },
+      ]);
+      if (seen!.points !== 1) continue;
+      const [clients] = await count.add([
+        { key: `donor-clients:${donor}`, points: 1, ttlMs: declineWindowMs },
+      ]);
+      if (clients!.points >= config.donorSpreadClients)
+        await cross(campaign, "donor_spread", clients!.points);
+    }
   }
 
   /**
@@ -411,10 +417,6 @@ export function createDefence(
       email?: string;
     }): Promise<{ minted: MintedToken | null; proven: boolean }> {
       const minted = await defence.mintedToken(request.token);
-      if (request.email)
-        await guarded("counting a donor's clients", () =>
-          countDonorSpread(request.campaign, request.email!, request.ip),
-        );
       const hits = [
         ...(request.email ? [{ ...donorDeclines(request.email), points: 0 }] : []),
         ...(minted ? [{ ...cardDeclines(minted.card), points: 0 }] : []),
@@ -473,8 +475,16 @@ export function createDefence(
      * Counts a declined donation, overall and for its campaign, and against what it came with:
      * its card, its donor's e-mail and its form session (narrow refusals).
      */
-    async recordDecline(campaign?: string, detail: { token?: string; email?: string } = {}): Promise<void> {
+    async recordDecline(
+      campaign?: string,
+      detail: { token?: string; email?: string; name?: string; ip?: string } = {},
+    ): Promise<void> {
       await guarded("counting a decline", async () => {
+        const identities = [
+          ...(detail.email ? [`email:${detail.email.trim().toLowerCase()}`] : []),
+          ...(detail.name?.trim() ? [`name:${detail.name.trim().toLowerCase().replace(/\s+/g, " ")}`] : []),
+        ];
+        if (campaign && detail.ip) await countDonorSpread(campaign, identities, detail.ip);
         const minted = detail.token ? await defence.mintedToken(detail.token) : null;
         await count.add([
           ...(detail.email ? [{ ...donorDeclines(detail.email), points: 1 }] : []),

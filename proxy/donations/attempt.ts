@@ -117,7 +117,12 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
 
   const result = outcomeOf(outcome, request);
   // What a decline is counted against besides its client: its card (by its token) and its donor.
-  const declined = { token: request.credit_card_token, email: request.donor.email };
+  const declined = {
+    token: request.credit_card_token,
+    email: request.donor.email,
+    name: request.donor.full_name ?? `${request.donor.first_name ?? ""} ${request.donor.last_name ?? ""}`,
+    ip,
+  };
   finishConsent(result.state);
   const answered = { ...attempt, ...result };
   try {

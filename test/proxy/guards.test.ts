@@ -16,6 +16,7 @@ import {
   tokenize,
   upstreamCalls,
   useStack,
+  withCheckDigit,
 } from "./support";
 
 const HOST_PAGE = "https://shelter.example";
@@ -294,39 +295,43 @@ describe("a donor's declines", () => {
   });
 });
 
-describe("one donor from many addresses", () => {
+describe("one donor declined from many addresses", () => {
   const ctx = useStack({ proxy: { env: { GIVEKIT_TRUST_PROXY: "loopback" } } });
 
-  it("the same e-mail giving from 5 addresses puts the campaign in defence mode: every card challenged, nobody refused", async () => {
-    const donor = { first_name: "Sam", last_name: "Same", email: "same.donor@example.org" };
-    const give = async (i: number) => {
+  it("one name declined from 3 addresses, whatever its e-mails, puts the campaign in defence mode: every card challenged, nobody refused", async () => {
+    for (let i = 0; i < 3; i++) {
       const from = { "X-Forwarded-For": `198.51.100.${80 + i}` };
-      const minted = await postCard(ctx.api, card(), { headers: from });
+      const donor = { first_name: "Sam", last_name: "Same", email: `sam.${i}@example.org` };
+      const minted = await postCard(
+        ctx.api,
+        card(withCheckDigit(`4${String(8_000_000_000 + i * 1000)}`, "0002")),
+        {
+          headers: from,
+        },
+      );
       expect(minted.status).toBe(201);
-      const body = donationBody(String(minted.json.token), { donor, amount: `1${i}.00` });
-      return { from, body, answer: await donate(ctx.api, body, randomUUID(), from) };
-    };
-    for (let i = 0; i < 4; i++) expect((await give(i)).answer.status).toBe(200);
-    // The fifth address: the campaign enters defence mode, and this gift's card is made again under it.
-    const fifth = await give(4);
-    expect(fifth.answer.json.code).toBe("card_check_required");
+      const gift = await donate(
+        ctx.api,
+        donationBody(String(minted.json.token), { donor }),
+        randomUUID(),
+        from,
+      );
+      expect(gift.status).toBe(402);
+    }
     const on = logLines(ctx.proxy).filter((line) => line.event === "defence_mode_on");
-    expect(on).toEqual([expect.objectContaining({ scope: "71777/HOPE", signal: "donor_spread", value: 5 })]);
-    const session = await formSession(ctx.api, fifth.from);
+    expect(on).toEqual([expect.objectContaining({ scope: "71777/HOPE", signal: "donor_spread", value: 3 })]);
+    // Another donor, elsewhere: asked to solve, and gives once solved.
+    const from = { "X-Forwarded-For": "198.51.100.99" };
+    const session = await formSession(ctx.api, from);
     const named = { ...card(), shortcode: "71777", keyword: "HOPE", form_session: session };
-    const asked = await postCard(ctx.api, named, { headers: fifth.from });
+    const asked = await postCard(ctx.api, named, { headers: from });
     expect(asked.json).toMatchObject({ code: "challenge_required", challenge: { provider: "pow" } });
     const proof = await solvePow(asked.json.challenge as PowChallenge);
-    const minted = await postCard(ctx.api, { ...named, challenge_token: proof }, { headers: fifth.from });
+    const minted = await postCard(ctx.api, { ...named, challenge_token: proof }, { headers: from });
     expect(minted.status).toBe(201);
-    const gift = await donate(
-      ctx.api,
-      { ...fifth.body, credit_card_token: minted.json.token },
-      randomUUID(),
-      fifth.from,
-    );
+    const gift = await donate(ctx.api, donationBody(String(minted.json.token)), randomUUID(), from);
     expect(gift.status).toBe(200);
-    expect(await collected(ctx.sandbox)).toHaveLength(5);
+    expect(await collected(ctx.sandbox)).toHaveLength(1);
   });
 });
 
