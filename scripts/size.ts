@@ -51,11 +51,13 @@ export const BUDGETS = {
 /**
  * Where a target is still missed, the figure the build must not pass (a regression), a little
  * above today's: the target is printed beside it as missed, and the run fails only past the
- * guard, as `npm run bench` does. None today: the last, a donation's 26 KB, was met on
- * 2026-11-26 (32.57 → 25.24 KB) when the request's check left zod for contract/'s rules by hand
- * and the parts only some forms use became extras.
+ * guard, as `npm run bench` does. The donate page's 20 KB was met on 2026-11-26 (19.47 KB) and
+ * missed again on 2026-11-27 (20.09 KB): widget.js now asks for the campaign and the rest of the
+ * form beside the donate chunk (+0.28 KB, one wave of requests instead of three, issue 32), and
+ * the peer picker searches as the donor types and looks a preselected peer up by id (+0.3 KB,
+ * issue 37). Open in issue 32 to win back (a picker fetched only for a campaign with peers).
  */
-export const GUARDS: Partial<Record<keyof typeof BUDGETS, number>> = {};
+export const GUARDS: Partial<Record<keyof typeof BUDGETS, number>> = { donatePage: 20.3 * KB };
 
 /** dist/widget/chunks.json, written by the build (vite.config.ts). */
 interface ChunkTable {
