@@ -1,5 +1,6 @@
 import { defineConfig } from "@playwright/test";
 
+import { CHROMIUM_ARGS } from "./e2e/chromium";
 import { RESOLVED_CHROMIUM_VARIABLE } from "./e2e/global-setup";
 
 /** Set by the global setup, before any worker starts (e2e/chromium.ts says which browser). */
@@ -25,14 +26,7 @@ export default defineConfig({
     headless: true,
     launchOptions: {
       executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
+      args: CHROMIUM_ARGS,
     },
     // Traces on request only: runs of other spec files may share test-results/.
     trace: process.env.PW_TRACE ? "retain-on-failure" : "off",

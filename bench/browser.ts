@@ -22,7 +22,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { chromium } from "@playwright/test";
-import { findChromium } from "../e2e/chromium";
+import { CHROMIUM_ARGS, findChromium } from "../e2e/chromium";
 import { SLOW_4G, visitDonatePage, type Throttle, type Visit } from "../e2e/waterfall";
 import { startProxy } from "../test/helpers/proxy";
 import { startSandbox } from "../test/helpers/sandbox";
@@ -94,14 +94,7 @@ export async function browserBench(
   proxyUrl = proxy.url;
   const browser = await chromium.launch({
     executablePath: path,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: CHROMIUM_ARGS,
   });
   const rows: BrowserBenchRow[] = [];
   try {

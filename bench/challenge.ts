@@ -10,7 +10,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { chromium } from "@playwright/test";
-import { findChromium } from "../e2e/chromium";
+import { CHROMIUM_ARGS, findChromium } from "../e2e/chromium";
 import { TRIP_ON_FIRST, giveThroughChallenge, tripDefence } from "../e2e/challenge";
 import { withServers } from "../e2e/fixtures";
 import { CONFIG_DEFAULTS } from "../proxy/config";
@@ -30,14 +30,7 @@ export async function challengeBench(
   const { path } = await findChromium();
   const browser = await chromium.launch({
     executablePath: path,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: CHROMIUM_ARGS,
   });
   const times: number[] = [];
   try {
