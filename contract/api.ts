@@ -200,6 +200,8 @@ export const FormSessionRequestSchema = /* @__PURE__ */ z.strictObject({
   /** The campaign the frame was opened for: the session is bound to it. */
   shortcode: z.optional(Shortcode),
   keyword: z.optional(Keyword),
+  /** The page's origin the frame was opened for (one of ALLOWED_ORIGINS): the session is bound to it too. */
+  origin: z.optional(/* @__PURE__ */ z.string().check(z.maxLength(ORIGIN_MAX))),
 });
 
 /** POST /v1/form-sessions: a session, or `renew`'s start kept for another while. */

@@ -163,7 +163,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       allowedOrigins: config.allowedOrigins,
     }),
   );
-  app.route("/", formSessionRoutes({ formSessions, rateLimits, campaigns }));
+  app.route(
+    "/",
+    formSessionRoutes({ formSessions, rateLimits, campaigns, allowedOrigins: config.allowedOrigins }),
+  );
   app.route(
     "/",
     paymentTokenRoutes({

@@ -323,7 +323,10 @@ async function main(): Promise<void> {
   // JSON lines: one attempt a line.
   const unknown = await givekit(["attempts", "--state", "unknown", "--json"]);
   check(
-    unknown.stdout.trim().split("\n").filter((line) => line !== "").length === 1,
+    unknown.stdout
+      .trim()
+      .split("\n")
+      .filter((line) => line !== "").length === 1,
     "attempts: the stopped-on donation is recorded unknown, to reconcile",
   );
 }

@@ -31,6 +31,8 @@ interface Binding {
   campaign: string;
   /** Minted while its client was minting many: every tokenization with it is challenged. */
   bulk: boolean;
+  /** The page's origin the frame was opened for, or "" when it named none. */
+  origin: string;
 }
 
 interface Session extends Binding {
@@ -44,12 +46,14 @@ export interface SessionFacts {
   id: string;
   campaign: string;
   bulk: boolean;
+  /** The page's origin it was minted for ("" for none). */
+  origin: string;
   /** Asked for by another client than the one now sending the card (people roam: challenged, not refused). */
   foreign: boolean;
 }
 
 const MAC_BYTES = 16;
-const SESSION_PATTERN = /^([0-9a-z]{1,11})\.([0-9a-z]{1,11})\.([\w-]{16})\.([\w-]{1,400})\.([\w-]{22})$/;
+const SESSION_PATTERN = /^([0-9a-z]{1,11})\.([0-9a-z]{1,11})\.([\w-]{16})\.([\w-]{1,1000})\.([\w-]{22})$/;
 /** A session's counts last as long as it may be renewed: renewing never gives them back. */
 const RENEWALS = 4;
 
@@ -79,7 +83,7 @@ export function createFormSessions(
 
   function sign(session: Session): string {
     const binding = Buffer.from(
-      JSON.stringify({ c: session.client, k: session.campaign, b: session.bulk ? 1 : 0 }),
+      JSON.stringify({ c: session.client, k: session.campaign, b: session.bulk ? 1 : 0, o: session.origin }),
     ).toString("base64url");
     const body = `${session.startedAt.toString(36)}.${session.expiresAt.toString(36)}.${session.id}.${binding}`;
     return `${body}.${mac(body)}`;
@@ -94,7 +98,7 @@ export function createFormSessions(
     const [, started, expires, id, binding, given] = match;
     const expected = Buffer.from(mac(`${started}.${expires}.${id}.${binding}`));
     if (!timingSafeEqual(expected, Buffer.from(given!))) return "form_session_forged";
-    let bound: { c?: unknown; k?: unknown; b?: unknown };
+    let bound: { c?: unknown; k?: unknown; b?: unknown; o?: unknown };
     try {
       bound = JSON.parse(Buffer.from(binding!, "base64url").toString("utf8")) as typeof bound;
     } catch {
@@ -107,6 +111,7 @@ export function createFormSessions(
       client: typeof bound.c === "string" ? bound.c : "",
       campaign: typeof bound.k === "string" ? bound.k : "",
       bulk: bound.b === 1,
+      origin: typeof bound.o === "string" ? bound.o : "",
     };
     return session.expiresAt <= now() ? "form_session_expired" : session;
   }
@@ -122,7 +127,7 @@ export function createFormSessions(
      */
     async issue(
       renew?: unknown,
-      bind: { ip?: string; campaign?: string } = {},
+      bind: { ip?: string; campaign?: string; origin?: string } = {},
     ): Promise<{ form_session: string; expires_in_s: number }> {
       const previous = renew === undefined ? null : read(renew);
       const at = now();
@@ -142,6 +147,7 @@ export function createFormSessions(
         client,
         campaign: bind.campaign ?? "",
         bulk: minted!.points > config.formSessionBulk,
+        origin: bind.origin ?? "",
       };
       return { form_session: sign(session), expires_in_s: config.formSessionTtlS };
     },
@@ -153,6 +159,7 @@ export function createFormSessions(
         id: session.id,
         campaign: session.campaign,
         bulk: session.bulk,
+        origin: session.origin,
         foreign: session.client !== "" && ip !== undefined && session.client !== clientTag(ip),
       };
     },

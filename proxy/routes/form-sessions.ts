@@ -16,9 +16,11 @@ export function formSessionRoutes(deps: {
   formSessions: FormSessions;
   rateLimits: RateLimits;
   campaigns: CampaignDirectory;
+  /** ALLOWED_ORIGINS: a session may be bound only to one of them (any, when none is set). */
+  allowedOrigins: readonly string[];
 }) {
   return new Hono<AppEnv>().post("/v1/form-sessions", jsonBody(), async (c) => {
-    const { renew, shortcode, keyword } = validate(FormSessionRequestSchema, c.get("body"));
+    const { renew, shortcode, keyword, origin } = validate(FormSessionRequestSchema, c.get("body"));
     const ip = c.get("clientIp");
     await deps.rateLimits.consume("formSessions", ip);
     let campaign: string | undefined;
@@ -27,7 +29,9 @@ export function formSessionRoutes(deps: {
       if (!served) throw new ProblemError("campaign_not_served", "This campaign is not served here.");
       campaign = campaignScope(served);
     }
-    return c.json(await deps.formSessions.issue(renew, { ip, campaign }), 201, {
+    if (origin !== undefined && deps.allowedOrigins.length > 0 && !deps.allowedOrigins.includes(origin))
+      throw new ProblemError("origin_not_allowed", "This page may not open the card form.");
+    return c.json(await deps.formSessions.issue(renew, { ip, campaign, origin }), 201, {
       "Cache-Control": "no-store",
     });
   });

@@ -70,6 +70,7 @@ export function paymentTokenRoutes(deps: {
       [CHALLENGE_FIELD]: proof,
       shortcode,
       keyword,
+      origin,
       ...rest
     } = isObject(body) ? body : {};
     const card = validate(PaymentTokenRequestSchema, isObject(body) ? rest : body);
@@ -83,8 +84,11 @@ export function paymentTokenRoutes(deps: {
     const digits = cardDigits(card.card_number);
     const key = cardKey(deps.secret, digits);
     const session = signals.success ? deps.formSessions.facts(signals.data[FORM_SESSION_FIELD], ip) : null;
-    // A session minted for one campaign carries no card for another.
-    if (session?.campaign && campaign && session.campaign !== campaign) {
+    // A session minted for one campaign, or for one page, carries no card for another.
+    if (
+      (session?.campaign && campaign && session.campaign !== campaign) ||
+      (session?.origin && origin !== session.origin)
+    ) {
       c.set("logFields", { ...c.get("logFields"), filtered: "form_session_foreign" });
       throw looksDeclined();
     }

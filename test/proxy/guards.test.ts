@@ -335,6 +335,35 @@ describe("one donor declined from many addresses", () => {
   });
 });
 
+describe("a form session bound to the page that opened the frame", () => {
+  const ctx = useStack({ proxy: { allowedOrigins: [HOST_PAGE, "https://other.example"] } });
+
+  it("minted only for an allowed page; its cards taken only for that page; nothing else reaches the upstream", async () => {
+    const refused = await ctx.api.post("/v1/form-sessions", { origin: "https://evil.example" });
+    expect(refused.status).toBe(403);
+    expect(refused.json.code).toBe("origin_not_allowed");
+    const minted = await ctx.api.post("/v1/form-sessions", {
+      origin: HOST_PAGE,
+      shortcode: "71777",
+      keyword: "HOPE",
+    });
+    expect(minted.status).toBe(201);
+    const session = String(minted.json.form_session);
+    const before = (await ctx.sandbox.requests()).length;
+    const elsewhere = await postCard(ctx.api, {
+      ...card(),
+      form_session: session,
+      origin: "https://other.example",
+    });
+    expect(elsewhere.status).toBe(402);
+    expect(elsewhere.json.code).toBe("card_declined");
+    expect((await ctx.sandbox.requests()).length).toBe(before);
+    expect(logLines(ctx.proxy).some((line) => line.filtered === "form_session_foreign")).toBe(true);
+    const own = await postCard(ctx.api, { ...card(), form_session: session, origin: HOST_PAGE });
+    expect(own.status).toBe(201);
+  });
+});
+
 describe("the client address behind a reverse proxy", () => {
   const limits = { GIVEKIT_RATE_SUBSCRIPTIONS: "1" };
   const optIn = {

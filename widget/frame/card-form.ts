@@ -40,6 +40,8 @@ export interface CardFormProps {
   locale: string;
   /** The campaign the page opened the frame for (its address says), or null. */
   campaign: { shortcode: string; keyword: string } | null;
+  /** The page's origin the frame was opened for (its form session is bound to it). */
+  origin?: string;
   /** The frame's form session (openFormSession). */
   formSession: FormSessionSource;
 }
@@ -89,7 +91,7 @@ function shape(field: CardFieldName, value: string, deleting: boolean): string {
  */
 export function mountCardForm(
   root: HTMLElement,
-  { channel, t, locale, campaign, formSession }: CardFormProps,
+  { channel, t, locale, campaign, origin, formSession }: CardFormProps,
 ): () => void {
   /** The card as the donor left it: read by messages and events alike. */
   let values = EMPTY;
@@ -318,7 +320,7 @@ export function mountCardForm(
       cvv: current.cvv,
       expiration_date: normalizeExpiry(current.expiry) ?? current.expiry,
     };
-    const context = { honeypot: honeypot.value, campaign, formSession: await formSession.current() };
+    const context = { honeypot: honeypot.value, campaign, origin, formSession: await formSession.current() };
     let reply = await requestToken(id, card, context);
     // Scrutiny: the proxy asks for a proof of work (solved here, at once) or, where configured, Turnstile.
     for (let round = 0; reply.challenge && round < 3; round++) {

@@ -14,6 +14,7 @@ type Campaign = { shortcode: string; keyword: string } | null;
 
 async function ask(
   campaign: Campaign,
+  origin: string,
   renew?: string,
 ): Promise<{ session: string; expiresInS: number } | null> {
   try {
@@ -21,7 +22,7 @@ async function ask(
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
       // Bound to the frame's campaign (a renewal keeps what its session was bound to).
-      body: JSON.stringify({ ...(renew ? { renew } : {}), ...campaign }),
+      body: JSON.stringify({ ...(renew ? { renew } : {}), ...campaign, ...(origin ? { origin } : {}) }),
       credentials: "omit",
     });
     if (!response.ok) return null;
@@ -39,11 +40,11 @@ async function ask(
  * page cannot claim a time), and renews it at half its life while the frame stays open; one the
  * proxy could not give is asked for again a little later.
  */
-export function openFormSession(campaign: Campaign = null): FormSessionSource {
+export function openFormSession(campaign: Campaign = null, origin = ""): FormSessionSource {
   let latest: string | null = null;
   let pending: Promise<unknown> = Promise.resolve();
   const refresh = (): void => {
-    pending = ask(campaign, latest ?? undefined).then((answer) => {
+    pending = ask(campaign, origin, latest ?? undefined).then((answer) => {
       if (answer) latest = answer.session;
       setTimeout(refresh, answer ? (answer.expiresInS * 1000) / 2 : RETRY_MS);
     });

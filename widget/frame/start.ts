@@ -36,6 +36,7 @@ export async function startCardFrame(root: HTMLElement): Promise<void> {
   const shortcode = params.get("shortcode");
   const keyword = params.get("keyword");
   const campaign = shortcode && keyword ? { shortcode, keyword } : null;
-  const formSession = openFormSession(campaign);
-  mountCardForm(root, { channel, t, locale, campaign, formSession });
+  // Bound to the campaign and to the page that opened it: the proxy takes its cards for no other.
+  const formSession = openFormSession(campaign, parentOrigin);
+  mountCardForm(root, { channel, t, locale, campaign, origin: parentOrigin, formSession });
 }

@@ -18,6 +18,8 @@ export interface TokenContext {
   campaign: { shortcode: string; keyword: string } | null;
   /** The frame's form session (form-session.ts), from which the proxy times the form. */
   formSession: string | null;
+  /** The page's origin the frame was opened for. */
+  origin?: string;
   /** The proof of a human, when the proxy asked for one. */
   proof?: string;
 }
@@ -41,6 +43,7 @@ export async function requestToken(
       body: JSON.stringify({
         ...card,
         ...context.campaign,
+        ...(context.origin ? { origin: context.origin } : {}),
         [HONEYPOT_FIELD]: context.honeypot,
         ...(context.formSession ? { [FORM_SESSION_FIELD]: context.formSession } : {}),
         ...(context.proof ? { [CHALLENGE_FIELD]: context.proof } : {}),
