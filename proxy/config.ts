@@ -91,6 +91,8 @@ export interface DefenceConfig {
   identityDeclines: number;
   /** Distinct clients one donor (e-mail) gives from, within the decline window, that put its campaign in defence mode. */
   donorSpreadClients: number;
+  /** Distinct clients one amount is declined from, within the decline window, that put its campaign in defence mode. */
+  amountSpreadClients: number;
   /** givekit's own challenge, a proof of work: its mean work at level 0, its top level, its life. */
   pow: { work: number; maxLevel: number; ttlS: number };
   /** Cloudflare Turnstile, asked instead of the proof of work when configured; null: the proof of work. */
@@ -226,6 +228,7 @@ export const CONFIG_DEFAULTS = {
   GIVEKIT_TOKEN_HOLD_S: "300",
   GIVEKIT_IDENTITY_DECLINES: "3",
   GIVEKIT_DEFENCE_DONOR_CLIENTS: "3",
+  GIVEKIT_DEFENCE_AMOUNT_CLIENTS: "5",
   GIVEKIT_CHALLENGE_WORK: "5000",
   GIVEKIT_CHALLENGE_MAX_LEVEL: "3",
   GIVEKIT_CHALLENGE_TTL_S: "300",
@@ -441,6 +444,7 @@ const EnvSchema = z.object({
   GIVEKIT_TOKEN_HOLD_S: whole(10, MAX_SECONDS),
   GIVEKIT_IDENTITY_DECLINES: whole(1, MAX_COUNT),
   GIVEKIT_DEFENCE_DONOR_CLIENTS: whole(2, MAX_COUNT),
+  GIVEKIT_DEFENCE_AMOUNT_CLIENTS: whole(2, MAX_COUNT),
   GIVEKIT_CHALLENGE_WORK: whole(1, 100_000_000),
   GIVEKIT_CHALLENGE_MAX_LEVEL: whole(0, 10),
   GIVEKIT_CHALLENGE_TTL_S: whole(10, 3600),
@@ -659,6 +663,7 @@ export function loadConfig(given: Record<string, string | undefined>): ProxyConf
       tokenHoldS: e.GIVEKIT_TOKEN_HOLD_S,
       identityDeclines: e.GIVEKIT_IDENTITY_DECLINES,
       donorSpreadClients: e.GIVEKIT_DEFENCE_DONOR_CLIENTS,
+      amountSpreadClients: e.GIVEKIT_DEFENCE_AMOUNT_CLIENTS,
       pow: {
         work: e.GIVEKIT_CHALLENGE_WORK,
         maxLevel: e.GIVEKIT_CHALLENGE_MAX_LEVEL,

@@ -41,6 +41,7 @@ describe("the card-testing settings", () => {
       tokenHoldS: 300,
       identityDeclines: 3,
       donorSpreadClients: 3,
+      amountSpreadClients: 5,
       pow: { work: 5000, maxLevel: 3, ttlS: 300 },
       turnstile: null,
     });

@@ -46,8 +46,10 @@ export type DefenceSignal =
   | "cards_per_min"
   | "decline_ratio"
   | "bin_run"
-  /** One donor (e-mail) giving from many clients: a tester's one identity behind many addresses. */
-  | "donor_spread";
+  /** One donor (e-mail, or name) declined from many clients: a tester's one identity behind many addresses. */
+  | "donor_spread"
+  /** One amount declined from many clients: a tester's one test charge behind many addresses. */
+  | "amount_spread";
 
 /** Evidence of card testing (declines, their share, a BIN run); the rest is volume (store/defence.ts). */
 export const isEvidence = (signal: string) => !(VOLUME_SIGNALS as readonly string[]).includes(signal);
@@ -272,9 +274,13 @@ export function createDefence(
    * both); `donorSpreadClients` of them put the campaign in defence mode (every card challenged).
    * A person's card is declined from a phone and a laptop; a tester's identity from every address it has.
    */
-  async function countDonorSpread(campaign: string, identities: string[], ip: string): Promise<void> {
+  async function countDonorSpread(
+    campaign: string,
+    identities: { identity: string; clients: number; signal: DefenceSignal }[],
+    ip: string,
+  ): Promise<void> {
     const client = hashOf("client", rateLimitKey(ip));
-    for (const identity of identities) {
+    for (const { identity, clients: limit, signal } of identities) {
       const donor = hashOf("donor", identity);
       const [seen] = await count.add([
         { key: `donor-client:${donor}:${client}`, points: 1, ttlMs: declineWindowMs },
@@ -283,8 +289,7 @@ export function createDefence(
       const [clients] = await count.add([
         { key: `donor-clients:${donor}`, points: 1, ttlMs: declineWindowMs },
       ]);
-      if (clients!.points >= config.donorSpreadClients)
-        await cross(campaign, "donor_spread", clients!.points);
+      if (clients!.points >= limit) await cross(campaign, signal, clients!.points);
     }
   }
 
@@ -477,12 +482,28 @@ export function createDefence(
      */
     async recordDecline(
       campaign?: string,
-      detail: { token?: string; email?: string; name?: string; ip?: string } = {},
+      detail: { token?: string; email?: string; name?: string; amount?: string; ip?: string } = {},
     ): Promise<void> {
       await guarded("counting a decline", async () => {
+        const donor = (identity: string) => ({
+          identity,
+          clients: config.donorSpreadClients,
+          signal: "donor_spread" as const,
+        });
         const identities = [
-          ...(detail.email ? [`email:${detail.email.trim().toLowerCase()}`] : []),
-          ...(detail.name?.trim() ? [`name:${detail.name.trim().toLowerCase().replace(/\s+/g, " ")}`] : []),
+          ...(detail.email ? [donor(`email:${detail.email.trim().toLowerCase()}`)] : []),
+          ...(detail.name?.trim()
+            ? [donor(`name:${detail.name.trim().toLowerCase().replace(/\s+/g, " ")}`)]
+            : []),
+          ...(detail.amount
+            ? [
+                {
+                  identity: `amount:${detail.amount}`,
+                  clients: config.amountSpreadClients,
+                  signal: "amount_spread" as const,
+                },
+              ]
+            : []),
         ];
         if (campaign && detail.ip) await countDonorSpread(campaign, identities, detail.ip);
         const minted = detail.token ? await defence.mintedToken(detail.token) : null;

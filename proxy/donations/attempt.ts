@@ -121,6 +121,7 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
     token: request.credit_card_token,
     email: request.donor.email,
     name: request.donor.full_name ?? `${request.donor.first_name ?? ""} ${request.donor.last_name ?? ""}`,
+    amount: attempt.amount,
     ip,
   };
   finishConsent(result.state);

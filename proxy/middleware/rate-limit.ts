@@ -129,7 +129,7 @@ export function createRateLimits(config: RateLimitConfig, counters: Counters | n
     async recordDecline(
       ip: string,
       _campaign?: string,
-      _detail?: { token?: string; email?: string },
+      _detail?: { token?: string; email?: string; name?: string; amount?: string; ip?: string },
     ): Promise<void> {
       await count.add([declines(ip, 1)]);
     },

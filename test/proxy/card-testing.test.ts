@@ -262,7 +262,13 @@ describe("card testing from many addresses, two proxies on one PostgreSQL", () =
     // Which signal crosses first depends on the machine's pace (declines, or cards a minute when
     // the bot is slowed): either way the answer is the challenge, never a fixed rate.
     expect(line).toMatchObject({ challenge: "pow" });
-    expect(["declines_per_min", "cards_per_min", "tokens_per_min", "donor_spread"]).toContain(line!.signal);
+    expect([
+      "declines_per_min",
+      "cards_per_min",
+      "tokens_per_min",
+      "donor_spread",
+      "amount_spread",
+    ]).toContain(line!.signal);
     // People keep giving, each paying the work once, whichever proxy they reach.
     for (const [i, api] of p.apis.entries()) {
       const person = { "X-Forwarded-For": `192.0.2.${90 + i}` };

@@ -335,6 +335,41 @@ describe("one donor declined from many addresses", () => {
   });
 });
 
+describe("one amount declined from many addresses", () => {
+  const ctx = useStack({ proxy: { env: { GIVEKIT_TRUST_PROXY: "loopback" } } });
+
+  it("5 declines of one amount from 5 addresses, each its own donor and card, put the campaign in defence mode", async () => {
+    for (let i = 0; i < 5; i++) {
+      const from = { "X-Forwarded-For": `198.51.100.${110 + i}` };
+      const donor = { first_name: `Pat${i}`, last_name: `Other${i}`, email: `pat.${i}@example.org` };
+      const minted = await postCard(
+        ctx.api,
+        card(withCheckDigit(`4${String(9_000_000_000 + i * 1000)}`, "0002")),
+        {
+          headers: from,
+        },
+      );
+      const gift = await donate(
+        ctx.api,
+        donationBody(String(minted.json.token), { donor, amount: "7.00" }),
+        randomUUID(),
+        from,
+      );
+      expect(gift.status).toBe(402);
+    }
+    const on = logLines(ctx.proxy).filter((line) => line.event === "defence_mode_on");
+    expect(on).toEqual([expect.objectContaining({ scope: "71777/HOPE", signal: "amount_spread", value: 5 })]);
+    const asked = await postCard(
+      ctx.api,
+      { ...card(), shortcode: "71777", keyword: "HOPE" },
+      {
+        headers: { "X-Forwarded-For": "198.51.100.120" },
+      },
+    );
+    expect(asked.json).toMatchObject({ code: "challenge_required", challenge: { provider: "pow" } });
+  });
+});
+
 describe("a form session bound to the page that opened the frame", () => {
   const ctx = useStack({ proxy: { allowedOrigins: [HOST_PAGE, "https://other.example"] } });
 
