@@ -31,6 +31,11 @@ describe("wall entry", () => {
     expect(wallEntry(row({ anonymous: true }))?.name).toBe(ANONYMOUS);
   });
 
+  it("reads the report's boolean pledge_wall as well as the string", () => {
+    expect(wallEntry(row({ pledge_wall: true }))?.name).toBe("Ana G.");
+    expect(wallEntry(row({ pledge_wall: false }))).toBeNull();
+  });
+
   it("leaves out gifts the donor kept off the wall, or did not say", () => {
     expect(wallEntry(row({ pledge_wall: "false" }))).toBeNull();
     expect(wallEntry(row({ pledge_wall: undefined }))).toBeNull();
