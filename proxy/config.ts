@@ -9,6 +9,7 @@ import * as z from "zod/mini";
 import { compileTrust, isLoopbackHost } from "./client-ip";
 import { CampaignSchema, type Campaign } from "../contract/api";
 import { toCents } from "../contract/money";
+import { parseWebhooks, type WebhookEndpoint } from "./webhooks/endpoints";
 
 /**
  * Where the package's own files are, so defaults work from any working directory: the nearest
@@ -162,6 +163,8 @@ export interface ProxyConfig {
   storeStartWaitS: number;
   /** GIVEKIT_ALLOW_DEMO_SETUP=true: serve with NODE_ENV=production despite the demo campaigns or no allowed origins. */
   allowDemoSetup: boolean;
+  /** GIVEKIT_WEBHOOKS: the nonprofit's endpoints (proxy/GUIDE.md, "Webhooks"); [] sends none. */
+  webhooks: WebhookEndpoint[];
 }
 
 /** A configuration value that cannot be used; the message names the variable. */
@@ -246,6 +249,7 @@ export const CONFIG_DEFAULTS = {
   GIVEKIT_STOP_DELAY_S: "",
   GIVEKIT_STORE_START_WAIT_S: "60",
   GIVEKIT_ALLOW_DEMO_SETUP: "false",
+  GIVEKIT_WEBHOOKS: "",
 } as const;
 
 export type ConfigVariable = keyof typeof CONFIG_DEFAULTS;
@@ -258,6 +262,7 @@ const SECRET_VARIABLES = new Set<ConfigVariable>([
   "DATABASE_URL",
   "TURNSTILE_SECRET",
   "GIVEKIT_METRICS_TOKEN",
+  "GIVEKIT_WEBHOOKS",
 ]);
 
 const MAX_COUNT = 1_000_000;
@@ -472,6 +477,8 @@ const EnvSchema = z.object({
     .check(z.regex(/^(\d{1,3})?$/, "must be a whole number of seconds (at most 999)")),
   GIVEKIT_STORE_START_WAIT_S: whole(0, 3600),
   GIVEKIT_ALLOW_DEMO_SETUP: z.enum(["true", "false"], 'must be "true" or "false"'),
+  /** Read by parseWebhooks in loadConfig (JSON, with secrets: never echoed). */
+  GIVEKIT_WEBHOOKS: z.string(),
 });
 
 const CampaignsFileSchema = z.strictObject({
@@ -605,6 +612,8 @@ export function loadConfig(given: Record<string, string | undefined>): ProxyConf
       `must be longer than UPSTREAM_CONNECT_TIMEOUT_MS + UPSTREAM_TIMEOUT_MS (${longestCallS} s) (got "${claimLeaseS}")`,
     );
   }
+  const webhooks = parseWebhooks(e.GIVEKIT_WEBHOOKS);
+  if (!webhooks.ok) throw new ConfigError("GIVEKIT_WEBHOOKS", webhooks.message);
   const campaignsPath = absolute(e.GIVEKIT_CAMPAIGNS);
   return {
     port: e.PORT,
@@ -693,6 +702,7 @@ export function loadConfig(given: Record<string, string | undefined>): ProxyConf
         : Number(e.GIVEKIT_STOP_DELAY_S)) * 1000,
     storeStartWaitS: e.GIVEKIT_STORE_START_WAIT_S,
     allowDemoSetup: e.GIVEKIT_ALLOW_DEMO_SETUP === "true",
+    webhooks: webhooks.endpoints,
   };
 }
 

@@ -145,6 +145,29 @@ const MIGRATIONS: string[] = [
     lease_until INTEGER NOT NULL
   );
   `,
+  // 10: the webhook outbox (proxy/webhooks): one row per event and endpoint, written with the outcome.
+  `
+  CREATE TABLE webhook_outbox (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    event_id TEXT NOT NULL,
+    event_type TEXT NOT NULL,
+    endpoint TEXT NOT NULL,
+    order_key TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    state TEXT NOT NULL DEFAULT 'pending',
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_at INTEGER NOT NULL,
+    lease_owner TEXT,
+    lease_until INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    last_status INTEGER,
+    done_at INTEGER,
+    UNIQUE (event_id, endpoint)
+  );
+  CREATE INDEX webhook_outbox_due ON webhook_outbox (state, next_at);
+  CREATE INDEX webhook_outbox_order ON webhook_outbox (endpoint, order_key, state, seq);
+  `,
 ];
 
 /** The schema version this code writes. */

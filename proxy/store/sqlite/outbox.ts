@@ -1,0 +1,102 @@
+/**
+ * The SQLite store's webhook outbox (proxy/webhooks): rows are added inside the caller's
+ * transaction (the one that records the attempt's outcome), then claimed under a lease by one
+ * delivering proxy at a time, oldest first and in order per donation and endpoint: a row is not
+ * claimed while an earlier one of the same donation for the same endpoint is still pending.
+ * A lease that runs out (its proxy was killed mid-delivery) makes the row claimable again, so an
+ * event is delivered at least once and never lost.
+ */
+import type Database from "better-sqlite3";
+
+export interface OutboxInsert {
+  eventId: string;
+  eventType: string;
+  endpoint: string;
+  orderKey: string;
+  body: string;
+  createdAt: number;
+}
+
+export interface OutboxRow {
+  seq: number;
+  event_id: string;
+  event_type: string;
+  endpoint: string;
+  order_key: string;
+  body: string;
+  created_at: number;
+  state: "pending" | "delivered" | "dead";
+  attempts: number;
+  next_at: number;
+  last_error: string | null;
+  last_status: number | null;
+  done_at: number | null;
+}
+
+export function sqliteOutbox(db: Database.Database) {
+  const insert = db.prepare(
+    `INSERT OR IGNORE INTO webhook_outbox (event_id, event_type, endpoint, order_key, body, created_at, next_at)
+     VALUES (@eventId, @eventType, @endpoint, @orderKey, @body, @createdAt, @createdAt)`,
+  );
+  const claim = db.prepare<[Record<string, unknown>], OutboxRow>(
+    `UPDATE webhook_outbox SET lease_owner = @owner, lease_until = @until, attempts = attempts + 1
+     WHERE seq IN (
+       SELECT o.seq FROM webhook_outbox o
+       WHERE o.state = 'pending' AND o.next_at <= @now AND o.lease_until <= @now
+         AND NOT EXISTS (
+           SELECT 1 FROM webhook_outbox e
+           WHERE e.endpoint = o.endpoint AND e.order_key = o.order_key AND e.state = 'pending' AND e.seq < o.seq)
+       ORDER BY o.seq LIMIT @limit)
+     RETURNING seq, event_id, event_type, endpoint, order_key, body, created_at, state, attempts, next_at,
+       last_error, last_status, done_at`,
+  );
+  const delivered = db.prepare(
+    `UPDATE webhook_outbox SET state = 'delivered', done_at = @now, last_status = @status, last_error = NULL,
+       lease_owner = NULL, lease_until = 0
+     WHERE seq = @seq AND lease_owner = @owner`,
+  );
+  const failed = db.prepare(
+    `UPDATE webhook_outbox SET state = @state, next_at = @nextAt, last_status = @status, last_error = @error,
+       done_at = CASE WHEN @state = 'dead' THEN @now ELSE NULL END, lease_owner = NULL, lease_until = 0
+     WHERE seq = @seq AND lease_owner = @owner`,
+  );
+  const oldest = db.prepare<[], { created_at: number | null }>(
+    "SELECT MIN(created_at) AS created_at FROM webhook_outbox WHERE state = 'pending'",
+  );
+  return {
+    /** Adds rows; call inside the transaction that records what they tell of. */
+    add(rows: readonly OutboxInsert[]): void {
+      for (const row of rows) insert.run(row);
+    },
+    claim(owner: string, leaseMs: number, limit: number, now: number): OutboxRow[] {
+      return claim.all({ owner, until: now + leaseMs, limit, now });
+    },
+    /** False when the lease was lost (another proxy took the row over). */
+    delivered(seq: number, owner: string, status: number, now: number): boolean {
+      return delivered.run({ seq, owner, status, now }).changes === 1;
+    },
+    failed(
+      seq: number,
+      owner: string,
+      failure: { status: number | null; error: string; nextAt: number; giveUp: boolean },
+      now: number,
+    ): boolean {
+      const state = failure.giveUp ? "dead" : "pending";
+      return (
+        failed.run({
+          seq,
+          owner,
+          state,
+          nextAt: failure.nextAt,
+          status: failure.status,
+          error: failure.error,
+          now,
+        }).changes === 1
+      );
+    },
+    oldestPendingAt(): number | null {
+      return oldest.get()?.created_at ?? null;
+    },
+  };
+}
+export type SqliteOutbox = ReturnType<typeof sqliteOutbox>;

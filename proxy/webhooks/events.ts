@@ -1,0 +1,95 @@
+/**
+ * The events givekit tells a nonprofit's own systems of (proxy/GUIDE.md, "Webhooks"). Each has a
+ * stable id (a receiver that gets one twice can tell), a type and a version. Builders copy named
+ * fields only: a payload never holds a card number, a payment token, an API token or a CVV.
+ */
+import { randomUUID } from "node:crypto";
+import type { DedicationKind } from "../../contract/dedication";
+
+export const EVENT_TYPES = [
+  "donation.succeeded",
+  "donation.declined",
+  "donation.settled",
+  "optin.recorded",
+  "dedication.made",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Bumped when a payload changes in a way a receiver must know of. */
+export const EVENT_VERSION = 1;
+
+export interface GiftData {
+  /** The donation's reference (the idempotency-keyed attempt), the key of "in order per donation". */
+  reference: string;
+  campaign_id: string;
+  amount_cents: number;
+  currency: string;
+  recurring_frequency?: string;
+  donor?: { first_name?: string; last_name?: string; email?: string };
+  anonymous?: boolean;
+}
+
+export type EventData = {
+  "donation.succeeded": GiftData & { transaction_id?: string };
+  "donation.declined": GiftData & { reason?: string };
+  "donation.settled": GiftData & { outcome: "charged" | "not_charged"; transaction_id?: string };
+  "optin.recorded": {
+    reference?: string;
+    campaign_id: string;
+    phone?: string;
+    /** SHA-256 of the disclosure text the person saw, as the consent record keeps it. */
+    consent_text_sha256: string;
+    recorded_at: string;
+  };
+  "dedication.made": {
+    reference: string;
+    campaign_id: string;
+    kind: DedicationKind;
+    honoree_name: string;
+    /** Who to tell of the gift, when the donor gave an address. */
+    notify_email?: string;
+    donor?: { first_name?: string; last_name?: string };
+    amount_cents?: number;
+  };
+};
+
+export interface GivekitEvent<T extends EventType = EventType> {
+  id: string;
+  type: T;
+  version: number;
+  created: string;
+  data: EventData[T];
+}
+
+export function makeEvent<T extends EventType>(
+  type: T,
+  data: EventData[T],
+  now = new Date(),
+): GivekitEvent<T> {
+  return { id: `evt_${randomUUID()}`, type, version: EVENT_VERSION, created: now.toISOString(), data };
+}
+
+/** The gift fields an event may carry, picked one by one from whatever the caller holds. */
+export function giftData(source: {
+  reference: string;
+  campaign_id: string;
+  amount_cents: number;
+  currency?: string;
+  recurring_frequency?: string | null;
+  anonymous?: boolean;
+  donor?: { first_name?: string; last_name?: string; email?: string } | null;
+}): GiftData {
+  const data: GiftData = {
+    reference: source.reference,
+    campaign_id: source.campaign_id,
+    amount_cents: source.amount_cents,
+    currency: source.currency ?? "USD",
+  };
+  if (source.recurring_frequency) data.recurring_frequency = source.recurring_frequency;
+  if (source.anonymous !== undefined) data.anonymous = source.anonymous;
+  if (source.donor) {
+    const { first_name, last_name, email } = source.donor;
+    data.donor = { first_name, last_name, email };
+  }
+  return data;
+}

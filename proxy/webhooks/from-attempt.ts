@@ -1,0 +1,90 @@
+/**
+ * The events a donation's recorded outcome tells of, as outbox rows for each endpoint that wants
+ * them (to be written in the transaction that records the outcome). Fields are picked one by one
+ * from the request: the card token, a card number or an API token never reach a payload.
+ */
+import type { Campaign, DonationRequest } from "../../contract/api";
+import { toCents } from "../../contract/money";
+import { campaignScope } from "../campaigns";
+import type { AttemptOutcome } from "../store";
+import type { WebhookEndpoint } from "./endpoints";
+import { giftData, makeEvent, type GivekitEvent } from "./events";
+
+export interface OutboxEventRow {
+  eventId: string;
+  eventType: string;
+  endpoint: string;
+  /** Events of one donation go out in order, per endpoint. */
+  orderKey: string;
+  body: string;
+  createdAt: number;
+}
+
+export function attemptEvents(
+  campaign: Campaign,
+  request: DonationRequest,
+  reference: string,
+  outcome: Pick<AttemptOutcome, "state" | "transaction_id" | "problem_code">,
+  now = new Date(),
+): GivekitEvent[] {
+  const gift = giftData({
+    reference,
+    campaign_id: campaignScope(campaign),
+    amount_cents: toCents(request.amount),
+    recurring_frequency: request.recurring_frequency,
+    anonymous: request.anonymous,
+    donor: request.donor,
+  });
+  if (outcome.state === "declined") {
+    return [makeEvent("donation.declined", { ...gift, reason: outcome.problem_code ?? undefined }, now)];
+  }
+  if (outcome.state !== "succeeded") return [];
+  const events: GivekitEvent[] = [
+    makeEvent("donation.succeeded", { ...gift, transaction_id: outcome.transaction_id ?? undefined }, now),
+  ];
+  if (request.dedication) {
+    const { kind, name, notify_email } = request.dedication;
+    events.push(
+      makeEvent(
+        "dedication.made",
+        {
+          reference,
+          campaign_id: gift.campaign_id,
+          kind,
+          honoree_name: name,
+          ...(notify_email ? { notify_email } : {}),
+          donor: request.anonymous
+            ? undefined
+            : { first_name: request.donor.first_name, last_name: request.donor.last_name },
+          amount_cents: gift.amount_cents,
+        },
+        now,
+      ),
+    );
+  }
+  return events;
+}
+
+/** One row per event and endpoint that asked for its type. */
+export function outboxRows(
+  endpoints: readonly WebhookEndpoint[],
+  events: readonly GivekitEvent[],
+): OutboxEventRow[] {
+  const rows: OutboxEventRow[] = [];
+  for (const event of events) {
+    const body = JSON.stringify(event);
+    const orderKey = "reference" in event.data && event.data.reference ? event.data.reference : event.id;
+    for (const endpoint of endpoints) {
+      if (!endpoint.events.includes(event.type)) continue;
+      rows.push({
+        eventId: event.id,
+        eventType: event.type,
+        endpoint: endpoint.url,
+        orderKey,
+        body,
+        createdAt: Date.parse(event.created),
+      });
+    }
+  }
+  return rows;
+}
