@@ -106,7 +106,7 @@ export function createMetrics(build: { version: string } = { version: "unknown" 
     }),
     rateLimitRefusals: new Counter({
       name: "givekit_rate_limit_refusals_total",
-      help: "Requests refused by a per-client limit, a decline block or the defence throttle.",
+      help: "Requests refused by a per-client limit or a donor's declines.",
       labelNames: ["route", "code"],
       registers,
     }),

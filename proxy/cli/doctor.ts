@@ -426,7 +426,7 @@ export async function runDoctor(
         new DoctorNote(
           config.defence.turnstile
             ? `Turnstile configured (site key ${config.defence.turnstile.siteKey}): defence mode asks for it`
-            : "none configured (TURNSTILE_SITE_KEY, TURNSTILE_SECRET): defence mode throttles new cards instead",
+            : "none configured (TURNSTILE_SITE_KEY, TURNSTILE_SECRET): defence mode asks givekit's own challenge (a proof of work)",
         ),
     },
     ...(config.databaseUrl

@@ -7,7 +7,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context";
 import type { Metrics } from "../metrics";
 
-/** The codes a per-client limit, a decline block or the defence throttle answers with. */
+/** The codes a per-client limit or a donor's declines answer with. */
 const LIMIT_CODES = new Set(["rate_limited", "too_many_declines"]);
 
 /** The routes counted, by method and path, under the names their counters use. */

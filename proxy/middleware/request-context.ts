@@ -111,7 +111,7 @@ function addressAdvice(
   if (kind === "untrusted_forwarder")
     return (
       `X-Forwarded-For came from ${address.peer}, which GIVEKIT_TRUST_PROXY (${now}) does not trust, so the header is ignored ` +
-      `and every donor behind it counts as one client (limits, decline blocks). If ${address.peer} is your reverse proxy, ` +
+      `and every donor behind it counts as one client (limits, declines, challenges). If ${address.peer} is your reverse proxy, ` +
       `add it: GIVEKIT_TRUST_PROXY=${[...trustProxy.addresses, address.peer].join(",")}; if nothing should be in front, ` +
       `this is a client forging the header (and is not believed). Told once; givekit_client_address_problems_total counts them.`
     );

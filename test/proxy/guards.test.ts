@@ -1,4 +1,4 @@
-// The guards over real HTTP: origins, media type, size, rate limits, the decline block, and logs.
+// The guards over real HTTP: origins, media type, size, rate limits, what declines bring (a challenge, a refused donor), and logs.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { PowChallenge } from "../../contract/api";

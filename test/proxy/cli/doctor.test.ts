@@ -73,7 +73,7 @@ describe("givekit doctor", () => {
       "✓ allowed origins: https://shelter.example",
       `✓ campaigns: 2 from ${ownCampaigns}`,
       expect.stringMatching(new RegExp(`^✓ widget build: built \\S+ in ${widgetDir}$`)),
-      "· challenge: none configured (TURNSTILE_SITE_KEY, TURNSTILE_SECRET): defence mode throttles new cards instead",
+      "· challenge: none configured (TURNSTILE_SITE_KEY, TURNSTILE_SECRET): defence mode asks givekit's own challenge (a proof of work)",
       `✓ data directory: ${dir} is this user's to write`,
       expect.stringMatching(/^✓ store: SQLite: no database yet in /),
       "✓ defence mode: off (no database yet)",
