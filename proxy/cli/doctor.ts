@@ -13,7 +13,7 @@ import { activeDefences, ALL_SCOPE } from "../defence/defence-mode";
 import { openStore, StoreOpenError, type DefenceState } from "../store";
 import { dbFileIn } from "../store/sqlite/data-dir";
 import { createUpstreamClient, type UpstreamClient } from "../upstream/client";
-import type { Output } from "./main";
+import type { Output } from "./output";
 
 interface Check {
   name: string;

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig, type ProxyConfig } from "../config";
-import type { Output } from "./main";
+import type { Output } from "./output";
 
 /**
  * The configuration, or null after one line naming the bad variable (`<who>: bad configuration: …`);

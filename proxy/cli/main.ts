@@ -12,11 +12,8 @@ import { runDoctor } from "./doctor";
 import { runMigrate } from "./migrate";
 import { runServe } from "./serve";
 import { escapeControls } from "./escape";
+import type { Output } from "./output";
 import { ATTEMPT_STATES, runAttempts, runConsentsExport, runReconcile, UsageError } from "./ops";
-
-export interface Output {
-  write(text: string): unknown;
-}
 
 interface Command {
   summary: string;

@@ -13,7 +13,7 @@ import { DataDirInUseError, openStore, SchemaTooNewError, StoreOpenError } from 
 import { POSTGRES_SCHEMA_VERSION } from "../store/postgres/schema";
 import { dbFileIn, inDataDir } from "../store/sqlite/data-dir";
 import { SQLITE_SCHEMA_VERSION } from "../store/sqlite/schema";
-import type { Output } from "./main";
+import type { Output } from "./output";
 
 /** The schema version a store is at now (0: none yet), read without changing anything. */
 async function currentVersion(config: ProxyConfig): Promise<number> {

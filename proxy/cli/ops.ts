@@ -8,7 +8,7 @@ import { createReconciler } from "../reconcile/reconciler";
 import { openStore, StoreOpenError, type AttemptRecord, type AttemptState, type CliStore } from "../store";
 import { createUpstreamClient } from "../upstream/client";
 import { escapeControls, jsonLine } from "./escape";
-import type { Output } from "./main";
+import type { Output } from "./output";
 
 /** Rows read from the store at a time: a listing's memory, whatever its length. */
 const PAGE = 500;

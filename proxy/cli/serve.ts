@@ -10,7 +10,7 @@ import { DEFAULT_CAMPAIGNS_PATH, type ProxyConfig } from "../config";
 import { configOrSay } from "./load-config";
 import { startProxyServer, type RunningProxy } from "../listen";
 import { DataDirInUseError, SchemaTooNewError, StoreOpenError } from "../store";
-import type { Output } from "./main";
+import type { Output } from "./output";
 
 /** What stops the proxy; a second one stops it at once, whatever is in flight. */
 const STOP_SIGNALS = ["SIGINT", "SIGTERM"] as const;
