@@ -128,8 +128,14 @@ describe("the +1 rule answers as libphonenumber-js does", () => {
   });
 
   it("normalizeMobile gives the same answer for any text at all", () => {
+    // All of Unicode: any code point (so other scripts' digits, fullwidth plus signs, lone
+    // surrogates) and whole graphemes.
+    const text = fc.oneof(
+      fc.string({ maxLength: 40, unit: "binary" }),
+      fc.string({ maxLength: 40, unit: "grapheme" }),
+    );
     fc.assert(
-      fc.property(fc.string({ maxLength: 40 }), (input) => {
+      fc.property(text, (input) => {
         expect(normalizeMobile(input)).toBe(referenceNormalize(input));
       }),
       { numRuns: RUNS },

@@ -38,9 +38,13 @@ const SCHEMAS: Record<Endpoint, z.ZodMiniType> = {
   "/v1/subscriptions": SubscriptionRequestSchema,
 };
 
+/** Text from all of Unicode: any code point (astral, controls, lone surrogates), or graphemes. */
+const anyText = (constraints: { minLength?: number; maxLength: number }) =>
+  fc.oneof(fc.string({ ...constraints, unit: "binary" }), fc.string({ ...constraints, unit: "grapheme" }));
+
 /** Values of every JSON type, including strings that look almost right. */
 const badValue = fc.oneof(
-  fc.jsonValue({ maxDepth: 2 }),
+  fc.jsonValue({ maxDepth: 2, stringUnit: "binary" }),
   fc.constantFrom(
     "",
     " ",
@@ -55,7 +59,7 @@ const badValue = fc.oneof(
     "4242424242424241",
     "x".repeat(600),
   ),
-  fc.string({ maxLength: 40 }),
+  anyText({ maxLength: 40 }),
 );
 
 function corrupt(base: Record<string, unknown>) {
@@ -71,13 +75,13 @@ function corrupt(base: Record<string, unknown>) {
       .map((field) => Object.fromEntries(Object.entries(base).filter(([key]) => key !== field))),
     // An unknown field.
     fc
-      .record({ field: fc.string({ minLength: 1, maxLength: 20 }), value: badValue })
+      .record({ field: anyText({ minLength: 1, maxLength: 20 }), value: badValue })
       .filter(({ field }) => !fields.includes(field))
       .map(({ field, value }) => ({ ...base, [field]: value })),
     // The donor (or any nested object) replaced or given an unknown field.
     fc.record({ value: badValue }).map(({ value }) => ({ ...base, donor: value })),
     // Anything at all.
-    fc.jsonValue({ maxDepth: 4 }),
+    fc.jsonValue({ maxDepth: 4, stringUnit: "binary" }),
   );
 }
 
@@ -93,7 +97,7 @@ function badRequest(endpoint: Endpoint) {
     {
       weight: 1,
       arbitrary: fc.record({
-        raw: fc.string({ maxLength: 200 }),
+        raw: anyText({ maxLength: 200 }),
         contentType: fc.constantFrom(
           "application/json",
           "text/plain",
