@@ -9,7 +9,7 @@ import { peerRoutes } from "./routes/peers";
 import { reportRoutes } from "./routes/reports";
 import { subscriptionRoutes } from "./routes/subscriptions";
 import { userRoutes } from "./routes/users";
-import type { Store } from "./store";
+import type { Ledger } from "./ledger";
 
 /** The request log keeps at least this many entries (the oldest go first). */
 export const MAX_LOGGED_REQUESTS = 100_000;
@@ -17,7 +17,7 @@ const LOG_TRIM_BATCH = 10_000;
 const INSPECTION_PREFIX = "/_sandbox/";
 
 export interface SandboxDeps {
-  store: Store;
+  ledger: Ledger;
   /** Session token lifetime, in seconds. */
   sessionTtlS: number;
   /** Delay added before every answer, in milliseconds. */
@@ -31,13 +31,13 @@ export interface SandboxDeps {
  * triggers and GET bodies need the node:http request underneath.
  *
  * @example
- * const store = openStore(":memory:", loadFixtureFile("sandbox/fixtures/demo.json"));
- * const app = createApp({ store, sessionTtlS: 3600, latencyMs: 0 });
+ * const ledger = openLedger(":memory:", loadFixtureFile("sandbox/fixtures/demo.json"));
+ * const app = createApp({ ledger, sessionTtlS: 3600, latencyMs: 0 });
  * serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
  */
 export function createApp(deps: SandboxDeps): Hono<SandboxEnv> {
   const runtime: SandboxRuntime = {
-    store: deps.store,
+    ledger: deps.ledger,
     now: deps.now ?? (() => new Date()),
     sessionTtlS: deps.sessionTtlS,
   };

@@ -7,7 +7,7 @@
 import { createMiddleware } from "hono/factory";
 import { parseAuthorization } from "../contract/upstream";
 import { ApiError, type SandboxEnv, type SandboxRuntime } from "./http";
-import type { Account } from "./store";
+import type { Account } from "./ledger";
 
 /** What an operation accepts: one token type, or "report" (an API token with no type). */
 export type Requirement = "session" | "public" | "private" | "report";
@@ -15,14 +15,14 @@ export type Requirement = "session" | "public" | "private" | "report";
 /** The kinds of token a value actually is, whatever type the caller claimed. */
 function kindsOf(runtime: SandboxRuntime, token: string): string[] {
   const kinds: string[] = [];
-  if (runtime.store.accountByPrivateToken(token)) kinds.push("private");
-  if (runtime.store.accountByPublicToken(token)) kinds.push("public");
-  if (runtime.store.session(token)) kinds.push("session");
+  if (runtime.ledger.accountByPrivateToken(token)) kinds.push("private");
+  if (runtime.ledger.accountByPublicToken(token)) kinds.push("public");
+  if (runtime.ledger.session(token)) kinds.push("session");
   return kinds;
 }
 
 function sessionAccount(runtime: SandboxRuntime, token: string): Account {
-  const session = runtime.store.session(token);
+  const session = runtime.ledger.session(token);
   if (!session) throw unknownToken(runtime, token, "session");
   if (session.expiresAt <= runtime.now().getTime()) {
     throw new ApiError(401, "session_expired", "The session token has expired; log in again.");
@@ -58,9 +58,9 @@ export function authenticate(
 
   if (need === "report") {
     if (type === undefined) {
-      const account = runtime.store.accountByPrivateToken(token);
+      const account = runtime.ledger.accountByPrivateToken(token);
       if (account) return account;
-      if (runtime.store.session(token)) return sessionAccount(runtime, token);
+      if (runtime.ledger.session(token)) return sessionAccount(runtime, token);
       throw unknownToken(runtime, token, "private or session");
     }
     if (type !== "private" && type !== "session") {
@@ -84,8 +84,8 @@ export function authenticate(
   if (kind === "session") return sessionAccount(runtime, token);
   const account =
     kind === "private"
-      ? runtime.store.accountByPrivateToken(token)
-      : runtime.store.accountByPublicToken(token);
+      ? runtime.ledger.accountByPrivateToken(token)
+      : runtime.ledger.accountByPublicToken(token);
   if (!account) throw unknownToken(runtime, token, kind);
   return account;
 }

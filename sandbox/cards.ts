@@ -2,7 +2,7 @@
 import { cardBrand, cardDigits, cvvLength, isExpired, luhnValid } from "../contract/card";
 import { UPSTREAM_EXPIRY_PATTERN } from "../contract/upstream";
 import { ApiError } from "./http";
-import type { CardOutcome } from "./store";
+import type { CardOutcome } from "./ledger";
 
 /** Numbers with a fixed outcome; any other Luhn-valid number succeeds, but for DECLINED_ENDING. */
 export const TEST_CARDS: Readonly<Record<string, CardOutcome>> = {

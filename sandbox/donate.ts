@@ -1,6 +1,6 @@
 /**
  * The donate operation's rules (4.3 attribution, 4.4 target, amount, card and name), turned
- * into a plan that the store records in one transaction. Every refusal happens here, before
+ * into a plan that the ledger records in one transaction. Every refusal happens here, before
  * anything is written, so a rejected request charges nothing.
  */
 import { feeCents, toCents } from "../contract/money";
@@ -17,11 +17,11 @@ import {
   type DonorAddress,
   type Keyword,
   type NewTransaction,
-  type Store,
+  type Ledger,
   type Team,
   hiddenCaptainId,
   rootFundraiserId,
-} from "./store";
+} from "./ledger";
 
 /** Recurring frequencies the sandbox accepts (compared without case). */
 export const RECURRING_FREQUENCIES = ["weekly", "monthly", "quarterly", "annually"] as const;
@@ -35,11 +35,11 @@ const bad = (field: string, message: string, code = "validation_failed") =>
   new ApiError(400, code, `${field}: ${message}`, { [field]: [message] });
 
 /** The keyword a donation targets: event_id + event_type, else shortcode_string + keyword_string. */
-export function resolveTarget(store: Store, account: Account, body: UpstreamDonationRequest): Keyword {
+export function resolveTarget(ledger: Ledger, account: Account, body: UpstreamDonationRequest): Keyword {
   if (body.event_id !== undefined || body.event_type !== undefined) {
     if (body.event_id === undefined) throw bad("event_id", "event_type is sent only with event_id.");
     if (body.event_type === undefined) throw bad("event_type", "event_type is required with event_id.");
-    const keyword = store.keywordByEvent(account.id, body.event_id, body.event_type);
+    const keyword = ledger.keywordByEvent(account.id, body.event_id, body.event_type);
     if (!keyword) {
       throw new ApiError(
         404,
@@ -53,7 +53,7 @@ export function resolveTarget(store: Store, account: Account, body: UpstreamDona
     const missing = body.shortcode_string === undefined ? "shortcode_string" : "keyword_string";
     throw bad(missing, "Send shortcode_string and keyword_string, or event_id and event_type.");
   }
-  const keyword = store.keywordByTarget(account.id, body.shortcode_string, body.keyword_string);
+  const keyword = ledger.keywordByTarget(account.id, body.shortcode_string, body.keyword_string);
   if (!keyword) {
     throw new ApiError(
       404,
@@ -72,7 +72,7 @@ interface Attribution {
 
 /** Rules 1 to 6 of 4.3. */
 export function attribute(
-  store: Store,
+  ledger: Ledger,
   account: Account,
   keyword: Keyword,
   fundraiserSent: string | number | undefined,
@@ -86,7 +86,7 @@ export function attribute(
   // another account's ids are not revealed).
   let fundraiser = null;
   if (fundraiserSent !== undefined) {
-    const found = store.fundraiser(String(fundraiserSent));
+    const found = ledger.fundraiser(String(fundraiserSent));
     if (!found || found.accountId !== account.id || found.keywordId !== keyword.id) {
       throw bad(
         "peer_fundraiser_id",
@@ -98,7 +98,7 @@ export function attribute(
   }
   let team = null;
   if (teamSent !== undefined) {
-    const found = store.team(String(teamSent));
+    const found = ledger.team(String(teamSent));
     if (!found || found.accountId !== account.id || found.keywordId !== keyword.id) {
       throw bad("peer_fundraiser_team_id", `No team ${String(teamSent)} on ${target}.`, "invalid_peer");
     }
@@ -142,7 +142,12 @@ export function donorName(body: UpstreamDonationRequest): {
   return { firstName: body.first_name?.trim() || null, lastName: body.last_name?.trim() || null };
 }
 
-function resolveCard(store: Store, account: Account, body: UpstreamDonationRequest, now: Date): CheckedCard {
+function resolveCard(
+  ledger: Ledger,
+  account: Account,
+  body: UpstreamDonationRequest,
+  now: Date,
+): CheckedCard {
   const cardFields = (["card_number", "cvv", "expiration_date"] as const).filter(
     (name) => body[name] !== undefined,
   );
@@ -150,7 +155,7 @@ function resolveCard(store: Store, account: Account, body: UpstreamDonationReque
     if (cardFields.length > 0) {
       throw bad(cardFields[0]!, "Send either credit_card_token or the card's details, not both.");
     }
-    const token = store.paymentToken(body.credit_card_token, account.id);
+    const token = ledger.paymentToken(body.credit_card_token, account.id);
     if (!token) {
       throw bad("credit_card_token", "The credit_card_token is not known for this account.", "invalid_card");
     }
@@ -186,7 +191,7 @@ function resolveCard(store: Store, account: Account, body: UpstreamDonationReque
  * Validates a donate body for an account and works out everything that will be recorded.
  * Throws ApiError (4xx) for any refusal; writes nothing.
  */
-export function planDonation(store: Store, account: Account, raw: unknown, now: Date): DonationPlan {
+export function planDonation(ledger: Ledger, account: Account, raw: unknown, now: Date): DonationPlan {
   if (raw === undefined) throw new ApiError(400, "validation_failed", "The request needs a JSON body.");
   const body = validate(UpstreamDonationRequestSchema, raw);
 
@@ -206,8 +211,8 @@ export function planDonation(store: Store, account: Account, raw: unknown, now: 
     throw bad("source", "The source is 1 to 64 letters, digits, '_', '.' or '-'.");
   }
 
-  const keyword = resolveTarget(store, account, body);
-  const forms = store.forms(keyword.id);
+  const keyword = resolveTarget(ledger, account, body);
+  const forms = ledger.forms(keyword.id);
   const form =
     body.form_id === undefined
       ? (forms.find((candidate) => candidate.isDefault) ?? forms[0])
@@ -220,13 +225,13 @@ export function planDonation(store: Store, account: Account, raw: unknown, now: 
     );
   }
   const attribution = attribute(
-    store,
+    ledger,
     account,
     keyword,
     body.peer_fundraiser_id,
     body.peer_fundraiser_team_id,
   );
-  const card = resolveCard(store, account, body, now);
+  const card = resolveCard(ledger, account, body, now);
   const fee = body.fee_rate === undefined ? 0 : feeCents(amountCents, body.fee_rate);
 
   return {

@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import type * as z from "zod/mini";
 import { fieldErrors } from "../contract/error-schemas";
 import { BodyTooLargeError, decodeUtf8, readBody } from "../http/body";
-import type { Account, Store } from "./store";
+import type { Account, Ledger } from "./ledger";
 
 /** Request bodies above this many bytes are refused with 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -19,7 +19,7 @@ export interface SandboxEnv {
 export type SandboxContext = Context<SandboxEnv>;
 
 export interface SandboxRuntime {
-  store: Store;
+  ledger: Ledger;
   now: () => Date;
   sessionTtlS: number;
 }

@@ -1,8 +1,8 @@
-/** Opens the store, builds the app and serves it; close() ends every connection, even a hung one. */
+/** Opens the ledger, builds the app and serves it; close() ends every connection, even a hung one. */
 import { closeServer, listen, type Listening } from "../http/listen";
 import { createApp } from "./app";
 import type { Fixture } from "./fixture";
-import { openStore } from "./store";
+import { openLedger } from "./ledger";
 
 export interface SandboxServerOptions {
   fixture: Fixture;
@@ -30,13 +30,13 @@ export interface RunningSandbox {
  * await sandbox.close();
  */
 export async function startSandboxServer(options: SandboxServerOptions): Promise<RunningSandbox> {
-  const store = openStore(options.dbPath, options.fixture);
-  const app = createApp({ store, sessionTtlS: options.sessionTtlS, latencyMs: options.latencyMs });
+  const ledger = openLedger(options.dbPath, options.fixture);
+  const app = createApp({ ledger, sessionTtlS: options.sessionTtlS, latencyMs: options.latencyMs });
   let listening: Listening;
   try {
     listening = await listen(app.fetch, options.host, options.port);
   } catch (error) {
-    store.close();
+    ledger.close();
     throw error;
   }
   let closing: Promise<void> | undefined;
@@ -47,7 +47,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     close() {
       // No grace: that includes connections held open by the never-answering fault trigger.
       closing ??= closeServer(listening.server).then(() => {
-        store.close();
+        ledger.close();
       });
       return closing;
     },

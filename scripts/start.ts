@@ -23,7 +23,7 @@ import {
   FAULT_NEVER_ANSWER_UNCHARGED_CENTS,
   FAULT_SERVER_ERROR_CENTS,
 } from "../sandbox/routes/donations";
-import type { CardOutcome } from "../sandbox/store";
+import type { CardOutcome } from "../sandbox/ledger";
 
 /** The sandbox's test cards and fault amounts, as its own constants say them. */
 const OUTCOME_WORDS: Record<CardOutcome, string> = {

@@ -16,7 +16,7 @@ import {
   readJsonBody,
   validate,
 } from "../http";
-import type { TransactionStatus } from "../store";
+import type { TransactionStatus } from "../ledger";
 
 /** Amounts (in cents) that make the sandbox misbehave on purpose; see sandbox/README.md. */
 export const FAULT_SERVER_ERROR_CENTS = 666_66;
@@ -52,7 +52,7 @@ export function donationRoutes(runtime: SandboxRuntime): Hono<SandboxEnv> {
   app.post("/api/v2/donations/create_payment_token", session, async (c) => {
     const body = validate(UpstreamPaymentTokenRequestSchema, await readJsonBody(c));
     const card = checkCard(body, runtime.now());
-    const token = runtime.store.createPaymentToken(
+    const token = runtime.ledger.createPaymentToken(
       { accountId: c.get("account").id, ...card },
       runtime.now().toISOString(),
     );
@@ -61,7 +61,7 @@ export function donationRoutes(runtime: SandboxRuntime): Hono<SandboxEnv> {
 
   const donate = async (c: SandboxContext) => {
     const account = c.get("account");
-    const plan = planDonation(runtime.store, account, await readJsonBody(c), runtime.now());
+    const plan = planDonation(runtime.ledger, account, await readJsonBody(c), runtime.now());
 
     if (plan.amountCents === FAULT_SERVER_ERROR_CENTS) {
       throw new ApiError(
@@ -85,7 +85,7 @@ export function donationRoutes(runtime: SandboxRuntime): Hono<SandboxEnv> {
     }
 
     const result = RESULT[plan.outcome];
-    const row = runtime.store.recordTransaction({
+    const row = runtime.ledger.recordTransaction({
       ...plan,
       status: result.row,
       authorizationCode: plan.outcome === "success" ? authorizationCode() : null,

@@ -8,7 +8,7 @@ import * as z from "zod/mini";
 import { fromCents, toCents } from "../../contract/money";
 import { AmountSchema } from "../../contract/money-schemas";
 import { ApiError, type SandboxEnv, type SandboxRuntime, readJsonBody, validate } from "../http";
-import type { Keyword, Store } from "../store";
+import type { Keyword, Ledger } from "../ledger";
 
 export interface LoggedRequest {
   method: string;
@@ -41,8 +41,8 @@ const TotalsSchema = z.strictObject({
 });
 
 /** The keyword named, in whichever account has it (these routes carry no token). */
-function keywordNamed(store: Store, shortcode: string, keyword: string): Keyword {
-  const found = store.keywordAnywhere(shortcode, keyword);
+function keywordNamed(ledger: Ledger, shortcode: string, keyword: string): Keyword {
+  const found = ledger.keywordAnywhere(shortcode, keyword);
   if (!found)
     throw new ApiError(404, "keyword_not_found", `No keyword ${keyword} on shortcode ${shortcode}.`);
   return found;
@@ -51,14 +51,14 @@ function keywordNamed(store: Store, shortcode: string, keyword: string): Keyword
 export function inspectRoutes(runtime: SandboxRuntime, requests: readonly LoggedRequest[]): Hono<SandboxEnv> {
   const app = new Hono<SandboxEnv>();
   app.get("/_sandbox/requests", (c) => c.json({ requests }));
-  app.get("/_sandbox/subscriptions", (c) => c.json({ subscriptions: runtime.store.subscriptions() }));
+  app.get("/_sandbox/subscriptions", (c) => c.json({ subscriptions: runtime.ledger.subscriptions() }));
 
   app.post("/_sandbox/bulk", async (c) => {
     const body = validate(BulkSchema, (await readJsonBody(c)) ?? {});
-    const keyword = keywordNamed(runtime.store, body.shortcode, body.keyword);
-    const form = runtime.store.forms(keyword.id).find((candidate) => candidate.isDefault);
+    const keyword = keywordNamed(runtime.ledger, body.shortcode, body.keyword);
+    const form = runtime.ledger.forms(keyword.id).find((candidate) => candidate.isDefault);
     const started = performance.now();
-    const added = runtime.store.bulk({
+    const added = runtime.ledger.bulk({
       keywordId: keyword.id,
       accountId: keyword.accountId,
       shortcode: keyword.shortcode,
@@ -76,8 +76,8 @@ export function inspectRoutes(runtime: SandboxRuntime, requests: readonly Logged
 
   app.get("/_sandbox/totals", (c) => {
     const query = validate(TotalsSchema, c.req.query());
-    const keyword = keywordNamed(runtime.store, query.shortcode, query.keyword);
-    const totals = runtime.store.keywordTotals(keyword.accountId, keyword.shortcode, keyword.keyword);
+    const keyword = keywordNamed(runtime.ledger, query.shortcode, query.keyword);
+    const totals = runtime.ledger.keywordTotals(keyword.accountId, keyword.shortcode, keyword.keyword);
     return c.json({
       shortcode: keyword.shortcode,
       keyword: keyword.keyword,

@@ -4,7 +4,7 @@ import * as z from "zod/mini";
 import { fromCents } from "../../contract/money";
 import { requireToken } from "../auth";
 import { ApiError, jsonListResponse, type SandboxEnv, type SandboxRuntime, validate } from "../http";
-import type { Account, Keyword, Store } from "../store";
+import type { Account, Keyword, Ledger } from "../ledger";
 
 const PeerQuerySchema = z.strictObject({
   shortcode: z.optional(z.string().check(z.maxLength(32))),
@@ -16,16 +16,16 @@ const PeerQuerySchema = z.strictObject({
 type PeerQuery = z.infer<typeof PeerQuerySchema>;
 
 /** The account's keywords the query selects; 404 for a keyword the account does not have. */
-function selectKeywords(store: Store, account: Account, query: PeerQuery): Map<string, Keyword> {
+function selectKeywords(ledger: Ledger, account: Account, query: PeerQuery): Map<string, Keyword> {
   if ((query.shortcode === undefined) !== (query.keyword === undefined)) {
     const missing = query.shortcode === undefined ? "shortcode" : "keyword";
     throw new ApiError(400, "validation_failed", `${missing}: shortcode and keyword go together.`, {
       [missing]: ["shortcode and keyword go together."],
     });
   }
-  let keywords = store.keywords(account.id);
+  let keywords = ledger.keywords(account.id);
   if (query.shortcode !== undefined && query.keyword !== undefined) {
-    const found = store.keywordByTarget(account.id, query.shortcode, query.keyword);
+    const found = ledger.keywordByTarget(account.id, query.shortcode, query.keyword);
     if (!found)
       throw new ApiError(
         404,
@@ -35,7 +35,7 @@ function selectKeywords(store: Store, account: Account, query: PeerQuery): Map<s
     keywords = keywords.filter((keyword) => keyword.id === found.id);
   }
   if (query.keyword_id !== undefined) {
-    if (!store.keywordById(account.id, query.keyword_id)) {
+    if (!ledger.keywordById(account.id, query.keyword_id)) {
       throw new ApiError(404, "keyword_not_found", `No keyword with id ${query.keyword_id}.`);
     }
     keywords = keywords.filter((keyword) => keyword.id === query.keyword_id);
@@ -53,9 +53,9 @@ export function peerRoutes(runtime: SandboxRuntime): Hono<SandboxEnv> {
   app.get("/api/v2/fundraisers", session, (c) => {
     const account = c.get("account");
     const query = validate(PeerQuerySchema, c.req.query());
-    const keywords = selectKeywords(runtime.store, account, query);
-    const totals = runtime.store.totals(account.id).fundraisers;
-    const fundraisers = runtime.store
+    const keywords = selectKeywords(runtime.ledger, account, query);
+    const totals = runtime.ledger.totals(account.id).fundraisers;
+    const fundraisers = runtime.ledger
       .fundraisers(account.id)
       .filter((fundraiser) => keywords.has(fundraiser.keywordId) && nameMatches(fundraiser.name, query.q));
     return jsonListResponse("fundraisers", fundraisers, (fundraiser) => {
@@ -79,15 +79,15 @@ export function peerRoutes(runtime: SandboxRuntime): Hono<SandboxEnv> {
   app.get("/api/v2/teams", session, (c) => {
     const account = c.get("account");
     const query = validate(PeerQuerySchema, c.req.query());
-    const keywords = selectKeywords(runtime.store, account, query);
-    const totals = runtime.store.totals(account.id).teams;
+    const keywords = selectKeywords(runtime.ledger, account, query);
+    const totals = runtime.ledger.totals(account.id).teams;
     const members = new Map<string, number>();
-    for (const fundraiser of runtime.store.fundraisers(account.id)) {
+    for (const fundraiser of runtime.ledger.fundraisers(account.id)) {
       if (fundraiser.teamId !== null && !fundraiser.hidden) {
         members.set(fundraiser.teamId, (members.get(fundraiser.teamId) ?? 0) + 1);
       }
     }
-    const teams = runtime.store
+    const teams = runtime.ledger
       .teams(account.id)
       .filter((team) => keywords.has(team.keywordId) && nameMatches(team.name, query.q));
     return jsonListResponse("peer_fundraising_teams", teams, (team) => {

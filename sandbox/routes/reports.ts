@@ -14,8 +14,8 @@ import {
 } from "../../contract/upstream";
 import { requireToken } from "../auth";
 import { ApiError, type SandboxEnv, type SandboxRuntime, readJsonBody, validate } from "../http";
-import { reportDate } from "../bulk";
-import type { TransactionRecord } from "../store";
+import { reportDate } from "../ledger";
+import type { TransactionRecord } from "../ledger";
 
 export const TRANSACTION_TYPES = ["donation", "recurring_donation"] as const;
 const REPORT_READY = "complete";
@@ -102,7 +102,7 @@ export function reportRoutes(runtime: SandboxRuntime): Hono<SandboxEnv> {
   app.get("/api/v2/reports/transactions.json", auth, async (c) => {
     const filter = validate(ReportRequestSchema, (await readJsonBody(c)) ?? {});
     checkFilter(filter);
-    const id = runtime.store.createReport(c.get("account").id, filter, runtime.now().toISOString());
+    const id = runtime.ledger.createReport(c.get("account").id, filter, runtime.now().toISOString());
     return c.json({ report: { id, status: REPORT_READY } });
   });
 
@@ -111,13 +111,13 @@ export function reportRoutes(runtime: SandboxRuntime): Hono<SandboxEnv> {
     if (raw === undefined) throw new ApiError(400, "validation_failed", 'Send the report\'s id: {"id": …}.');
     const { id } = validate(ReportResultsRequestSchema, raw);
     const report = /^\d+$/.test(String(id))
-      ? runtime.store.report(Number(id), c.get("account").id)
+      ? runtime.ledger.report(Number(id), c.get("account").id)
       : undefined;
     if (!report) throw new ApiError(404, "report_not_found", `No report ${String(id)} for this account.`);
     const filter = JSON.parse(report.filter) as ReportRequest;
     // Streamed a page at a time, each page read whole (no cursor stays open across a wait).
     const encoder = new TextEncoder();
-    const store = runtime.store;
+    const ledger = runtime.ledger;
     let afterSeq = 0;
     let first = true;
     const body = new ReadableStream<Uint8Array>({
@@ -126,7 +126,7 @@ export function reportRoutes(runtime: SandboxRuntime): Hono<SandboxEnv> {
           const head = JSON.stringify({ id: report.id, status: REPORT_READY, filters: filter });
           controller.enqueue(encoder.encode(`{"report":${head.slice(0, -1)},"transactions":[`));
         }
-        const page = store.reportPage<TransactionRecord>(
+        const page = ledger.reportPage<TransactionRecord>(
           report.accountId,
           report.lastSeq,
           afterSeq,

@@ -57,9 +57,9 @@ export function subscriptionRoutes(runtime: SandboxRuntime): Hono<SandboxEnv> {
       }
 
       // Rule 2: the list wins when both are sent.
-      const listName = list === undefined ? undefined : runtime.store.list(account.id, list);
+      const listName = list === undefined ? undefined : runtime.ledger.list(account.id, list);
       const keyword =
-        list === undefined ? runtime.store.keywordByTarget(account.id, shortcode!, keywordName!) : undefined;
+        list === undefined ? runtime.ledger.keywordByTarget(account.id, shortcode!, keywordName!) : undefined;
       if (list !== undefined && listName === undefined) {
         throw new ApiError(404, "list_not_found", `The account has no list named "${list}".`);
       }
@@ -71,7 +71,7 @@ export function subscriptionRoutes(runtime: SandboxRuntime): Hono<SandboxEnv> {
         );
       }
 
-      const added = runtime.store.addSubscription({
+      const added = runtime.ledger.addSubscription({
         accountId: account.id,
         mobilenumber,
         list: listName ?? null,

@@ -14,7 +14,7 @@ export function userRoutes(runtime: SandboxRuntime): Hono<SandboxEnv> {
     const account = c.get("account");
     const now = runtime.now().getTime();
     const expiresAt = now + runtime.sessionTtlS * 1000;
-    const token = runtime.store.createSession(account.id, expiresAt);
+    const token = runtime.ledger.createSession(account.id, expiresAt);
     return c.json({
       user: {
         session_token: token,

@@ -11,7 +11,7 @@ import { request as httpRequest } from "node:http";
 import { ReportResponseSchema, type TransactionRow, formatAuthorization } from "../../contract/upstream";
 import { DEMO_FIXTURE_PATH, loadFixtureFile, parseFixture } from "../../sandbox/fixture";
 import { startSandboxServer } from "../../sandbox/listen";
-import type { SubscriptionRecord } from "../../sandbox/store";
+import type { SubscriptionRecord } from "../../sandbox/ledger";
 
 export type { TransactionRow };
 

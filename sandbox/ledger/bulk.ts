@@ -1,11 +1,10 @@
 /**
  * Sandbox-only: accounts the size of real ones, built in seconds inside SQLite (a recursive
- * CTE, no row through JavaScript), and the report read a page at a time so an answer of a
- * million rows is streamed, never held. Nothing here is part of the upstream interface.
+ * CTE, no row through JavaScript), and a keyword's own figures. Nothing here is part of the
+ * upstream interface.
  */
 import type Database from "better-sqlite3";
-import { toCents } from "../contract/money";
-import type { ReportRequest } from "../contract/upstream";
+import { FIRST_TRANSACTION_ID } from "./types";
 
 /** What POST /_sandbox/bulk adds to one keyword. */
 export interface BulkRequest {
@@ -33,93 +32,8 @@ const FIRST_NAMES = ["Ana", "Ben", "Chloe", "Dev", "Elena", "Farid", "Grace", "H
 const LAST_NAMES = ["Abbott", "Baker", "Costa", "Diaz", "Evans", "Fischer", "Garcia", "Huang", "Ivanov"];
 const TEAM_WORDS = ["Sunrise", "River", "Harbor", "Summit", "Meadow", "Lantern", "Compass", "Orchard"];
 
-/** MM/DD/YY (the upstream's report dates) → YYYY-MM-DD, or null when not a date. */
-export function reportDate(value: string): string | null {
-  const match = /^(\d\d)\/(\d\d)\/(\d\d)$/.exec(value);
-  if (!match) return null;
-  const iso = `20${match[3]}-${match[1]}-${match[2]}`;
-  const date = new Date(`${iso}T00:00:00.000Z`);
-  return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== iso ? null : iso;
-}
-
-const list = (value: string | undefined) =>
-  value
-    ?.split(",")
-    .map((item) => item.trim().toLowerCase())
-    .filter(Boolean);
-
-const nextDay = (iso: string) =>
-  new Date(Date.parse(`${iso}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
-
-/** The SQL condition and parameters of a report filter (checked already by the route). */
-function where(filter: ReportRequest): { sql: string; params: unknown[] } {
-  const parts: string[] = [];
-  const params: unknown[] = [];
-  const statuses = list(filter.status);
-  if (statuses && statuses.length > 0) {
-    parts.push(`status IN (${statuses.map(() => "?").join(", ")})`);
-    params.push(...statuses);
-  }
-  const types = list(filter.transaction_type);
-  if (types && types.length > 0) {
-    parts.push(`transaction_type IN (${types.map(() => "?").join(", ")})`);
-    params.push(...types);
-  }
-  if (filter.amount_min !== undefined) {
-    parts.push("amount_cents >= ?");
-    params.push(toCents(filter.amount_min));
-  }
-  if (filter.amount_max !== undefined) {
-    parts.push("amount_cents <= ?");
-    params.push(toCents(filter.amount_max));
-  }
-  if (filter.keyword !== undefined) {
-    parts.push("upper(keyword) = upper(?)");
-    params.push(filter.keyword);
-  }
-  if (filter.shortcode !== undefined) {
-    parts.push("shortcode = ?");
-    params.push(filter.shortcode);
-  }
-  if (filter.last_4 !== undefined) {
-    parts.push("last_4 = ?");
-    params.push(filter.last_4);
-  }
-  const start = filter.start_date === undefined ? null : reportDate(filter.start_date);
-  if (start) {
-    parts.push("created_at >= ?");
-    params.push(start);
-  }
-  const end = filter.end_date === undefined ? null : reportDate(filter.end_date);
-  if (end) {
-    parts.push("created_at < ?");
-    params.push(nextDay(end));
-  }
-  return { sql: parts.map((part) => ` AND ${part}`).join(""), params };
-}
-
-export function createBulk(db: Database.Database, now: () => Date, firstTransactionId: number) {
-  const pages = new Map<string, Database.Statement>();
-
+export function ledgerBulk(db: Database.Database, now: () => Date) {
   return {
-    /**
-     * One page of a report's rows: the account's transactions up to its snapshot (`lastSeq`),
-     * after `afterSeq`, matching the filter, in order.
-     */
-    reportPage<Row>(
-      accountId: number,
-      lastSeq: number,
-      afterSeq: number,
-      filter: ReportRequest,
-      limit: number,
-    ) {
-      const condition = where(filter);
-      const sql = `SELECT * FROM transactions WHERE account_id = ? AND seq > ? AND seq <= ?${condition.sql} ORDER BY seq LIMIT ?`;
-      let statement = pages.get(sql);
-      if (!statement) pages.set(sql, (statement = db.prepare(sql)));
-      return statement.all(accountId, afterSeq, lastSeq, ...condition.params, limit) as Row[];
-    },
-
     /** The keyword's own figures: what was collected (fees included) and by how many donors. */
     keywordTotals(accountId: number, shortcode: string, keyword: string) {
       return db
@@ -165,7 +79,7 @@ export function createBulk(db: Database.Database, now: () => Date, firstTransact
         ).run({
           count,
           lastSeq,
-          firstId: firstTransactionId,
+          firstId: FIRST_TRANSACTION_ID,
           amounts: JSON.stringify(request.amountCents ? [request.amountCents] : AMOUNTS_CENTS),
           amountCount: request.amountCents ? 1 : AMOUNTS_CENTS.length,
           accountId: request.accountId,
@@ -222,8 +136,8 @@ export function createBulk(db: Database.Database, now: () => Date, firstTransact
       }
       return {
         transactions: count,
-        first_transaction_id: count > 0 ? String(firstTransactionId + lastSeq) : null,
-        last_transaction_id: count > 0 ? String(firstTransactionId - 1 + lastSeq + count) : null,
+        first_transaction_id: count > 0 ? String(FIRST_TRANSACTION_ID + lastSeq) : null,
+        last_transaction_id: count > 0 ? String(FIRST_TRANSACTION_ID - 1 + lastSeq + count) : null,
         fundraisers,
         teams,
       };
