@@ -117,26 +117,22 @@ export interface ChunkImports {
 /** Where the later parts that attributes turn on live (widget/donate/model/later.ts's extrasFor). */
 const EXTRAS_DIR = "/widget/donate/extras/";
 
-/**
- * Tells widget.js where each element's chunk went: each element's build records the hashed file
- * names of the ELEMENT_CHUNKS entries, and the widget build reads them as a virtual module.
- */
-// On globalThis: Vite gives each environment's build its own plugins, from its own copy of this file.
-const shared = globalThis as {
-  givekitChunks?: Record<string, string>;
-  givekitMessages?: Record<string, Record<string, string>>;
-  givekitChunkImports?: Record<string, ChunkImports>;
-};
-const elementChunkFiles = (shared.givekitChunks ??= {});
-const messageFiles = (shared.givekitMessages ??= {});
-/** What each element chunk imports (ChunkImports). */
-const chunkImports = (shared.givekitChunkImports ??= {});
-
 /** How the table names a chunk: by its element's tag, or "all". */
 const tableKey = (name: string) => (name === "all" ? name : `givekit-${name}`);
 
+/**
+ * Tells widget.js where each element's chunk went: each element's build records the hashed file
+ * names of the ELEMENT_CHUNKS entries, and the widget build reads them as a virtual module.
+ * One instance for every environment's build (sharedDuringBuild), so what the element builds
+ * record stays in this closure for the widget build to read.
+ */
 function elementChunkNames(): Plugin {
-  const files = elementChunkFiles;
+  /** Each element chunk's file, by element (ELEMENT_CHUNKS' names). */
+  const files: Record<string, string> = {};
+  /** Each element's catalog files, by element and language. */
+  const messageFiles: Record<string, Record<string, string>> = {};
+  /** What each element chunk imports (ChunkImports). */
+  const chunkImports: Record<string, ChunkImports> = {};
   const resolved = `\0${ELEMENT_CHUNKS_MODULE}`;
   const table = () => {
     const missing = Object.keys(ELEMENT_CHUNKS).filter((name) => !files[name]);
@@ -158,6 +154,7 @@ function elementChunkNames(): Plugin {
   };
   return {
     name: "givekit:element-chunk-names",
+    sharedDuringBuild: true,
     generateBundle(_options, bundle) {
       if (this.environment.name === "widget") {
         // For `npm run size` (the proxy does not serve it): what each kind of page loads.
