@@ -3,9 +3,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkCycles } from "./import-cycles";
+import { checkCycles as checkGraph, importGraph, roomViolations } from "./import-cycles";
 
 const roots: string[] = [];
+const checkCycles = (root: string, allowed: readonly string[]) => checkGraph(importGraph(root), allowed);
 
 function tree(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), "givekit-cycles-"));
@@ -88,6 +89,25 @@ describe("the import-cycle check", () => {
 
     const mended = tree({ ...files, "w/view.ts": "export const view = 0;\n" });
     expect(checkCycles(mended, known)).toEqual({ fresh: [], stale: known });
+  });
+
+  it("refuses an import across rooms that README.md's map does not allow, tests aside", () => {
+    const root = tree({
+      "contract/money.ts": "export const cents = 100;\n",
+      "proxy/app.ts": 'import { cents } from "../contract/money";\nexport const app = cents;\n',
+      "widget/form.ts": 'import type { app } from "../proxy/app";\nexport type Form = typeof app;\n',
+      "widget/form.test.ts": 'import "../test/helpers/x";\n',
+      "test/helpers/x.ts": 'import "../../sandbox/app";\n',
+      "sandbox/app.ts": "export {};\n",
+      "e2e/page.ts": 'import "../sandbox/app";\n',
+      "contract/peek.ts": 'import "../http/body";\n',
+      "http/body.ts": "export {};\n",
+    });
+    expect(roomViolations(importGraph(root))).toEqual([
+      "contract/peek.ts -> http/body.ts",
+      "e2e/page.ts -> sandbox/app.ts",
+      "widget/form.ts -> proxy/app.ts",
+    ]);
   });
 
   it("passes on this repository as `npm run lint` runs it", () => {

@@ -1,5 +1,6 @@
 // Import circles across the repository, type-only imports included (oxlint's import/no-cycle
-// skips those). Run by `npm run lint`; exits 1 on a circle that is not in ALLOWED below.
+// skips those), and imports across rooms that README.md's "Where things live" does not allow.
+// Run by `npm run lint`; exits 1 on a circle that is not in ALLOWED below, or such an import.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -139,8 +140,10 @@ export interface CycleReport {
   readonly stale: readonly string[];
 }
 
-export function checkCycles(root: string, allowed: readonly string[] = ALLOWED): CycleReport {
-  const graph = importGraph(root);
+export function checkCycles(
+  graph: Map<string, Set<string>>,
+  allowed: readonly string[] = ALLOWED,
+): CycleReport {
   const allowedSet = new Set(allowed);
   const inCircle = new Set<string>();
   const fresh: { files: string[]; edges: string[] }[] = [];
@@ -160,9 +163,50 @@ export function checkCycles(root: string, allowed: readonly string[] = ALLOWED):
   return { fresh, stale: allowed.filter((edge) => !inCircle.has(edge)) };
 }
 
+/**
+ * What each room's own code (its tests aside) may import besides itself (README.md, "Where
+ * things live"); a room not named here may import anything, and only these import `sandbox/`.
+ */
+const ROOMS: Record<string, readonly string[]> = {
+  contract: [],
+  http: [],
+  sqlite: [],
+  widget: ["contract"],
+  proxy: ["contract", "http", "sqlite"],
+  sandbox: ["contract", "http", "sqlite"],
+};
+const SANDBOX_USERS = new Set(["sandbox", "test", "bench", "scripts"]);
+const TEST_FILE = /\.(?:test|spec)\.[cm]?[jt]sx?$/;
+
+const roomOf = (path: string) => (path.includes("/") ? path.slice(0, path.indexOf("/")) : "");
+
+/** Imports a room may not make: "from -> to", by README.md's "Where things live". */
+export function roomViolations(graph: Map<string, Set<string>>): string[] {
+  const found: string[] = [];
+  for (const [from, targets] of graph) {
+    if (TEST_FILE.test(from)) continue;
+    const room = roomOf(from);
+    const allowed = ROOMS[room];
+    for (const to of targets) {
+      const target = roomOf(to);
+      if (target === room) continue;
+      const refused =
+        (allowed !== undefined && !allowed.includes(target)) ||
+        (target === "sandbox" && !SANDBOX_USERS.has(room));
+      if (refused) found.push(`${from} -> ${to}`);
+    }
+  }
+  return found.toSorted();
+}
+
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-  const { fresh, stale } = checkCycles(root);
+  const graph = importGraph(root);
+  const { fresh, stale } = checkCycles(graph);
+  const across = roomViolations(graph);
+  for (const edge of across) {
+    console.error(`An import README.md's "Where things live" does not allow: ${edge}`);
+  }
   for (const { files, edges } of fresh) {
     console.error(`Import circle among ${files.length} files: ${files.join(", ")}`);
     for (const edge of edges) console.error(`  ${edge}`);
@@ -170,6 +214,6 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
   for (const edge of stale) {
     console.error(`No longer in a circle, remove it from ALLOWED in scripts/import-cycles.ts: ${edge}`);
   }
-  if (fresh.length > 0 || stale.length > 0) process.exit(1);
-  console.warn(`No new import circle (${ALLOWED.length} known edges allowed).`);
+  if (fresh.length > 0 || stale.length > 0 || across.length > 0) process.exit(1);
+  console.warn(`No new import circle (${ALLOWED.length} known edges allowed), no import across rooms.`);
 }
