@@ -268,7 +268,8 @@ export const DonorSchema = /* @__PURE__ */ z
     country: z.optional(/* @__PURE__ */ z.string().check(z.regex(COUNTRY_PATTERN, "Choose a country."))),
   })
   .check(
-    z.refine((d) => Boolean(d.full_name || (d.first_name && d.last_name)), {
+    // A full_name given is judged by its own rule (named donor.full_name); else both names are asked.
+    z.refine((d) => d.full_name !== undefined || Boolean(d.first_name && d.last_name), {
       message: "Enter your first and last name.",
       path: ["first_name"],
     }),

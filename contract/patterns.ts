@@ -40,7 +40,7 @@ export const REFERENCE_PATTERN = /^gk_[0-9a-f]{20}$/;
  */
 export const CHANNEL_TAG_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 /** What a page author or an operator is told a channel tag must be. */
-export const CHANNEL_TAG_EXPECTED = "1 to 32 letters, digits, - and _, such as spring-gala";
+export const CHANNEL_TAG_EXPECTED = "1 to 32 letters, digits, - and _";
 
 /** The recurring frequencies a campaign may offer (a one-time gift has none). */
 export const RECURRING_FREQUENCIES = ["monthly", "quarterly", "annually"] as const;

@@ -112,7 +112,9 @@ export function refusedPaths(request: UncheckedRequest, extras: ExtraRules = {})
     const value = donor[field];
     return typeof value === "string" ? value.trim() : value;
   };
-  if (!(name("full_name") || (name("first_name") && name("last_name")))) refused.add("donor.first_name");
+  if (!(donor.full_name !== undefined || (name("first_name") && name("last_name")))) {
+    refused.add("donor.first_name");
+  }
   if (!hasTarget(request)) refused.add("keyword");
   if (request.sms_opt_in_accepted === true && request.sms_consent_text === undefined) {
     refused.add("sms_consent_text");
