@@ -167,7 +167,9 @@ const anyRequest: fc.Arbitrary<UncheckedRequest> = fc
     fc.record(
       {
         form_id: text(TARGET_TEXT_MAX),
-        source: matchingOr(CHANNEL_TAG_PATTERN, "", "spring.gala", "spring gala", "x".repeat(33)),
+        // The element's `source` attribute is read by the schema's rule (attributes.test.ts): the
+        // form sends only a tag the rule took, and the check spends no bytes on it again.
+        source: fc.stringMatching(CHANNEL_TAG_PATTERN),
         amount: matchingOr(AMOUNT_PATTERN, "", "0", "0.00", "007", "1e3", "-5", "25.555", " 25"),
         cover_fee: fc.boolean(),
         recurring_frequency: fc.constantFrom(...RECURRING_FREQUENCIES),
@@ -241,7 +243,6 @@ describe("the widget's request check and DonationRequestSchema", () => {
         "peer_fundraiser_team_id",
         "shortcode",
         "sms_consent_text",
-        "source",
       ].toSorted(),
     );
     expect(taken).toBeGreaterThan(RUNS / 100);
@@ -270,7 +271,7 @@ describe("the widget's request check and DonationRequestSchema", () => {
     ).toEqual([]);
     expect(refused({ memo: "m".repeat(MEMO_MAX + 1) })).toEqual(["memo"]);
     expect(refused({ keyword: undefined })).toEqual(["keyword"]);
-    expect(refused({ source: "spring.gala" })).toEqual(["source"]);
+    expect(refused({ source: "spring-gala" })).toEqual([]);
     // One name field (`fields="full-name"`): full_name alone, named when it is blank.
     const fullName = (full_name: string) =>
       checkRefuses({ ...GOOD, donor: { full_name, email: GOOD.donor.email } });

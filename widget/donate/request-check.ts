@@ -47,6 +47,8 @@ const REQUEST: Shape = {
   event_id: optional(textUpTo(TARGET_TEXT_MAX)),
   event_type: optional(textUpTo(TARGET_TEXT_MAX)),
   form_id: optional(textUpTo(TARGET_TEXT_MAX)),
+  // `source` is not checked again: the element's attribute was read by the schema's own rule
+  // (attributes.ts, held to it by attributes.test.ts), and the form sends nothing else there.
   amount: isPositiveAmount,
   cover_fee: optional(isBoolean),
   recurring_frequency: optional(oneOf(RECURRING_FREQUENCIES)),

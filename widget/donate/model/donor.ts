@@ -49,6 +49,8 @@ export function createDonorModel(on: DonateFields, smsConsentText: () => string)
   const smsOptIn = signal(false);
   const memo = signal("");
   const asks = (field: OptionalField) => asksFor(on, field);
+  /** One name field (`full-name`), sent as full_name, instead of first and last. */
+  const oneName = asks("full-name");
   /** Whether the donor must fill a field in (`phone:required`); a check box never must. */
   const requires = (field: "phone" | "address" | "memo") => on[field] === true;
   const usesZip = computed(() => country.value === "US");
@@ -84,7 +86,7 @@ export function createDonorModel(on: DonateFields, smsConsentText: () => string)
         sms_consent_text: asks("sms") && smsOptIn.value ? smsConsentText() : undefined,
         memo: asks("memo") ? optional(memo.value) : undefined,
         donor: {
-          ...(asks("full-name")
+          ...(oneName
             ? { full_name: fullName.value }
             : { first_name: firstName.value, last_name: lastName.value }),
           email: email.value.trim(),
@@ -111,11 +113,11 @@ export function createDonorModel(on: DonateFields, smsConsentText: () => string)
         for (const field in fields)
           if (empty(fields[field as DonorField]!)) problems[field as DonorField] = problem;
       };
-      need(asks("full-name") ? { email } : { firstName, lastName, email }, "required");
+      need(oneName ? { email } : { firstName, lastName, email }, "required");
       need(
         {
           // Said as a field the nonprofit asks ("Fill in this field."): no words of its own to load.
-          ...(asks("full-name") && { fullName }),
+          ...(oneName && { fullName }),
           ...(requires("phone") && { phone }),
           ...(requires("address") && { street, city, zip }),
           ...(requires("memo") && { memo }),
