@@ -13,6 +13,8 @@ import {
 } from "./dedication";
 import { PositiveAmountSchema, RateSchema, AmountSchema } from "./money-schemas";
 import {
+  CHANNEL_TAG_EXPECTED,
+  CHANNEL_TAG_PATTERN,
   CITY_MAX,
   CONSENT_TEXT_MAX,
   CONSENT_TEXT_MIN,
@@ -57,6 +59,11 @@ const Keyword = /* @__PURE__ */ z
 const Shortcode = /* @__PURE__ */ z
   .string()
   .check(z.regex(SHORTCODE_PATTERN, "A shortcode is 4 to 6 digits."));
+/** Where a gift came from, for the fundraising service's reports (patterns.ts's CHANNEL_TAG_PATTERN). */
+const CHANNEL_TAG_MESSAGE = `A source is ${CHANNEL_TAG_EXPECTED}.`;
+const ChannelTag = /* @__PURE__ */ z
+  .string({ error: CHANNEL_TAG_MESSAGE })
+  .check(z.regex(CHANNEL_TAG_PATTERN, CHANNEL_TAG_MESSAGE));
 
 export const RecurringFrequencySchema = z.enum(RECURRING_FREQUENCIES);
 export type RecurringFrequency = z.infer<typeof RecurringFrequencySchema>;
@@ -88,16 +95,24 @@ export const CampaignSchema = z.strictObject({
   opt_in_lists: z.array(Text(LIST_NAME_MAX)),
   /** What the campaign aims to raise, shown by the progress bar; none: no goal shown. */
   goal_amount: z.optional(PositiveAmountSchema),
+  /**
+   * The channel tag its gifts carry to the upstream's `source` when the element names none
+   * (`source="…"` on <givekit-donate> wins). The operator's: not in the campaign's answer.
+   */
+  source: z.optional(ChannelTag),
 });
 export type Campaign = z.infer<typeof CampaignSchema>;
 
 /**
- * GET /v1/campaigns/…: the campaign's settings, and the origins the proxy serves the widget on
- * (ALLOWED_ORIGINS), where a form's `success-url` may lead besides its own page's.
+ * GET /v1/campaigns/…: the campaign's settings (its `source` aside), and the origins the proxy
+ * serves the widget on (ALLOWED_ORIGINS), where a form's `success-url` may lead besides its own page's.
  */
-export const CampaignResponseSchema = /* @__PURE__ */ z.extend(CampaignSchema, {
-  allowed_origins: z.optional(z.array(/* @__PURE__ */ z.string().check(z.maxLength(ORIGIN_MAX)))),
-});
+export const CampaignResponseSchema = /* @__PURE__ */ z.extend(
+  /* @__PURE__ */ z.omit(CampaignSchema, { source: true }),
+  {
+    allowed_origins: z.optional(z.array(/* @__PURE__ */ z.string().check(z.maxLength(ORIGIN_MAX)))),
+  },
+);
 export type CampaignResponse = z.infer<typeof CampaignResponseSchema>;
 
 /** GET /v1/campaigns/{shortcode}/{keyword}/progress: amounts as decimal strings. */
@@ -253,7 +268,8 @@ export const DonorSchema = /* @__PURE__ */ z
     country: z.optional(/* @__PURE__ */ z.string().check(z.regex(COUNTRY_PATTERN, "Choose a country."))),
   })
   .check(
-    z.refine((d) => Boolean(d.full_name || (d.first_name && d.last_name)), {
+    // A full_name given is judged by its own rule (named donor.full_name); else both names are asked.
+    z.refine((d) => d.full_name !== undefined || Boolean(d.first_name && d.last_name), {
       message: "Enter your first and last name.",
       path: ["first_name"],
     }),
@@ -279,6 +295,8 @@ export const DonationRequestSchema = /* @__PURE__ */ z
   .strictObject({
     ...Target,
     form_id: z.optional(Text(TARGET_TEXT_MAX)),
+    /** The element's channel tag (`source="spring-gala"`), sent upstream in `source` beside the reference. */
+    source: z.optional(ChannelTag),
     amount: PositiveAmountSchema,
     cover_fee: z.optional(z.boolean()),
     recurring_frequency: z.optional(RecurringFrequencySchema),

@@ -32,6 +32,15 @@ export const ZIP_PATTERN = /^\d{5}(-\d{4})?$/;
 export const LAST4_PATTERN = /^\d{4}$/;
 /** A donation's reference, as the proxy makes them: "gk_" and 20 hex digits. */
 export const REFERENCE_PATTERN = /^gk_[0-9a-f]{20}$/;
+/**
+ * A channel tag (`source="spring-gala"`, or a campaign's `source`): where a gift came from, as the
+ * fundraising service's own reports show it. The upstream's `source` holds 64 characters, split
+ * as `givekit.` (8), the tag (at most 32), `.` (1) and the donation's reference (23), so the
+ * reconciler still finds its gift; no `.` in a tag, which separates the parts.
+ */
+export const CHANNEL_TAG_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
+/** What a page author or an operator is told a channel tag must be. */
+export const CHANNEL_TAG_EXPECTED = "1 to 32 letters, digits, - and _";
 
 /** The recurring frequencies a campaign may offer (a one-time gift has none). */
 export const RECURRING_FREQUENCIES = ["monthly", "quarterly", "annually"] as const;

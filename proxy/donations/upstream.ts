@@ -13,7 +13,8 @@ import type { DonateOutcome } from "../upstream/client";
 
 /**
  * The upstream donate body: the campaign's own target and fee rate, and a source tagged with the
- * attempt's reference (the report gives it back as `api_via_givekit.<reference>`).
+ * channel (the element's `source`, else the campaign's) and the attempt's reference (the report
+ * gives it back as `api_via_givekit.<channel>.<reference>`, reconcile/match.ts).
  */
 export function toUpstreamDonation(
   campaign: Campaign,
@@ -26,7 +27,7 @@ export function toUpstreamDonation(
     shortcode_string: campaign.shortcode,
     keyword_string: campaign.keyword,
     amount: fromCents(toCents(request.amount)),
-    source: donationSource(reference),
+    source: donationSource(reference, request.source ?? campaign.source),
     credit_card_token: request.credit_card_token,
     email: donor.email,
   };

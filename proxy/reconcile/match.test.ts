@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { reportRow } from "../../test/helpers/fake-upstream";
-import { donationSource, matchAttempts, type UnresolvedAttempt } from "./match";
+import { CHANNEL_TAG_PATTERN, REFERENCE_PATTERN } from "../../contract/patterns";
+import { UPSTREAM_ID_PATTERN } from "../../contract/upstream";
+import { donationSource, matchAttempts, mayConcern, type UnresolvedAttempt } from "./match";
 
 const AT = "2026-11-23T10:00:00.000Z";
 const WINDOW = { windowMs: 15 * 60_000, claimed: new Set<string>() };
@@ -96,5 +98,34 @@ describe("matching unknown attempts to report rows", () => {
 
   it("the tag fits the upstream's source rule: at most 64 letters, digits, '_', '.' or '-'", () => {
     expect(donationSource("gk_0123456789abcdef0123")).toMatch(/^[A-Za-z0-9_.-]{1,64}$/);
+  });
+
+  it("a row tagged with a channel and an attempt's reference is that attempt's; other channels' rows are not", () => {
+    const attempts = [attempt("gk_a"), attempt("gk_b")];
+    const rows = [
+      row("t1", { source: `api_via_${donationSource("gk_b", "spring-gala")}` }),
+      row("t2", { source: `api_via_${donationSource("gk_a", "newsletter_2026")}` }),
+      row("t3", { source: `api_via_${donationSource("gk_z", "spring-gala")}` }),
+    ];
+    const result = matchAttempts(attempts, rows, WINDOW);
+    expect(result.get("gk_a")).toEqual({ kind: "charged", transactionId: "t2" });
+    expect(result.get("gk_b")).toEqual({ kind: "charged", transactionId: "t1" });
+    const references = new Set(["gk_a"]);
+    expect(rows.map((r) => mayConcern(r, references))).toEqual([false, true, false]);
+    // A channel-tagged row is never taken for an untagged one: it names its own attempt.
+    expect(matchAttempts([attempt("gk_c")], rows, WINDOW).get("gk_c")).toEqual({ kind: "absent" });
+  });
+
+  it("the longest channel tag and a reference still fit the upstream's 64 characters", () => {
+    const reference = "gk_0123456789abcdef0123";
+    expect(reference).toMatch(REFERENCE_PATTERN);
+    const longest = "a".repeat(32);
+    expect(longest).toMatch(CHANNEL_TAG_PATTERN);
+    expect("a".repeat(33)).not.toMatch(CHANNEL_TAG_PATTERN);
+    const source = donationSource(reference, longest);
+    expect(source).toHaveLength(64);
+    expect(source).toMatch(UPSTREAM_ID_PATTERN);
+    const result = matchAttempts([attempt(reference)], [row("t1", { source: `api_via_${source}` })], WINDOW);
+    expect(result.get(reference)).toEqual({ kind: "charged", transactionId: "t1" });
   });
 });

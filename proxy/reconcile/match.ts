@@ -1,24 +1,40 @@
 /**
  * Which transaction, if any, an attempt of unknown outcome became: read from the upstream's
  * transactions report, exact matches only. givekit tags every donate with its attempt's
- * reference in `source` (the report gives it back as `api_via_givekit.<reference>`), so a
- * tagged row names its attempt outright. Rows without a tag (a donate sent before tagging, or an
+ * reference in `source`, beside the nonprofit's channel tag when there is one (the report gives
+ * it back as `api_via_givekit.<reference>` or `api_via_givekit.<tag>.<reference>`), so a tagged
+ * row names its attempt outright. Rows without a reference (a donate sent before tagging, or an
  * upstream that drops the source) are matched on every field both sides hold; where they cannot
  * tell attempts apart, nothing is guessed: the attempt stays unknown for a person to decide.
+ *
+ * `source` is the only field of the donate that the report gives back (the memo is the donor's,
+ * and event_id and form_id name the campaign), so the reference stays in it: the 64 characters
+ * are split as contract/patterns.ts's CHANNEL_TAG_PATTERN says.
  */
 import { toCents } from "../../contract/money";
 import type { TransactionRow } from "../../contract/upstream";
 
-/** What givekit sends as `source`; the upstream prefixes it with `api_via_`. */
+/** What givekit's `source` starts with; the upstream prefixes it with `api_via_`. */
 export const SOURCE_PREFIX = "givekit";
 
-/** The donate `source` that tags an attempt: 1 to 64 of letters, digits, `_`, `.`, `-`. */
-export function donationSource(reference: string): string {
-  return `${SOURCE_PREFIX}.${reference}`;
+/**
+ * The donate `source` that tags an attempt, with the nonprofit's channel tag if any: 1 to 64 of
+ * letters, digits, `_`, `.`, `-` (a tag of at most 32, which holds no `.`, and a reference of 23).
+ *
+ * @example
+ * donationSource("gk_0123456789abcdef0123");                // "givekit.gk_0123456789abcdef0123"
+ * donationSource("gk_0123456789abcdef0123", "spring-gala"); // "givekit.spring-gala.gk_0123456789abcdef0123"
+ */
+export function donationSource(reference: string, channel?: string | null): string {
+  return channel ? `${SOURCE_PREFIX}.${channel}.${reference}` : `${SOURCE_PREFIX}.${reference}`;
 }
 
 const UNTAGGED_SOURCE = `api_via_${SOURCE_PREFIX}`;
-const TAGGED = /^api_via_givekit\.(.+)$/;
+/** A report row's source as donationSource wrote it: the reference is after the last `.`. */
+const TAGGED = /^api_via_givekit\.(?:[A-Za-z0-9_-]+\.)?([^.]+)$/;
+
+/** The attempt's reference a report row's `source` carries, if it carries one. */
+export const referenceOf = (source: string): string | undefined => TAGGED.exec(source)?.[1];
 
 /**
  * Whether a report row can bear on these attempts at all: tagged with one of their references,
@@ -27,7 +43,7 @@ const TAGGED = /^api_via_givekit\.(.+)$/;
  */
 export function mayConcern(row: TransactionRow, references: ReadonlySet<string>): boolean {
   if (row.source === UNTAGGED_SOURCE) return true;
-  const reference = TAGGED.exec(row.source)?.[1];
+  const reference = referenceOf(row.source);
   return reference !== undefined && references.has(reference);
 }
 
@@ -101,7 +117,7 @@ export function matchAttempts(
   const resolutions = new Map<string, Resolution>();
   const tagged = new Map<string, TransactionRow[]>();
   for (const row of rows) {
-    const reference = TAGGED.exec(row.source)?.[1];
+    const reference = referenceOf(row.source);
     if (reference) tagged.set(reference, [...(tagged.get(reference) ?? []), row]);
   }
 

@@ -83,7 +83,9 @@ export function campaignRoutes(deps: {
   const answer = (c: Context<AppEnv>, campaign: Campaign): Response => {
     let variants = answers.get(campaign);
     if (!variants) {
-      const body: CampaignResponse = { ...campaign, allowed_origins: [...deps.allowedOrigins] };
+      // The campaign's channel tag (`source`) is the operator's, for the upstream's reports only.
+      const { source: _source, ...settings } = campaign;
+      const body: CampaignResponse = { ...settings, allowed_origins: [...deps.allowedOrigins] };
       variants = compressedVariants(new TextEncoder().encode(JSON.stringify(body)));
       answers.set(campaign, variants);
     }

@@ -24,6 +24,7 @@ import { createPeerModel } from "./model/peers";
 const STEP_FIELDS = [
   ["frequency", "amount", "peer"],
   [
+    "fullName",
     "firstName",
     "lastName",
     "email",
@@ -185,6 +186,8 @@ export function createDonationModel({
       ...dedication?.request(),
       ...peers.request(),
       ...(props.formId && { form_id: props.formId }),
+      // Absent unless the element names one: JSON leaves an undefined out.
+      source: props.source,
     };
   }
 

@@ -1,4 +1,11 @@
-import { CITY_MAX, EMAIL_MAX, NAME_MAX, POSTAL_CODE_MAX, STREET_MAX } from "../../contract/patterns";
+import {
+  CITY_MAX,
+  EMAIL_MAX,
+  FULL_NAME_MAX,
+  NAME_MAX,
+  POSTAL_CODE_MAX,
+  STREET_MAX,
+} from "../../contract/patterns";
 import type { Locale, Messages } from "../i18n";
 import type { DonateField, DonationModel } from "./DonationModel";
 import { TextField } from "../shared/TextField";
@@ -11,13 +18,14 @@ interface DonorFieldsProps {
   errorFor: (field: DonateField) => string | null;
 }
 
-type TextFieldName = "firstName" | "lastName" | "email" | "phone" | "street" | "city" | "state";
+type TextFieldName = "fullName" | "firstName" | "lastName" | "email" | "phone" | "street" | "city" | "state";
 
 /**
  * Each text field: its autocomplete token, its longest value, and whether it may stay empty:
  * never, always, or unless the nonprofit made it required (`phone:required`, `address:required`).
  */
 const FIELDS: [TextFieldName, string, number, boolean | "phone" | "address"][] = [
+  ["fullName", "name", FULL_NAME_MAX, false],
   ["firstName", "given-name", NAME_MAX, false],
   ["lastName", "family-name", NAME_MAX, false],
   ["email", "email", EMAIL_MAX, false],
@@ -28,8 +36,8 @@ const FIELDS: [TextFieldName, string, number, boolean | "phone" | "address"][] =
 ];
 
 /**
- * The donor's name and e-mail, and the phone and address when the nonprofit turned them on,
- * with the autocomplete tokens browsers fill in.
+ * The donor's name (first and last, or one field with `fields="full-name"`) and e-mail, and the
+ * phone and address when the nonprofit turned them on, with the autocomplete tokens browsers fill in.
  */
 export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFieldsProps) => {
   const d = t.donateLater;
@@ -53,14 +61,11 @@ export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFields
       onInput={(value) => model.set(donor[name], value, name)}
     />
   );
-  const [first, last, email, phone, street, city, state] = FIELDS.map(field);
+  const [full, first, last, email, phone, street, city, state] = FIELDS.map(field);
   return (
     <fieldset>
       <legend part="legend">{d.donorLegend}</legend>
-      <div class="gk-row">
-        {first}
-        {last}
-      </div>
+      <div class="gk-row">{asks("full-name") ? full : [first, last]}</div>
       {email}
       {asks("phone") ? phone : null}
       {asks("address") ? (

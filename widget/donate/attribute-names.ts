@@ -7,6 +7,7 @@ export const DONATE_ATTRIBUTES = [
   "event-id",
   "event-type",
   "form-id",
+  "source",
   "amounts",
   "monthly-amounts",
   "default-amount",

@@ -1,5 +1,11 @@
+import * as fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { readDonateAttributes } from "./attributes";
+import { DonationRequestSchema } from "../../contract/api";
+import { CHANNEL_TAG_PATTERN } from "../../contract/patterns";
+import { readDonateAttributes, readFields } from "./attributes";
+
+/** "refused" for a problem that names the `source` attribute; any other problem as it is. */
+const namesSource = (problem: string) => (problem.includes('"source"') ? "refused" : problem);
 
 const read = (attributes: Record<string, string>) => readDonateAttributes((name) => attributes[name] ?? null);
 
@@ -23,6 +29,7 @@ describe("<givekit-donate>'s attributes", () => {
         proxyUrl: "https://give.example.org",
         target: { shortcode: "71777", keyword: "HOPE" },
         formId: null,
+        source: undefined,
         amounts: [2500, 5000, 10000, 25000],
         amountLabels: {},
         monthlyAmounts: null,
@@ -52,6 +59,7 @@ describe("<givekit-donate>'s attributes", () => {
       "event-id": "2026-hope-walk",
       "event-type": "peer_campaign",
       "form-id": "form-hope-gala",
+      source: "spring-gala",
       amounts: " 10, 20.50 ,40",
       "default-amount": "35",
       frequencies: "monthly,once",
@@ -66,6 +74,7 @@ describe("<givekit-donate>'s attributes", () => {
     expect(result.ok && result.props).toMatchObject({
       target: { event_id: "2026-hope-walk", event_type: "peer_campaign" },
       formId: "form-hope-gala",
+      source: "spring-gala",
       amounts: [1000, 2050, 4000],
       defaultAmount: 3500,
       frequencies: ["monthly", "once"],
@@ -87,6 +96,8 @@ describe("<givekit-donate>'s attributes", () => {
     [{ heading: "   " }, '"heading"'],
     [{ "privacy-url": "data:text/html,hi" }, '"privacy-url"'],
     [{ "cover-fee": "sometimes" }, '"cover-fee"'],
+    [{ source: "spring gala" }, '"source" attribute must be 1 to 32 letters, digits, - and _'],
+    [{ source: "a".repeat(33) }, '"source"'],
   ])("name the bad one in %j", (bad, named) => {
     const result = read({ proxy: "https://give.example.org", shortcode: "71777", keyword: "HOPE", ...bad });
     expect(result.ok).toBe(false);
@@ -164,5 +175,42 @@ describe("<givekit-donate>'s attributes", () => {
     expect(warn).toHaveBeenCalledWith(
       '[givekit] <givekit-donate>: "monthly-prompt" must be empty, a share such as "30%" or an amount such as "20"; it is left off.',
     );
+  });
+
+  it("source: read as the request's schema reads it, or the element refused naming it", () => {
+    const sourceSchema = DonationRequestSchema.shape.source;
+    const values = fc.oneof(
+      fc.stringMatching(CHANNEL_TAG_PATTERN),
+      fc.string({ maxLength: 40 }),
+      fc.constantFrom("spring.gala", " gala", "a".repeat(33), "galà", ""),
+    );
+    let taken = 0;
+    fc.assert(
+      fc.property(values, (source) => {
+        const result = read({
+          proxy: "https://give.example.org",
+          shortcode: "71777",
+          keyword: "HOPE",
+          source,
+        });
+        const parsed = sourceSchema.safeParse(source);
+        // Taken as the schema takes it, or the element refused with the attribute named.
+        expect(result.ok ? result.props.source : namesSource(result.problem)).toBe(
+          parsed.success ? parsed.data : "refused",
+        );
+        if (parsed.success) taken++;
+      }),
+      { numRuns: 2000 },
+    );
+    expect(taken).toBeGreaterThan(200);
+  });
+
+  it('fields="full-name" turns on the one name field; an unknown entry is still named', () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    expect(readFields("full-name, phone")).toEqual({ "full-name": false, phone: false });
+    expect(readFields(" Full-Name ")).toEqual({ "full-name": false });
+    expect(readFields("fullname")).toEqual({});
+    expect(warn).toHaveBeenCalledWith('[givekit] <givekit-donate>: "fullname" in "fields" is not a field.');
+    warn.mockRestore();
   });
 });

@@ -1,5 +1,11 @@
 import { isPositiveAmount, toCents } from "../../contract/money";
-import { PEER_ID_PATTERN, RECURRING_FREQUENCIES, TARGET_TEXT_MAX } from "../../contract/patterns";
+import {
+  CHANNEL_TAG_EXPECTED,
+  CHANNEL_TAG_PATTERN,
+  PEER_ID_PATTERN,
+  RECURRING_FREQUENCIES,
+  TARGET_TEXT_MAX,
+} from "../../contract/patterns";
 import type { Locale } from "../i18n";
 import { DONATE_ATTRIBUTES } from "./attribute-names";
 import { codePoints } from "../shared/checks";
@@ -30,8 +36,12 @@ export interface DonateTarget {
   event_type?: string;
 }
 
-/** The fields a nonprofit may turn on with `fields`; name, e-mail and card are always asked. */
+/**
+ * The fields a nonprofit may turn on with `fields`; name, e-mail and card are always asked, the
+ * name as first and last unless `full-name` asks one field (sent as `full_name`).
+ */
 export const OPTIONAL_FIELDS = [
+  "full-name",
   "phone",
   "address",
   "memo",
@@ -167,6 +177,8 @@ export interface DonateProps {
   proxyUrl: string;
   target: DonateTarget;
   formId: string | null;
+  /** The channel tag (`source="spring-gala"`) the gift carries to the fundraising service's reports. */
+  source?: string;
   /** Preset amounts, in cents, and their descriptions (`amounts`). */
   amounts: number[];
   amountLabels: Record<number, string>;
@@ -264,6 +276,7 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
       proxyUrl: attr.proxy(),
       target,
       formId: attr("form-id", text(TARGET_TEXT_MAX)) ?? null,
+      source: attr("source", matching(CHANNEL_TAG_PATTERN, CHANNEL_TAG_EXPECTED)),
       amounts,
       amountLabels,
       monthlyAmounts: monthly === null ? null : readPresets("monthly-amounts", monthly, DEFAULT_AMOUNTS),

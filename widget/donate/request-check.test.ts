@@ -11,6 +11,7 @@ import { DonationRequestSchema } from "../../contract/api";
 import { DEDICATION_KINDS, DEDICATION_NAME_MAX } from "../../contract/dedication";
 import {
   AMOUNT_PATTERN,
+  CHANNEL_TAG_PATTERN,
   CONSENT_TEXT_MAX,
   CONSENT_TEXT_MIN,
   COUNTRY_PATTERN,
@@ -121,7 +122,8 @@ const donorFields = fc.record(
     postal_code: text(POSTAL_CODE_MAX),
     country: matchingOr(COUNTRY_PATTERN, "", "us", "USA", "U"),
   },
-  { requiredKeys: ["first_name", "last_name", "email"] },
+  // With `fields="full-name"` the form sends full_name alone; else first_name and last_name.
+  { requiredKeys: ["email"] },
 );
 
 const dedication = fc.record(
@@ -165,6 +167,9 @@ const anyRequest: fc.Arbitrary<UncheckedRequest> = fc
     fc.record(
       {
         form_id: text(TARGET_TEXT_MAX),
+        // The element's `source` attribute is read by the schema's rule (attributes.test.ts): the
+        // form sends only a tag the rule took, and the check spends no bytes on it again.
+        source: fc.stringMatching(CHANNEL_TAG_PATTERN),
         amount: matchingOr(AMOUNT_PATTERN, "", "0", "0.00", "007", "1e3", "-5", "25.555", " 25"),
         cover_fee: fc.boolean(),
         recurring_frequency: fc.constantFrom(...RECURRING_FREQUENCIES),
@@ -266,5 +271,11 @@ describe("the widget's request check and DonationRequestSchema", () => {
     ).toEqual([]);
     expect(refused({ memo: "m".repeat(MEMO_MAX + 1) })).toEqual(["memo"]);
     expect(refused({ keyword: undefined })).toEqual(["keyword"]);
+    expect(refused({ source: "spring-gala" })).toEqual([]);
+    // One name field (`fields="full-name"`): full_name alone, named when it is blank.
+    const fullName = (full_name: string) =>
+      checkRefuses({ ...GOOD, donor: { full_name, email: GOOD.donor.email } });
+    expect(fullName("Grace Brewster Hopper")).toEqual([]);
+    expect(fullName("   ")).toEqual(["donor.full_name"]);
   });
 });

@@ -11,6 +11,8 @@ export const donateLaterEn = {
   monthlyYes: (amount: string) => `Yes, ${amount} monthly`,
   monthlyNo: (amount: string) => `No, give ${amount} once`,
   donorLegend: "Your details",
+  /** `fields="full-name"`: the one name field, instead of first and last. */
+  fullName: "Full name",
   email: "E-mail",
   phone: "Phone",
   street: "Street address",

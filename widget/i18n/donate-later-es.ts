@@ -7,6 +7,7 @@ export const donateLaterEs: DonateLaterMessages = {
   monthlyYes: (amount: string) => `Sí, ${amount} al mes`,
   monthlyNo: (amount: string) => `No, donar ${amount} una vez`,
   donorLegend: "Sus datos",
+  fullName: "Nombre completo",
   email: "Correo electrónico",
   phone: "Teléfono",
   street: "Dirección",

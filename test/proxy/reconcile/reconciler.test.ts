@@ -88,6 +88,26 @@ describe.each(["sqlite", "postgres"] as const)("reconciling unknown outcomes on 
     }
   });
 
+  it("two unknown gifts of the same amount from two channels → each its own transaction, its tag kept", async () => {
+    const tags = ["spring-gala", "newsletter"];
+    const references: string[] = [];
+    for (const source of tags) {
+      const token = await tokenize(ctx.api);
+      const reply = await donate(ctx.api, donationBody(token, { amount: "777.77", source }), randomUUID());
+      expect(reply.status).toBe(202);
+      references.push(reply.json.donation.reference as string);
+    }
+    const finals = await Promise.all(references.map((reference) => settled(ctx.api, reference)));
+    expect(finals.map((final) => final.donation.status)).toEqual(["Success", "Success"]);
+    const rows = await collected(ctx.sandbox);
+    expect(rows).toHaveLength(2);
+    for (const [i, reference] of references.entries()) {
+      const row = rows.find((r) => r.transaction_id === finals[i]!.donation.transaction_id);
+      expect(row?.source).toBe(`api_via_givekit.${tags[i]}.${reference}`);
+    }
+    expect(await upstreamCalls(ctx.sandbox, "/api/v2/donations/donate")).toBe(2);
+  });
+
   it("a malformed or unknown reference → 404 problem", async () => {
     for (const reference of ["gk_nothex", "x".repeat(300), "gk_0123456789abcdef0123"]) {
       const reply = await ctx.api.get(`/v1/donations/${reference}`);

@@ -25,6 +25,20 @@ describe("the donor model", () => {
     expect(donor.problems()).toEqual({});
   });
 
+  it('with "full-name" asks and sends one name, full_name, and no first or last name', () => {
+    const donor = createDonorModel({ "full-name": false }, () => DISCLOSURE);
+    expect(donor.problems()).toEqual({ fullName: "missing", email: "required" });
+    donor.firstName.value = "Ignored";
+    donor.fullName.value = "Ada King Lovelace";
+    donor.email.value = "ada@example.org";
+    expect(donor.request().donor).toEqual({
+      full_name: "Ada King Lovelace",
+      email: "ada@example.org",
+      phone: undefined,
+    });
+    expect(donor.problems()).toEqual({});
+  });
+
   it("names what is missing: the names and e-mail always, a required field when empty", () => {
     const donor = createDonorModel({ phone: true, address: false, memo: true }, () => DISCLOSURE);
     expect(donor.requires("phone")).toBe(true);

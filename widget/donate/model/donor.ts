@@ -3,7 +3,17 @@ import type { DonationRequest } from "../../../contract/api";
 import { asksFor, type DonateFields, type OptionalField } from "../attributes";
 
 /** The donor's fields and the check boxes, by the name the form gives each. */
-type DonorField = "firstName" | "lastName" | "email" | "phone" | "street" | "city" | "state" | "zip" | "memo";
+type DonorField =
+  | "fullName"
+  | "firstName"
+  | "lastName"
+  | "email"
+  | "phone"
+  | "street"
+  | "city"
+  | "state"
+  | "zip"
+  | "memo";
 type DonorProblem = "required" | "missing" | "invalid" | "smsPhone";
 
 /** A trimmed optional field: empty is left out. */
@@ -13,8 +23,9 @@ const optional = (value: string) => (value.trim() === "" ? undefined : value.tri
 const empty = (value: Signal<string>) => value.value.trim() === "";
 
 /**
- * Who gives: name and e-mail always, and the fields the nonprofit turned on (`fields`): phone,
- * address, message, the pledge wall, anonymity, the SMS opt-in. What is off is never sent.
+ * Who gives: name and e-mail always (the name in one field with `full-name`, sent as `full_name`),
+ * and the fields the nonprofit turned on (`fields`): phone, address, message, the pledge wall,
+ * anonymity, the SMS opt-in. What is off is never sent.
  *
  * @example
  * const donor = createDonorModel({ phone: true }, () => disclosure);
@@ -23,6 +34,7 @@ const empty = (value: Signal<string>) => value.value.trim() === "";
  * donor.problems();        // { firstName: "required", lastName: "required", email: "required", phone: "missing" }
  */
 export function createDonorModel(on: DonateFields, smsConsentText: () => string) {
+  const fullName = signal("");
   const firstName = signal("");
   const lastName = signal("");
   const email = signal("");
@@ -37,11 +49,14 @@ export function createDonorModel(on: DonateFields, smsConsentText: () => string)
   const smsOptIn = signal(false);
   const memo = signal("");
   const asks = (field: OptionalField) => asksFor(on, field);
+  /** One name field (`full-name`), sent as full_name, instead of first and last. */
+  const oneName = asks("full-name");
   /** Whether the donor must fill a field in (`phone:required`); a check box never must. */
   const requires = (field: "phone" | "address" | "memo") => on[field] === true;
   const usesZip = computed(() => country.value === "US");
 
   return {
+    fullName,
     firstName,
     lastName,
     email,
@@ -71,8 +86,9 @@ export function createDonorModel(on: DonateFields, smsConsentText: () => string)
         sms_consent_text: asks("sms") && smsOptIn.value ? smsConsentText() : undefined,
         memo: asks("memo") ? optional(memo.value) : undefined,
         donor: {
-          first_name: firstName.value,
-          last_name: lastName.value,
+          ...(oneName
+            ? { full_name: fullName.value }
+            : { first_name: firstName.value, last_name: lastName.value }),
           email: email.value.trim(),
           phone: asks("phone") ? optional(phone.value) : undefined,
           ...(asks("address") && {
@@ -97,9 +113,11 @@ export function createDonorModel(on: DonateFields, smsConsentText: () => string)
         for (const field in fields)
           if (empty(fields[field as DonorField]!)) problems[field as DonorField] = problem;
       };
-      need({ firstName, lastName, email }, "required");
+      need(oneName ? { email } : { firstName, lastName, email }, "required");
       need(
         {
+          // Said as a field the nonprofit asks ("Fill in this field."): no words of its own to load.
+          ...(oneName && { fullName }),
           ...(requires("phone") && { phone }),
           ...(requires("address") && { street, city, zip }),
           ...(requires("memo") && { memo }),

@@ -7,7 +7,7 @@ const RENAMED: Record<string, DonateField> = {
   peer_fundraiser_team_id: "peer",
   credit_card_token: "card",
   donor: "firstName",
-  full_name: "firstName",
+  full_name: "fullName",
   first_name: "firstName",
   last_name: "lastName",
   street_address: "street",
