@@ -1,3 +1,4 @@
+import { dropCardFrame, themeCardFrame } from "../shared/card-frame";
 import { emit } from "../shared/events";
 import { Reactive } from "../shared/reactive";
 import { createApiClient } from "../shared/api-client";
@@ -35,11 +36,18 @@ class Donation extends Reactive<WidgetProps> {
     });
   }
 
+  /** Stops giving widget.js's card frame the form's look (card-port.ts does it from the card step on). */
+  unthemed = (): void => undefined;
+
   override componentDidMount() {
     const { host } = this.props;
+    this.unthemed = themeCardFrame(host, new URL(this.props.proxyUrl).origin);
     void this.model.load().then((state) => {
       if (!this.live) return;
-      if (state !== "ready") return emit(host, "givekit:error", { code: "campaign_not_served" });
+      if (state !== "ready") {
+        dropCardFrame(host);
+        return emit(host, "givekit:error", { code: "campaign_not_served" });
+      }
       const { model } = this;
       const campaign = model.campaign.peek()!;
       const start = amountWithinRange(model.amountCents.peek(), model.props, campaign);
@@ -53,6 +61,7 @@ class Donation extends Reactive<WidgetProps> {
 
   override componentWillUnmount() {
     this.live = false;
+    this.unthemed();
     // No more lookups of a Pending donation once the element is gone.
     this.model.stopFollowing();
     super.componentWillUnmount();
