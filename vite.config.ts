@@ -6,7 +6,6 @@ import { preact } from "@preact/preset-vite";
 import { defineConfig, type BuildEnvironmentOptions, type Plugin } from "vite";
 import { BROTLI_QUALITY, GZIP_LEVEL, isSiblingName } from "./http/precompressed";
 import { LOCALES } from "./widget/i18n";
-import type { ChunkTable } from "./widget/loader";
 
 /**
  * `vite build` builds these, one Vite environment each, in this order:

@@ -23,24 +23,20 @@ test("the first step one wave after widget.js, the card field one more; each fil
   );
 
   const depthOf = (name: string) => visit.requests.find((request) => shortName(request) === name)?.depth;
-  // The page, widget.js, then one wave: the form's code, its words, its campaign, the rest of the
-  // form and the card frame's page.
+  // The page, widget.js, then one wave: the form's code, its words, its campaign and the card
+  // frame's page.
   expect(depthOf("/snippet.html")).toBe(1);
   expect(depthOf("/widget.js")).toBe(2);
-  for (const name of [
-    "/assets/donate.js",
-    "/assets/donate-en.js",
-    "/v1/campaigns/71777/HOPE",
-    "/assets/later.js",
-    "/assets/donate-later-en.js",
-    "/frame/card",
-  ])
+  for (const name of ["/assets/donate.js", "/assets/donate-en.js", "/v1/campaigns/71777/HOPE", "/frame/card"])
     expect(depthOf(name), name).toBe(3);
   expect(visit.depth.firstStep).toBe(3);
-  // Then the frame's script and stylesheet beside each other, and its form session after them.
+  // Then the frame's script and stylesheet beside each other; the card field takes its look from
+  // the first step, not from the rest of the form, which the form asks for as it starts.
   expect(depthOf("/assets/card.js")).toBe(4);
   expect(depthOf("/assets/card.css")).toBe(4);
   expect(visit.depth.card).toBe(4);
+  expect(depthOf("/assets/later.js")).toBe(4);
+  expect(depthOf("/assets/donate-later-en.js")).toBe(4);
 
   const asked = visit.requests.map((request) => `${request.method} ${request.url}`);
   expect(asked.filter((request, index) => asked.indexOf(request) !== index)).toEqual([]);

@@ -36,12 +36,9 @@ class Donation extends Reactive<WidgetProps> {
     });
   }
 
-  /** Stops giving widget.js's card frame the form's look (card-port.ts does it from the card step on). */
-  unthemed = (): void => undefined;
-
   override componentDidMount() {
     const { host } = this.props;
-    this.unthemed = themeCardFrame(host, new URL(this.props.proxyUrl).origin);
+    themeCardFrame(host, new URL(this.props.proxyUrl).origin);
     void this.model.load().then((state) => {
       if (!this.live) return;
       if (state !== "ready") {
@@ -61,7 +58,6 @@ class Donation extends Reactive<WidgetProps> {
 
   override componentWillUnmount() {
     this.live = false;
-    this.unthemed();
     // No more lookups of a Pending donation once the element is gone.
     this.model.stopFollowing();
     super.componentWillUnmount();

@@ -35,25 +35,13 @@ export function frameTheme(host: Element): FrameTheme {
 
 /**
  * Gives the card frame widget.js opened for `host` the form's look: now (heard if the frame is
- * there already) and whenever the frame says it is ready (it loaded after). The first step does
- * it, so the card fields are ready as the form is, whenever the rest of the form comes.
- * Returns what stops listening.
+ * there already) and as it loads (if it comes after). The first step does it, so the card fields
+ * are ready as the form is, whenever the rest of the form comes (card-port.ts gives it again).
  */
-export function themeCardFrame(host: Element, proxyOrigin: string): () => void {
+export function themeCardFrame(host: Element, proxyOrigin: string): void {
   const frame = cardFrameIn(host);
-  if (!frame) return () => undefined;
   const send = () =>
-    frame.contentWindow?.postMessage({ type: "givekit:theme", ...frameTheme(host) }, proxyOrigin);
-  // Only the frame's readiness is read here (its type alone); the rest is card-port.ts's.
-  const onMessage = (event: MessageEvent<{ type?: unknown } | null>) => {
-    if (
-      event.origin === proxyOrigin &&
-      event.source === frame.contentWindow &&
-      event.data?.type === "givekit:frame-ready"
-    )
-      send();
-  };
-  addEventListener("message", onMessage);
+    frame?.contentWindow?.postMessage({ type: "givekit:theme", ...frameTheme(host) }, proxyOrigin);
+  frame?.addEventListener("load", send);
   send();
-  return () => removeEventListener("message", onMessage);
 }
