@@ -6,7 +6,6 @@ import { preact } from "@preact/preset-vite";
 import { defineConfig, type BuildEnvironmentOptions, type Plugin } from "vite";
 import { BROTLI_QUALITY, GZIP_LEVEL, isSiblingName } from "./http/precompressed";
 import { LOCALES } from "./widget/i18n";
-import type { ChunkTable } from "./widget/loader";
 
 /**
  * `vite build` builds these, one Vite environment each, in this order:
@@ -141,15 +140,10 @@ function elementChunkNames(): Plugin {
     const { all, ...elements } = files;
     const byTag = Object.entries(elements).map(([name, file]) => [tableKey(name), file]);
     const messages = Object.entries(messageFiles).map(([name, byLocale]) => [tableKey(name), byLocale]);
-    // What the donate form imports as it is created, for widget.js to fetch beside the donate
-    // chunk (a page with several kinds of element waits a wave longer for its form's later part).
-    const { later: laterFiles = [], laterMessages = {} } = chunkImports.donate ?? {};
-    const later = LOCALES.map((locale) => [locale, [...laterFiles, ...(laterMessages[locale] ?? [])]]);
     return {
       elements: Object.fromEntries(byTag) as Record<string, string>,
       all: all!,
       messages: Object.fromEntries(messages) as Record<string, Record<string, string>>,
-      later: Object.fromEntries(later) as ChunkTable["later"],
     };
   };
   return {

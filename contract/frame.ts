@@ -19,6 +19,18 @@ export const ToFrameMessageSchema = /* @__PURE__ */ z.discriminatedUnion("type",
   z.object({ type: z.literal("givekit:focus") }),
   /** The donor came to the card: its first empty field takes the focus, no error shown. */
   z.object({ type: z.literal("givekit:start") }),
+  /**
+   * The form's look, as computed on the page (widget/donate/card-port.ts `frameTheme`): sent by
+   * message, not in the frame's address, so widget.js can open the frame before the form exists.
+   */
+  z.object({
+    type: z.literal("givekit:theme"),
+    text: z.optional(z.string()),
+    font: z.optional(z.string()),
+    size: z.optional(z.string()),
+    accent: z.optional(z.string()),
+    radius: z.optional(z.string()),
+  }),
 ]);
 export type ToFrameMessage = z.infer<typeof ToFrameMessageSchema>;
 

@@ -33,7 +33,6 @@ const SAMPLES = {
     "select",
     "textarea",
     "[type=submit]",
-    "iframe",
   ],
   "givekit-optin": ["h2", "label", ".gk-hint", "input[type=tel]", "[type=submit]"],
 } as const;
@@ -53,6 +52,13 @@ async function seenOn(page: Page, path: string): Promise<Seen> {
         const root = document.querySelector(tag)!.shadowRoot!;
         const form = root.querySelector(".gk-root")!.getBoundingClientRect();
         seen[`${tag} form`] = { width: String(form.width), height: String(form.height) };
+        // The card frame is the element's own child, shown through the form's slot: its box is
+        // the form's to keep; its text properties are its page's (and reach no card field).
+        const frame = document.querySelector(tag)!.querySelector(":scope > iframe");
+        if (frame) {
+          const box = frame.getBoundingClientRect();
+          seen[`${tag} card frame`] = { width: String(box.width), height: String(box.height) };
+        }
         for (const selector of selectors) {
           const element = root.querySelector(selector);
           if (!element) throw new Error(`${tag} has no ${selector}`);

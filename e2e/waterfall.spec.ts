@@ -1,14 +1,14 @@
 // The waterfall a donor waits for, on the page with the snippet's two lines alone: each answer
 // 150 ms away, so requests that wait for one another stand apart. widget.js asks for everything
-// the form needs at once, so the first step is one wave after it; the card frame one wave after
-// the form (its page), and one more (its script and stylesheet). Each file is fetched once.
+// the form needs at once, the card frame's page too, so the first step is one wave after it and
+// the card field one more (the frame's script and stylesheet). Each file is fetched once.
 import { expect, test } from "./fixtures";
 import { shortName, visitDonatePage } from "./waterfall";
 
 /** A round trip long enough that a request sent after another's answer cannot pass for its neighbour. */
 const NETWORK = { latency: 150, kbps: 20_000 };
 
-test("the first step one wave after widget.js, the card field two after the form; each file fetched once", async ({
+test("the first step one wave after widget.js, the card field one more; each file fetched once", async ({
   page,
   hostUrl,
 }) => {
@@ -23,23 +23,20 @@ test("the first step one wave after widget.js, the card field two after the form
   );
 
   const depthOf = (name: string) => visit.requests.find((request) => shortName(request) === name)?.depth;
-  // The page, widget.js, then one wave: the form's code, its words, its campaign and the rest of the form.
+  // The page, widget.js, then one wave: the form's code, its words, its campaign and the card
+  // frame's page.
   expect(depthOf("/snippet.html")).toBe(1);
   expect(depthOf("/widget.js")).toBe(2);
-  for (const name of [
-    "/assets/donate.js",
-    "/assets/donate-en.js",
-    "/v1/campaigns/71777/HOPE",
-    "/assets/later.js",
-    "/assets/donate-later-en.js",
-  ])
+  for (const name of ["/assets/donate.js", "/assets/donate-en.js", "/v1/campaigns/71777/HOPE", "/frame/card"])
     expect(depthOf(name), name).toBe(3);
   expect(visit.depth.firstStep).toBe(3);
-  // Then the card frame's page, and its script and stylesheet beside each other.
-  expect(depthOf("/frame/card")).toBe(4);
-  expect(depthOf("/assets/card.js")).toBe(5);
-  expect(depthOf("/assets/card.css")).toBe(5);
-  expect(visit.depth.card).toBe(5);
+  // Then the frame's script and stylesheet beside each other; the card field takes its look from
+  // the first step, not from the rest of the form, which the form asks for as it starts.
+  expect(depthOf("/assets/card.js")).toBe(4);
+  expect(depthOf("/assets/card.css")).toBe(4);
+  expect(visit.depth.card).toBe(4);
+  expect(depthOf("/assets/later.js")).toBe(4);
+  expect(depthOf("/assets/donate-later-en.js")).toBe(4);
 
   const asked = visit.requests.map((request) => `${request.method} ${request.url}`);
   expect(asked.filter((request, index) => asked.indexOf(request) !== index)).toEqual([]);

@@ -43,6 +43,8 @@ export interface RequestRecord {
   answered: number | null;
   /** Its place in the chain: 1 for a request that waited for no answer, else 1 + the deepest answer it came after. */
   depth: number;
+  /** Sent by the card frame's document (its page, its assets, its own requests), not the page's. */
+  byCardFrame: boolean;
 }
 
 export interface Visit {
@@ -53,7 +55,7 @@ export interface Visit {
   /** Every request of the page and its same-process frames, in the order sent, until `settle` after both. */
   requests: RequestRecord[];
   depth: {
-    /** The deepest request answered before the first step was ready. */
+    /** The deepest of the page's own requests answered before the first step was ready (the card frame's are its own). */
     firstStep: number;
     /** The deepest request answered before the card field could take input. */
     card: number;
@@ -63,7 +65,8 @@ export interface Visit {
 /**
  * What the page and the card frame note for the measure, before any of their scripts run (never
  * in the served HTML): the page, the frame after `givekit:ready` (the first step drawn); the card
- * frame, the moment its number field is there, enabled, writable and styled (a step not shown
+ * frame, the moment its number field is there, enabled, writable and styled, the form's look
+ * taken (widget/frame/start.ts marks it `data-themed`) (a step not shown
  * yet hides it: it is ready for when it shows). Plain text, as the page runs it: a function here
  * would be compiled by whichever loader runs this file (tsx adds helpers the page lacks).
  */
@@ -73,7 +76,8 @@ const INSTRUMENT = `(() => {
   if (location.pathname === "/frame/card") {
     const check = () => {
       const input = document.querySelector('input[autocomplete="cc-number"]');
-      if (!input || input.disabled || input.readOnly || document.styleSheets.length === 0) return;
+      const themed = document.documentElement.hasAttribute("data-themed");
+      if (!input || input.disabled || input.readOnly || document.styleSheets.length === 0 || !themed) return;
       window.__gkCardReady ??= stamp();
       observer.disconnect();
     };
@@ -93,13 +97,14 @@ const INSTRUMENT = `(() => {
 async function recordRequests(cdp: CDPSession) {
   const byId = new Map<
     string,
-    { url: string; method: string; sent: number; answered: number | null; offset: number }
+    { url: string; method: string; sent: number; answered: number | null; offset: number; frameId?: string }
   >();
-  cdp.on("Network.requestWillBeSent", ({ requestId, request, wallTime, timestamp }) => {
+  cdp.on("Network.requestWillBeSent", ({ requestId, request, wallTime, timestamp, frameId }) => {
     if (!/^https?:/.test(request.url) || byId.has(requestId)) return;
     byId.set(requestId, {
       url: request.url,
       method: request.method,
+      frameId,
       sent: wallTime * 1000,
       answered: null,
       // The monotonic clock of the later events, to the wall clock.
@@ -115,9 +120,11 @@ async function recordRequests(cdp: CDPSession) {
 }
 
 /** Each request's depth: 1 + the deepest request whose answer had started to come before it was sent. */
-export function chainDepths(requests: readonly Omit<RequestRecord, "depth">[]): RequestRecord[] {
+export function chainDepths<T extends Omit<RequestRecord, "depth">>(
+  requests: readonly T[],
+): (T & { depth: number })[] {
   const sorted = requests.toSorted((a, b) => a.sent - b.sent);
-  const done: RequestRecord[] = [];
+  const done: (T & { depth: number })[] = [];
   for (const request of sorted) {
     const before = done.filter(({ answered }) => answered !== null && answered <= request.sent);
     done.push({ ...request, depth: 1 + Math.max(0, ...before.map(({ depth }) => depth)) });
@@ -164,6 +171,7 @@ export async function visitDonatePage(
   await page.addInitScript({ content: INSTRUMENT });
 
   await page.goto(url);
+  const { frameTree } = await cdp.send("Page.getFrameTree");
   const origin = Number(await page.evaluate("window.__gkOrigin"));
   const firstStep = await (
     await page.waitForFunction(() => (window as unknown as { __gkFirstStep?: number }).__gkFirstStep, null, {
@@ -190,11 +198,12 @@ export async function visitDonatePage(
     [...byId.values()]
       // The browser's own ask for an icon is no part of the page.
       .filter(({ url: address }) => new URL(address).pathname !== "/favicon.ico")
-      .map(({ url: address, method, sent, answered }) => ({
+      .map(({ url: address, method, sent, answered, frameId }) => ({
         url: address,
         method,
         sent: sent - origin,
         answered: answered === null ? null : answered - origin,
+        byCardFrame: frameId !== frameTree.frame.id,
       })),
   );
   const firstStepMs = Number(firstStep) - origin;
@@ -203,7 +212,13 @@ export async function visitDonatePage(
     firstStepMs,
     cardReadyMs,
     requests,
-    depth: { firstStep: depthBefore(requests, firstStepMs), card: depthBefore(requests, cardReadyMs) },
+    depth: {
+      firstStep: depthBefore(
+        requests.filter(({ byCardFrame }) => !byCardFrame),
+        firstStepMs,
+      ),
+      card: depthBefore(requests, cardReadyMs),
+    },
   };
 }
 

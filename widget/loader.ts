@@ -6,12 +6,16 @@
  * customElements.define(), attributes and all.
  *
  * For `<givekit-donate>` it asks, in the same moment, for what the form asks for as soon as it
- * runs: its campaign (an early GET its chunk takes over, widget/chunks/early.ts) and the rest of
- * the form after its first step with its words (imported now, so the form's own import finds them
- * loaded). So a donor waits for one wave of requests after widget.js, not three in a row.
+ * runs: its campaign (an early GET its chunk takes over, widget/chunks/early.ts) and its card
+ * frame (widget/shared/card-frame.ts, which the form's first step gives its look). So a donor
+ * waits for one wave of requests after widget.js, not three in a row, and the card fields are
+ * ready as the first step is. The rest of the form (its later steps) the form asks for as it
+ * starts: the first step has the wave's bandwidth to itself.
  */
 import type { EarlyAnswers } from "./chunks/early";
 import { earlyCampaignPath } from "./donate/model/campaign";
+import { localeOf } from "./i18n";
+import { cardFrameOf, cardFrameUrl } from "./shared/open-card-frame";
 
 const DONATE = "givekit-donate";
 
@@ -37,11 +41,6 @@ export interface ChunkTable {
   all: string;
   /** Each chunk's catalogs (a tag's, or "all") by language: what its elements say, and no more. */
   messages: Record<string, Record<string, string>>;
-  /**
-   * What the donate chunk imports as its form is created, by language: the rest of the form after
-   * its first step, and its words.
-   */
-  later: Record<string, string[]>;
 }
 
 /**
@@ -84,13 +83,12 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
   };
 
   /**
-   * What each form asks for first, asked now: its campaign (by short code and keyword, from the
-   * proxy widget.js came from; a form named by its event, or with a `proxy` of its own, asks for
-   * its own), and the rest of the form in its language. A request that fails here is made again
-   * by the form, as if it had not been made.
+   * What each form asks for first, asked now: its campaign and its card frame (by short code and
+   * keyword, from the proxy widget.js came from; a form named by its event, or with a `proxy` of
+   * its own, asks for its own). A request that fails here is made again by the form, as if it had
+   * not been made.
    */
-  function startDonateForms(key: string) {
-    const later = key === DONATE ? chunks.later : {};
+  function startDonateForms() {
     for (const form of document.querySelectorAll(DONATE)) {
       const get = (name: string) => form.getAttribute(name);
       const path = earlyCampaignPath(get);
@@ -101,9 +99,11 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
         answer.catch(() => undefined);
         early.set(url, answer);
       }
-      // By the attribute as written ("es", not "es-MX": that form asks for its words itself).
-      for (const file of later[get("locale") ?? "en"] ?? [])
-        import(/* @vite-ignore */ new URL(file, base).href).catch(() => undefined);
+      if (url) {
+        // At the address the form will give it (widget/donate/CardField.tsx), so the form keeps it.
+        const target = { shortcode: get("shortcode")!, keyword: get("keyword")!.toUpperCase() };
+        cardFrameOf(form, cardFrameUrl(new URL(base).origin, localeOf(get("locale")), target));
+      }
     }
   }
 
@@ -126,7 +126,7 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
     const catalogs = catalogsOf(chunks.messages[key]!);
     for (const locale of locales) catalogs(locale ?? "en").catch(() => undefined);
     const code = import(/* @vite-ignore */ new URL(file, base).href);
-    if (tags.includes(DONATE)) startDonateForms(key);
+    if (tags.includes(DONATE)) startDonateForms();
     code.then(
       (chunk: ElementChunk) => chunk.define(catalogs, need, take),
       () =>

@@ -266,10 +266,21 @@ describe("widget/shared/frame-messages.ts reads the frame's messages as contract
   it("readToFrameMessage and ToFrameMessageSchema", () => {
     const message = objectOf({
       type: field(
-        fc.constantFrom("givekit:tokenize", "givekit:reset", "givekit:focus", "givekit:start"),
+        fc.constantFrom(
+          "givekit:tokenize",
+          "givekit:reset",
+          "givekit:focus",
+          "givekit:start",
+          "givekit:theme",
+        ),
         "givekit:token",
       ),
       id,
+      text: field(fc.constantFrom("rgb(27, 31, 36)", ""), 12),
+      font: field(fc.string({ maxLength: 6 })),
+      size: field(fc.constantFrom("16px", "1.2em")),
+      accent: field(fc.constantFrom("#b00", "red")),
+      radius: field(fc.constantFrom("0", "8px")),
     });
     expect(holdsTo(ToFrameMessageSchema, readToFrameMessage, message)).toBeGreaterThan(ENOUGH);
   });

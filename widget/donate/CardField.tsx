@@ -1,7 +1,9 @@
 import type { Locale, Messages } from "../i18n";
 import type { DonateTarget } from "./attributes";
-import { cardFrameUrl, frameTheme, type CardPort } from "./card-port";
-import { describedBy, FieldError, fieldId } from "../shared/Field";
+import type { CardPort } from "./card-port";
+import { CARD_FRAME_SLOT, frameTheme } from "../shared/card-frame";
+import { cardFrameOf, cardFrameUrl } from "../shared/open-card-frame";
+import { FieldError } from "../shared/Field";
 import { reactive } from "../shared/reactive";
 
 interface CardFieldProps {
@@ -18,26 +20,19 @@ interface CardFieldProps {
   target: DonateTarget;
 }
 
-/** The card fields: an iframe served by the proxy, so this page never holds a card number. */
+/**
+ * The card fields: an iframe served by the proxy, so this page never holds a card number. The
+ * iframe is the element's own child (widget/shared/card-frame.ts), shown here through a slot.
+ */
 export const CardField = reactive(({ card, host, proxyUrl, locale, t, error, target }: CardFieldProps) => {
-  const src = card.frameUrl(() => cardFrameUrl(proxyUrl, locale, { ...frameTheme(host), ...target }));
-  const height = card.height.value;
+  const src = card.frameUrl(() => cardFrameUrl(proxyUrl, locale, target));
+  card.describe(t.donateLater.cardFrameTitle, error);
   return (
     <fieldset>
       <legend part="legend">{t.donateLater.cardLegend}</legend>
-      <iframe
-        ref={card.frameRef}
-        id={fieldId("card")}
-
-        part="card-frame"
-        title={t.donateLater.cardFrameTitle}
-        src={src}
-        style={height > 0 ? { height: `${height}px` } : undefined}
-        aria-describedby={describedBy("card", error)}
-        // The frame is the proxy's page, another origin: allow-same-origin gives it its own origin
-        // (for its one request), never this page's. The sandbox still keeps it from navigating us.
-        // oxlint-disable-next-line react/iframe-missing-sandbox
-        sandbox="allow-scripts allow-same-origin allow-forms"
+      <slot
+        name={CARD_FRAME_SLOT}
+        ref={card.frameSlot(() => ({ frame: cardFrameOf(host, src), theme: frameTheme(host) }))}
       />
       {card.failed.value ? (
         <p class="gk-error" role="alert" part="error">

@@ -1,3 +1,4 @@
+import { dropCardFrame, themeCardFrame } from "../shared/card-frame";
 import { emit } from "../shared/events";
 import { Reactive } from "../shared/reactive";
 import { createApiClient } from "../shared/api-client";
@@ -37,9 +38,13 @@ class Donation extends Reactive<WidgetProps> {
 
   override componentDidMount() {
     const { host } = this.props;
+    themeCardFrame(host, new URL(this.props.proxyUrl).origin);
     void this.model.load().then((state) => {
       if (!this.live) return;
-      if (state !== "ready") return emit(host, "givekit:error", { code: "campaign_not_served" });
+      if (state !== "ready") {
+        dropCardFrame(host);
+        return emit(host, "givekit:error", { code: "campaign_not_served" });
+      }
       const { model } = this;
       const campaign = model.campaign.peek()!;
       const start = amountWithinRange(model.amountCents.peek(), model.props, campaign);

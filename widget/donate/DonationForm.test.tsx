@@ -68,12 +68,19 @@ describe("the donation form", () => {
     for (const [label, token] of Object.entries(tokens)) {
       expect(widget.getByLabelText(label).getAttribute("autocomplete")).toBe(token);
     }
-    // The frame is the proxy's, told the page's origin, the language and the form's text size.
+    // The frame is the proxy's, told the page's origin and the language; the form's text size by message.
     const frameUrl = new URL(widget.getByTitle("Card details").getAttribute("data-src")!);
     expect(`${frameUrl.origin}${frameUrl.pathname}`).toBe("https://give.example.org/frame/card");
     expect(frameUrl.searchParams.get("origin")).toBe(location.origin);
     expect(frameUrl.searchParams.get("locale")).toBe("en");
-    expect(frameUrl.searchParams.get("size")).toMatch(/^\d+(\.\d+)?px$/);
+    expect(frameUrl.searchParams.get("size")).toBeNull();
+    expect(frame().posted).toContainEqual({
+      message: expect.objectContaining({
+        type: "givekit:theme",
+        size: expect.stringMatching(/^\d+(\.\d+)?px$/),
+      }),
+      targetOrigin: "https://give.example.org",
+    });
     // And the campaign, which the frame names with the card for the proxy's per-campaign signals.
     expect(frameUrl.searchParams.get("shortcode")).toBe("71777");
     expect(frameUrl.searchParams.get("keyword")).toBe("HOPE");
@@ -137,10 +144,9 @@ describe("the donation form", () => {
         document.getElementById(field.getAttribute("aria-describedby")!.split(" ")[0]!)?.textContent,
       ).toBe(message);
     }
+    // The frame is the page's element (shown through the form's slot): its problem is its description.
     const card = widget.getByTitle("Card details");
-    expect(document.getElementById(card.getAttribute("aria-describedby")!)?.textContent).toBe(
-      "Check your card details.",
-    );
+    expect(card.getAttribute("aria-description")).toBe("Check your card details.");
     expect(widget.getByText("Please fix 4 fields.")).toBeTruthy();
     expect(proxy.donationCalls()).toHaveLength(0);
     expect(frame().tokenizeRequests()).toHaveLength(0);

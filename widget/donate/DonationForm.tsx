@@ -53,7 +53,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
       if (forward && section) {
         const field = section.querySelector<HTMLElement>("input, select, textarea");
         if (field) field.focus();
-        if (field || (section.querySelector("iframe") && model.cardPort()?.start())) return;
+        if (field || (section.querySelector("slot") && model.cardPort()?.start())) return;
       }
       heading?.focus();
     });

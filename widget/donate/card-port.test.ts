@@ -1,16 +1,21 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cardFrameUrl, createCardPort, FRAME_LOAD_TIMEOUT_MS } from "./card-port";
+import { createCardPort, FRAME_LOAD_TIMEOUT_MS } from "./card-port";
 
 const PROXY = "https://give.example.org";
+const THEME = { text: "rgb(0, 0, 0)", size: "18px", accent: "#b00" };
 
 function setup() {
   const posted: { message: unknown; targetOrigin: string }[] = [];
   const frameWindow = {
     postMessage: (message: unknown, targetOrigin: string) => posted.push({ message, targetOrigin }),
   };
-  const iframe = { contentWindow: frameWindow, focus: vi.fn<() => void>() } as unknown as HTMLIFrameElement;
+  const iframe = document.createElement("iframe");
+  Object.defineProperty(iframe, "contentWindow", { value: frameWindow });
+  iframe.focus = vi.fn<() => void>();
   const port = createCardPort(PROXY);
-  port.attach(iframe);
+  port.attach(iframe, null, THEME);
+  // What attaching says (the look), tested on its own below.
+  posted.length = 0;
   const send = (data: unknown, origin = PROXY, source: unknown = frameWindow) =>
     window.dispatchEvent(new MessageEvent("message", { data, origin, source: source as Window }));
   return { port, posted, send, iframe };
@@ -23,10 +28,55 @@ afterEach(() => {
 });
 
 describe("the widget's side of the card frame", () => {
-  it("opens the frame on the proxy, telling it the page's origin and language", () => {
-    expect(cardFrameUrl(PROXY, "es", { accent: "#b00" })).toBe(
-      `${PROXY}/frame/card?origin=${encodeURIComponent(location.origin)}&locale=es&accent=%23b00`,
+  it("gives the frame the form's look as it attaches, and again when the frame says it is ready", () => {
+    const posted: unknown[] = [];
+    const iframe = document.createElement("iframe");
+    Object.defineProperty(iframe, "contentWindow", {
+      value: { postMessage: (m: unknown) => posted.push(m) },
+    });
+    const port = createCardPort(PROXY);
+    port.attach(iframe, null, THEME);
+    expect(posted).toEqual([{ type: "givekit:theme", ...THEME }]);
+    // A frame that loaded after the first word was posted (and lost) asks by saying it is ready.
+    window.dispatchEvent(
+      new MessageEvent("message", {
+        data: { type: "givekit:frame-ready" },
+        origin: PROXY,
+        source: iframe.contentWindow,
+      }),
     );
+    expect(posted).toEqual([
+      { type: "givekit:theme", ...THEME },
+      { type: "givekit:theme", ...THEME },
+    ]);
+    // Shown in the card step whatever the page's rules for iframes say.
+    expect(iframe.style.getPropertyValue("display")).toBe("block");
+    expect(iframe.style.getPropertyPriority("border")).toBe("important");
+    port.detach();
+  });
+
+  it("submits the form the frame is shown in (never a form of the page's around the element)", () => {
+    const pageForm = document.createElement("form");
+    const host = pageForm.appendChild(document.createElement("div"));
+    const shadowForm = host.attachShadow({ mode: "open" }).appendChild(document.createElement("form"));
+    const slot = shadowForm.appendChild(document.createElement("slot"));
+    const iframe = host.appendChild(document.createElement("iframe"));
+    const frameWindow = { postMessage() {} };
+    Object.defineProperty(iframe, "contentWindow", { value: frameWindow });
+    const submitted: string[] = [];
+    pageForm.requestSubmit = () => void submitted.push("page");
+    shadowForm.requestSubmit = () => void submitted.push("form");
+    const port = createCardPort(PROXY);
+    port.attach(iframe, slot);
+    window.dispatchEvent(
+      new MessageEvent("message", {
+        data: { type: "givekit:submit" },
+        origin: PROXY,
+        source: frameWindow as unknown as Window,
+      }),
+    );
+    expect(submitted).toEqual(["form"]);
+    port.detach();
   });
 
   it("asks for a token with a message only the proxy's origin can read, and gets token, brand and last 4", async () => {
@@ -66,6 +116,7 @@ describe("the widget's side of the card frame", () => {
       expect(port.brand.value).toBe("amex");
       send({ type: "givekit:resize", height: 180.4 });
       expect(port.height.value).toBe(181);
+      expect(current.iframe.style.getPropertyValue("height")).toBe("181px");
       vi.advanceTimersByTime(60_000);
       expect(await pending).toEqual({ ok: false, code: "network_error" });
     } finally {
@@ -102,7 +153,10 @@ describe("the widget's side of the card frame", () => {
     send({ type: "givekit:frame-ready" });
     expect(port.start()).toBe(true);
     expect(iframe.focus).toHaveBeenCalled();
-    expect(posted.map((entry) => entry.message)).toEqual([{ type: "givekit:start" }]);
+    expect(posted.map((entry) => entry.message)).toEqual([
+      { type: "givekit:theme", ...THEME },
+      { type: "givekit:start" },
+    ]);
   });
 
   it("a frame that says nothing for 10 s has not loaded: the form says so, and the console names the CSP's frame-src", () => {

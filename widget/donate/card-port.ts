@@ -1,7 +1,7 @@
 import type { WidgetErrorCode as ErrorCode } from "../../contract/errors";
 import type { ToFrameMessage } from "../../contract/frame";
 import { readFromFrameMessage } from "../shared/frame-messages";
-import type { Locale } from "../i18n";
+import type { FrameTheme } from "../shared/card-frame";
 import { createCardState, type CardState } from "./model/card";
 
 export type TokenResult =
@@ -14,24 +14,23 @@ export const TOKENIZE_TIMEOUT_MS = 45_000;
 export const FRAME_LOAD_TIMEOUT_MS = 10_000;
 
 /**
- * The theme the frame takes from the page: the form's text colour, font and size as computed
- * (so the frame's rem is the form's em), and the --givekit-accent and --givekit-radius set.
+ * The frame's box where the card step shows it. It is the page's own element (shown through
+ * the form's slot), so the page's rules reach it: these hold against any (even !important).
  */
-export function frameTheme(host: Element): Record<string, string> {
-  const style = getComputedStyle(host.shadowRoot?.querySelector(".gk-root") ?? host);
-  const theme: Record<string, string> = { text: style.color, font: style.fontFamily, size: style.fontSize };
-  for (const name of ["accent", "radius"]) {
-    const value = style.getPropertyValue(`--givekit-${name}`).trim();
-    if (value) theme[name] = value;
-  }
-  return theme;
-}
-
-/** The card frame's address: the proxy's /frame/card, told which page origin opened it. */
-export function cardFrameUrl(proxyUrl: string, locale: Locale, theme: Record<string, string> = {}): string {
-  const params = new URLSearchParams({ origin: location.origin, locale, ...theme });
-  return `${proxyUrl}/frame/card?${params}`;
-}
+const SHOWN: Record<string, string> = {
+  display: "block",
+  // The frame keeps 0.25 rem round its fields for their focus rings: it reaches out by as much,
+  // so the card's fields line up with the form's others.
+  width: "calc(100% + 0.5em)",
+  "max-width": "none",
+  // The card frame's own height before it says so (frame.css): nothing moves when it does.
+  height: "14.6875em",
+  margin: "0 -0.25em",
+  padding: "0",
+  border: "0",
+  // The form's em (the slot's), whatever size the page gives its elements.
+  "font-size": "inherit",
+};
 
 /**
  * The widget's side of the card frame: it knows only what the frame chooses to tell it
@@ -40,7 +39,7 @@ export function cardFrameUrl(proxyUrl: string, locale: Locale, theme: Record<str
  *
  * @example
  * const card = createCardPort("https://give.example.org");
- * card.attach(iframe);
+ * card.attach(iframe, slot, frameTheme(host));
  * const result = await card.tokenize(); // { ok: true, token, brand, last4 }
  */
 export function createCardPort(proxyUrl: string, state: CardState = createCardState()) {
@@ -52,7 +51,12 @@ export function createCardPort(proxyUrl: string, state: CardState = createCardSt
   let loaded = false;
   const waiting = new Map<string, (result: TokenResult) => void>();
   let frame: HTMLIFrameElement | null = null;
+  /** Where the form shows the frame: its own form is the slot's (the frame is the page's element). */
+  let place: Element | null = null;
+  let theme: FrameTheme = {};
+  let described: { title: string; description: string | null } | null = null;
   let src: string | undefined;
+  let slotRef: ((slot: HTMLSlotElement | null) => void) | undefined;
 
   function post(message: ToFrameMessage): boolean {
     const target = frame?.contentWindow;
@@ -70,12 +74,17 @@ export function createCardPort(proxyUrl: string, state: CardState = createCardSt
     failed.value = false;
     loaded = true;
     switch (message.type) {
+      case "givekit:frame-ready":
+        // A frame that opened before the form was there, or loads again: it takes the look now.
+        post({ type: "givekit:theme", ...theme });
+        break;
       case "givekit:submit":
         // Enter in a card field: the donor's form is submitted as by its button.
-        frame.closest("form")?.requestSubmit();
+        place?.closest("form")?.requestSubmit();
         break;
       case "givekit:resize":
         height.value = Math.ceil(message.height);
+        frame.style.setProperty("height", `${height.value}px`, "important");
         break;
       case "givekit:card-state":
         complete.value = message.complete;
@@ -96,9 +105,26 @@ export function createCardPort(proxyUrl: string, state: CardState = createCardSt
     }
   }
 
-  function attach(element: HTMLIFrameElement) {
+  /** Titles the frame and, while the card has a problem, describes it by that problem's words. */
+  function describe(title: string, description: string | null) {
+    described = { title, description };
+    if (!frame) return;
+    frame.title = title;
+    if (description) frame.setAttribute("aria-description", description);
+    else frame.removeAttribute("aria-description");
+  }
+
+  function attach(element: HTMLIFrameElement, slot: Element | null = null, look: FrameTheme = {}) {
     frame = element;
+    place = slot;
+    theme = look;
+    for (const [property, value] of Object.entries(SHOWN))
+      element.style.setProperty(property, value, "important");
+    if (height.peek() > 0) element.style.setProperty("height", `${height.peek()}px`, "important");
+    if (described) describe(described.title, described.description);
     window.addEventListener("message", onMessage);
+    // Heard only by a frame already there (else lost on the way): one that comes later asks.
+    post({ type: "givekit:theme", ...theme });
     loadTimer = setTimeout(() => {
       failed.value = true;
       console.error(
@@ -111,6 +137,7 @@ export function createCardPort(proxyUrl: string, state: CardState = createCardSt
     clearTimeout(loadTimer);
     window.removeEventListener("message", onMessage);
     frame = null;
+    place = null;
     loaded = false;
     complete.value = false;
     for (const resolve of waiting.values()) resolve({ ok: false, code: "network_error" });
@@ -127,8 +154,17 @@ export function createCardPort(proxyUrl: string, state: CardState = createCardSt
     detach,
     /** The frame's address, made once: a new one would reload the frame and lose the card typed. */
     frameUrl: (make: () => string) => (src ??= make()),
-    /** The iframe's ref: attached as it enters the page, so not even its first message is missed. */
-    frameRef: (element: HTMLIFrameElement | null) => (element ? attach(element) : detach()),
+    describe,
+    /**
+     * The card step's slot's ref: as the slot enters the form, the frame `open` gives (widget.js's
+     * early one, or a new one) is attached and takes the form's look; one ref for the port's life.
+     */
+    frameSlot: (open: () => { frame: HTMLIFrameElement; theme: FrameTheme }) =>
+      (slotRef ??= (slot) => {
+        if (!slot) return detach();
+        const opened = open();
+        attach(opened.frame, slot, opened.theme);
+      }),
 
     /** Asks the frame to tokenize the card it holds; answers with a token or an error code. */
     tokenize(): Promise<TokenResult> {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { FromFrameMessage, ToFrameMessage } from "../../contract/frame";
 import { frameEn } from "../i18n/frame-en";
 import { frameEs } from "../i18n/frame-es";
-import { mountCardForm } from "./card-form";
+import { mountCardForm, type CardFormProps } from "./card-form";
 
 /** What takes each form mounted by a test away again. */
 const unmounts: (() => void)[] = [];
@@ -29,7 +29,11 @@ const GOOD_CARD_SENT = {
   form_session: "fs-from-the-proxy",
 };
 
-function setup(t = frameEn) {
+/** The frame's height as a browser lays it out (this DOM lays nothing out: every box is 0 high). */
+const FRAME_HEIGHT = 236;
+
+function setup(t = frameEn, applyTheme?: CardFormProps["applyTheme"], height = FRAME_HEIGHT) {
+  vi.spyOn(document.body, "getBoundingClientRect").mockReturnValue({ height } as DOMRect);
   const sent: FromFrameMessage[] = [];
   let deliver: ((message: ToFrameMessage) => void) | null = null;
   const channel = {
@@ -46,6 +50,7 @@ function setup(t = frameEn) {
     locale: "en",
     campaign: HOPE,
     formSession: SESSION,
+    applyTheme,
   });
   unmounts.push(() => {
     unmount();
@@ -73,6 +78,32 @@ function answer(status: number, body: unknown) {
 }
 
 describe("the card frame's form", () => {
+  it("tells no height while it is not shown (opened early, or after the gift), and its height once it is", () => {
+    const { sent, deliver } = setup(frameEn, () => undefined, 0);
+    deliver({ type: "givekit:theme" });
+    expect(sent.filter((message) => message.type === "givekit:resize")).toEqual([]);
+  });
+
+  it("tells its height only once it has the page's look (the page's text size sets it)", () => {
+    const { sent, deliver } = setup(frameEn, () => undefined);
+    const resizes = () => sent.filter((message) => message.type === "givekit:resize");
+    expect(resizes()).toEqual([]);
+    deliver({ type: "givekit:theme", size: "18px" });
+    expect(resizes()).toEqual([{ type: "givekit:resize", height: FRAME_HEIGHT }]);
+  });
+
+  it("takes the page's look by message, and tells a page that listens only now the card's state", () => {
+    const looks: unknown[] = [];
+    const { sent, deliver } = setup(frameEn, (theme) => looks.push(theme));
+    type("Card number", "4242424242424242");
+    sent.length = 0;
+    deliver({ type: "givekit:theme", text: "rgb(0, 0, 0)", size: "18px" });
+    expect(looks).toEqual([{ text: "rgb(0, 0, 0)", size: "18px" }]);
+    expect(sent).toContainEqual({ type: "givekit:card-state", complete: false, brand: "visa" });
+    // The look is not a reset: what was typed stays.
+    expect(screen.getByLabelText("Card number")).toHaveProperty("value", "4242 4242 4242 4242");
+  });
+
   it("spaces the number as typed and shows the brand", () => {
     const { sent } = setup();
     type("Card number", "4242424242424242");

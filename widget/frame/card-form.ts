@@ -44,6 +44,8 @@ export interface CardFormProps {
   origin?: string;
   /** The frame's form session (openFormSession). */
   formSession: FormSessionSource;
+  /** Takes the form's look, as the page sends it (start.ts). */
+  applyTheme?: (theme: Omit<Extract<ToFrameMessage, { type: "givekit:theme" }>, "type">) => void;
 }
 
 /** Where the challenge is: asked and shown, being checked with the proxy, or failed. */
@@ -91,7 +93,7 @@ function shape(field: CardFieldName, value: string, deleting: boolean): string {
  */
 export function mountCardForm(
   root: HTMLElement,
-  { channel, t, locale, campaign, origin, formSession }: CardFormProps,
+  { channel, t, locale, campaign, origin, formSession, applyTheme }: CardFormProps,
 ): () => void {
   /** The card as the donor left it: read by messages and events alike. */
   let values = EMPTY;
@@ -361,12 +363,14 @@ export function mountCardForm(
   // Measured only once the frame's stylesheet applies: unstyled, the fields stack about 200 px
   // taller, and a page that took that height would shrink the frame again as the donor scrolls.
   const stylesheet = document.querySelector<HTMLLinkElement>('link[rel="stylesheet"]');
+  // With the page's look to come (its text size sets the fields' height), measured once it has.
+  let themed = !applyTheme;
   const measure = () => {
-    if (stylesheet && !stylesheet.sheet) return;
-    channel.send({
-      type: "givekit:resize",
-      height: Math.ceil(document.body.getBoundingClientRect().height),
-    });
+    if ((stylesheet && !stylesheet.sheet) || !themed) return;
+    const height = Math.ceil(document.body.getBoundingClientRect().height);
+    // Not shown (widget.js opens the frame before the form shows it, and a form that has given
+    // shows it no more): no width, no height worth keeping.
+    if (innerWidth > 0 && height > 0) channel.send({ type: "givekit:resize", height });
   };
   stylesheet?.addEventListener("load", measure);
   measure();
@@ -378,7 +382,14 @@ export function mountCardForm(
     else if (message.type === "givekit:focus") focusFirstProblem(true);
     // The donor has just come to the card: nothing is wrong yet.
     else if (message.type === "givekit:start") focusFirstProblem(false);
-    else {
+    else if (message.type === "givekit:theme") {
+      const { type: _, ...theme } = message;
+      applyTheme?.(theme);
+      themed = true;
+      // The page may have opened this frame before it listened: it hears the card's state now.
+      report(values);
+      measure();
+    } else {
       for (const name of FIELDS) inputs[name].value = "";
       update(EMPTY);
       touched = {};

@@ -3,7 +3,7 @@ import { mountCardForm } from "./card-form";
 import { openFormSession } from "./form-session";
 import { createParentChannel, trustedParentOrigin } from "./parent-channel";
 
-/** Only these may style the frame; they come from the page through the frame URL. */
+/** Only these may style the frame; they come from the page by message (`givekit:theme`). */
 const THEME = {
   accent: "--accent",
   radius: "--radius",
@@ -14,6 +14,18 @@ const THEME = {
 } as const;
 const SAFE_CSS_VALUE = /^[\w\s#%.,()'"-]{1,80}$/;
 
+/** Takes the form's look; what is not a plain value is left as the frame's own. */
+export function applyTheme(theme: Partial<Record<keyof typeof THEME, string>>): void {
+  const root = document.documentElement;
+  for (const [name, property] of Object.entries(THEME)) {
+    const value = theme[name as keyof typeof THEME];
+    if (value && SAFE_CSS_VALUE.test(value)) root.style.setProperty(property, value);
+    else root.style.removeProperty(property);
+  }
+  // The look has come: the card fields are as the form shows them (e2e/waterfall.ts waits for it).
+  root.dataset.themed = "";
+}
+
 /** Starts the card frame: checks who opened it, applies the theme, renders the form. */
 export async function startCardFrame(root: HTMLElement): Promise<void> {
   const params = new URLSearchParams(location.search);
@@ -22,10 +34,6 @@ export async function startCardFrame(root: HTMLElement): Promise<void> {
   const t = locale === "es" ? (await import("../i18n/frame-es")).frameEs : frameEn;
   document.documentElement.lang = locale;
   document.title = t.title;
-  for (const [param, property] of Object.entries(THEME)) {
-    const value = params.get(param);
-    if (value && SAFE_CSS_VALUE.test(value)) document.documentElement.style.setProperty(property, value);
-  }
   const parentOrigin = trustedParentOrigin(location.search);
   if (!parentOrigin) {
     root.append(Object.assign(document.createElement("p"), { className: "refused", textContent: t.refused }));
@@ -38,5 +46,5 @@ export async function startCardFrame(root: HTMLElement): Promise<void> {
   const campaign = shortcode && keyword ? { shortcode, keyword } : null;
   // Bound to the campaign and to the page that opened it: the proxy takes its cards for no other.
   const formSession = openFormSession(campaign, parentOrigin);
-  mountCardForm(root, { channel, t, locale, campaign, origin: parentOrigin, formSession });
+  mountCardForm(root, { channel, t, locale, campaign, origin: parentOrigin, formSession, applyTheme });
 }

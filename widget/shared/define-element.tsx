@@ -1,6 +1,7 @@
 import { render, type ComponentType } from "preact";
 import { loadedMessages, loadMessages } from "../i18n";
 import type { AttributeResult } from "./attributes";
+import { dropCardFrame } from "./card-frame";
 import { Fallback } from "./Fallback";
 import formCss from "./forms.css?inline";
 import { adoptStyles } from "./styles";
@@ -72,6 +73,7 @@ export function defineGivekitElement<P>(spec: ElementSpec<P>): void {
       const result = spec.readAttributes((name) => this.getAttribute(name), this);
       if (!result.ok) {
         console.error(`[givekit] <${spec.tag}>: ${result.problem}`);
+        dropCardFrame(this);
         render(<Fallback lang={locale} />, this.#root!);
         return;
       }

@@ -27,6 +27,13 @@ const TO_FRAME: Record<string, Shape> = {
   "givekit:reset": {},
   "givekit:focus": {},
   "givekit:start": {},
+  "givekit:theme": {
+    text: optional(isText),
+    font: optional(isText),
+    size: optional(isText),
+    accent: optional(isText),
+    radius: optional(isText),
+  },
 };
 
 const isTokenErrorCode: Check = (value) => isErrorCode(value) || value === UNREACHABLE;
