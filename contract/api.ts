@@ -135,6 +135,54 @@ export const PeersResponseSchema = /* @__PURE__ */ z.object({
 });
 export type PeersResponse = z.infer<typeof PeersResponseSchema>;
 
+// ── gala night: the wall, the leaderboard, the live feed ─────────────────────────────────
+
+/** One gift as a room may see it (proxy/wall.ts decides what): never an e-mail, phone or address. */
+export const WallEntrySchema = /* @__PURE__ */ z.object({
+  id: /* @__PURE__ */ z.string(),
+  /** "Ana G.", or "Anonymous" where the donor asked. */
+  name: /* @__PURE__ */ z.string(),
+  /** The gift, before any fee the donor covered. */
+  amount: AmountSchema,
+  fundraiser_id: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
+  team_id: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
+  /** When it was given (ISO 8601). */
+  at: /* @__PURE__ */ z.string(),
+});
+export type WallEntry = z.infer<typeof WallEntrySchema>;
+
+/** GET …/wall?limit=: the newest gifts first, from the same read as the progress figures. */
+export const WallResponseSchema = /* @__PURE__ */ z.object({
+  entries: /* @__PURE__ */ z.array(WallEntrySchema),
+  currency: /* @__PURE__ */ z.string(),
+  updated_at: /* @__PURE__ */ z.string(),
+});
+export type WallResponse = z.infer<typeof WallResponseSchema>;
+
+/** The leaderboard's two kinds, as `of=` names them. */
+export const LEADERBOARD_KINDS = ["teams", "fundraisers"] as const;
+export type LeaderboardKind = (typeof LEADERBOARD_KINDS)[number];
+
+/** GET …/leaderboard?of=teams|fundraisers&limit=: by raised, most first; each peer's public fields. */
+export const LeaderboardResponseSchema = /* @__PURE__ */ z.object({
+  of: /* @__PURE__ */ z.enum(LEADERBOARD_KINDS),
+  leaders: /* @__PURE__ */ z.array(PeerSchema),
+});
+export type LeaderboardResponse = z.infer<typeof LeaderboardResponseSchema>;
+
+/** One message of GET …/live (server-sent event `figures`): the progress and the newest gifts. */
+export const LiveMessageSchema = /* @__PURE__ */ z.object({
+  progress: ProgressSchema,
+  wall: /* @__PURE__ */ z.array(WallEntrySchema),
+  /** The upstream could not be read lately: these are the last figures (see progress.updated_at). */
+  stale: /* @__PURE__ */ z.boolean(),
+});
+export type LiveMessage = z.infer<typeof LiveMessageSchema>;
+
+/** Most entries a wall, and most peers a leaderboard, may ask for. */
+export const WALL_LIMIT_MAX = 50;
+export const LEADERBOARD_LIMIT_MAX = 50;
+
 // ── payment tokens ───────────────────────────────────────────────────────────────────────
 
 export const PaymentTokenRequestSchema = CardSchema;

@@ -20,6 +20,8 @@ import { createPeersCache } from "./peers";
 import { PROBLEM_KINDS, ProblemError, problemOf, problemResponse } from "./problem";
 import { createProgressCache } from "./progress";
 import { campaignRoutes } from "./routes/campaigns";
+import { wallRoutes } from "./routes/wall";
+import { createLiveHub } from "./wall-live";
 import { donationRoutes } from "./routes/donations";
 import { healthRoutes, type Lifecycle } from "./routes/health";
 import { metricsRoutes } from "./routes/metrics";
@@ -115,6 +117,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       ),
   });
 
+  const live = createLiveHub({ progress, draining: () => lifecycle.draining });
+
   const app = new Hono<AppEnv>();
   // An X-Request-Id from the reverse proxy is taken when it is short and plain (\w, -, =), so its
   // logs and ours join; otherwise the proxy makes one. Either is answered and on every log line.
@@ -163,6 +167,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       allowedOrigins: config.allowedOrigins,
     }),
   );
+  app.route("/", wallRoutes({ campaigns, progress, peers, live }));
   app.route(
     "/",
     formSessionRoutes({ formSessions, rateLimits, campaigns, allowedOrigins: config.allowedOrigins }),

@@ -1,0 +1,156 @@
+// Gala night's feeds (…/wall, …/leaderboard, …/live) against the sandbox's own report.
+import { describe, expect, it } from "vitest";
+import { fromCents, toCents } from "../../contract/money";
+import { collected, donate, donationBody, tokenize, upstreamCalls, useStack } from "./support";
+
+const REPORT_PATH = "/api/v2/reports/transactions.json";
+const base = "/v1/campaigns/71777/HOPE";
+
+/** Reads server-sent events from the proxy; `next()` gives the next `figures` message's data. */
+async function openLive(url: string) {
+  const controller = new AbortController();
+  const res = await fetch(url, { signal: controller.signal, headers: { Accept: "text/event-stream" } });
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  return {
+    res,
+    async next(timeoutMs = 10_000): Promise<Record<string, unknown>> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const end = buffer.indexOf("\n\n");
+        if (end >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = block.split("\n").find((line) => line.startsWith("data: "));
+          if (block.includes("event: figures") && data)
+            return JSON.parse(data.slice(6)) as Record<string, unknown>;
+          continue;
+        }
+        if (Date.now() > deadline) throw new Error("no live message in time");
+        const { value, done } = await reader.read();
+        if (done) throw new Error("the stream ended");
+        buffer += value;
+      }
+    },
+    close: () => controller.abort(),
+  };
+}
+
+describe("the wall, the leaderboard and the live feed", () => {
+  const ctx = useStack({ proxy: { env: { GIVEKIT_PROGRESS_CACHE_S: "1" } } });
+
+  it("shows the newest wall gifts only, the anonymous one unnamed, no contact detail; the totals are the report's", async () => {
+    const gifts = [
+      {
+        amount: "25.00",
+        pledge_wall: true,
+        donor: { first_name: "Ana", last_name: "García", email: "ana.wall@example.org", phone: "2025550143" },
+        memo: "In memory of Rosa",
+      },
+      {
+        amount: "40.00",
+        pledge_wall: true,
+        anonymous: true,
+        donor: { first_name: "Secret", last_name: "Person", email: "secret@example.org" },
+      },
+      { amount: "15.00", donor: { first_name: "Off", last_name: "Wall", email: "off@example.org" } },
+    ];
+    for (const fields of gifts) {
+      const reply = await donate(ctx.api, donationBody(await tokenize(ctx.api), fields));
+      expect(reply.status).toBe(200);
+    }
+    const wall = await ctx.api.get(`${base}/wall`);
+    expect(wall.status).toBe(200);
+    expect(
+      wall.json.entries.map((entry: { name: string; amount: string }) => [entry.name, entry.amount]),
+    ).toEqual([
+      ["Anonymous", "40.00"],
+      ["Ana G.", "25.00"],
+    ]);
+    for (const secret of ["Secret", "Person", "@example.org", "2025550143", "Rosa", "Off", "García"]) {
+      expect(wall.text).not.toContain(secret);
+    }
+    expect(wall.headers.get("cache-control")).toBe("public, max-age=5");
+
+    const rows = await collected(ctx.sandbox, "HOPE");
+    const progress = await ctx.api.get(`${base}/progress`);
+    expect(progress.json.raised).toBe(fromCents(rows.reduce((sum, row) => sum + toCents(row.amount), 0)));
+
+    const brotli = await fetch(`${ctx.proxy.url}${base}/wall?limit=1`, {
+      headers: { "Accept-Encoding": "br" },
+    });
+    expect(brotli.headers.get("content-encoding")).toBe("br");
+    expect(((await brotli.json()) as { entries: unknown[] }).entries).toHaveLength(1);
+  });
+
+  it("ranks fundraisers and teams by what the sandbox's report credits them, most first", async () => {
+    const gifts = [
+      { amount: "30.00", peer_fundraiser_id: "101" },
+      { amount: "55.00", peer_fundraiser_id: "104" },
+      { amount: "10.00", peer_fundraiser_id: "101" },
+      { amount: "5.00", peer_fundraiser_id: "103" },
+    ];
+    for (const fields of gifts) await donate(ctx.api, donationBody(await tokenize(ctx.api), fields));
+    const rows = await collected(ctx.sandbox, "HOPE");
+    const sums = (key: "peer_fundraiser_id" | "peer_fundraiser_team_id") => {
+      const by = new Map<string, number>();
+      for (const row of rows) {
+        const id = row[key];
+        if (id) by.set(id, (by.get(id) ?? 0) + toCents(row.donation_amount));
+      }
+      return [...by].toSorted((a, b) => b[1] - a[1]).map(([id, cents]) => [id, fromCents(cents)]);
+    };
+
+    const fundraisers = await ctx.api.get(`${base}/leaderboard?of=fundraisers&limit=3`);
+    expect(fundraisers.status).toBe(200);
+    expect(
+      fundraisers.json.leaders.map((peer: { id: string; raised: string }) => [peer.id, peer.raised]),
+    ).toEqual(sums("peer_fundraiser_id").slice(0, 3));
+    const teams = await ctx.api.get(`${base}/leaderboard?of=teams`);
+    const ranked = teams.json.leaders.map((peer: { id: string; raised: string }) => [peer.id, peer.raised]);
+    expect(ranked.filter(([, raised]: string[]) => raised !== "0.00")).toEqual(
+      sums("peer_fundraiser_team_id"),
+    );
+  });
+
+  it("refuses a bad limit, a bad kind and a campaign not served, with problems naming them", async () => {
+    const limit = await ctx.api.get(`${base}/wall?limit=0`);
+    expect([limit.status, limit.json.code, Object.keys(limit.json.errors)]).toEqual([
+      400,
+      "validation_failed",
+      ["limit"],
+    ]);
+    const many = await ctx.api.get(`${base}/wall?limit=5000`);
+    expect(many.status).toBe(400);
+    const kind = await ctx.api.get(`${base}/leaderboard?of=donors`);
+    expect([kind.status, Object.keys(kind.json.errors)]).toEqual([400, ["of"]]);
+    const other = await ctx.api.get("/v1/campaigns/71777/NOPE/live");
+    expect([other.status, other.json.code]).toEqual([404, "campaign_not_served"]);
+    expect(await upstreamCalls(ctx.sandbox, REPORT_PATH)).toBe(0);
+  });
+
+  it("pushes a gift given through this proxy to a connected screen at once", async () => {
+    await donate(ctx.api, donationBody(await tokenize(ctx.api), { amount: "20.00", pledge_wall: true }));
+    const live = await openLive(`${ctx.proxy.url}${base}/live`);
+    try {
+      expect(live.res.headers.get("content-type")).toContain("text/event-stream");
+      const first = await live.next();
+      expect(first).toMatchObject({ progress: { raised: "20.00", donors: 1 }, stale: false });
+      const given = Date.now();
+      await donate(
+        ctx.api,
+        donationBody(await tokenize(ctx.api), {
+          amount: "35.00",
+          pledge_wall: true,
+          donor: { first_name: "Bea", last_name: "Lund", email: "bea@example.org" },
+        }),
+      );
+      let message = await live.next();
+      while ((message.progress as { raised: string }).raised !== "55.00") message = await live.next();
+      expect(Date.now() - given).toBeLessThan(5000);
+      expect((message.wall as { name: string }[])[0]!.name).toBe("Bea L.");
+    } finally {
+      live.close();
+    }
+  });
+});
