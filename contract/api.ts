@@ -148,6 +148,8 @@ export const WallEntrySchema = /* @__PURE__ */ z.object({
   team_id: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
   /** When it was given (ISO 8601). */
   at: /* @__PURE__ */ z.string(),
+  /** The fundraiser's (else the team's) public name the gift credits, when there is one. */
+  credited: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
 });
 export type WallEntry = z.infer<typeof WallEntrySchema>;
 

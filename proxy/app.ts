@@ -21,6 +21,7 @@ import { PROBLEM_KINDS, ProblemError, problemOf, problemResponse } from "./probl
 import { createProgressCache } from "./progress";
 import { campaignRoutes } from "./routes/campaigns";
 import { wallRoutes } from "./routes/wall";
+import { createWallFeed } from "./wall-feed";
 import { createLiveHub } from "./wall-live";
 import { donationRoutes } from "./routes/donations";
 import { healthRoutes, type Lifecycle } from "./routes/health";
@@ -117,7 +118,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       ),
   });
 
-  const live = createLiveHub({ progress, draining: () => lifecycle.draining });
+  const feed = createWallFeed({ progress, peers });
+  const live = createLiveHub({ progress: feed, draining: () => lifecycle.draining });
 
   const app = new Hono<AppEnv>();
   // An X-Request-Id from the reverse proxy is taken when it is short and plain (\w, -, =), so its
@@ -167,7 +169,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       allowedOrigins: config.allowedOrigins,
     }),
   );
-  app.route("/", wallRoutes({ campaigns, progress, peers, live }));
+  app.route("/", wallRoutes({ campaigns, feed, peers, live }));
   app.route(
     "/",
     formSessionRoutes({ formSessions, rateLimits, campaigns, allowedOrigins: config.allowedOrigins }),

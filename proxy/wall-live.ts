@@ -6,7 +6,7 @@
  * GET …/progress: a connection costs the upstream nothing.
  */
 import type { Campaign, LiveMessage } from "../contract/api";
-import type { LiveFigures, ProgressCache } from "./progress";
+import type { SentFigures, WallFeed } from "./wall-feed";
 
 /** How often a watched campaign's figures are looked at (the store, not the upstream). */
 export const TICK_MS = 1000;
@@ -33,13 +33,13 @@ interface Watched {
 }
 
 /** One message as the stream carries it: each carries the whole state, so a skipped one loses nothing. */
-export function liveEvent(figures: LiveFigures): string {
+export function liveEvent(figures: SentFigures): string {
   const message: LiveMessage = { progress: figures.progress, wall: figures.wall, stale: figures.failing };
   return `event: figures\nid: ${figures.read_at}\nretry: ${RETRY_MS}\ndata: ${JSON.stringify(message)}\n\n`;
 }
 
 export function createLiveHub(options: {
-  progress: Pick<ProgressCache, "live">;
+  progress: WallFeed;
   /** True once the proxy is closing: every stream is ended, so browsers reconnect to another. */
   draining?: () => boolean;
   tickMs?: number;
@@ -107,7 +107,7 @@ export function createLiveHub(options: {
      * Starts sending the campaign's figures to `client`: the current ones at once (`first`, from
      * the caller's own read), then each change. Returns what ends it (the connection closed).
      */
-    join(campaign: Campaign, client: LiveClient, first: LiveFigures): () => void {
+    join(campaign: Campaign, client: LiveClient, first: SentFigures): () => void {
       const key = `${campaign.shortcode}/${campaign.keyword.toUpperCase()}`;
       let entry = watched.get(key);
       if (!entry) {

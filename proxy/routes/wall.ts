@@ -22,7 +22,7 @@ import type { AppEnv } from "../context";
 import type { PeerIndex } from "../peer-index";
 import type { createPeersCache } from "../peers";
 import { ProblemError } from "../problem";
-import type { ProgressCache } from "../progress";
+import type { WallFeed } from "../wall-feed";
 import type { LiveHub } from "../wall-live";
 
 /** Browsers and CDNs may keep a wall or a leaderboard this long: a room sees a gift within it. */
@@ -72,7 +72,7 @@ class Answers<Source extends object> {
 
 export function wallRoutes(deps: {
   campaigns: CampaignDirectory;
-  progress: ProgressCache;
+  feed: WallFeed;
   peers: ReturnType<typeof createPeersCache>;
   live: LiveHub;
 }) {
@@ -91,7 +91,7 @@ export function wallRoutes(deps: {
     .get("/v1/campaigns/:shortcode/:keyword/wall", async (c) => {
       const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
       const limit = limitOf(c.req.query("limit"), WALL_LIMIT_DEFAULT, WALL_LIMIT_MAX);
-      const live = await deps.progress.live(campaign);
+      const live = await deps.feed.live(campaign);
       // The wall array is the same object until the next read: the answer is made once per read.
       return respond(
         c,
@@ -128,7 +128,7 @@ export function wallRoutes(deps: {
     .get("/v1/campaigns/:shortcode/:keyword/live", async (c) => {
       const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
       // Read before the stream opens: with no figures at all the answer is a problem, not an empty stream.
-      const first = await deps.progress.live(campaign);
+      const first = await deps.feed.live(campaign);
       return streamSSE(c, async (stream) => {
         let end!: () => void;
         const ended = new Promise<void>((resolve) => (end = resolve));

@@ -113,6 +113,45 @@ describe("the wall, the leaderboard and the live feed", () => {
     );
   });
 
+  it("shows texted gifts beside the form's within the interval, with the peer each credits by name", async () => {
+    await donate(
+      ctx.api,
+      donationBody(await tokenize(ctx.api), {
+        amount: "30.00",
+        pledge_wall: true,
+        peer_fundraiser_id: "101",
+      }),
+    );
+    expect((await ctx.api.get(`${base}/wall`)).json.entries).toHaveLength(1);
+    const texted = await fetch(`${ctx.sandbox.url}/_sandbox/text-gifts`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        shortcode: "71777",
+        keyword: "HOPE",
+        amount: "10.00",
+        phone: "2025550143",
+        first_name: "Tomás",
+        last_name: "reyes",
+        pledge_wall: true,
+        peer_fundraiser_team_id: "12",
+      }),
+    });
+    expect(texted.status).toBe(201);
+    let entries: { name: string; amount: string; credited: string | null }[] = [];
+    for (let waited = 0; entries.length < 2 && waited < 4000; waited += 250) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      entries = (await ctx.api.get(`${base}/wall`, { "Cache-Control": "no-cache" })).json.entries;
+    }
+    expect(entries.map((entry) => [entry.name, entry.amount, entry.credited])).toEqual([
+      ["Tomás R.", "10.00", "Night Owls"],
+      ["Ana D.", "30.00", "Ana Ruiz"],
+    ]);
+    const rows = await collected(ctx.sandbox, "HOPE");
+    const progress = await ctx.api.get(`${base}/progress`);
+    expect(progress.json.raised).toBe(fromCents(rows.reduce((sum, row) => sum + toCents(row.amount), 0)));
+  });
+
   it("refuses a bad limit, a bad kind and a campaign not served, with problems naming them", async () => {
     const limit = await ctx.api.get(`${base}/wall?limit=0`);
     expect([limit.status, limit.json.code, Object.keys(limit.json.errors)]).toEqual([
