@@ -10,7 +10,7 @@ import type { ChunkTable } from "./widget/loader";
 
 /**
  * `vite build` builds these, one Vite environment each, in this order:
- *   donate, optin, goal, button, all
+ *   donate, optin, goal, button, wall, leaderboard, all
  *           → dist/widget/assets/*.js     ES modules: an element's code, whole (a page with one
  *                                         element loads nothing of the others), every element's
  *                                         together, and beside each its catalog in each language
@@ -33,6 +33,8 @@ const ELEMENT_CHUNKS: Record<string, string> = {
   optin: "widget/chunks/optin.ts",
   goal: "widget/chunks/goal.ts",
   button: "widget/chunks/button.ts",
+  wall: "widget/chunks/wall.ts",
+  leaderboard: "widget/chunks/leaderboard.ts",
   all: "widget/chunks/all.ts",
 };
 const ELEMENT_CHUNKS_MODULE = "virtual:givekit/element-chunks";

@@ -2,6 +2,7 @@
  * givekit's public API (v1), the one the widget and the card frame speak to the proxy.
  * Both ends validate with these same schemas.
  */
+import { LEADERBOARD_KINDS } from "./gala";
 import * as z from "zod/mini";
 import { CardSchema } from "./card";
 import {
@@ -161,13 +162,10 @@ export const WallResponseSchema = /* @__PURE__ */ z.object({
 });
 export type WallResponse = z.infer<typeof WallResponseSchema>;
 
-/** The leaderboard's two kinds, as `of=` names them. */
-export const LEADERBOARD_KINDS = ["teams", "fundraisers"] as const;
-export type LeaderboardKind = (typeof LEADERBOARD_KINDS)[number];
-
 /** GET …/leaderboard?of=teams|fundraisers&limit=: by raised, most first; each peer's public fields. */
 export const LeaderboardResponseSchema = /* @__PURE__ */ z.object({
   of: /* @__PURE__ */ z.enum(LEADERBOARD_KINDS),
+  currency: /* @__PURE__ */ z.string(),
   leaders: /* @__PURE__ */ z.array(PeerSchema),
 });
 export type LeaderboardResponse = z.infer<typeof LeaderboardResponseSchema>;
@@ -180,10 +178,6 @@ export const LiveMessageSchema = /* @__PURE__ */ z.object({
   stale: /* @__PURE__ */ z.boolean(),
 });
 export type LiveMessage = z.infer<typeof LiveMessageSchema>;
-
-/** Most entries a wall, and most peers a leaderboard, may ask for. */
-export const WALL_LIMIT_MAX = 50;
-export const LEADERBOARD_LIMIT_MAX = 50;
 
 // ── payment tokens ───────────────────────────────────────────────────────────────────────
 

@@ -23,6 +23,10 @@
  *                        invitation, the dataLayer push), each a chunk of its own
  *   <givekit-goal>       its chunk alone, when it is built                              ≤ 4 KB
  *   <givekit-button>     its chunk alone (the form it opens comes on the first open)     ≤ 2 KB
+ *   <givekit-wall>       its chunk and its English catalog (served beside the loader)   ≤ 6 KB
+ *   <givekit-leaderboard> the same                                                     ≤ 6 KB
+ *   the display page     /display/{shortcode}/{keyword}: its HTML, script (the QR code
+ *                        included) and stylesheet                                       ≤ 40 KB
  *   the card frame       the script(s) /frame/card loads                                ≤ 8 KB
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -45,6 +49,9 @@ export const BUDGETS = {
   donation: 26 * KB,
   goal: 4 * KB,
   button: 2 * KB,
+  wall: 6 * KB,
+  leaderboard: 6 * KB,
+  display: 40 * KB,
   frame: 8 * KB,
 } as const;
 
@@ -193,6 +200,13 @@ function main(): number {
   );
   const goal = table.elements["givekit-goal"];
   if (goal) line("<givekit-goal> chunk alone", chunk(goal), "goal");
+  for (const [tag, budget] of [
+    ["givekit-wall", "wall"],
+    ["givekit-leaderboard", "leaderboard"],
+  ] as const) {
+    const file = table.elements[tag];
+    if (file) line(`<${tag}> chunk and its en messages`, add(whole(tag, file), english(tag)), budget);
+  }
   const button = table.elements["givekit-button"];
   const donate = table.elements["givekit-donate"];
   if (button) {

@@ -9,14 +9,13 @@
 import { Hono, type Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { compressedVariants, variantResponse, type Variants } from "../../http/precompressed";
+import type { Campaign, WallResponse } from "../../contract/api";
 import {
   LEADERBOARD_KINDS,
   LEADERBOARD_LIMIT_MAX,
   WALL_LIMIT_MAX,
-  type Campaign,
   type LeaderboardKind,
-  type WallResponse,
-} from "../../contract/api";
+} from "../../contract/gala";
 import type { CampaignDirectory } from "../campaigns";
 import type { AppEnv } from "../context";
 import type { PeerIndex } from "../peer-index";
@@ -110,7 +109,7 @@ export function wallRoutes(deps: {
       if (!campaign.peer_fundraising)
         return respond(
           c,
-          noPeers.get(campaign, key, () => ({ of, leaders: [] })),
+          noPeers.get(campaign, key, () => ({ of, currency: campaign.currency, leaders: [] })),
         );
       const index = await deps.peers.get(campaign);
       const kind = of === "teams" ? "team" : "fundraiser";
@@ -118,6 +117,7 @@ export function wallRoutes(deps: {
         c,
         boards.get(index, key, () => ({
           of,
+          currency: campaign.currency,
           leaders: index
             .byRaised(kind)
             .slice(0, limit)
