@@ -18,6 +18,8 @@ import type { ChunkTable } from "./widget/loader";
  *   widget  → dist/widget/widget.js       the script-tag file (IIFE): a loader of those chunks
  *   module  → dist/widget/givekit.js      the ES module for bundlers: defineElements(), mount()
  *   frame   → dist/widget/frame/card.html the card frame page, its script in dist/widget/assets/
+ *   display → dist/widget/display/display.{js,css} the room's screen's script and stylesheet
+ *                                         (its page is made by the proxy: proxy/display/)
  *   client  → dist/demo/                  the demo campaign page (index.html, Vite's root)
  */
 const WIDGET_DIR = "dist/widget";
@@ -273,7 +275,7 @@ export default defineConfig({
   builder: {
     async buildApp(builder) {
       await rm(WIDGET_DIR, { recursive: true, force: true });
-      for (const name of [...Object.keys(ELEMENT_CHUNKS), "widget", "module", "frame", "client"]) {
+      for (const name of [...Object.keys(ELEMENT_CHUNKS), "widget", "module", "frame", "display", "client"]) {
         await builder.build(builder.environments[name]!);
       }
     },
@@ -332,6 +334,20 @@ export default defineConfig({
     frame: {
       consumer: "client",
       build: widgetBuild({ rolldownOptions: { input: FRAME_HTML_SOURCE } }),
+    },
+    display: {
+      consumer: "client",
+      build: widgetBuild({
+        cssCodeSplit: false,
+        rolldownOptions: {
+          input: { display: "widget/display/client.ts" },
+          output: {
+            format: "es",
+            entryFileNames: "display/[name].js",
+            assetFileNames: "display/display[extname]",
+          },
+        },
+      }),
     },
   },
 });

@@ -170,6 +170,26 @@ export const LeaderboardResponseSchema = /* @__PURE__ */ z.object({
 });
 export type LeaderboardResponse = z.infer<typeof LeaderboardResponseSchema>;
 
+/**
+ * A campaign's screen for the room (GET /display/{shortcode}/{keyword}), as the campaigns file's
+ * `displays` list gives it: which campaign, where its donate page is (the QR code's target), and
+ * the call to text (the campaign's keyword and short code unless said).
+ */
+export const DisplaySettingsSchema = z.strictObject({
+  shortcode: Shortcode,
+  keyword: Keyword,
+  /** The campaign's donate page, http(s): the QR code leads there. */
+  donate_url: /* @__PURE__ */ z.url({ protocol: /^https?$/ }).check(z.maxLength(500)),
+  /** The heading on the screen; the keyword when absent. */
+  title: z.optional(Text(80)),
+  /** "Text HOPE to 71777": the keyword and the short code to text, when not the campaign's own. */
+  text_keyword: z.optional(Keyword),
+  text_shortcode: z.optional(Shortcode),
+  /** The screen's language, "en" (the default) or "es". */
+  locale: z.optional(z.enum(["en", "es"])),
+});
+export type DisplaySettings = z.infer<typeof DisplaySettingsSchema>;
+
 /** One message of GET …/live (server-sent event `figures`): the progress and the newest gifts. */
 export const LiveMessageSchema = /* @__PURE__ */ z.object({
   progress: ProgressSchema,

@@ -7,7 +7,8 @@ import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
-import { createCampaignDirectory } from "./campaigns";
+import { createCampaignDirectory, loadDisplays } from "./campaigns";
+import { displayRoutes } from "./display/routes";
 import type { ProxyConfig } from "./config";
 import type { AppEnv } from "./context";
 import { cors } from "./middleware/cors";
@@ -170,6 +171,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }),
   );
   app.route("/", wallRoutes({ campaigns, feed, peers, live }));
+  app.route(
+    "/",
+    displayRoutes({ campaigns, displays: loadDisplays(config.campaignsPath), widgetDir: config.widgetDir }),
+  );
   app.route(
     "/",
     formSessionRoutes({ formSessions, rateLimits, campaigns, allowedOrigins: config.allowedOrigins }),

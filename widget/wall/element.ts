@@ -18,6 +18,7 @@ import { emit, type GivekitEventMap } from "../shared/events";
 import { formatMoney } from "../shared/format";
 import { resolveProxyUrl } from "../shared/proxy-url";
 import { adoptStyles } from "../shared/styles";
+import { ageText } from "./age";
 import { readLive, readWall } from "./read";
 import css from "./wall.css?inline";
 
@@ -54,16 +55,6 @@ export function readWallAttributes(get: (name: string) => string | null): WallPr
     limit,
     amounts: amounts !== "hidden",
   };
-}
-
-/** "3 minutes ago" in the element's language, from the gift's time. */
-export function ageText(at: string, now: number, locale: string): string {
-  const seconds = Math.max(0, Math.round((now - Date.parse(at)) / 1000));
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
-  if (!Number.isFinite(seconds) || seconds < 60) return format.format(0, "second");
-  if (seconds < 3600) return format.format(-Math.floor(seconds / 60), "minute");
-  if (seconds < 86_400) return format.format(-Math.floor(seconds / 3600), "hour");
-  return format.format(-Math.floor(seconds / 86_400), "day");
 }
 
 function part<K extends keyof HTMLElementTagNameMap>(tag: K, name: string, text?: string) {
