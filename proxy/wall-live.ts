@@ -125,7 +125,9 @@ export function createLiveHub(options: {
       }
       const joined = entry;
       joined.clients.set(client, { busy: false, next: null });
-      send(joined, client, joined.message ?? liveEvent(first));
+      // What the others were sent last (the first client: its own read, remembered so the next tick does not repeat it).
+      joined.message ??= liveEvent(first);
+      send(joined, client, joined.message);
       return () => leave(joined, client);
     },
     /** Connections open now, for the tests and the metrics. */

@@ -193,3 +193,25 @@ describe("the wall, the leaderboard and the live feed", () => {
     }
   });
 });
+
+describe("the live feed from a nonprofit's own site", () => {
+  const ctx = useStack({
+    proxy: { allowedOrigins: ["https://shelter.example"], env: { GIVEKIT_PROGRESS_CACHE_S: "1" } },
+  });
+
+  it("answers an allowed origin's EventSource with CORS, and no other origin's", async () => {
+    await donate(ctx.api, donationBody(await tokenize(ctx.api), { amount: "5.00" }));
+    for (const [origin, allowed] of [
+      ["https://shelter.example", "https://shelter.example"],
+      ["https://elsewhere.example", null],
+    ] as const) {
+      const controller = new AbortController();
+      const res = await fetch(`${ctx.proxy.url}${base}/live`, {
+        headers: { Origin: origin, Accept: "text/event-stream" },
+        signal: controller.signal,
+      });
+      expect([res.status, res.headers.get("access-control-allow-origin")]).toEqual([200, allowed]);
+      controller.abort();
+    }
+  });
+});
