@@ -1,7 +1,11 @@
 // Gala night's feeds (…/wall, …/leaderboard, …/live) against the sandbox's own report.
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { fromCents, toCents } from "../../contract/money";
-import { collected, donate, donationBody, tokenize, upstreamCalls, useStack } from "./support";
+import { testDatabase } from "../helpers/postgres";
+import { startProxy } from "../helpers/proxy";
+import { startSandbox } from "../helpers/sandbox";
+import { client, collected, donate, donationBody, tokenize, upstreamCalls, useStack } from "./support";
 
 const REPORT_PATH = "/api/v2/reports/transactions.json";
 const base = "/v1/campaigns/71777/HOPE";
@@ -212,6 +216,57 @@ describe("the live feed from a nonprofit's own site", () => {
       });
       expect([res.status, res.headers.get("access-control-allow-origin")]).toEqual([200, allowed]);
       controller.abort();
+    }
+  });
+});
+
+describe("the wall on two proxies sharing one PostgreSQL", () => {
+  it("a gift through one proxy is on the other's wall and live feed; the report read once per interval between them", async () => {
+    const sandbox = await startSandbox();
+    const env = {
+      DATABASE_URL: await testDatabase(),
+      GIVEKIT_SIGNING_SECRET: randomBytes(32).toString("hex"),
+      GIVEKIT_PROGRESS_CACHE_S: "2",
+    };
+    const a = await startProxy({ upstreamUrl: sandbox.url, env });
+    const b = await startProxy({ upstreamUrl: sandbox.url, env });
+    try {
+      const apiA = client(a.url);
+      const apiB = client(b.url);
+      expect((await apiB.get(`${base}/wall`)).json.entries).toEqual([]);
+      const live = await openLive(`${b.url}${base}/live`);
+      await live.next();
+      await donate(
+        apiA,
+        donationBody(await tokenize(apiA), {
+          amount: "45.00",
+          pledge_wall: true,
+          donor: { first_name: "Iris", last_name: "Vale", email: "iris@example.org" },
+        }),
+      );
+      let message = await live.next();
+      while ((message.wall as unknown[]).length === 0) message = await live.next();
+      live.close();
+      expect((message.wall as { name: string }[]).map((entry) => entry.name)).toEqual(["Iris V."]);
+      expect((await apiB.get(`${base}/wall`, { "Cache-Control": "no-cache" })).json.entries[0].name).toBe(
+        "Iris V.",
+      );
+      const calls = await upstreamCalls(sandbox, REPORT_PATH);
+      const started = Date.now();
+      await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          (i % 2 ? apiA : apiB).get(`${base}/wall`, { "Cache-Control": "no-cache" }),
+        ),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      const seconds = (Date.now() - started) / 1000;
+      expect((await upstreamCalls(sandbox, REPORT_PATH)) - calls).toBeLessThanOrEqual(
+        Math.ceil(seconds / 2) + 1,
+      );
+    } finally {
+      await a.close();
+      await b.close();
+      await sandbox.close();
     }
   });
 });
