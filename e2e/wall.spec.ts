@@ -270,6 +270,34 @@ test.describe("gala night", () => {
     });
   });
 
+  test("the goal reached: the display says so, and with reduced motion nothing moves", async ({
+    browser,
+  }) => {
+    await withServers(ENV, async ({ sandbox, proxy }) => {
+      await textGift(sandbox.url, { amount: "24990.00", first_name: "Big", last_name: "Match" });
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 720 },
+        reducedMotion: "reduce",
+      });
+      const screen = await context.newPage();
+      await screen.goto(`${proxy.url}/display/71777/HOPE`);
+      await expect(screen.locator('[data-part="raised"]')).toHaveText("$24,990");
+      await expect(screen.getByRole("progressbar", { name: "Progress toward the goal" })).toHaveAttribute(
+        "aria-valuenow",
+        "99",
+      );
+      await expect(screen.getByText("Goal reached! Thank you!")).toBeHidden();
+      await textGift(sandbox.url, { amount: "10.00", first_name: "Last", last_name: "Step" });
+      await expect(screen.getByText("Goal reached! Thank you!")).toBeVisible({
+        timeout: (INTERVAL_S + 5) * 1000,
+      });
+      await expect(screen.locator('[data-part="raised"]')).toHaveText("$25,000");
+      expect(await screen.evaluate(() => document.getAnimations().length)).toBe(0);
+      expect(await overflowing(screen)).toEqual([]);
+      await context.close();
+    });
+  });
+
   test("a campaign without a display: 404 problem+json", async ({ proxyServer }) => {
     for (const path of ["/display/41444/MEALS", "/display/71777/NOPE"]) {
       const response = await fetch(`${proxyServer.url}${path}`);
