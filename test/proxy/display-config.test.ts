@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { loadDisplays } from "../../proxy/campaigns";
 import { ConfigError, DEFAULT_CAMPAIGNS_PATH, loadCampaigns } from "../../proxy/config";
 
-const demo = JSON.parse((await import("node:fs")).readFileSync(DEFAULT_CAMPAIGNS_PATH, "utf8")) as {
+const demo = JSON.parse(readFileSync(DEFAULT_CAMPAIGNS_PATH, "utf8")) as {
   campaigns: unknown[];
 };
 
