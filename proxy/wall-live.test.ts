@@ -15,15 +15,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function client(slow = false) {
   const got: string[] = [];
   let closed = false;
-  let release: () => void = () => undefined;
-  const it: LiveClient = {
+  let release: (() => void) | undefined;
+  const sink: LiveClient = {
     write: (chunk) => {
       got.push(chunk);
       return slow ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
     },
     close: () => (closed = true),
   };
-  return { it, got, closed: () => closed, release: () => release() };
+  return { sink, got, closed: () => closed, release: () => release?.() };
 }
 const raisedIn = (chunk: string) =>
   (JSON.parse(chunk.split("data: ")[1]!) as { progress: { raised: string } }).progress.raised;
@@ -37,7 +37,7 @@ describe("the live hub", () => {
       tickMs: 20,
     });
     const clients = Array.from({ length: 50 }, () => client());
-    const leaves = clients.map((c) => hub.join(campaign, c.it, current));
+    const leaves = clients.map((c) => hub.join(campaign, c.sink, current));
     await sleep(70);
     current = figures("25.00");
     await sleep(70);
@@ -56,7 +56,7 @@ describe("the live hub", () => {
     let current = figures("1.00");
     const hub = createLiveHub({ progress: { live: async () => current }, tickMs: 10 });
     const slow = client(true);
-    const leave = hub.join(campaign, slow.it, current);
+    const leave = hub.join(campaign, slow.sink, current);
     for (const raised of ["2.00", "3.00", "4.00"]) {
       current = figures(raised);
       await sleep(30);
@@ -76,7 +76,7 @@ describe("the live hub", () => {
       draining: () => draining,
     });
     const c = client();
-    hub.join(campaign, c.it, current);
+    hub.join(campaign, c.sink, current);
     current = { ...figures("5.00", true), read_at: 500 };
     await sleep(40);
     expect(c.got.at(-1)).toContain('"stale":true');

@@ -22,6 +22,13 @@ const ASSETS = { "display.js": "text/javascript", "display.css": "text/css" } as
 const SCRIPT = "/display/assets/display.js";
 const STYLE = "/display/assets/display.css";
 
+const respond = (c: Context<AppEnv>, variants: Variants, headers: Record<string, string>) =>
+  variantResponse(
+    { acceptEncoding: c.req.header("accept-encoding"), ifNoneMatch: c.req.header("if-none-match") },
+    variants,
+    headers,
+  );
+
 export function displayRoutes(deps: {
   campaigns: CampaignDirectory;
   displays: ReadonlyMap<string, DisplaySettings>;
@@ -29,12 +36,6 @@ export function displayRoutes(deps: {
 }) {
   const pages = new Map<string, Variants>();
   const files = precompressedFiles();
-  const respond = (c: Context<AppEnv>, variants: Variants, headers: Record<string, string>) =>
-    variantResponse(
-      { acceptEncoding: c.req.header("accept-encoding"), ifNoneMatch: c.req.header("if-none-match") },
-      variants,
-      headers,
-    );
 
   return new Hono<AppEnv>()
     .get("/display/assets/:name", async (c) => {

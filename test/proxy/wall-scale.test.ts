@@ -67,9 +67,9 @@ describe("the live feed at gala scale", () => {
 
       const heap = after.heapUsed - before.heapUsed;
       const rss = after.rss - before.rss;
-      console.log(
+      process.stdout.write(
         `live feed: ${SCREENS} connections (both ends in this process): heap +${megabytes(heap)} MB, ` +
-          `rss +${megabytes(rss)} MB; ${calls} report reads in ${seconds.toFixed(1)} s at a ${INTERVAL_S} s interval`,
+          `rss +${megabytes(rss)} MB; ${calls} report reads in ${seconds.toFixed(1)} s at a ${INTERVAL_S} s interval\n`,
       );
       // Both ends of each connection live in this test's process: a bound on the proxy's share.
       expect(heap).toBeLessThan(150 * 1024 * 1024);

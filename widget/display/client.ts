@@ -5,6 +5,7 @@
  * and their age, and the stream is opened again until it comes back. Text only (textContent):
  * a donor's name is never read as markup.
  */
+// oxlint-disable-next-line import/no-unassigned-import -- the stylesheet is built beside the script (vite.config.ts, display)
 import "./display.css";
 import type { LiveMessage, Peer, WallEntry } from "../../contract/api";
 import { ANONYMOUS } from "../../contract/gala";
@@ -138,7 +139,7 @@ function open() {
   });
 }
 
-async function leaders() {
+async function loadLeaders() {
   const of = main.dataset.of ?? "teams";
   const response = await fetch(`${api}/leaderboard?of=${of}&limit=${LEADERS_SHOWN}`, {
     credentials: "omit",
@@ -148,8 +149,8 @@ async function leaders() {
 }
 
 open();
-void leaders();
-setInterval(() => void leaders(), LEADERBOARD_EVERY_MS);
+void loadLeaders();
+setInterval(() => void loadLeaders(), LEADERBOARD_EVERY_MS);
 // "3 minutes ago" moves on even when no gift comes.
 setInterval(() => {
   if (!last) return;

@@ -114,17 +114,17 @@ describe("<givekit-wall>", () => {
   });
 });
 
-describe("<givekit-leaderboard>", () => {
-  const peer = (id: string, name: string, raised: string, goal: string | null = null) => ({
-    id,
-    name,
-    kind: "team" as const,
-    team_id: null,
-    team_name: null,
-    raised,
-    goal,
-  });
+const peer = (id: string, name: string, raised: string, goal: string | null = null) => ({
+  id,
+  name,
+  kind: "team" as const,
+  team_id: null,
+  team_name: null,
+  raised,
+  goal,
+});
 
+describe("<givekit-leaderboard>", () => {
   it("ranks as the proxy sends, with each team's goal bar and a link to give to it", async () => {
     const calls = stubFetch([
       200,
