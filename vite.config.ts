@@ -9,7 +9,7 @@ import { LOCALES } from "./widget/i18n";
 
 /**
  * `vite build` builds these, one Vite environment each, in this order:
- *   donate, optin, goal, button, all
+ *   donate, optin, goal, button, wall, leaderboard, all
  *           → dist/widget/assets/*.js     ES modules: an element's code, whole (a page with one
  *                                         element loads nothing of the others), every element's
  *                                         together, and beside each its catalog in each language
@@ -17,6 +17,8 @@ import { LOCALES } from "./widget/i18n";
  *   widget  → dist/widget/widget.js       the script-tag file (IIFE): a loader of those chunks
  *   module  → dist/widget/givekit.js      the ES module for bundlers: defineElements(), mount()
  *   frame   → dist/widget/frame/card.html the card frame page, its script in dist/widget/assets/
+ *   display → dist/widget/display/display.{js,css} the room's screen's script and stylesheet
+ *                                         (its page is made by the proxy: proxy/display/)
  *   client  → dist/demo/                  the demo campaign page (index.html, Vite's root)
  */
 const WIDGET_DIR = "dist/widget";
@@ -32,6 +34,8 @@ const ELEMENT_CHUNKS: Record<string, string> = {
   optin: "widget/chunks/optin.ts",
   goal: "widget/chunks/goal.ts",
   button: "widget/chunks/button.ts",
+  wall: "widget/chunks/wall.ts",
+  leaderboard: "widget/chunks/leaderboard.ts",
   all: "widget/chunks/all.ts",
 };
 const ELEMENT_CHUNKS_MODULE = "virtual:givekit/element-chunks";
@@ -262,7 +266,7 @@ export default defineConfig({
   builder: {
     async buildApp(builder) {
       await rm(WIDGET_DIR, { recursive: true, force: true });
-      for (const name of [...Object.keys(ELEMENT_CHUNKS), "widget", "module", "frame", "client"]) {
+      for (const name of [...Object.keys(ELEMENT_CHUNKS), "widget", "module", "frame", "display", "client"]) {
         await builder.build(builder.environments[name]!);
       }
     },
@@ -321,6 +325,20 @@ export default defineConfig({
     frame: {
       consumer: "client",
       build: widgetBuild({ rolldownOptions: { input: FRAME_HTML_SOURCE } }),
+    },
+    display: {
+      consumer: "client",
+      build: widgetBuild({
+        cssCodeSplit: false,
+        rolldownOptions: {
+          input: { display: "widget/display/client.ts" },
+          output: {
+            format: "es",
+            entryFileNames: "display/[name].js",
+            assetFileNames: "display/display[extname]",
+          },
+        },
+      }),
     },
   },
 });

@@ -2,6 +2,7 @@
  * givekit's public API (v1), the one the widget and the card frame speak to the proxy.
  * Both ends validate with these same schemas.
  */
+import { LEADERBOARD_KINDS } from "./gala";
 import * as z from "zod/mini";
 import { CardSchema } from "./card";
 import {
@@ -149,6 +150,69 @@ export const PeersResponseSchema = /* @__PURE__ */ z.object({
   more: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0))),
 });
 export type PeersResponse = z.infer<typeof PeersResponseSchema>;
+
+// ── gala night: the wall, the leaderboard, the live feed ─────────────────────────────────
+
+/** One gift as a room may see it (proxy/wall.ts decides what): never an e-mail, phone or address. */
+export const WallEntrySchema = /* @__PURE__ */ z.object({
+  id: /* @__PURE__ */ z.string(),
+  /** "Ana G.", or "Anonymous" where the donor asked. */
+  name: /* @__PURE__ */ z.string(),
+  /** The gift, before any fee the donor covered. */
+  amount: AmountSchema,
+  fundraiser_id: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
+  team_id: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
+  /** When it was given (ISO 8601). */
+  at: /* @__PURE__ */ z.string(),
+  /** The fundraiser's (else the team's) public name the gift credits, when there is one. */
+  credited: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
+});
+export type WallEntry = z.infer<typeof WallEntrySchema>;
+
+/** GET …/wall?limit=: the newest gifts first, from the same read as the progress figures. */
+export const WallResponseSchema = /* @__PURE__ */ z.object({
+  entries: /* @__PURE__ */ z.array(WallEntrySchema),
+  currency: /* @__PURE__ */ z.string(),
+  updated_at: /* @__PURE__ */ z.string(),
+});
+export type WallResponse = z.infer<typeof WallResponseSchema>;
+
+/** GET …/leaderboard?of=teams|fundraisers&limit=: by raised, most first; each peer's public fields. */
+export const LeaderboardResponseSchema = /* @__PURE__ */ z.object({
+  of: /* @__PURE__ */ z.enum(LEADERBOARD_KINDS),
+  currency: /* @__PURE__ */ z.string(),
+  leaders: /* @__PURE__ */ z.array(PeerSchema),
+});
+export type LeaderboardResponse = z.infer<typeof LeaderboardResponseSchema>;
+
+/**
+ * A campaign's screen for the room (GET /display/{shortcode}/{keyword}), as the campaigns file's
+ * `displays` list gives it: which campaign, where its donate page is (the QR code's target), and
+ * the call to text (the campaign's keyword and short code unless said).
+ */
+export const DisplaySettingsSchema = z.strictObject({
+  shortcode: Shortcode,
+  keyword: Keyword,
+  /** The campaign's donate page, http(s): the QR code leads there. */
+  donate_url: /* @__PURE__ */ z.url({ protocol: /^https?$/ }).check(z.maxLength(500)),
+  /** The heading on the screen; the keyword when absent. */
+  title: z.optional(Text(80)),
+  /** "Text HOPE to 71777": the keyword and the short code to text, when not the campaign's own. */
+  text_keyword: z.optional(Keyword),
+  text_shortcode: z.optional(Shortcode),
+  /** The screen's language, "en" (the default) or "es". */
+  locale: z.optional(z.enum(["en", "es"])),
+});
+export type DisplaySettings = z.infer<typeof DisplaySettingsSchema>;
+
+/** One message of GET …/live (server-sent event `figures`): the progress and the newest gifts. */
+export const LiveMessageSchema = /* @__PURE__ */ z.object({
+  progress: ProgressSchema,
+  wall: /* @__PURE__ */ z.array(WallEntrySchema),
+  /** The upstream could not be read lately: these are the last figures (see progress.updated_at). */
+  stale: /* @__PURE__ */ z.boolean(),
+});
+export type LiveMessage = z.infer<typeof LiveMessageSchema>;
 
 // ── payment tokens ───────────────────────────────────────────────────────────────────────
 

@@ -7,7 +7,8 @@ import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
-import { createCampaignDirectory } from "./campaigns";
+import { createCampaignDirectory, loadDisplays } from "./campaigns";
+import { displayRoutes } from "./display/routes";
 import type { ProxyConfig } from "./config";
 import type { AppEnv } from "./context";
 import { cors } from "./middleware/cors";
@@ -20,6 +21,9 @@ import { createPeersCache } from "./peers";
 import { PROBLEM_KINDS, ProblemError, problemOf, problemResponse } from "./problem";
 import { createProgressCache } from "./progress";
 import { campaignRoutes } from "./routes/campaigns";
+import { wallRoutes } from "./routes/wall";
+import { createWallFeed } from "./wall-feed";
+import { createLiveHub } from "./wall-live";
 import { donationRoutes } from "./routes/donations";
 import { healthRoutes, type Lifecycle } from "./routes/health";
 import { metricsRoutes } from "./routes/metrics";
@@ -115,6 +119,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       ),
   });
 
+  const feed = createWallFeed({ progress, peers });
+  const live = createLiveHub({ progress: feed, draining: () => lifecycle.draining });
+
   const app = new Hono<AppEnv>();
   // An X-Request-Id from the reverse proxy is taken when it is short and plain (\w, -, =), so its
   // logs and ours join; otherwise the proxy makes one. Either is answered and on every log line.
@@ -162,6 +169,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       progressCacheS: config.progressCacheS,
       allowedOrigins: config.allowedOrigins,
     }),
+  );
+  app.route("/", wallRoutes({ campaigns, feed, peers, live }));
+  app.route(
+    "/",
+    displayRoutes({ campaigns, displays: loadDisplays(config.campaignsPath), widgetDir: config.widgetDir }),
   );
   app.route(
     "/",

@@ -1,5 +1,6 @@
 /** The campaigns this proxy serves (GIVEKIT_CAMPAIGNS), looked up by keyword or by event. */
-import type { Campaign } from "../contract/api";
+import { readFileSync } from "node:fs";
+import { DisplaySettingsSchema, type Campaign, type DisplaySettings } from "../contract/api";
 
 export interface CampaignDirectory {
   all: readonly Campaign[];
@@ -36,4 +37,17 @@ export function createCampaignDirectory(campaigns: readonly Campaign[]): Campaig
     byEvent: (eventId, eventType) => byEvent.get(`${eventType}/${eventId}`),
     offersList: (list) => lists.has(list),
   };
+}
+
+/**
+ * The campaigns file's screens for the room (`displays`, checked with the file when the
+ * configuration loaded: loadCampaigns), by campaign ("71777/HOPE").
+ *
+ * @example
+ * loadDisplays("proxy/campaigns.demo.json").get("71777/HOPE")?.donate_url; // "http://localhost:5173/"
+ */
+export function loadDisplays(path: string): Map<string, DisplaySettings> {
+  const raw = JSON.parse(readFileSync(path, "utf8")) as { displays?: unknown[] };
+  const displays = (raw.displays ?? []).map((display) => DisplaySettingsSchema.parse(display));
+  return new Map(displays.map((display) => [campaignScope(display), display]));
 }

@@ -7,7 +7,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as z from "zod/mini";
 import { compileTrust, isLoopbackHost } from "./client-ip";
-import { CampaignSchema, type Campaign } from "../contract/api";
+import { CampaignSchema, DisplaySettingsSchema, type Campaign } from "../contract/api";
 import { toCents } from "../contract/money";
 import { parseWebhooks, type WebhookEndpoint } from "./webhooks/endpoints";
 
@@ -483,6 +483,8 @@ const EnvSchema = z.object({
 
 const CampaignsFileSchema = z.strictObject({
   campaigns: z.array(CampaignSchema).check(z.minLength(1, "must list at least one campaign")),
+  /** The campaigns with a screen for the room (proxy/campaigns.ts loadDisplays). */
+  displays: z.optional(z.array(DisplaySettingsSchema)),
 });
 
 /** "https://Example.org:443/x" → "https://example.org"; null when it is not an http(s) origin. */
@@ -550,6 +552,13 @@ export function loadCampaigns(path: string): Campaign[] {
         `${path}: campaigns.${index}: event_id and event_type go together`,
       );
     }
+  });
+  (parsed.data.displays ?? []).forEach((display, index) => {
+    if (!seen.has(`${display.shortcode}/${display.keyword.toUpperCase()}`))
+      throw new ConfigError(
+        "GIVEKIT_CAMPAIGNS",
+        `${path}: displays.${index}: ${display.shortcode}/${display.keyword} is not one of the campaigns`,
+      );
   });
   return parsed.data.campaigns;
 }

@@ -10,7 +10,8 @@
  * and each refresh streams only the rows from that midnight on (asking from the day before, in
  * case the upstream's day is not UTC's, and keeping rows by their own time). Every
  * FULL_READ_EVERY_MS a full read starts the base again, which also catches refunds and voids of
- * older gifts. The same figures are what gala night's wall and leaderboard will read (figures()).
+ * older gifts. The same read keeps the newest WALL_KEPT gifts as a room may see them (wallEntry),
+ * beside the figures, for the wall and the display (live()).
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { Campaign, Progress } from "../contract/api";
@@ -20,6 +21,16 @@ import type { Metrics } from "./metrics";
 import { ProblemError } from "./problem";
 import type { ProgressFigures, ProgressSave, ProgressStore } from "./store";
 import type { UpstreamClient } from "./upstream/client";
+import { wallEntry, type WallEntry } from "./wall";
+
+/** The figures and the wall as one read left them; `read_at` tells one read's from the next's. */
+export interface LiveFigures {
+  progress: Progress;
+  wall: WallEntry[];
+  read_at: number;
+  /** The last read failed: these figures are the last good ones (their age is in progress.updated_at). */
+  failing: boolean;
+}
 
 export interface ProgressCache {
   /**
@@ -34,7 +45,37 @@ export interface ProgressCache {
   changed(campaign: Campaign): void;
   /** The stored figures behind get(), for other readers of the same feed (a wall, a leaderboard). */
   figures(campaign: Campaign): Promise<ProgressFigures | undefined>;
+  /** What get() answers, with the newest gifts of the same read: the wall's and the display's feed. */
+  live(campaign: Campaign): Promise<LiveFigures>;
 }
+
+/** The newest gifts kept per campaign (a wall shows at most this many). */
+export const WALL_KEPT = 50;
+
+/** The newest WALL_KEPT wall entries of a read, whatever order the rows come in. */
+class NewestGifts {
+  private entries: WallEntry[] = [];
+  private readonly ids = new Set<string>();
+  add(entry: WallEntry | null): void {
+    if (!entry || this.ids.has(entry.id)) return;
+    this.ids.add(entry.id);
+    this.entries.push(entry);
+    if (this.entries.length >= WALL_KEPT * 4) this.trim();
+  }
+  private trim(): void {
+    this.entries.sort(newestFirst);
+    for (const gone of this.entries.splice(WALL_KEPT)) this.ids.delete(gone.id);
+  }
+  newest(): WallEntry[] {
+    this.trim();
+    return this.entries;
+  }
+}
+
+const timeOf = (entry: WallEntry) => Date.parse(entry.at) || 0;
+/** Newest first; the same instant by the upstream's transaction id, the later id first. */
+const newestFirst = (a: WallEntry, b: WallEntry) =>
+  timeOf(b) - timeOf(a) || b.id.localeCompare(a.id, "en", { numeric: true });
 
 /** However many gifts come in, a campaign's changes are read again for them at most this often. */
 export const RECOUNT_MIN_MS = 2000;
@@ -190,7 +231,11 @@ export function createProgressCache(options: ProgressOptions): ProgressCache {
     const boundary = utcMidnight(startedAt - BASE_LAG_MS);
     const base = new Tally();
     const tail = new Tally();
-    await read(campaign, 0, (row, at) => (at < boundary ? base : tail).add(row));
+    const wall = new NewestGifts();
+    await read(campaign, 0, (row, at) => {
+      (at < boundary ? base : tail).add(row);
+      wall.add(wallEntry(row));
+    });
     let shared = 0;
     for (const donor of tail.donors) if (base.donors.has(donor)) shared++;
     const figures: ProgressSave = {
@@ -204,6 +249,7 @@ export function createProgressCache(options: ProgressOptions): ProgressCache {
       base_gifts: base.gifts,
       base_donors: base.donors.size,
       base_anonymous: base.anonymous,
+      wall: wall.newest(),
     };
     return { figures, donors: { reset: true, add: [...base.donors] } };
   }
@@ -214,7 +260,13 @@ export function createProgressCache(options: ProgressOptions): ProgressCache {
     const boundary = Math.max(last.base_before, utcMidnight(startedAt - BASE_LAG_MS));
     const fold = new Tally();
     const tail = new Tally();
-    await read(campaign, last.base_before, (row, at) => (at < boundary ? fold : tail).add(row));
+    // Kept gifts from before this read's rows stay; those it covers come from its rows only (a refund drops off).
+    const wall = new NewestGifts();
+    for (const entry of last.wall) if (timeOf(entry) < last.base_before) wall.add(entry);
+    await read(campaign, last.base_before, (row, at) => {
+      (at < boundary ? fold : tail).add(row);
+      wall.add(wallEntry(row));
+    });
     const foldDonors = [...fold.donors];
     const foldNew = foldDonors.length - (await store.knownDonors(id, foldDonors));
     const outsideFold = [...tail.donors].filter((donor) => !fold.donors.has(donor));
@@ -236,6 +288,7 @@ export function createProgressCache(options: ProgressOptions): ProgressCache {
       base_gifts: base.gifts,
       base_donors: base.donors,
       base_anonymous: base.anonymous,
+      wall: wall.newest(),
     };
     return { figures, donors: { reset: false, add: foldDonors } };
   }
@@ -338,26 +391,41 @@ export function createProgressCache(options: ProgressOptions): ProgressCache {
     },
 
     async get(campaign) {
-      const entry = entryOf(campaign);
-      if (entry.counting) await Promise.race([entry.counting, sleep(COUNT_WAIT_MS)]);
-      if (!entry.figures || now() - entry.lookedAt >= STORE_LOOK_MS) {
-        try {
-          await look(campaign, entry);
-        } catch (error) {
-          // The store is away: the figures this proxy has are still the best there are.
-          if (!entry.figures) throw error;
-        }
-      }
-      let figures = entry.figures;
-      if (!figures || figures.read_at === 0) figures = await cold(campaign, entry);
-      else if (now() - figures.read_at >= intervalMs && figures.retry_at <= now()) {
-        void kick(campaign, entry, now() - intervalMs);
-      }
-      return toProgress(campaign, figures);
+      return toProgress(campaign, await current(campaign));
+    },
+
+    async live(campaign) {
+      const figures = await current(campaign);
+      return {
+        progress: toProgress(campaign, figures),
+        wall: figures.wall,
+        read_at: figures.read_at,
+        failing: figures.failures > 0,
+      };
     },
 
     async figures(campaign) {
       return store.progressFigures(idOf(campaign));
     },
   };
+
+  /** The last figures there are (see get()), a refresh started when they are older than the interval. */
+  async function current(campaign: Campaign): Promise<ProgressFigures> {
+    const entry = entryOf(campaign);
+    if (entry.counting) await Promise.race([entry.counting, sleep(COUNT_WAIT_MS)]);
+    if (!entry.figures || now() - entry.lookedAt >= STORE_LOOK_MS) {
+      try {
+        await look(campaign, entry);
+      } catch (error) {
+        // The store is away: the figures this proxy has are still the best there are.
+        if (!entry.figures) throw error;
+      }
+    }
+    let figures = entry.figures;
+    if (!figures || figures.read_at === 0) figures = await cold(campaign, entry);
+    else if (now() - figures.read_at >= intervalMs && figures.retry_at <= now()) {
+      void kick(campaign, entry, now() - intervalMs);
+    }
+    return figures;
+  }
 }

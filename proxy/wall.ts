@@ -4,6 +4,7 @@
  * "Anonymous" where the donor asked, otherwise first name and last initial. Nothing else of
  * the donor (e-mail, phone, address, message, dedication) is ever copied out of the row.
  */
+import { ANONYMOUS } from "../contract/gala";
 
 /** The row fields the wall reads; report rows are loose, so each is checked here. */
 export interface WallSourceRow {
@@ -28,7 +29,7 @@ export interface WallEntry {
   at: string;
 }
 
-export const ANONYMOUS = "Anonymous";
+export { ANONYMOUS };
 const FIRST_NAME_MAX = 40;
 
 /** Control and format characters (bidi controls, zero-width marks): dropped from any name shown. */

@@ -5,6 +5,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { ApiError, type SandboxEnv, type SandboxRuntime, errorBody } from "./http";
 import { donationRoutes } from "./routes/donations";
 import { type LoggedRequest, inspectRoutes } from "./routes/inspect";
+import { textGiftRoutes } from "./routes/text-gifts";
 import { peerRoutes } from "./routes/peers";
 import { reportRoutes } from "./routes/reports";
 import { subscriptionRoutes } from "./routes/subscriptions";
@@ -78,6 +79,7 @@ export function createApp(deps: SandboxDeps): Hono<SandboxEnv> {
   app.route("/", peerRoutes(runtime));
   app.route("/", reportRoutes(runtime));
   app.route("/", inspectRoutes(runtime, requests));
+  app.route("/", textGiftRoutes(runtime));
 
   app.notFound((c) =>
     c.json(

@@ -23,6 +23,10 @@
  *                        invitation, the dataLayer push), each a chunk of its own
  *   <givekit-goal>       its chunk alone, when it is built                              ≤ 4 KB
  *   <givekit-button>     its chunk alone (the form it opens comes on the first open)     ≤ 2 KB
+ *   <givekit-wall>       its chunk and its English catalog (served beside the loader)   ≤ 6 KB
+ *   <givekit-leaderboard> the same                                                     ≤ 6 KB
+ *   the display page     /display/{shortcode}/{keyword}: its HTML, script (the QR code
+ *                        included) and stylesheet                                       ≤ 40 KB
  *   the card frame       the script(s) /frame/card loads                                ≤ 8 KB
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -30,7 +34,11 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isSiblingName } from "../http/precompressed";
 import type { ChunkImports } from "../vite.config";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../sandbox/fixture";
+import { DEFAULT_CAMPAIGNS_PATH, loadCampaigns } from "../proxy/config";
+import { loadDisplays } from "../proxy/campaigns";
+import { displayPage } from "../proxy/display/page";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const WIDGET_DIR = join(ROOT, "dist/widget");
@@ -45,6 +53,9 @@ export const BUDGETS = {
   donation: 26 * KB,
   goal: 4 * KB,
   button: 2 * KB,
+  wall: 6 * KB,
+  leaderboard: 6 * KB,
+  display: 40 * KB,
   frame: 8 * KB,
 } as const;
 
@@ -107,6 +118,16 @@ export function demoTokens(fixturePath = DEMO_FIXTURE_PATH): string[] {
     account.privateToken,
     account.publicToken,
   ]);
+}
+
+/** The demo campaign's display page as the proxy sends it (before compression). */
+function demoDisplayPage(): string {
+  const campaign = loadCampaigns(DEFAULT_CAMPAIGNS_PATH)[0]!;
+  const display = loadDisplays(DEFAULT_CAMPAIGNS_PATH).get(`${campaign.shortcode}/${campaign.keyword}`)!;
+  return displayPage(campaign, display, {
+    script: "/display/assets/display.js",
+    style: "/display/assets/display.css",
+  });
 }
 
 /** The report goes to stdout; problems go to stderr (console.error). */
@@ -193,6 +214,13 @@ function main(): number {
   );
   const goal = table.elements["givekit-goal"];
   if (goal) line("<givekit-goal> chunk alone", chunk(goal), "goal");
+  for (const [tag, budget] of [
+    ["givekit-wall", "wall"],
+    ["givekit-leaderboard", "leaderboard"],
+  ] as const) {
+    const file = table.elements[tag];
+    if (file) line(`<${tag}> chunk and its en messages`, add(whole(tag, file), english(tag)), budget);
+  }
   const button = table.elements["givekit-button"];
   const donate = table.elements["givekit-donate"];
   if (button) {
@@ -203,6 +231,16 @@ function main(): number {
         "  and the form it opens (donate chunk, its en messages)",
         add(whole("givekit-donate", donate), english("givekit-donate")),
       );
+  }
+
+  // The display page's HTML is made by the proxy (its QR code drawn in it): measured as the demo campaign's.
+  const displayScript = join(WIDGET_DIR, "display/display.js");
+  if (existsSync(displayScript)) {
+    const html = new TextEncoder().encode(demoDisplayPage());
+    const page = { br: brotliCompressSync(html).length, gzip: gzipSync(html).length };
+    line("display page HTML (71777/HOPE, with its QR code)", page);
+    const files = add(servedSize(displayScript), servedSize(join(WIDGET_DIR, "display/display.css")));
+    line("  and its script and stylesheet, in all", add(page, files), "display");
   }
 
   const framePage = join(WIDGET_DIR, "frame/card.html");

@@ -10,6 +10,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig as loadProxyConfig } from "../proxy/config";
+import { loadDisplays } from "../proxy/campaigns";
 import { startProxyServer } from "../proxy/listen";
 import { loadConfig as loadSandboxConfig } from "../sandbox/config";
 import { loadFixtureFile } from "../sandbox/fixture";
@@ -110,7 +111,8 @@ async function main(): Promise<void> {
   }
   proxyEnv.ALLOWED_ORIGINS = [env.ALLOWED_ORIGINS ?? "", ...demoOrigins].filter(Boolean).join(",");
   proxyEnv.PORT = env.PORT || PROXY_PORT;
-  const proxy = await startProxyServer(loadProxyConfig(proxyEnv));
+  const proxyConfig = loadProxyConfig(proxyEnv);
+  const proxy = await startProxyServer(proxyConfig);
   running.push(proxy);
   proxyUrl = proxy.url;
 
@@ -118,6 +120,10 @@ async function main(): Promise<void> {
   say("givekit is running");
   say(`  demo page    ${demoOrigins[0]}/${built ? "" : "   (not built yet)"}`);
   say(`  proxy        ${proxyUrl}   (widget ${proxyUrl}/widget.js, card frame ${proxyUrl}/frame/card)`);
+  for (const display of loadDisplays(proxyConfig.campaignsPath).values())
+    say(
+      `  display      ${proxyUrl}/display/${display.shortcode}/${display.keyword}   (the screen for the room)`,
+    );
   say(
     `  upstream     ${sandboxUrl ? `${sandboxUrl}   (the sandbox: see sandbox/README.md)` : env.UPSTREAM_BASE_URL}`,
   );

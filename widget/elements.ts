@@ -1,12 +1,14 @@
 import { defineButtonElement } from "./button/element";
 import { defineDonateElement } from "./donate/element";
 import { defineGoalElement } from "./goal/element";
+import { defineLeaderboardElement } from "./leaderboard/element";
 import { defineOptinElement } from "./optin/element";
 import { reserveRoom } from "./shared/room";
+import { defineWallElement } from "./wall/element";
 
 /**
  * Defines every custom element: `<givekit-donate>`, `<givekit-optin>`, `<givekit-goal>`,
- * `<givekit-button>`. Safe to call twice.
+ * `<givekit-button>`, `<givekit-wall>`, `<givekit-leaderboard>`. Safe to call twice.
  *
  * @example
  * import { defineElements } from "https://give.example.org/givekit.js";
@@ -18,14 +20,16 @@ export function defineElements(): void {
   defineOptinElement();
   defineGoalElement();
   defineButtonElement();
+  defineWallElement();
+  defineLeaderboardElement();
 }
 
 type AttributeValue = string | number | boolean | readonly (string | number)[] | null | undefined;
 
 /** What mount() creates: the element, and its attributes by name or in camelCase. */
 export interface MountOptions {
-  /** Which element: "donate" (the default), "optin", "goal" or "button". */
-  widget?: "donate" | "optin" | "goal" | "button";
+  /** Which element: "donate" (the default), "optin", "goal", "button", "wall" or "leaderboard". */
+  widget?: "donate" | "optin" | "goal" | "button" | "wall" | "leaderboard";
   [attribute: string]: AttributeValue;
 }
 

@@ -1,4 +1,5 @@
 /** What both adapters share of the progress figures (proxy/store/sqlite|postgres/progress.ts). */
+import type { WallEntry } from "../wall";
 import type { ProgressFigures } from "./types";
 
 /** The figures' columns, in the order both adapters read and write them. */
@@ -14,6 +15,19 @@ export const PROGRESS_COLUMNS = [
   "base_donors",
   "base_anonymous",
 ] as const;
+
+/** The wall's entries as a column holds them (JSON text); anything unreadable reads as none. */
+export const wallColumn = (entries: readonly WallEntry[]): string => JSON.stringify(entries);
+
+function wallOf(value: unknown): WallEntry[] {
+  if (typeof value !== "string" || value === "") return [];
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return Array.isArray(parsed) ? (parsed as WallEntry[]) : [];
+  } catch {
+    return [];
+  }
+}
 
 /** Donor hashes written per statement. */
 export const DONOR_BATCH = 5000;
@@ -35,5 +49,6 @@ export function toProgressFigures(row: Record<string, unknown>): ProgressFigures
     base_anonymous: number("base_anonymous"),
     failures: number("failures"),
     retry_at: number("retry_at"),
+    wall: wallOf(row.wall),
   };
 }

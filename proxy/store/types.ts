@@ -4,6 +4,7 @@
  * The store never holds a card number, a CVV, a token value or a request body: bodies are kept
  * as an HMAC fingerprint, and answers are rebuilt from an attempt's state.
  */
+import type { WallEntry } from "../wall";
 
 /** What became of a donation attempt. `unknown`: sent, no answer; it is never re-sent. */
 export type AttemptState =
@@ -286,6 +287,8 @@ export interface ProgressFigures {
   /** Failed reads in a row, and when the next may start (a failed read backs off). */
   failures: number;
   retry_at: number;
+  /** The newest gifts as a room may see them (proxy/wall.ts), newest first, at most WALL_KEPT. */
+  wall: WallEntry[];
 }
 
 export type ProgressSave = Omit<ProgressFigures, "campaign" | "failures" | "retry_at">;

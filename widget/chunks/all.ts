@@ -4,6 +4,13 @@ import { definer } from "./when-ready";
 
 export const define = definer(
   import.meta.url,
-  ["givekit-donate", "givekit-optin", "givekit-goal", "givekit-button"],
+  [
+    "givekit-donate",
+    "givekit-optin",
+    "givekit-goal",
+    "givekit-button",
+    "givekit-wall",
+    "givekit-leaderboard",
+  ],
   defineElements,
 );

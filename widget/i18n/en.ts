@@ -71,6 +71,30 @@ export const buttonEn = {
   close: "Close",
 };
 
+export const wallEn = {
+  /** The list's accessible name. */
+  label: "Latest gifts",
+  /** Shown for a donor who asked not to be named (the proxy sends "Anonymous"). */
+  anonymous: "Anonymous",
+  /** "for Team Sunrise": the fundraiser or team a gift credits. */
+  credited: (name: string) => `for ${name}`,
+  empty: "Be the first to give.",
+  unavailable: "The latest gifts are not available right now.",
+};
+
+export const leaderboardEn = {
+  teams: "Top teams",
+  fundraisers: "Top fundraisers",
+  /** The bar's text: "$1,200 of $5,000". */
+  ofGoal: (raised: string, goal: string) => `${raised} of ${goal}`,
+  raised: (raised: string) => `${raised} raised`,
+  /** The link's text; its accessible name adds the peer's name. */
+  give: "Give",
+  giveTo: (name: string) => `Give to ${name}`,
+  empty: "No one has raised anything yet.",
+  unavailable: "The leaderboard is not available right now.",
+};
+
 /** Every section: the catalog of a page with several kinds of element, and of givekit.js. */
 export const en = {
   common: commonEn,
@@ -79,4 +103,6 @@ export const en = {
   optin: optinEn,
   goal: goalEn,
   button: buttonEn,
+  wall: wallEn,
+  leaderboard: leaderboardEn,
 };

@@ -66,6 +66,25 @@ export const buttonEs: Messages["button"] = {
   close: "Cerrar",
 };
 
+export const wallEs: Messages["wall"] = {
+  label: "Últimos donativos",
+  anonymous: "Anónimo",
+  credited: (name: string) => `para ${name}`,
+  empty: "Sea la primera persona en donar.",
+  unavailable: "Los últimos donativos no están disponibles en este momento.",
+};
+
+export const leaderboardEs: Messages["leaderboard"] = {
+  teams: "Equipos destacados",
+  fundraisers: "Recaudadores destacados",
+  ofGoal: (raised: string, goal: string) => `${raised} de ${goal}`,
+  raised: (raised: string) => `${raised} recaudados`,
+  give: "Donar",
+  giveTo: (name: string) => `Donar a ${name}`,
+  empty: "Nadie ha recaudado nada todavía.",
+  unavailable: "La clasificación no está disponible en este momento.",
+};
+
 /** Every section (see en.ts). */
 export const es: Messages = {
   common: commonEs,
@@ -74,4 +93,6 @@ export const es: Messages = {
   optin: optinEs,
   goal: goalEs,
   button: buttonEs,
+  wall: wallEs,
+  leaderboard: leaderboardEs,
 };

@@ -10,7 +10,7 @@ interface DonateContext extends Utm {
 
 /** The events a host page can listen for; never any card data or phone number. */
 export interface GivekitEventMap {
-  "givekit:ready": { widget: "donate" | "optin" | "goal" } & DonateContext;
+  "givekit:ready": { widget: "donate" | "optin" | "goal" | "wall" | "leaderboard" } & DonateContext;
   "givekit:donation": DonateContext & {
     /** Pending first when the outcome is unknown, then Success or NotCharged once it is known. */
     status: "Success" | "Pending" | "NotCharged";

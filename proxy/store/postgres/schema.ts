@@ -161,6 +161,10 @@ const MIGRATIONS: string[] = [
     expire bigint NOT NULL
   );
   `,
+  // 10: the newest gifts a room may see, kept beside the campaign's figures (proxy/wall.ts).
+  `
+  ALTER TABLE progress_figures ADD COLUMN wall text NOT NULL DEFAULT '[]';
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -168,6 +168,10 @@ const MIGRATIONS: string[] = [
   CREATE INDEX webhook_outbox_due ON webhook_outbox (state, next_at);
   CREATE INDEX webhook_outbox_order ON webhook_outbox (endpoint, order_key, state, seq);
   `,
+  // 11: the newest gifts a room may see, kept beside the campaign's figures (proxy/wall.ts).
+  `
+  ALTER TABLE progress_figures ADD COLUMN wall TEXT NOT NULL DEFAULT '[]';
+  `,
 ];
 
 /** The schema version this code writes. */

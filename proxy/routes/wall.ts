@@ -1,0 +1,142 @@
+/**
+ * Gala night's feeds, all from caches other routes fill already (nothing here asks the upstream):
+ * GET /v1/campaigns/{shortcode}/{keyword}/wall?limit=: the newest gifts as a room may see them
+ *   (proxy/wall.ts), from the same report read as …/progress.
+ * GET …/leaderboard?of=teams|fundraisers&limit=: peers by raised, from the peer lists (proxy/peers.ts).
+ * GET …/live: server-sent events, `figures` ({progress, wall, stale}) at once and on each change.
+ * The first two are compressed and cacheable for LIVE_MAX_AGE_S.
+ */
+import { Hono, type Context } from "hono";
+import { streamSSE } from "hono/streaming";
+import { compressedVariants, variantResponse, type Variants } from "../../http/precompressed";
+import type { Campaign, WallResponse } from "../../contract/api";
+import {
+  LEADERBOARD_KINDS,
+  LEADERBOARD_LIMIT_MAX,
+  WALL_LIMIT_MAX,
+  type LeaderboardKind,
+} from "../../contract/gala";
+import type { CampaignDirectory } from "../campaigns";
+import type { AppEnv } from "../context";
+import type { PeerIndex } from "../peer-index";
+import type { createPeersCache } from "../peers";
+import { ProblemError } from "../problem";
+import type { WallFeed } from "../wall-feed";
+import type { LiveHub } from "../wall-live";
+
+/** Browsers and CDNs may keep a wall or a leaderboard this long: a room sees a gift within it. */
+export const LIVE_MAX_AGE_S = 5;
+export const WALL_LIMIT_DEFAULT = 12;
+export const LEADERBOARD_LIMIT_DEFAULT = 10;
+
+function served(directory: CampaignDirectory, shortcode: string, keyword: string): Campaign {
+  const campaign = directory.byKeyword(shortcode, keyword);
+  if (!campaign) throw new ProblemError("campaign_not_served", "This campaign is not served here.");
+  return campaign;
+}
+
+/** `limit`: 1 to max, `fallback` when absent; anything else is a 400 naming it. */
+function limitOf(value: string | undefined, fallback: number, max: number): number {
+  if (value === undefined || value === "") return fallback;
+  const limit = /^\d{1,3}$/.test(value) ? Number(value) : 0;
+  if (limit < 1 || limit > max) {
+    throw new ProblemError("validation_failed", "The limit is not one this list takes.", {
+      limit: [`A whole number from 1 to ${max}.`],
+    });
+  }
+  return limit;
+}
+
+function kindOf(value: string | undefined): LeaderboardKind {
+  if (value === undefined || value === "") return "teams";
+  if ((LEADERBOARD_KINDS as readonly string[]).includes(value)) return value as LeaderboardKind;
+  throw new ProblemError("validation_failed", "A leaderboard is of teams or of fundraisers.", {
+    of: ["teams or fundraisers."],
+  });
+}
+
+const encode = (value: unknown) => new Uint8Array(new TextEncoder().encode(JSON.stringify(value)));
+
+/** Answers made once per source (a read, a peer list) and limit, kept for everyone who asks the same. */
+class Answers<Source extends object> {
+  private kept = new WeakMap<Source, Map<string, Variants>>();
+  get(source: Source, key: string, make: () => unknown): Variants {
+    let bySource = this.kept.get(source);
+    if (!bySource) this.kept.set(source, (bySource = new Map()));
+    let variants = bySource.get(key);
+    if (!variants) bySource.set(key, (variants = compressedVariants(encode(make()))));
+    return variants;
+  }
+}
+
+export function wallRoutes(deps: {
+  campaigns: CampaignDirectory;
+  feed: WallFeed;
+  peers: ReturnType<typeof createPeersCache>;
+  live: LiveHub;
+}) {
+  const cacheControl = `public, max-age=${LIVE_MAX_AGE_S}`;
+  const respond = (c: Context<AppEnv>, variants: Variants) =>
+    variantResponse(
+      { acceptEncoding: c.req.header("accept-encoding"), ifNoneMatch: c.req.header("if-none-match") },
+      variants,
+      { "Content-Type": "application/json", "Cache-Control": cacheControl },
+    );
+  const walls = new Answers<object>();
+  const boards = new Answers<PeerIndex>();
+  const noPeers = new Answers<Campaign>();
+
+  return new Hono<AppEnv>()
+    .get("/v1/campaigns/:shortcode/:keyword/wall", async (c) => {
+      const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
+      const limit = limitOf(c.req.query("limit"), WALL_LIMIT_DEFAULT, WALL_LIMIT_MAX);
+      const live = await deps.feed.live(campaign);
+      // The wall array is the same object until the next read: the answer is made once per read.
+      return respond(
+        c,
+        walls.get(live.wall, String(limit), (): WallResponse => ({
+          entries: live.wall.slice(0, limit),
+          currency: campaign.currency,
+          updated_at: live.progress.updated_at,
+        })),
+      );
+    })
+    .get("/v1/campaigns/:shortcode/:keyword/leaderboard", async (c) => {
+      const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
+      const of = kindOf(c.req.query("of"));
+      const limit = limitOf(c.req.query("limit"), LEADERBOARD_LIMIT_DEFAULT, LEADERBOARD_LIMIT_MAX);
+      const key = `${of}:${limit}`;
+      if (!campaign.peer_fundraising)
+        return respond(
+          c,
+          noPeers.get(campaign, key, () => ({ of, currency: campaign.currency, leaders: [] })),
+        );
+      const index = await deps.peers.get(campaign);
+      const kind = of === "teams" ? "team" : "fundraiser";
+      return respond(
+        c,
+        boards.get(index, key, () => ({
+          of,
+          currency: campaign.currency,
+          leaders: index
+            .byRaised(kind)
+            .slice(0, limit)
+            .map((row) => JSON.parse(row) as unknown),
+        })),
+      );
+    })
+    .get("/v1/campaigns/:shortcode/:keyword/live", async (c) => {
+      const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
+      // Read before the stream opens: with no figures at all the answer is a problem, not an empty stream.
+      const first = await deps.feed.live(campaign);
+      return streamSSE(c, async (stream) => {
+        let end!: () => void;
+        const ended = new Promise<void>((resolve) => (end = resolve));
+        // The browser went away, or the hub ends the stream (the proxy is closing).
+        stream.onAbort(end);
+        const leave = deps.live.join(campaign, { write: (chunk) => stream.write(chunk), close: end }, first);
+        await ended;
+        leave();
+      });
+    });
+}

@@ -1,0 +1,159 @@
+/**
+ * The screen for the room (/display/{shortcode}/{keyword}, proxy/display/): its figures, the wall
+ * and the leaderboard, kept live by the proxy's server-sent events. It never goes blank: when the
+ * stream drops or the proxy says its figures are stale, the last ones stay with "reconnecting"
+ * and their age, and the stream is opened again until it comes back. Text only (textContent):
+ * a donor's name is never read as markup.
+ */
+// oxlint-disable-next-line import/no-unassigned-import -- the stylesheet is built beside the script (vite.config.ts, display)
+import "./display.css";
+import type { LiveMessage, Peer, WallEntry } from "../../contract/api";
+import { ANONYMOUS } from "../../contract/gala";
+import { toCents } from "../../contract/money";
+import { readLeaderboard, readLive } from "../wall/read";
+import { ageText } from "../wall/age";
+
+const WORDS = {
+  en: {
+    donors: (n: number) => (n === 1 ? "1 donor" : `${n.toLocaleString("en-US")} donors`),
+    ofGoal: (goal: string) => `of ${goal}`,
+    anonymous: ANONYMOUS,
+    reconnecting: (age: string) => `Reconnecting… these figures are from ${age}`,
+    empty: "Be the first to give!",
+  },
+  es: {
+    donors: (n: number) => (n === 1 ? "1 donante" : `${n.toLocaleString("es-US")} donantes`),
+    ofGoal: (goal: string) => `de ${goal}`,
+    anonymous: "Anónimo",
+    reconnecting: (age: string) => `Reconectando… estas cifras son de ${age}`,
+    empty: "¡Sea la primera persona en donar!",
+  },
+};
+
+/** Shown at most this many gifts and peers: what fits the screen at 1280x720 with type read from the back. */
+const WALL_SHOWN = 8;
+const LEADERS_SHOWN = 5;
+/** A stream that dropped is opened again after this long (the browser's own retry aside). */
+const REOPEN_MS = 5000;
+const LEADERBOARD_EVERY_MS = 30_000;
+
+const root = document.documentElement;
+const locale = root.lang === "es" ? "es" : "en";
+const t = WORDS[locale];
+const main = document.querySelector<HTMLElement>("[data-live]")!;
+const api = main.dataset.live!;
+const $ = (name: string) => document.querySelector<HTMLElement>(`[data-part="${name}"]`)!;
+
+let last: LiveMessage | null = null;
+let reached = false;
+
+function money(amount: string, currency: string): string {
+  const cents = toCents(amount);
+  return new Intl.NumberFormat(locale === "es" ? "es-US" : "en-US", {
+    style: "currency",
+    currency,
+    maximumFractionDigits: cents % 100 === 0 ? 0 : 2,
+  }).format(cents / 100);
+}
+
+function element(tag: string, part: string, text: string): HTMLElement {
+  const node = document.createElement(tag);
+  node.className = part;
+  node.textContent = text;
+  return node;
+}
+
+function showFigures(message: LiveMessage) {
+  const { raised, goal, donors, currency } = message.progress;
+  $("raised").textContent = money(raised, currency);
+  $("donors").textContent = t.donors(donors);
+  const bar = $("bar");
+  if (goal !== null && toCents(goal) > 0) {
+    const percent = Math.min(100, Math.floor((toCents(raised) * 100) / toCents(goal)));
+    $("goal").textContent = t.ofGoal(money(goal, currency));
+    $("fill").style.height = `${percent}%`;
+    bar.setAttribute("aria-valuenow", String(percent));
+    bar.setAttribute("aria-valuetext", `${money(raised, currency)} ${t.ofGoal(money(goal, currency))}`);
+    bar.hidden = false;
+    if (percent >= 100 && !reached) {
+      reached = true;
+      document.body.classList.add("reached");
+      $("reached").hidden = false;
+    }
+  } else bar.hidden = true;
+  showWall(message.wall, currency);
+}
+
+function showWall(entries: (WallEntry & { credited?: string | null })[], currency: string) {
+  const list = $("wall");
+  const now = Date.now();
+  if (entries.length === 0) return list.replaceChildren(element("li", "empty", t.empty));
+  list.replaceChildren(
+    ...entries.slice(0, WALL_SHOWN).map((entry) => {
+      const item = document.createElement("li");
+      item.append(
+        element("span", "name", entry.name === ANONYMOUS ? t.anonymous : entry.name),
+        element("span", "amount", money(entry.amount, currency)),
+        element("span", "when", ageText(entry.at, now, locale)),
+      );
+      if (entry.credited) item.append(element("span", "credited", entry.credited));
+      return item;
+    }),
+  );
+}
+
+function showLeaders(leaders: Peer[], currency: string) {
+  $("leaders").replaceChildren(
+    ...leaders.slice(0, LEADERS_SHOWN).map((peer) => {
+      const item = document.createElement("li");
+      item.append(
+        element("span", "name", peer.name),
+        element("span", "amount", money(peer.raised ?? "0.00", currency)),
+      );
+      return item;
+    }),
+  );
+}
+
+/** The last figures stay; the note says how old they are. */
+function reconnecting(on: boolean) {
+  const note = $("status");
+  note.hidden = !on;
+  if (on && last) note.textContent = t.reconnecting(ageText(last.progress.updated_at, Date.now(), locale));
+  document.body.classList.toggle("offline", on);
+}
+
+function open() {
+  const source = new EventSource(`${api}/live`);
+  source.addEventListener("figures", (event) => {
+    const message = readLive(JSON.parse((event as MessageEvent<string>).data) as unknown);
+    if (!message) return;
+    last = message;
+    showFigures(message);
+    reconnecting(message.stale);
+  });
+  source.addEventListener("error", () => {
+    reconnecting(true);
+    // The browser retries by itself unless the answer was not a stream (a proxy restarting, a 503).
+    if (source.readyState === EventSource.CLOSED) setTimeout(open, REOPEN_MS);
+  });
+}
+
+async function loadLeaders() {
+  const of = main.dataset.of ?? "teams";
+  const response = await fetch(`${api}/leaderboard?of=${of}&limit=${LEADERS_SHOWN}`, {
+    credentials: "omit",
+  }).catch(() => null);
+  const board = response?.ok ? readLeaderboard(await response.json().catch(() => null)) : null;
+  if (board) showLeaders(board.leaders, board.currency);
+}
+
+open();
+void loadLeaders();
+setInterval(() => void loadLeaders(), LEADERBOARD_EVERY_MS);
+// "3 minutes ago" moves on even when no gift comes.
+setInterval(() => {
+  if (!last) return;
+  showWall(last.wall, last.progress.currency);
+  if (!$("status").hidden) reconnecting(true);
+}, 30_000);
