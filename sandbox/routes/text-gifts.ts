@@ -41,7 +41,7 @@ export function textGiftRoutes(runtime: SandboxRuntime): Hono<SandboxEnv> {
         phone: ["A US or Canadian mobile number."],
       });
     }
-    const keyword = runtime.store.keywordAnywhere(body.shortcode, body.keyword);
+    const keyword = runtime.ledger.keywordAnywhere(body.shortcode, body.keyword);
     if (!keyword) {
       throw new ApiError(
         404,
@@ -50,18 +50,18 @@ export function textGiftRoutes(runtime: SandboxRuntime): Hono<SandboxEnv> {
       );
     }
     const attribution = attribute(
-      runtime.store,
+      runtime.ledger,
       { id: keyword.accountId, name: "" },
       keyword,
       body.peer_fundraiser_id,
       body.peer_fundraiser_team_id,
     );
     const cents = toCents(body.amount);
-    const row = runtime.store.recordTransaction({
+    const row = runtime.ledger.recordTransaction({
       accountId: keyword.accountId,
       keyword,
       // The keyword's default form, as bulk rows carry: the text flow's confirmation page.
-      formId: runtime.store.forms(keyword.id).find((form) => form.isDefault)?.id ?? "",
+      formId: runtime.ledger.forms(keyword.id).find((form) => form.isDefault)?.id ?? "",
       status: "collected",
       transactionType: TEXT_GIFT_TYPE,
       recurringFrequency: null,
