@@ -70,7 +70,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const metrics = deps.metrics ?? createMetrics();
   const lifecycle = deps.lifecycle ?? { draining: false };
   const campaigns = createCampaignDirectory(config.campaigns);
-  const perClient = deps.rateLimits ?? createRateLimits(config.rateLimits, store.counters);
+  const rateLimits = deps.rateLimits ?? createRateLimits(config.rateLimits, store.counters);
   // One set of counters for the defence's parts: with SQLite, this process's memory.
   const counters = store.counters ?? memoryCounters();
   const formSessions = createFormSessions(config.defence, { secret: deps.signingSecret, counters });
@@ -79,18 +79,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     counters,
     logger,
     secret: deps.signingSecret,
-    clientDeclines: (ip) => perClient.declinesOf(ip),
+    clientDeclines: (ip) => rateLimits.declinesOf(ip),
     declineLimit: config.rateLimits.declineLimit,
     declineWindowS: config.rateLimits.declineBlockS,
     onSessionDecline: (session) => formSessions.recordDecline(session),
   });
-  // Every decline also feeds the defence: the whole-traffic signals, and its card, donor and session.
-  const rateLimits: RateLimits = {
-    ...perClient,
-    recordDecline: async (ip, campaign, detail) => {
-      await Promise.all([perClient.recordDecline(ip), defence.recordDecline(campaign, detail)]);
-    },
-  };
   const peers = createPeersCache(
     upstream,
     config.peersCacheS,

@@ -10,22 +10,30 @@ import {
   type DonationRequest,
 } from "../../contract/api";
 import type { CampaignDirectory } from "../campaigns";
-import { consentOf } from "../consent";
+import { consentSource } from "../consent";
 import { donationStatus } from "../donations/answer";
 import { runDonation, type AttemptDeps } from "../donations/attempt";
 import { checkAgainstCampaign, resolveCampaign } from "../donations/campaign";
-import { claimKey, requireKey, type ClaimEnv } from "../donations/claim";
+import { claimKey, requireKey, type ClaimEnv, type ClaimStore } from "../donations/claim";
 import { jsonBody } from "../middleware/json-body";
 import type { Defence } from "../defence/defence-mode";
+import type { RateLimits } from "../middleware/rate-limit";
 import { campaignScope } from "../campaigns";
 import { ProblemError } from "../problem";
+import type { AttemptStore } from "../store";
 import { validate } from "../validate";
 
 export interface DonationDeps extends AttemptDeps {
   campaigns: CampaignDirectory;
   signingSecret: string;
-  /** Every path to the card network is gated: a charge's card token too (defence-mode.ts). */
-  defence: Pick<Defence, "admitDonation">;
+  /** The key's claim and the attempt's record; the status route reads an attempt. */
+  store: AttemptDeps["store"] & ClaimStore & Pick<AttemptStore, "attempt">;
+  rateLimits: Pick<RateLimits, "consume" | "admit" | "enterDonation" | "recordDecline" | "recordSuccess">;
+  /**
+   * Every path to the card network is gated: a charge's card token too (defence-mode.ts); and
+   * each decline is a signal.
+   */
+  defence: Pick<Defence, "admitDonation" | "recordDecline">;
 }
 
 /** The parsed request and its campaign, checked before any key is claimed. */
@@ -43,7 +51,7 @@ function donationNotFound(): ProblemError {
 
 /**
  * @example
- * app.route("/", donationRoutes({ campaigns, upstream, store, signingSecret, rateLimits }));
+ * app.route("/", donationRoutes({ campaigns, upstream, store, signingSecret, rateLimits, defence }));
  */
 export function donationRoutes(deps: DonationDeps) {
   const app = new Hono<DonationEnv>();
@@ -93,7 +101,7 @@ export function donationRoutes(deps: DonationDeps) {
         ...c.get("donation"),
         claim: c.get("claim"),
         ip: c.get("clientIp"),
-        consentFor: (target, text) => consentOf(c, target, text),
+        consent: consentSource(c),
         log: (fields) => c.set("logFields", { ...c.get("logFields"), ...fields }),
       }),
   );
