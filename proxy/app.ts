@@ -26,7 +26,7 @@ import { metricsRoutes } from "./routes/metrics";
 import { countOutcomes } from "./middleware/count-outcomes";
 import { createMetrics, type Metrics } from "./metrics";
 import { createReachability } from "./upstream/reachable";
-import { createDefence } from "./defence/defence-mode";
+import { createDefence } from "./defence/defence";
 import { createFormSessions } from "./defence/form-session";
 import { formSessionRoutes } from "./routes/form-sessions";
 import { paymentTokenRoutes } from "./routes/payment-tokens";

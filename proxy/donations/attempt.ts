@@ -13,7 +13,7 @@ import { normalizeMobile } from "../../contract/phone";
 import { readUtm } from "../../contract/utm";
 import { campaignScope } from "../campaigns";
 import { beginConsent, consentRecord, NO_CONSENT, type ConsentSource } from "../consent";
-import type { Defence } from "../defence/defence-mode";
+import type { Defence } from "../defence/defence";
 import type { RateLimits } from "../middleware/rate-limit";
 import type { ProgressCache } from "../progress";
 import { StoreUnavailableError, type ConsentStore, type NewAttempt } from "../store";

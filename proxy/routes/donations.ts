@@ -16,7 +16,7 @@ import { runDonation, type AttemptDeps } from "../donations/attempt";
 import { checkAgainstCampaign, resolveCampaign } from "../donations/campaign";
 import { claimKey, requireKey, type ClaimEnv, type ClaimStore } from "../donations/claim";
 import { jsonBody } from "../middleware/json-body";
-import type { Defence } from "../defence/defence-mode";
+import type { Defence } from "../defence/defence";
 import type { RateLimits } from "../middleware/rate-limit";
 import { campaignScope } from "../campaigns";
 import { ProblemError } from "../problem";
