@@ -1,27 +1,21 @@
 /**
- * POST /v1/donations and GET /v1/donations/{reference}: the checks in order, then a donation's
- * life, which is all in proxy/donations/ (its key, its campaign, its attempt, its answer).
+ * POST /v1/donations and GET /v1/donations/{reference}: the steps in order (the key read, the
+ * body, the checks, the key claimed, the client's turn, the attempt); each is proxy/donations/'s
+ * (its checks, its key, its attempt, its answer).
  */
 import { Hono } from "hono";
-import {
-  DonationReferenceSchema,
-  DonationRequestSchema,
-  type Campaign,
-  type DonationRequest,
-} from "../../contract/api";
+import { DonationReferenceSchema } from "../../contract/api";
 import type { CampaignDirectory } from "../campaigns";
 import { consentSource } from "../consent";
 import { donationStatus } from "../donations/answer";
 import { runDonation, type AttemptDeps } from "../donations/attempt";
-import { checkAgainstCampaign, resolveCampaign } from "../donations/campaign";
+import { checkDonation, type CheckedDonation } from "../donations/check";
 import { claimKey, requireKey, type ClaimEnv, type ClaimStore } from "../donations/claim";
 import { jsonBody } from "../middleware/json-body";
 import type { Defence } from "../defence/defence";
 import type { RateLimits } from "../middleware/rate-limit";
-import { campaignScope } from "../campaigns";
 import { ProblemError } from "../problem";
 import type { AttemptStore } from "../store";
-import { validate } from "../validate";
 
 export interface DonationDeps extends AttemptDeps {
   campaigns: CampaignDirectory;
@@ -39,9 +33,8 @@ export interface DonationDeps extends AttemptDeps {
 /** The parsed request and its campaign, checked before any key is claimed. */
 type DonationEnv = ClaimEnv & {
   Variables: ClaimEnv["Variables"] & {
-    donation: { request: DonationRequest; campaign: Campaign };
-    /** The card token was made under a solved challenge. */
-    proven: boolean;
+    donation: Omit<CheckedDonation, "proven">;
+    proven: CheckedDonation["proven"];
   };
 };
 
@@ -71,17 +64,8 @@ export function donationRoutes(deps: DonationDeps) {
     requireKey(),
     jsonBody(),
     async (c, next) => {
-      const request = validate(DonationRequestSchema, c.get("body"));
-      const campaign = resolveCampaign(deps.campaigns, request);
-      checkAgainstCampaign(campaign, request);
-      c.set("donation", { request, campaign });
-      // Before any key is claimed: a refused card token leaves the key free for the next token.
-      const { proven } = await deps.defence.admitDonation({
-        ip: c.get("clientIp"),
-        campaign: campaignScope(campaign),
-        token: request.credit_card_token,
-        email: request.donor.email,
-      });
+      const { proven, ...donation } = await checkDonation(deps, c.get("body"), c.get("clientIp"));
+      c.set("donation", donation);
       c.set("proven", proven);
       await next();
     },
