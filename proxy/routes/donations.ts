@@ -24,7 +24,7 @@ export interface DonationDeps extends AttemptDeps {
   store: AttemptDeps["store"] & ClaimStore & Pick<AttemptStore, "attempt">;
   rateLimits: Pick<RateLimits, "consume" | "admit" | "enterDonation" | "recordDecline" | "recordSuccess">;
   /**
-   * Every path to the card network is gated: a charge's card token too (defence-mode.ts); and
+   * Every path to the card network is gated: a charge's card token too (defence/scrutiny.ts); and
    * each decline is a signal.
    */
   defence: Pick<Defence, "admitDonation" | "recordDecline">;
