@@ -178,6 +178,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       upstream,
       store,
       signingSecret: deps.signingSecret,
+      // A donation's card is admitted by the defence, and each decline is counted by both the
+      // client's limits and the defence (donations/attempt.ts says so where it happens).
       rateLimits,
       progress,
       defence,
