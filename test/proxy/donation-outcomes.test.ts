@@ -27,6 +27,7 @@ const ANSWERS: Record<string, [number, string]> = {
   "26.00": [402, '{"donation":{"status":"Error","message":"Do not honor"}}'],
   "27.00": [200, '{"donation":{"status":"Fatal","message":"gateway down"}}'],
   "28.00": [500, ""],
+  "29.00": [422, '{"error":{"code":"unprocessable","message":"Keyword closed"}}'],
 };
 
 let dataDir: string;
@@ -146,6 +147,18 @@ describe("what the attempt makes of each outcome of donate()", () => {
     expect([reply.status, reply.json.code]).toEqual([502, "payment_failed"]);
     expect(await attemptsOf(key)).toMatchObject([{ state: "failed", upstream_status: 200 }]);
     const replay = await give(app, "27.00", key);
+    expect([replay.status, replay.replayed]).toEqual([502, "true"]);
+    expect(donates()).toHaveLength(1);
+  });
+
+  it("rejected (a 4xx refusing the request) → 502 upstream_error without its text, recorded rejected; the key replays it", async () => {
+    const { app } = proxyApp();
+    const key = randomUUID();
+    const reply = await give(app, "29.00", key);
+    expect([reply.status, reply.json.code]).toEqual([502, "upstream_error"]);
+    expect(JSON.stringify(reply.json)).not.toContain("Keyword closed");
+    expect(await attemptsOf(key)).toMatchObject([{ state: "rejected", upstream_status: 422 }]);
+    const replay = await give(app, "29.00", key);
     expect([replay.status, replay.replayed]).toEqual([502, "true"]);
     expect(donates()).toHaveLength(1);
   });
