@@ -30,7 +30,7 @@ import { metricsRoutes } from "./routes/metrics";
 import { countOutcomes } from "./middleware/count-outcomes";
 import { createMetrics, type Metrics } from "./metrics";
 import { createReachability } from "./upstream/reachable";
-import { createDefence } from "./defence/defence-mode";
+import { createDefence } from "./defence/defence";
 import { createFormSessions } from "./defence/form-session";
 import { formSessionRoutes } from "./routes/form-sessions";
 import { paymentTokenRoutes } from "./routes/payment-tokens";
@@ -74,7 +74,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const metrics = deps.metrics ?? createMetrics();
   const lifecycle = deps.lifecycle ?? { draining: false };
   const campaigns = createCampaignDirectory(config.campaigns);
-  const perClient = deps.rateLimits ?? createRateLimits(config.rateLimits, store.counters);
+  const rateLimits = deps.rateLimits ?? createRateLimits(config.rateLimits, store.counters);
   // One set of counters for the defence's parts: with SQLite, this process's memory.
   const counters = store.counters ?? memoryCounters();
   const formSessions = createFormSessions(config.defence, { secret: deps.signingSecret, counters });
@@ -83,18 +83,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     counters,
     logger,
     secret: deps.signingSecret,
-    clientDeclines: (ip) => perClient.declinesOf(ip),
+    clientDeclines: (ip) => rateLimits.declinesOf(ip),
     declineLimit: config.rateLimits.declineLimit,
     declineWindowS: config.rateLimits.declineBlockS,
     onSessionDecline: (session) => formSessions.recordDecline(session),
   });
-  // Every decline also feeds the defence: the whole-traffic signals, and its card, donor and session.
-  const rateLimits: RateLimits = {
-    ...perClient,
-    recordDecline: async (ip, campaign, detail) => {
-      await Promise.all([perClient.recordDecline(ip), defence.recordDecline(campaign, detail)]);
-    },
-  };
   const peers = createPeersCache(
     upstream,
     config.peersCacheS,
@@ -197,6 +190,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       upstream,
       store,
       signingSecret: deps.signingSecret,
+      // A donation's card is admitted by the defence, and each decline is counted by both the
+      // client's limits and the defence (donations/attempt.ts says so where it happens).
       rateLimits,
       progress,
       defence,

@@ -1,25 +1,54 @@
 /**
- * A consent record as both SMS opt-ins leave it (POST /v1/subscriptions, and a donation's ticked
- * SMS box): the number, what it is for, the disclosure word for word and its hash, when, from
- * which address, page and browser.
+ * A consent's life, the same for both SMS opt-ins (POST /v1/subscriptions, and a donation's
+ * ticked SMS box): recorded durably before the number is sent anywhere (the number, what it is
+ * for, the disclosure word for word and its hash, when, from which address, page and browser),
+ * then finished once with what became of what it was given for.
  */
 import { createHash } from "node:crypto";
 import type { Context } from "hono";
 import type { AppEnv } from "./context";
-import type { NewConsent } from "./store";
+import type { ConsentStore, NewConsent } from "./store";
 
 /** Longest user agent and page URL kept in a consent record. */
 const CONSENT_FIELD_MAX = 1000;
 
+/** Where a consent was given: its request's address, browser and page. */
+export interface ConsentSource {
+  ip: string;
+  userAgent: string | null;
+  pageUrl: string | null;
+}
+
+/** What the person consented to receive messages for. */
+export interface ConsentTarget {
+  mobilenumber: string;
+  list?: string;
+  keyword?: string;
+  shortcode?: string;
+}
+
+/** A consent on record: `finish(outcome)` records what became of it, once; nobody waits for it. */
+export interface ConsentHandle {
+  finish(outcome: string): void;
+}
+
+/** No consent was given (a donation without the SMS box ticked): finishing it does nothing. */
+export const NO_CONSENT: ConsentHandle = { finish: () => undefined };
+
 /**
  * @example
- * await store.recordConsent(consentOf(c, { mobilenumber: "4155550132", list: "Hope Alerts" }, text));
+ * const source = consentSource(c); // {ip: "203.0.113.7", userAgent: "Mozilla/5.0 …", pageUrl: "https://shelter.example/give"}
  */
-export function consentOf<E extends AppEnv>(
-  c: Context<E>,
-  target: { mobilenumber: string; list?: string; keyword?: string; shortcode?: string },
-  consentText: string,
-): NewConsent {
+export function consentSource<E extends AppEnv>(c: Context<E>): ConsentSource {
+  return {
+    ip: c.get("clientIp"),
+    userAgent: c.req.header("user-agent")?.slice(0, CONSENT_FIELD_MAX) ?? null,
+    pageUrl: c.req.header("referer")?.slice(0, CONSENT_FIELD_MAX) ?? null,
+  };
+}
+
+/** The record a consent leaves. */
+export function consentRecord(source: ConsentSource, target: ConsentTarget, consentText: string): NewConsent {
   return {
     mobilenumber: target.mobilenumber,
     list: target.list ?? null,
@@ -27,8 +56,33 @@ export function consentOf<E extends AppEnv>(
     shortcode: target.shortcode ?? null,
     consent_text_sha256: createHash("sha256").update(consentText).digest("hex"),
     consent_text: consentText,
-    ip: c.get("clientIp"),
-    user_agent: c.req.header("user-agent")?.slice(0, CONSENT_FIELD_MAX) ?? null,
-    page_url: c.req.header("referer")?.slice(0, CONSENT_FIELD_MAX) ?? null,
+    ip: source.ip,
+    user_agent: source.userAgent,
+    page_url: source.pageUrl,
+  };
+}
+
+/**
+ * Records a consent (pending), durably: it rejects when the store cannot keep it, and then
+ * nothing may be sent. The handle's first `finish` is written, later ones ignored; a write that
+ * fails calls `onUnrecorded` (the request's log line says so).
+ *
+ * @example
+ * const consent = await beginConsent(store, consentRecord(source, { mobilenumber, list }, text), () => log({ consentOutcome: "unrecorded" }));
+ * consent.finish("subscribed");
+ */
+export async function beginConsent(
+  store: Pick<ConsentStore, "recordConsent" | "finishConsent">,
+  consent: NewConsent,
+  onUnrecorded: () => void,
+): Promise<ConsentHandle> {
+  const id = await store.recordConsent(consent);
+  let finished = false;
+  return {
+    finish(outcome) {
+      if (finished) return;
+      finished = true;
+      void store.finishConsent(id, outcome).catch(onUnrecorded);
+    },
   };
 }

@@ -8,7 +8,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 import { activeDefences, ALL_SCOPE } from "./defence/defence-mode";
 import type { Store } from "./store";
 import { StoreUnavailableError } from "./store/errors";
-import type { UpstreamClient } from "./upstream/client";
+import type { DonateOutcome, UpstreamClient } from "./upstream/client";
 
 /** Seconds: an upstream call is tens of milliseconds, a slow one up to UPSTREAM_TIMEOUT_MS. */
 const UPSTREAM_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30];
@@ -336,11 +336,12 @@ export function instrumentUpstream(upstream: UpstreamClient, metrics: Metrics): 
         (seconds) => histogram.observe(seconds),
         () => metrics.upstreamErrors.inc({ operation, kind: "failed" }),
       ) as Promise<unknown>;
-      // A donate that was sent and got no answer resolves "unknown": an error all the same.
+      // A donate resolves whatever happened: one never sent failed, one sent without an answer is "unknown".
       return operation === "donate"
         ? result.then((outcome) => {
-            if ((outcome as { kind?: string }).kind === "unknown")
-              metrics.upstreamErrors.inc({ operation, kind: "unknown" });
+            const { kind } = outcome as DonateOutcome;
+            if (kind === "not_sent") metrics.upstreamErrors.inc({ operation, kind: "failed" });
+            if (kind === "unknown") metrics.upstreamErrors.inc({ operation, kind: "unknown" });
             return outcome;
           })
         : result;

@@ -4,6 +4,7 @@
  */
 import type { Problem } from "../contract/error-schemas";
 import { ClaimLostError, StoreUnavailableError } from "./store/errors";
+import { UpstreamAnswerError, UpstreamAuthError, UpstreamUnreachableError } from "./upstream/errors";
 import type { ErrorCode } from "../contract/errors";
 
 interface ProblemKind {
@@ -95,7 +96,8 @@ export function problemResponse(problem: ProblemError, headers: Record<string, s
 
 /**
  * The answer to an error a route or middleware let through: a ProblemError as it is, the store's
- * own failures (store/errors.ts) as the answers they mean, anything else null (a 500).
+ * and the upstream's own failures (store/errors.ts, upstream/errors.ts) as the answers they mean,
+ * anything else null (a 500).
  */
 export function problemOf(error: unknown): ProblemError | null {
   if (error instanceof ProblemError) return error;
@@ -113,5 +115,10 @@ export function problemOf(error: unknown): ProblemError | null {
       undefined,
       { "Retry-After": "2" },
     );
+  // The upstream's messages are givekit's own words (upstream/errors.ts), never its text.
+  if (error instanceof UpstreamUnreachableError)
+    return new ProblemError("upstream_unavailable", error.message);
+  if (error instanceof UpstreamAuthError) return new ProblemError("upstream_auth_failed", error.message);
+  if (error instanceof UpstreamAnswerError) return new ProblemError("upstream_error", error.message);
   return null;
 }

@@ -8,11 +8,16 @@ import { dirname, join, relative } from "node:path";
 import { compileTrust } from "../client-ip";
 import type { Campaign } from "../../contract/api";
 import { ConfigError, DEFAULT_CAMPAIGNS_PATH, loadConfig, packageRoot, type ProxyConfig } from "../config";
-import { ProblemError } from "../problem";
 import { activeDefences, ALL_SCOPE } from "../defence/defence-mode";
 import { openStore, StoreOpenError, type DefenceState } from "../store";
 import { dbFileIn } from "../store/sqlite/data-dir";
 import { createUpstreamClient, type UpstreamClient } from "../upstream/client";
+import {
+  UpstreamAnswerError,
+  UpstreamAuthError,
+  UpstreamError,
+  UpstreamUnreachableError,
+} from "../upstream/errors";
 import type { Output } from "./output";
 
 interface Check {
@@ -107,7 +112,7 @@ export class Finding extends Error {
 function why(error: unknown): string {
   if (
     error instanceof Finding ||
-    error instanceof ProblemError ||
+    error instanceof UpstreamError ||
     error instanceof ConfigError ||
     error instanceof StoreOpenError ||
     error?.constructor === Error
@@ -116,11 +121,9 @@ function why(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : "failed";
 }
 
-/** The HTTP status an upstream refusal names ("… (HTTP 404)."), if any. */
-const httpStatusOf = (error: unknown) => {
-  const match = error instanceof Error ? /\(HTTP (\d{3})\)/.exec(error.message) : null;
-  return match ? Number(match[1]) : null;
-};
+/** The HTTP status the upstream answered a failed call with, if it answered. */
+const httpStatusOf = (error: UpstreamError) =>
+  error instanceof UpstreamAuthError || error instanceof UpstreamAnswerError ? error.httpStatus : null;
 
 const BASE_URL_FIX =
   "set UPSTREAM_BASE_URL to the service's root (scheme://host[:port], without /api/v2: the proxy adds the paths)";
@@ -130,8 +133,8 @@ const BASE_URL_FIX =
  * does not have is UPSTREAM_BASE_URL; a refused login its token.
  */
 function upstreamFinding(error: unknown, token: "UPSTREAM_PRIVATE_TOKEN" | "UPSTREAM_PUBLIC_TOKEN"): unknown {
-  if (!(error instanceof ProblemError)) return error;
-  if (error.code === "upstream_unavailable")
+  if (!(error instanceof UpstreamError)) return error;
+  if (error instanceof UpstreamUnreachableError)
     return new Finding(
       "UPSTREAM_BASE_URL",
       `the upstream cannot be reached (${error.message.replace(/\.$/, "")})`,
@@ -144,7 +147,7 @@ function upstreamFinding(error: unknown, token: "UPSTREAM_PRIVATE_TOKEN" | "UPST
       `the upstream answered HTTP ${status} at the API's path: no such API under this URL`,
       BASE_URL_FIX,
     );
-  if (error.code === "upstream_auth_failed")
+  if (error instanceof UpstreamAuthError)
     return new Finding(
       token,
       error.message.replace(/\.$/, ""),
@@ -166,8 +169,8 @@ function campaignCheck(upstream: UpstreamClient, campaign: Campaign): Check {
         fundraisers = await upstream.fundraisers(campaign.shortcode, campaign.keyword);
       } catch (error) {
         if (
-          error instanceof ProblemError &&
-          error.code !== "upstream_auth_failed" &&
+          error instanceof UpstreamError &&
+          !(error instanceof UpstreamAuthError) &&
           httpStatusOf(error) === 404
         )
           throw new Finding(

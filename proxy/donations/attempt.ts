@@ -1,8 +1,10 @@
 /**
  * A donation's life once its key is claimed (claim.ts): the attempt recorded, durably, before
- * anything is sent; a ticked SMS box kept as a consent record; the donation sent; its outcome
- * recorded; and the answer built from that record (answer.ts), which every replay repeats. An
- * outcome that cannot be known is answered Pending and never sent again: the reconciler settles it.
+ * anything is sent; a ticked SMS box kept as a consent record (consent.ts); the donation sent;
+ * what the upstream's outcome (DonateOutcome) means for it decided here: nothing sent frees the
+ * key, anything sent is recorded, and the answer is built from that record (answer.ts), which
+ * every replay repeats. An outcome that cannot be known is answered Pending and never sent again:
+ * the reconciler settles it. A decline is counted against its client and by the defence.
  */
 import { randomBytes } from "node:crypto";
 import type { Campaign, DonationRequest } from "../../contract/api";
@@ -10,19 +12,24 @@ import { feeCents, fromCents, toCents } from "../../contract/money";
 import { normalizeMobile } from "../../contract/phone";
 import { readUtm } from "../../contract/utm";
 import { campaignScope } from "../campaigns";
+import { beginConsent, consentRecord, NO_CONSENT, type ConsentSource } from "../consent";
+import type { Defence } from "../defence/defence";
 import type { RateLimits } from "../middleware/rate-limit";
-import { ProblemError } from "../problem";
 import type { ProgressCache } from "../progress";
-import { StoreUnavailableError, type NewAttempt, type NewConsent, type Store } from "../store";
+import { StoreUnavailableError, type ConsentStore, type NewAttempt } from "../store";
 import type { DonateOutcome, UpstreamClient } from "../upstream/client";
 import { donationAnswer } from "./answer";
 import type { ClaimHandle } from "./claim";
 import { outcomeOf, toUpstreamDonation } from "./upstream";
 
 export interface AttemptDeps {
-  store: Store;
-  upstream: UpstreamClient;
-  rateLimits: RateLimits;
+  /** A ticked SMS box's consent record. */
+  store: ConsentStore;
+  upstream: Pick<UpstreamClient, "donate">;
+  /** A decline counts against its client; a success is what its declines are weighed against. */
+  rateLimits: Pick<RateLimits, "recordDecline" | "recordSuccess">;
+  /** A decline is a signal of card testing: counted overall, for its campaign, card, donor and session. */
+  defence: Pick<Defence, "recordDecline">;
   /** Told of each charged gift, so the campaign's progress counts it at once. */
   progress?: Pick<ProgressCache, "changed">;
 }
@@ -33,8 +40,8 @@ export interface DonationRun {
   campaign: Campaign;
   claim: ClaimHandle;
   ip: string;
-  /** The consent record of a ticked SMS box, with the page and browser it came from (consent.ts). */
-  consentFor(target: { mobilenumber: string; keyword: string; shortcode: string }, text: string): NewConsent;
+  /** Where a ticked SMS box's consent was given: the request's address, page and browser. */
+  consent: ConsentSource;
   /** Adds fields to the request's log line. */
   log(fields: Record<string, string | number | null>): void;
 }
@@ -52,7 +59,7 @@ function newReference(): string {
 
 /**
  * @example
- * return runDonation(deps, { request, campaign, claim: c.get("claim"), ip, consentFor, log });
+ * return runDonation(deps, { request, campaign, claim: c.get("claim"), ip, consent: consentSource(c), log });
  */
 export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<Response> {
   const { request, campaign, claim, ip, log } = run;
@@ -80,9 +87,11 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
   await claim.begin(attempt);
   // A ticked SMS box is a consent like any opt-in: on record before the donation is sent,
   // whatever becomes of it (the schema made sure of its text and number).
-  const consentId = request.sms_opt_in_accepted
-    ? await deps.store.recordConsent(
-        run.consentFor(
+  const consent = request.sms_opt_in_accepted
+    ? await beginConsent(
+        deps.store,
+        consentRecord(
+          run.consent,
           {
             mobilenumber: normalizeMobile(request.donor.phone!)!,
             keyword: campaign.keyword,
@@ -90,41 +99,42 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
           },
           request.sms_consent_text!,
         ),
+        () => log({ consentOutcome: "unrecorded" }),
       )
-    : null;
-  const finishConsent = (state: string) => {
-    if (consentId !== null)
-      void deps.store
-        .finishConsent(consentId, `donation_${state}`)
-        .catch(() => log({ consentOutcome: "unrecorded" }));
-  };
+    : NO_CONSENT;
 
   let outcome: DonateOutcome;
   try {
     outcome = await deps.upstream.donate(toUpstreamDonation(campaign, request, reference));
   } catch (error) {
-    if (error instanceof ProblemError) {
-      // Nothing reached the upstream (no connection, or no session): the same key may be retried.
-      log({ outcome: "not_sent" });
-      finishConsent("not_sent");
-      await claim.abandon(reference).catch(() => log({ record: "not_sent_unrecorded" }));
-      throw error;
-    }
-    // A fault of our own after the call began: we cannot say it was not sent.
+    // donate() resolves whatever the upstream did: a throw is a fault of our own after the call
+    // began, and we cannot say it was not sent.
     log({ error: error instanceof Error ? error.message : "unknown error" });
     outcome = { kind: "unknown", httpStatus: null, reason: "internal error" };
   }
+  if (outcome.kind === "not_sent") {
+    // Nothing reached the upstream (no connection, or no session): the same key may be retried.
+    log({ outcome: "not_sent" });
+    consent.finish("donation_not_sent");
+    await claim.abandon(reference).catch(() => log({ record: "not_sent_unrecorded" }));
+    throw outcome.error;
+  }
 
   const result = outcomeOf(outcome, request);
-  // What a decline is counted against besides its client: its card (by its token) and its donor.
-  const declined = {
-    token: request.credit_card_token,
-    email: request.donor.email,
-    name: request.donor.full_name ?? `${request.donor.first_name ?? ""} ${request.donor.last_name ?? ""}`,
-    amount: attempt.amount,
-    ip,
-  };
-  finishConsent(result.state);
+  // What a decline is counted against: its client; and by the defence, its campaign, its card
+  // (by its token), its donor and the amount tried.
+  const countDecline = () =>
+    Promise.all([
+      deps.rateLimits.recordDecline(ip),
+      deps.defence.recordDecline(campaignScope(campaign), {
+        token: request.credit_card_token,
+        email: request.donor.email,
+        name: request.donor.full_name ?? `${request.donor.first_name ?? ""} ${request.donor.last_name ?? ""}`,
+        amount: attempt.amount,
+        ip,
+      }),
+    ]);
+  consent.finish(`donation_${result.state}`);
   const answered = { ...attempt, ...result };
   try {
     await claim.finish(reference, result);
@@ -132,14 +142,13 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
     // The outcome could not be recorded: answer what every replay will answer once the
     // claim's lease runs out (Pending), never something a replay would contradict.
     log({ outcome: result.state, record: "outcome_unrecorded" });
-    if (result.state === "declined")
-      await deps.rateLimits.recordDecline(ip, campaignScope(campaign), declined).catch(() => undefined);
+    if (result.state === "declined") await countDecline().catch(() => undefined);
     if (!(error instanceof StoreUnavailableError)) throw error;
     return donationAnswer({ ...answered, state: "unknown" });
   }
   log({ outcome: result.state, ...(result.problem_code ? { code: result.problem_code } : {}) });
   if (outcome.kind === "unknown") log({ upstream: outcome.reason });
-  if (result.state === "declined") await deps.rateLimits.recordDecline(ip, campaignScope(campaign), declined);
+  if (result.state === "declined") await countDecline();
   if (result.state === "succeeded") {
     deps.progress?.changed(campaign);
     await deps.rateLimits.recordSuccess(ip).catch(() => undefined);

@@ -10,7 +10,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context";
 import { fingerprint, readIdempotencyKey } from "../idempotency";
 import { ProblemError } from "../problem";
-import type { AttemptOutcome, Claim, NewAttempt, Store } from "../store";
+import type { AttemptOutcome, AttemptStore, Claim, IdempotencyStore, NewAttempt } from "../store";
 import { donationAnswer } from "./answer";
 
 /** How long a client should wait before asking again about a key still in flight, in seconds. */
@@ -30,6 +30,10 @@ export interface ClaimHandle {
   /** Nothing reached the upstream: the attempt is `not_sent` and the key may be retried. */
   abandon(reference: string): Promise<void>;
 }
+
+/** What a claim needs of the store: its key, and its attempt's record. */
+export type ClaimStore = Pick<IdempotencyStore, "claimKey" | "releaseKey"> &
+  Pick<AttemptStore, "startAttempt" | "finishAttempt" | "abandonAttempt">;
 
 export type ClaimEnv = AppEnv & {
   Variables: AppEnv["Variables"] & { idempotencyKey: string; claim: ClaimHandle };
@@ -54,7 +58,7 @@ export function requireKey(): MiddlewareHandler<ClaimEnv> {
  * @example
  * app.post("/v1/donations", requireKey(), jsonBody(), checkDonation, claimKey({ store, secret }), handler);
  */
-export function claimKey(options: { store: Store; secret: string }): MiddlewareHandler<ClaimEnv> {
+export function claimKey(options: { store: ClaimStore; secret: string }): MiddlewareHandler<ClaimEnv> {
   const { store } = options;
   return async (c, next) => {
     const key = c.get("idempotencyKey");

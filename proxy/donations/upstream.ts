@@ -52,8 +52,11 @@ export function toUpstreamDonation(
   return body;
 }
 
+/** An outcome of a donate that was sent (or may have been): one the attempt records. */
+export type SentOutcome = Exclude<DonateOutcome, { kind: "not_sent" }>;
+
 /** What an outcome means for the attempt's record; the answer is then built from that record. */
-export function outcomeOf(outcome: DonateOutcome, request: DonationRequest): AttemptOutcome {
+export function outcomeOf(outcome: SentOutcome, request: DonationRequest): AttemptOutcome {
   const base = { upstream_status: outcome.httpStatus, transaction_id: null, message: null };
   const refused = (problem_code: string, problem_field: string | null = null): AttemptOutcome => ({
     ...base,
@@ -62,23 +65,19 @@ export function outcomeOf(outcome: DonateOutcome, request: DonationRequest): Att
     problem_field,
   });
   switch (outcome.kind) {
-    case "answered":
-      if (outcome.status === "Success") {
-        return {
-          ...base,
-          state: "succeeded",
-          transaction_id: outcome.transactionId,
-          message: outcome.message,
-          problem_code: null,
-          problem_field: null,
-        };
-      }
+    case "succeeded":
       return {
         ...base,
-        state: outcome.status === "Error" ? "declined" : "failed",
+        state: "succeeded",
+        transaction_id: outcome.transactionId,
+        message: outcome.message,
         problem_code: null,
         problem_field: null,
       };
+    case "declined":
+      return { ...base, state: "declined", problem_code: null, problem_field: null };
+    case "fatal":
+      return { ...base, state: "failed", problem_code: null, problem_field: null };
     case "rejected": {
       const peerFields = ["peer_fundraiser_id", "peer_fundraiser_team_id"].filter(
         (field) => request[field as "peer_fundraiser_id"] !== undefined,

@@ -1,7 +1,7 @@
 /**
  * Per-client limits: a token bucket per action (a burst at once, then a steady refill), so a
  * room of people behind one address gives at its own pace while a burst from one client is held;
- * and each client's declines, which the defence (proxy/defence/defence-mode.ts) turns into a
+ * and each client's declines, which the defence (proxy/defence/scrutiny.ts) turns into a
  * challenge whose cost rises with them: an address is never blocked, because a gala's guests
  * share one with whoever sends dead cards from the venue's Wi-Fi.
  * The counts are the store's counters (proxy/store/counters.ts): on PostgreSQL shared by every
@@ -125,12 +125,8 @@ export function createRateLimits(config: RateLimitConfig, counters: Counters | n
     async admitTokenization(ip: string): Promise<void> {
       await take("paymentTokens", ip);
     },
-    /** Counts a declined donation against its client (the campaign is the defence's: app.ts adds it). */
-    async recordDecline(
-      ip: string,
-      _campaign?: string,
-      _detail?: { token?: string; email?: string; name?: string; amount?: string; ip?: string },
-    ): Promise<void> {
+    /** Counts a declined donation against its client (the defence counts it too: donations/attempt.ts). */
+    async recordDecline(ip: string): Promise<void> {
       await count.add([declines(ip, 1)]);
     },
     /** The client's declines in the decline window: evidence the defence weighs. */

@@ -1,39 +1,40 @@
 /**
- * POST /v1/donations and GET /v1/donations/{reference}: the checks in order, then a donation's
- * life, which is all in proxy/donations/ (its key, its campaign, its attempt, its answer).
+ * POST /v1/donations and GET /v1/donations/{reference}: the steps in order (the key read, the
+ * body, the checks, the key claimed, the client's turn, the attempt); each is proxy/donations/'s
+ * (its checks, its key, its attempt, its answer).
  */
 import { Hono } from "hono";
-import {
-  DonationReferenceSchema,
-  DonationRequestSchema,
-  type Campaign,
-  type DonationRequest,
-} from "../../contract/api";
+import { DonationReferenceSchema } from "../../contract/api";
 import type { CampaignDirectory } from "../campaigns";
-import { consentOf } from "../consent";
+import { consentSource } from "../consent";
 import { donationStatus } from "../donations/answer";
 import { runDonation, type AttemptDeps } from "../donations/attempt";
-import { checkAgainstCampaign, resolveCampaign } from "../donations/campaign";
-import { claimKey, requireKey, type ClaimEnv } from "../donations/claim";
+import { checkDonation, type CheckedDonation } from "../donations/check";
+import { claimKey, requireKey, type ClaimEnv, type ClaimStore } from "../donations/claim";
 import { jsonBody } from "../middleware/json-body";
-import type { Defence } from "../defence/defence-mode";
-import { campaignScope } from "../campaigns";
+import type { Defence } from "../defence/defence";
+import type { RateLimits } from "../middleware/rate-limit";
 import { ProblemError } from "../problem";
-import { validate } from "../validate";
+import type { AttemptStore } from "../store";
 
 export interface DonationDeps extends AttemptDeps {
   campaigns: CampaignDirectory;
   signingSecret: string;
-  /** Every path to the card network is gated: a charge's card token too (defence-mode.ts). */
-  defence: Pick<Defence, "admitDonation">;
+  /** The key's claim and the attempt's record; the status route reads an attempt. */
+  store: AttemptDeps["store"] & ClaimStore & Pick<AttemptStore, "attempt">;
+  rateLimits: Pick<RateLimits, "consume" | "admit" | "enterDonation" | "recordDecline" | "recordSuccess">;
+  /**
+   * Every path to the card network is gated: a charge's card token too (defence/scrutiny.ts); and
+   * each decline is a signal.
+   */
+  defence: Pick<Defence, "admitDonation" | "recordDecline">;
 }
 
 /** The parsed request and its campaign, checked before any key is claimed. */
 type DonationEnv = ClaimEnv & {
   Variables: ClaimEnv["Variables"] & {
-    donation: { request: DonationRequest; campaign: Campaign };
-    /** The card token was made under a solved challenge. */
-    proven: boolean;
+    donation: Omit<CheckedDonation, "proven">;
+    proven: CheckedDonation["proven"];
   };
 };
 
@@ -43,7 +44,7 @@ function donationNotFound(): ProblemError {
 
 /**
  * @example
- * app.route("/", donationRoutes({ campaigns, upstream, store, signingSecret, rateLimits }));
+ * app.route("/", donationRoutes({ campaigns, upstream, store, signingSecret, rateLimits, defence }));
  */
 export function donationRoutes(deps: DonationDeps) {
   const app = new Hono<DonationEnv>();
@@ -63,17 +64,8 @@ export function donationRoutes(deps: DonationDeps) {
     requireKey(),
     jsonBody(),
     async (c, next) => {
-      const request = validate(DonationRequestSchema, c.get("body"));
-      const campaign = resolveCampaign(deps.campaigns, request);
-      checkAgainstCampaign(campaign, request);
-      c.set("donation", { request, campaign });
-      // Before any key is claimed: a refused card token leaves the key free for the next token.
-      const { proven } = await deps.defence.admitDonation({
-        ip: c.get("clientIp"),
-        campaign: campaignScope(campaign),
-        token: request.credit_card_token,
-        email: request.donor.email,
-      });
+      const { proven, ...donation } = await checkDonation(deps, c.get("body"), c.get("clientIp"));
+      c.set("donation", donation);
       c.set("proven", proven);
       await next();
     },
@@ -93,7 +85,7 @@ export function donationRoutes(deps: DonationDeps) {
         ...c.get("donation"),
         claim: c.get("claim"),
         ip: c.get("clientIp"),
-        consentFor: (target, text) => consentOf(c, target, text),
+        consent: consentSource(c),
         log: (fields) => c.set("logFields", { ...c.get("logFields"), ...fields }),
       }),
   );

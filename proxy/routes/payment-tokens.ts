@@ -1,142 +1,19 @@
 /**
- * POST /v1/payment-tokens: card → {token, brand, last4}. Called by the card frame only. The
- * card number and CVV live in this request's memory and the upstream call, nowhere else.
+ * POST /v1/payment-tokens: card → {token, brand, last4}, called by the card frame only; a
+ * tokenization's checks, its upstream call and its answer are proxy/tokens/.
  */
 import { Hono } from "hono";
-import {
-  CHALLENGE_FIELD,
-  FORM_SESSION_FIELD,
-  FormSignalsSchema,
-  HONEYPOT_FIELD,
-  PaymentTokenRequestSchema,
-  TokenCampaignSchema,
-  type PaymentTokenResponse,
-} from "../../contract/api";
-import { cardBrand, cardDigits, parseExpiry } from "../../contract/card";
-import { LAST4_PATTERN } from "../../contract/patterns";
-import { campaignScope, type CampaignDirectory } from "../campaigns";
 import type { AppEnv } from "../context";
-import { cardKey, type Defence } from "../defence/defence-mode";
-import type { FormSessions } from "../defence/form-session";
 import { jsonBody } from "../middleware/json-body";
-import type { RateLimits } from "../middleware/rate-limit";
-import { ProblemError } from "../problem";
-import type { UpstreamClient } from "../upstream/client";
-import { validate } from "../validate";
+import { runTokenization, type TokenizeDeps } from "../tokens/tokenize";
 
-function isObject(body: unknown): body is Record<string, unknown> {
-  return typeof body === "object" && body !== null && !Array.isArray(body);
-}
-
-/**
- * What a filtered bot gets: the very answer of a declined donation (routes/donations.ts), so it
- * cannot tell a filter from a decline, and nothing was sent upstream.
- */
-function looksDeclined(): ProblemError {
-  return new ProblemError("card_declined", "The card was declined. No money was taken.");
-}
-
-/**
- * The campaign a tokenization names (the card frame sends the one it was opened for), as its
- * defence scope; none named: counted overall only. One not served here is a clear 404.
- */
-function tokenCampaign(campaigns: CampaignDirectory, named: { shortcode: unknown; keyword: unknown }) {
-  if (named.shortcode === undefined && named.keyword === undefined) return undefined;
-  const { shortcode, keyword } = validate(TokenCampaignSchema, named);
-  if (!shortcode || !keyword) {
-    throw new ProblemError("validation_failed", "Name the campaign with both shortcode and keyword.", {
-      keyword: ["Name the campaign with both shortcode and keyword."],
-    });
-  }
-  const campaign = campaigns.byKeyword(shortcode, keyword);
-  if (!campaign) throw new ProblemError("campaign_not_served", "This campaign is not served here.");
-  return campaignScope(campaign);
-}
-
-export function paymentTokenRoutes(deps: {
-  upstream: UpstreamClient;
-  rateLimits: RateLimits;
-  formSessions: FormSessions;
-  defence: Defence;
-  campaigns: CampaignDirectory;
-  /** Key of the card's keyed hash (the signals' and the form session's). */
-  secret: string;
-}) {
+export function paymentTokenRoutes(deps: TokenizeDeps) {
   return new Hono<AppEnv>().post("/v1/payment-tokens", jsonBody(), async (c) => {
-    const body: unknown = c.get("body");
-    const {
-      [HONEYPOT_FIELD]: honeypot,
-      [FORM_SESSION_FIELD]: formSession,
-      [CHALLENGE_FIELD]: proof,
-      shortcode,
-      keyword,
-      origin,
-      ...rest
-    } = isObject(body) ? body : {};
-    const card = validate(PaymentTokenRequestSchema, isObject(body) ? rest : body);
-    const campaign = tokenCampaign(deps.campaigns, { shortcode, keyword });
-    const signals = FormSignalsSchema.safeParse({
-      [HONEYPOT_FIELD]: honeypot,
-      [FORM_SESSION_FIELD]: formSession,
+    const answer = await runTokenization(deps, {
+      body: c.get("body"),
+      ip: c.get("clientIp"),
+      log: (fields) => c.set("logFields", { ...c.get("logFields"), ...fields }),
     });
-    const ip = c.get("clientIp");
-    await deps.rateLimits.admit("cardRequests", ip);
-    const digits = cardDigits(card.card_number);
-    const key = cardKey(deps.secret, digits);
-    const session = signals.success ? deps.formSessions.facts(signals.data[FORM_SESSION_FIELD], ip) : null;
-    // A session minted for one campaign, or for one page, carries no card for another.
-    if (
-      (session?.campaign && campaign && session.campaign !== campaign) ||
-      (session?.origin && origin !== session.origin)
-    ) {
-      c.set("logFields", { ...c.get("logFields"), filtered: "form_session_foreign" });
-      throw looksDeclined();
-    }
-    // A filled honeypot, or a form session that is missing, forged, too young, spent or blocked, is
-    // a bot: refused before the upstream.
-    const filter = !signals.success
-      ? "form_signals"
-      : signals.data[HONEYPOT_FIELD]
-        ? "honeypot"
-        : await deps.formSessions.check(signals.data[FORM_SESSION_FIELD], key);
-    if (filter) {
-      c.set("logFields", { ...c.get("logFields"), filtered: filter });
-      throw looksDeclined();
-    }
-    const scope = campaign ?? (session?.campaign || undefined);
-    const { proven, scrutiny } = await deps.defence.admitTokenization({
-      ip,
-      campaign: scope,
-      session,
-      proof: typeof proof === "string" ? proof : undefined,
-    });
-    if (scrutiny) c.set("logFields", { ...c.get("logFields"), scrutiny: scrutiny.why, proven });
-    await deps.rateLimits.admitTokenization(ip);
-    await deps.defence.recordTokenization({ digits, key }, scope);
-    // The schema accepted the date, so it parses; the upstream takes MM/YYYY.
-    const expiry = parseExpiry(card.expiration_date)!;
-    const outcome = await deps.upstream.createPaymentToken({
-      card_number: digits,
-      cvv: card.cvv,
-      expiration_date: `${String(expiry.month).padStart(2, "0")}/${expiry.year}`,
-    });
-    if (outcome.kind === "refused") {
-      c.set("logFields", { ...c.get("logFields"), upstreamStatus: outcome.httpStatus });
-      throw new ProblemError("validation_failed", "The card was not accepted. Check its details.", {
-        card_number: ["The card was not accepted."],
-      });
-    }
-    await deps.defence.recordToken(outcome.token, {
-      mintedAt: Date.now(),
-      proven,
-      session: session?.id ?? null,
-      card: key,
-    });
-    const answer: PaymentTokenResponse = {
-      token: outcome.token,
-      brand: outcome.brand ?? cardBrand(digits),
-      last4: outcome.last4 && LAST4_PATTERN.test(outcome.last4) ? outcome.last4 : digits.slice(-4),
-    };
     return c.json(answer, 201);
   });
 }

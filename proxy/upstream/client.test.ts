@@ -1,6 +1,7 @@
 // The upstream client's reading of answers, with shapes the real service might send (lenient parsing).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ProblemError } from "../problem";
+import { problemOf } from "../problem";
+import { UpstreamAnswerError } from "./errors";
 import type { UpstreamClient } from "./client";
 import { startFakeUpstream, type FakeUpstream } from "../../test/helpers/fake-upstream";
 
@@ -58,16 +59,15 @@ const donate = (amount: string) =>
 describe("the upstream client reads donate answers leniently", () => {
   it("Success with extra fields and a numeric transaction id", async () => {
     expect(await donate("1.00")).toEqual({
-      kind: "answered",
+      kind: "succeeded",
       httpStatus: 200,
-      status: "Success",
       message: "ok",
       transactionId: "42",
     });
   });
 
   it("a 402 with a donation object is a decline", async () => {
-    expect(await donate("2.00")).toMatchObject({ kind: "answered", status: "Error" });
+    expect(await donate("2.00")).toEqual({ kind: "declined", httpStatus: 402 });
   });
 
   it("another 4xx is a refusal (nothing charged), whatever its body says", async () => {
@@ -88,12 +88,7 @@ describe("the upstream client reads donate answers leniently", () => {
   });
 
   it("Fatal without a message is still Fatal", async () => {
-    expect(await donate("7.00")).toMatchObject({
-      kind: "answered",
-      status: "Fatal",
-      message: "",
-      transactionId: null,
-    });
+    expect(await donate("7.00")).toEqual({ kind: "fatal", httpStatus: 200 });
   });
 
   it("logs in once for all of these", () => {
@@ -113,7 +108,7 @@ describe("the upstream client reads subscribe answers", () => {
     const failure = await client
       .subscribe({ mobilenumber: "5550101234", list: "broken" })
       .catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(ProblemError);
-    expect((failure as ProblemError).code).toBe("upstream_error");
+    expect(failure).toBeInstanceOf(UpstreamAnswerError);
+    expect(problemOf(failure)).toMatchObject({ status: 502, code: "upstream_error" });
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The upstream API v2 client: session handling, and each call's outcome in terms the
  * routes can act on. Responses are parsed leniently (contract/upstream.ts): unknown fields
- * pass, missing optional ones are fine. Upstream text never leaves this module in an error.
+ * pass, missing optional ones are fine. A call that fails throws one of the upstream's own errors
+ * (errors.ts), whose text is givekit's, never the upstream's; a donate never throws for a reason
+ * the upstream gave: its outcome says what happened (DonateOutcome).
  */
 import {
   LoginResponseSchema,
@@ -26,7 +28,7 @@ import {
   type UpstreamTeam,
 } from "../../contract/upstream";
 import type { UpstreamConfig } from "../config";
-import { ProblemError } from "../problem";
+import { UpstreamAnswerError, UpstreamAuthError, UpstreamError, UpstreamUnreachableError } from "./errors";
 import {
   callUpstream,
   callUpstreamRows,
@@ -69,19 +71,30 @@ export interface StreamOptions {
   timeoutMs?: number;
 }
 
+/** What became of a donate, each with what its attempt needs; donate() resolves with one of these. */
 export type DonateOutcome =
-  /** The upstream said what happened. */
-  | {
-      kind: "answered";
-      httpStatus: number;
-      status: DonationStatus;
-      message: string;
-      transactionId: string | null;
-    }
+  /**
+   * Nothing reached the upstream: no connection, or no session (its login failed or was refused),
+   * so the donate was never written. `error`: why, as the donor is answered (problem.ts).
+   */
+  | { kind: "not_sent"; error: UpstreamError }
+  /** Charged: status Success. */
+  | { kind: "succeeded"; httpStatus: number; message: string; transactionId: string | null }
+  /** The card was declined: status Error. */
+  | { kind: "declined"; httpStatus: number }
+  /** The payment failed: status Fatal. */
+  | { kind: "fatal"; httpStatus: number }
   /** A 4xx: the upstream refused the request, so nothing was charged. `fields`: what it named, if anything. */
   | { kind: "rejected"; httpStatus: number; fields: string[] }
   /** Sent, and no usable answer: the card may or may not have been charged. */
   | { kind: "unknown"; httpStatus: number | null; reason: string };
+
+/** Each status the upstream answers a donate with, as an outcome. */
+const ANSWERED: Record<DonationStatus, "succeeded" | "declined" | "fatal"> = {
+  Success: "succeeded",
+  Error: "declined",
+  Fatal: "fatal",
+};
 
 export type PaymentTokenOutcome =
   | { kind: "created"; token: string; brand: string | null; last4: string | null }
@@ -93,7 +106,10 @@ export interface UpstreamClient {
   /** Logs in with the private token now, whatever the session's state (`givekit doctor`). */
   login(): Promise<void>;
   createPaymentToken(card: UpstreamPaymentTokenRequest): Promise<PaymentTokenOutcome>;
-  /** Never retried after it may have reached the upstream: donate has no idempotency of its own. */
+  /**
+   * Never retried after it may have reached the upstream: donate has no idempotency of its own.
+   * Resolves with what became of it, never rejects for anything the upstream or the network did.
+   */
   donate(donation: UpstreamDonationRequest): Promise<DonateOutcome>;
   subscribe(subscription: UpstreamSubscriptionRequest): Promise<SubscribeOutcome>;
   /** The keyword's fundraisers, all in one array: for small lists; eachFundraiser for any size. */
@@ -102,7 +118,7 @@ export interface UpstreamClient {
   /**
    * The keyword's fundraisers one at a time as the list arrives (checked one by one; a row of
    * another shape is skipped and counted), in memory one row at a time. Throws a problem when the
-   * list fails; rows already handed over were real rows, but the list is then incomplete.
+   * list fails (errors.ts); rows already handed over were real rows, but the list is then incomplete.
    */
   eachFundraiser(
     shortcode: string,
@@ -189,11 +205,11 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
         {},
       );
     } catch (error) {
-      throw transportProblem(error);
+      throw transportError(error);
     }
     const parsed = answer.status < 300 ? LoginResponseSchema.safeParse(answer.body) : null;
     if (!parsed?.success) {
-      throw new ProblemError("upstream_auth_failed", `Login was refused (HTTP ${answer.status}).`);
+      throw new UpstreamAuthError(`Login was refused (HTTP ${answer.status}).`, answer.status);
     }
     return parsed.data.user.session_token;
   }
@@ -208,7 +224,7 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
     const renewed = await session.renew(token);
     const second = await send(formatAuthorization(renewed, "session"));
     if (second.status === 401) {
-      throw new ProblemError("upstream_auth_failed", "The session was refused right after login.");
+      throw new UpstreamAuthError("The session was refused right after login.", 401);
     }
     return second;
   }
@@ -217,7 +233,7 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
     try {
       return await withSession((authorization) => safeCall(method, target, authorization, body));
     } catch (error) {
-      throw transportProblem(error);
+      throw transportError(error);
     }
   }
 
@@ -296,10 +312,10 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
         rowsCall(url(path, query), authorization, undefined, rows, timeoutMs),
       );
     } catch (error) {
-      throw transportProblem(error);
+      throw transportError(error);
     }
     if (answer.status >= 300 || !envelope(answer.body)) {
-      throw new ProblemError("upstream_error", `Listing ${what} failed (HTTP ${answer.status}).`);
+      throw new UpstreamAnswerError(`Listing ${what} failed (HTTP ${answer.status}).`, answer.status);
     }
     return { rows: count, skipped };
   }
@@ -331,11 +347,14 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
       try {
         answer = await rowsCall(url(path), authorization, body, rows, Math.max(1, deadline - Date.now()));
       } catch (error) {
-        throw transportProblem(error);
+        throw transportError(error);
       }
       const parsed = answer.status < 300 ? ReportEnvelopeSchema.safeParse(answer.body) : null;
       if (!parsed?.success) {
-        throw new ProblemError("upstream_error", `The transactions report failed (HTTP ${answer.status}).`);
+        throw new UpstreamAnswerError(
+          `The transactions report failed (HTTP ${answer.status}).`,
+          answer.status,
+        );
       }
       return parsed.data.report;
     };
@@ -343,7 +362,7 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
     let wait: number = REPORT_POLL_MS.first;
     while (!Array.isArray(report.transactions)) {
       if (Date.now() + wait > deadline) {
-        throw new ProblemError("upstream_error", "The transactions report was not ready in time.");
+        throw new UpstreamAnswerError("The transactions report was not ready in time.");
       }
       await new Promise((resolve) => setTimeout(resolve, wait));
       wait = Math.min(wait * 2, REPORT_POLL_MS.last);
@@ -362,7 +381,7 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
       if (answer.status >= 400 && answer.status < 500) return { kind: "refused", httpStatus: answer.status };
       const parsed = answer.status < 300 ? UpstreamPaymentTokenResponseSchema.safeParse(answer.body) : null;
       if (!parsed?.success) {
-        throw new ProblemError("upstream_error", `Tokenizing the card failed (HTTP ${answer.status}).`);
+        throw new UpstreamAnswerError(`Tokenizing the card failed (HTTP ${answer.status}).`, answer.status);
       }
       return {
         kind: "created",
@@ -374,6 +393,8 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
 
     async donate(donation) {
       const body = JSON.stringify(donation);
+      // The donate's own failure, told apart from its session's (a failed login sent no donate).
+      let sending: UpstreamTransportError | undefined;
       let answer: UpstreamAnswer;
       try {
         answer = await withSession((authorization) =>
@@ -386,23 +407,32 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
             timeoutMs: config.timeoutMs,
             // A fresh connection: a refused or timed-out connect then proves nothing was sent.
             agent: false,
+          }).catch((error: unknown) => {
+            if (error instanceof UpstreamTransportError) sending = error;
+            throw error;
           }),
         );
       } catch (error) {
-        if (error instanceof UpstreamTransportError && error.kind === "unknown") {
-          return { kind: "unknown", httpStatus: null, reason: error.reason };
+        if (sending && error === sending) {
+          return sending.kind === "not_sent"
+            ? { kind: "not_sent", error: new UpstreamUnreachableError(sending.reason) }
+            : { kind: "unknown", httpStatus: null, reason: sending.reason };
         }
-        throw transportProblem(error);
+        // The session could not be had: the donate was never written.
+        const failure = transportError(error);
+        if (failure instanceof UpstreamError) return { kind: "not_sent", error: failure };
+        throw failure;
       }
       // A 4xx refused the request (nothing charged), whatever its body says; 402 is a decline.
       const refused = answer.status >= 400 && answer.status < 500 && answer.status !== 402;
       const parsed = refused ? null : UpstreamDonationResponseSchema.safeParse(answer.body);
       if (parsed?.success) {
         const { status, message, transaction_id } = parsed.data.donation;
+        const kind = ANSWERED[status];
+        if (kind !== "succeeded") return { kind, httpStatus: answer.status };
         return {
-          kind: "answered",
+          kind,
           httpStatus: answer.status,
-          status,
           message: message ?? "",
           transactionId: transaction_id === undefined ? null : String(transaction_id),
         };
@@ -427,17 +457,17 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
           subscription,
         );
       } catch (error) {
-        throw transportProblem(error);
+        throw transportError(error);
       }
       if (answer.status === 401 || answer.status === 403) {
-        throw new ProblemError("upstream_auth_failed", "The public token was refused.");
+        throw new UpstreamAuthError("The public token was refused.", answer.status);
       }
       const parsed = UpstreamSubscriptionResponseSchema.safeParse(answer.body);
       const status = parsed.success ? parsed.data.subscription.status : answer.status;
       if (answer.status < 300 && status >= 200 && status < 300) return { kind: "subscribed" };
       if (answer.status < 500 && status >= 400 && status < 500)
         return { kind: "rejected", httpStatus: status };
-      throw new ProblemError("upstream_error", `Subscribing failed (HTTP ${answer.status}).`);
+      throw new UpstreamAnswerError(`Subscribing failed (HTTP ${answer.status}).`, answer.status);
     },
 
     async fundraisers(shortcode, keyword) {
@@ -522,16 +552,15 @@ function errorFields(body: unknown): string[] {
   return parsed.success ? Object.keys(parsed.data.error.fields ?? {}) : [];
 }
 
-/** A transport failure as the donor should hear it: "try again" only when nothing was sent. */
-function transportProblem(error: unknown): unknown {
+/** A transport failure as one of the upstream's errors: "unreachable" only when nothing was sent. */
+function transportError(error: unknown): unknown {
   if (!(error instanceof UpstreamTransportError)) return error;
   return error.kind === "not_sent"
-    ? new ProblemError("upstream_unavailable", "The fundraising service cannot be reached. Nothing was sent.")
+    ? new UpstreamUnreachableError(error.reason)
     : /^(response too large|malformed answer)/.test(error.reason)
       ? // givekit's own words for what was wrong, never the upstream's text.
-        new ProblemError(
-          "upstream_error",
+        new UpstreamAnswerError(
           `The fundraising service's answer could not be read (${error.reason.split(":")[0]}).`,
         )
-      : new ProblemError("upstream_error", "The fundraising service did not answer in time.");
+      : new UpstreamAnswerError("The fundraising service did not answer in time.");
 }

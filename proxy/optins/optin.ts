@@ -1,0 +1,113 @@
+/**
+ * An SMS opt-in (POST /v1/subscriptions), from the checks to the answer: explicit consent and
+ * the schema, the list or campaign served here, the client's limit; then the consent on record
+ * (consent.ts) before the number is sent anywhere; then the upstream's subscribe, with the
+ * PUBLIC token; then the answer, and the consent finished with what became of it.
+ */
+import {
+  SubscriptionRequestSchema,
+  type SubscriptionRequest,
+  type SubscriptionResponse,
+} from "../../contract/api";
+import { fieldErrors } from "../../contract/error-schemas";
+import type { UpstreamSubscriptionRequest } from "../../contract/upstream";
+import type { CampaignDirectory } from "../campaigns";
+import { beginConsent, consentRecord, type ConsentSource } from "../consent";
+import type { RateLimits } from "../middleware/rate-limit";
+import { ProblemError, problemOf } from "../problem";
+import type { ConsentStore } from "../store";
+import type { UpstreamClient } from "../upstream/client";
+import { isRecord } from "../validate";
+
+export interface OptInDeps {
+  campaigns: Pick<CampaignDirectory, "offersList" | "byKeyword">;
+  upstream: Pick<UpstreamClient, "subscribe">;
+  store: Pick<ConsentStore, "recordConsent" | "finishConsent">;
+  rateLimits: Pick<RateLimits, "consume">;
+}
+
+/** One opt-in to run: the parsed body, who sent it, and where its consent was given. */
+export interface OptInRun {
+  body: unknown;
+  ip: string;
+  consent: ConsentSource;
+  /** Adds fields to the request's log line. */
+  log(fields: Record<string, string | number>): void;
+}
+
+/** Consent first (its box unticked is named even beside other errors), then the schema. */
+function checkRequest(raw: unknown): SubscriptionRequest {
+  const parsed = SubscriptionRequestSchema.safeParse(raw);
+  const errors = parsed.success ? {} : fieldErrors(parsed.error.issues);
+  if (!isRecord(raw) || raw.consent !== true) {
+    throw new ProblemError("consent_required", "The person must tick the consent box to receive messages.", {
+      ...errors,
+      consent: ["Consent is required."],
+    });
+  }
+  if (!parsed.success) {
+    throw new ProblemError("validation_failed", "Some fields are missing or not valid.", errors);
+  }
+  return parsed.data;
+}
+
+/** What the number is subscribed to, served here; as the upstream does, a list wins over keyword+shortcode. */
+function servedTarget(
+  campaigns: OptInDeps["campaigns"],
+  request: SubscriptionRequest,
+): Pick<UpstreamSubscriptionRequest, "list" | "keyword" | "shortcode"> {
+  if (request.list) {
+    if (!campaigns.offersList(request.list)) {
+      throw new ProblemError("campaign_not_served", "This list is not offered here.");
+    }
+    return { list: request.list };
+  }
+  if (!campaigns.byKeyword(request.shortcode!, request.keyword!)) {
+    throw new ProblemError(
+      "campaign_not_served",
+      `${request.shortcode}/${request.keyword} is not served here.`,
+    );
+  }
+  return { keyword: request.keyword!, shortcode: request.shortcode! };
+}
+
+/**
+ * @example
+ * return c.json(await runOptIn(deps, { body: c.get("body"), ip, consent: consentSource(c), log }), 201);
+ */
+export async function runOptIn(deps: OptInDeps, run: OptInRun): Promise<SubscriptionResponse> {
+  const request = checkRequest(run.body);
+  const target = servedTarget(deps.campaigns, request);
+  await deps.rateLimits.consume("subscriptions", run.ip);
+
+  // The schema gives the number back as its ten digits.
+  const { mobilenumber } = request;
+  // The consent is on record (durably) before the number is sent anywhere.
+  const consent = await beginConsent(
+    deps.store,
+    consentRecord(run.consent, { mobilenumber, ...target }, request.consent_text),
+    () => run.log({ consentOutcome: "unrecorded" }),
+  );
+
+  const upstreamBody: UpstreamSubscriptionRequest = { mobilenumber, ...target };
+  if (request.firstname) upstreamBody.firstname = request.firstname;
+  if (request.lastname) upstreamBody.lastname = request.lastname;
+  let outcome;
+  try {
+    outcome = await deps.upstream.subscribe(upstreamBody);
+  } catch (error) {
+    // The consent keeps the answer's code (upstream_unavailable, upstream_error…).
+    consent.finish(problemOf(error)?.code ?? "error");
+    throw error;
+  }
+  if (outcome.kind === "rejected") {
+    consent.finish("rejected");
+    run.log({ upstreamStatus: outcome.httpStatus });
+    throw new ProblemError(
+      "subscription_rejected",
+      "The fundraising service did not accept this subscription.",
+    );
+  }
+  consent.finish("subscribed");
+  return { subscription: { status: "subscribed", mobilenumber } };
+}
