@@ -202,6 +202,7 @@ export async function runReconcile(values: Record<string, unknown>, env: NodeJS.
         upstream,
         settleS: config.reconcileSettleS,
         owner: `cli-${process.pid}`,
+        webhooks: config.webhooks,
       });
       const steps = await reconciler.pass({ reference });
       for (const step of steps) {

@@ -15,6 +15,8 @@ import { ProblemError } from "../problem";
 import type { ProgressCache } from "../progress";
 import { StoreUnavailableError, type NewAttempt, type NewConsent, type Store } from "../store";
 import type { DonateOutcome, UpstreamClient } from "../upstream/client";
+import type { WebhookEndpoint } from "../webhooks/endpoints";
+import { attemptEvents, optinEvents, outboxRows } from "../webhooks/from-attempt";
 import { donationAnswer } from "./answer";
 import type { ClaimHandle } from "./claim";
 import { outcomeOf, toUpstreamDonation } from "./upstream";
@@ -25,6 +27,8 @@ export interface AttemptDeps {
   rateLimits: RateLimits;
   /** Told of each charged gift, so the campaign's progress counts it at once. */
   progress?: Pick<ProgressCache, "changed">;
+  /** GIVEKIT_WEBHOOKS: the outcome's events are written to the outbox with it (proxy/webhooks). */
+  webhooks?: readonly WebhookEndpoint[];
 }
 
 /** One donation to run: the checked request, its campaign, its claim, and who sent it. */
@@ -80,17 +84,19 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
   await claim.begin(attempt);
   // A ticked SMS box is a consent like any opt-in: on record before the donation is sent,
   // whatever becomes of it (the schema made sure of its text and number).
-  const consentId = request.sms_opt_in_accepted
-    ? await deps.store.recordConsent(
-        run.consentFor(
-          {
-            mobilenumber: normalizeMobile(request.donor.phone!)!,
-            keyword: campaign.keyword,
-            shortcode: campaign.shortcode,
-          },
-          request.sms_consent_text!,
-        ),
+  const consent = request.sms_opt_in_accepted
+    ? run.consentFor(
+        {
+          mobilenumber: normalizeMobile(request.donor.phone!)!,
+          keyword: campaign.keyword,
+          shortcode: campaign.shortcode,
+        },
+        request.sms_consent_text!,
       )
+    : null;
+  const webhooks = deps.webhooks ?? [];
+  const consentId = consent
+    ? await deps.store.recordConsent(consent, outboxRows(webhooks, optinEvents(consent, reference)))
     : null;
   const finishConsent = (state: string) => {
     if (consentId !== null)
@@ -127,7 +133,11 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
   finishConsent(result.state);
   const answered = { ...attempt, ...result };
   try {
-    await claim.finish(reference, result);
+    await claim.finish(
+      reference,
+      result,
+      outboxRows(webhooks, attemptEvents(campaign, request, reference, result)),
+    );
   } catch (error) {
     // The outcome could not be recorded: answer what every replay will answer once the
     // claim's lease runs out (Pending), never something a replay would contradict.

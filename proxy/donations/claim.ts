@@ -10,7 +10,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context";
 import { fingerprint, readIdempotencyKey } from "../idempotency";
 import { ProblemError } from "../problem";
-import type { AttemptOutcome, Claim, NewAttempt, Store } from "../store";
+import type { AttemptOutcome, Claim, NewAttempt, OutboxEvent, Store } from "../store";
 import { donationAnswer } from "./answer";
 
 /** How long a client should wait before asking again about a key still in flight, in seconds. */
@@ -25,8 +25,8 @@ export interface ClaimHandle {
   fingerprint: string;
   /** Records the attempt (durably) before anything is sent upstream. */
   begin(attempt: NewAttempt): Promise<void>;
-  /** Records what came back; the key then replays it. */
-  finish(reference: string, outcome: AttemptOutcome): Promise<void>;
+  /** Records what came back, with its webhook events (same transaction); the key then replays it. */
+  finish(reference: string, outcome: AttemptOutcome, events?: readonly OutboxEvent[]): Promise<void>;
   /** Nothing reached the upstream: the attempt is `not_sent` and the key may be retried. */
   abandon(reference: string): Promise<void>;
 }
@@ -108,7 +108,7 @@ export function claimKey(options: { store: Store; secret: string }): MiddlewareH
         begun = true;
         return timed(() => store.startAttempt(claim, attempt));
       },
-      finish: (reference, outcome) => timed(() => store.finishAttempt(reference, outcome)),
+      finish: (reference, outcome, events) => timed(() => store.finishAttempt(reference, outcome, events)),
       abandon: (reference) => timed(() => store.abandonAttempt(claim, reference)),
     });
     try {

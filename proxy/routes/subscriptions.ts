@@ -16,12 +16,16 @@ import { ProblemError } from "../problem";
 import type { Store } from "../store";
 import type { UpstreamClient } from "../upstream/client";
 import { isRecord } from "../validate";
+import type { WebhookEndpoint } from "../webhooks/endpoints";
+import { optinEvents, outboxRows } from "../webhooks/from-attempt";
 
 export function subscriptionRoutes(deps: {
   campaigns: CampaignDirectory;
   upstream: UpstreamClient;
   store: Store;
   rateLimits: RateLimits;
+  /** GIVEKIT_WEBHOOKS: `optin.recorded` is written with the consent record (proxy/webhooks). */
+  webhooks?: readonly WebhookEndpoint[];
 }) {
   return new Hono<AppEnv>().post("/v1/subscriptions", jsonBody(), async (c) => {
     const raw = c.get("body");
@@ -63,8 +67,10 @@ export function subscriptionRoutes(deps: {
       ? { list: request.list }
       : { keyword: request.keyword!, shortcode: request.shortcode! };
     // The consent is on record (durably) before the number is sent anywhere.
+    const consent = consentOf(c, { mobilenumber, ...target }, request.consent_text);
     const consentId = await deps.store.recordConsent(
-      consentOf(c, { mobilenumber, ...target }, request.consent_text),
+      consent,
+      outboxRows(deps.webhooks ?? [], optinEvents(consent)),
     );
 
     const upstreamBody: UpstreamSubscriptionRequest = { mobilenumber, ...target };

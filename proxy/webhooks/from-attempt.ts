@@ -6,19 +6,12 @@
 import type { Campaign, DonationRequest } from "../../contract/api";
 import { toCents } from "../../contract/money";
 import { campaignScope } from "../campaigns";
-import type { AttemptOutcome } from "../store";
+import type { AttemptOutcome, AttemptRecord, NewConsent, OutboxEvent, Reconciliation } from "../store";
 import type { WebhookEndpoint } from "./endpoints";
 import { giftData, makeEvent, type GivekitEvent } from "./events";
 
-export interface OutboxEventRow {
-  eventId: string;
-  eventType: string;
-  endpoint: string;
-  /** Events of one donation go out in order, per endpoint. */
-  orderKey: string;
-  body: string;
-  createdAt: number;
-}
+/** One event for one endpoint, as the store's outbox keeps it. */
+export type OutboxEventRow = OutboxEvent;
 
 export function attemptEvents(
   campaign: Campaign,
@@ -87,4 +80,57 @@ export function outboxRows(
     }
   }
   return rows;
+}
+
+/** What the reconciler found an unknown attempt became, as `donation.settled`. */
+export function settledEvents(
+  attempt: Pick<
+    AttemptRecord,
+    "reference" | "shortcode" | "keyword" | "amount" | "fee_amount" | "recurring_frequency"
+  >,
+  resolution: Reconciliation,
+  now = new Date(),
+): GivekitEvent[] {
+  const gift = giftData({
+    reference: attempt.reference,
+    campaign_id: campaignScope(attempt),
+    // The gift without the fee the donor covered, as donation.succeeded tells it.
+    amount_cents: toCents(attempt.amount) - toCents(attempt.fee_amount),
+    recurring_frequency: attempt.recurring_frequency,
+  });
+  const charged = resolution.state === "succeeded";
+  return [
+    makeEvent(
+      "donation.settled",
+      {
+        ...gift,
+        outcome: charged ? "charged" : "not_charged",
+        ...(charged && resolution.transaction_id ? { transaction_id: resolution.transaction_id } : {}),
+      },
+      now,
+    ),
+  ];
+}
+
+/** A consent record kept (the opt-in route, or a donation's ticked SMS box), as `optin.recorded`. */
+export function optinEvents(
+  consent: Pick<NewConsent, "mobilenumber" | "list" | "keyword" | "shortcode" | "consent_text_sha256">,
+  reference?: string,
+  now = new Date(),
+): GivekitEvent[] {
+  const campaign_id =
+    consent.list ?? campaignScope({ shortcode: consent.shortcode ?? "", keyword: consent.keyword ?? "" });
+  return [
+    makeEvent(
+      "optin.recorded",
+      {
+        ...(reference ? { reference } : {}),
+        campaign_id,
+        phone: consent.mobilenumber,
+        consent_text_sha256: consent.consent_text_sha256,
+        recorded_at: now.toISOString(),
+      },
+      now,
+    ),
+  ];
 }

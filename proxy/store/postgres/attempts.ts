@@ -7,6 +7,7 @@ import type { ClientBase } from "pg";
 import { ClaimLostError } from "../errors";
 import type { AttemptRecord, AttemptStore, ReconcileStore } from "../types";
 import type { PgContext } from "./connection";
+import { outboxInsert } from "./outbox";
 
 export const ATTEMPT_COLUMNS = `reference, idempotency_key, client_scope, client_ip, fingerprint, shortcode, keyword, amount,
   fee_amount, recurring_frequency, peer_fundraiser_id, peer_fundraiser_team_id, utm, state, upstream_status, transaction_id,
@@ -60,14 +61,17 @@ export function pgAttempts({ query, pool, lazy, now, leaseMs }: PgContext): Atte
       if (result.rowCount !== 1) throw new ClaimLostError();
     },
 
-    async finishAttempt(reference, outcome) {
+    async finishAttempt(reference, outcome, events = []) {
       const at = now();
+      // The outbox rows only if this statement recorded the outcome (`attempt` has its row).
+      const outbox = events.length > 0 ? outboxInsert(events, 10, "EXISTS (SELECT 1 FROM attempt)") : null;
       // A late answer (after the lease ran out and the attempt became unknown) is still the truth.
       await query(
         `WITH attempt AS (
            UPDATE donation_attempts SET state = $2, upstream_status = $3, transaction_id = $4, message = $5,
              problem_code = $6, problem_field = $7, updated_at = $8
            WHERE reference = $1 AND state IN ('sending', 'unknown') RETURNING 1)
+         ${outbox ? `, outbox AS (${outbox.sql})` : ""}
          UPDATE idempotency_keys SET state = 'done', completed_at = $9, claim_token = NULL, lease_until = NULL
          WHERE reference = $1`,
         [
@@ -80,9 +84,12 @@ export function pgAttempts({ query, pool, lazy, now, leaseMs }: PgContext): Atte
           outcome.problem_field,
           new Date(at).toISOString(),
           at,
+          ...(outbox?.values ?? []),
         ],
-        lazy,
-        "givekit-finish-attempt",
+        // With webhook events, durably: an event lost with its outcome (a dedication) could not
+        // be rebuilt by the reconciler, which settles the attempt from the report alone.
+        outbox ? pool : lazy,
+        outbox ? "givekit-finish-attempt-events" : "givekit-finish-attempt",
       );
     },
 
@@ -135,13 +142,23 @@ export function pgReconciliation({ query, now }: PgContext): ReconcileStore {
       return result.rowCount === 1;
     },
 
-    async resolveUnknown(reference, resolution) {
-      const result = await query(
-        `UPDATE donation_attempts SET state = $2, transaction_id = $3, note = NULL, updated_at = $4
-         WHERE reference = $1 AND state = 'unknown'`,
-        [reference, resolution.state, resolution.transaction_id, new Date(now()).toISOString()],
+    async resolveUnknown(reference, resolution, events = []) {
+      const outbox = events.length > 0 ? outboxInsert(events, 5, "EXISTS (SELECT 1 FROM resolved)") : null;
+      const { rows } = await query<{ resolved: boolean }>(
+        `WITH resolved AS (
+           UPDATE donation_attempts SET state = $2, transaction_id = $3, note = NULL, updated_at = $4
+           WHERE reference = $1 AND state = 'unknown' RETURNING 1)
+         ${outbox ? `, outbox AS (${outbox.sql})` : ""}
+         SELECT EXISTS (SELECT 1 FROM resolved) AS resolved`,
+        [
+          reference,
+          resolution.state,
+          resolution.transaction_id,
+          new Date(now()).toISOString(),
+          ...(outbox?.values ?? []),
+        ],
       );
-      return result.rowCount === 1;
+      return rows[0]?.resolved === true;
     },
 
     async noteUnknown(reference, note) {

@@ -13,6 +13,7 @@ import { sqliteConsents } from "./consents";
 import { dbFileIn } from "./data-dir";
 import { sqliteDefence } from "./defence";
 import { sqliteListings } from "./listings";
+import { sqliteOutbox } from "./outbox";
 import { SQLITE_SCHEMA_VERSION } from "./schema";
 
 /** What the command line needs of a store. */
@@ -29,6 +30,9 @@ export type CliStore = Pick<
   | "close"
   | "attemptsPage"
   | "consentsPage"
+  | "webhookStats"
+  | "webhooksPage"
+  | "requeueWebhooks"
 >;
 
 /**
@@ -57,6 +61,7 @@ export function openSqliteBeside(dataDir: string, options: { readonly: boolean }
   const consents = sqliteConsents(db);
   const defence = sqliteDefence(db);
   const listings = sqliteListings(db);
+  const outbox = sqliteOutbox(db);
   return {
     async attemptsPage(filter, after, limit) {
       return listings.attemptsPage(filter, after, limit);
@@ -76,8 +81,21 @@ export function openSqliteBeside(dataDir: string, options: { readonly: boolean }
     async leaseReconcile(reference, owner, ms) {
       return attempts.lease(reference, owner, ms, Date.now());
     },
-    async resolveUnknown(reference, resolution) {
-      return attempts.resolve(reference, resolution, Date.now());
+    async resolveUnknown(reference, resolution, events = []) {
+      return db.transaction(() => {
+        const resolved = attempts.resolve(reference, resolution, Date.now());
+        if (resolved) outbox.add(events);
+        return resolved;
+      })();
+    },
+    async webhookStats() {
+      return outbox.stats(Date.now());
+    },
+    async webhooksPage(filter, after, limit) {
+      return outbox.page(filter, after, limit);
+    },
+    async requeueWebhooks(filter, mode) {
+      return outbox.requeue(filter, mode, Date.now());
     },
     async noteUnknown(reference, note) {
       attempts.note(reference, note, Date.now());
