@@ -62,6 +62,8 @@ export async function startProxyServer(
       metrics,
       reconcileIntervalS: config.reconcileIntervalS,
       reconcileSettleS: config.reconcileSettleS,
+      webhooks: config.webhooks,
+      webhookBackoffMs: config.webhookBackoffMs,
     });
     const app = createApp({ config, logger, store, signingSecret, upstream, metrics, lifecycle });
     listening = await listen(app.fetch, config.host, config.port);

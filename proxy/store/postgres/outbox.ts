@@ -78,7 +78,7 @@ export function pgOutbox({ query, lazy, now }: PgContext): WebhookOutboxStore {
         lazy,
         "givekit-claim-webhooks",
       );
-      return rows.map(toRow).sort((a, b) => a.seq - b.seq);
+      return rows.map(toRow).toSorted((a, b) => a.seq - b.seq);
     },
 
     async webhookDelivered(seq, owner, status) {
