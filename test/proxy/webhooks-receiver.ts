@@ -20,7 +20,7 @@ export interface Delivery {
 
 export type Answer =
   | number
-  | { status: number; headers?: Record<string, string> }
+  | { status: number; headers?: Record<string, string>; delayMs?: number }
   /** Never answers (until the receiver closes). */
   | "hang";
 
@@ -53,9 +53,14 @@ export async function startReceiver(answer: Receiver["answer"] = () => 200): Pro
         hanging.add(res);
         return;
       }
-      const { status, headers } = typeof reply === "number" ? { status: reply, headers: {} } : reply;
-      delivery.status = status;
-      res.writeHead(status, headers).end();
+      const { status, headers, delayMs } =
+        typeof reply === "number" ? { status: reply, headers: {}, delayMs: 0 } : reply;
+      const send = () => {
+        delivery.status = status;
+        res.writeHead(status, headers).end();
+      };
+      if (delayMs) setTimeout(send, delayMs);
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
