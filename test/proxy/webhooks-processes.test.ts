@@ -95,10 +95,9 @@ describe("a proxy killed with deliveries in flight, then started again", () => {
     for (const delivery of receiver.deliveries) {
       expect(verify(SECRET, delivery.body, delivery.headers["givekit-signature"] as string)).toBe(true);
     }
-    console.info(
-      `webhooks after a kill: ${GIFTS} events, ${receiver.deliveries.length} deliveries ` +
-        `(${receiver.deliveries.length - GIFTS} repeated after the kill), lost: ${GIFTS - acceptedIds().size}`,
-    );
+    // The figures of the README: 12 events, 24 tries (each once before the kill, once after), lost: 0.
+    expect(receiver.deliveries).toHaveLength(2 * GIFTS);
+    expect(GIFTS - acceptedIds().size).toBe(0);
   }, 90_000);
 });
 
@@ -127,6 +126,5 @@ describe("two proxies on one PostgreSQL", () => {
       "SELECT state, COUNT(*) AS n FROM webhook_outbox GROUP BY state",
     );
     expect(rows).toEqual([{ state: "delivered", n: String(2 * GIFTS) }]);
-    console.info(`webhooks on two proxies: ${2 * GIFTS} events, ${receiver.deliveries.length} deliveries`);
   }, 90_000);
 });
