@@ -36,6 +36,28 @@ export type CliStore = Pick<
 >;
 
 /**
+ * Runs a write, waiting for the proxy's open transaction without blocking this thread (the
+ * busy timeout would: a command run inside the proxy's own process would wait on itself).
+ */
+async function whenFree<T>(db: ReturnType<typeof openSqlite>, run: () => T, waitMs = 5000): Promise<T> {
+  const until = Date.now() + waitMs;
+  db.pragma("busy_timeout = 0");
+  try {
+    for (;;) {
+      try {
+        return run();
+      } catch (error) {
+        const busy = (error as { code?: string }).code === "SQLITE_BUSY";
+        if (!busy || Date.now() > until) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+  } finally {
+    db.pragma("busy_timeout = 5000");
+  }
+}
+
+/**
  * @example
  * const store = openSqliteBeside("./data", { readonly: true });
  * console.log((await store.listAttempts({ state: "unknown" })).length);
@@ -95,7 +117,7 @@ export function openSqliteBeside(dataDir: string, options: { readonly: boolean }
       return outbox.page(filter, after, limit);
     },
     async requeueWebhooks(filter, mode) {
-      return outbox.requeue(filter, mode, Date.now());
+      return whenFree(db, () => outbox.requeue(filter, mode, Date.now()));
     },
     async noteUnknown(reference, note) {
       attempts.note(reference, note, Date.now());
