@@ -244,6 +244,49 @@ describe("an endpoint that redirects", () => {
   });
 });
 
+describe("gifts answered Pending, settled by the reconciler", () => {
+  let receiver: Receiver;
+  const env: Record<string, string> = {
+    GIVEKIT_WEBHOOK_BACKOFF_MS: "200",
+    UPSTREAM_TIMEOUT_MS: "800",
+    GIVEKIT_RECONCILE_INTERVAL_S: "1",
+    GIVEKIT_RECONCILE_SETTLE_S: "2",
+  };
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    env.GIVEKIT_WEBHOOKS = webhooksEnv({
+      url: receiver.url,
+      secret: SECRET,
+      events: ["donation.succeeded", "donation.settled"],
+    });
+  });
+  afterAll(async () => {
+    bodies.push(...receiver.deliveries.map((delivery) => delivery.body));
+    await receiver.close();
+  });
+  const ctx = useStack({ proxy: { env } });
+
+  it("tell of each as donation.settled: charged with the sandbox's transaction, or not charged", async () => {
+    // 777.77: charged, never answered; 999.99: never answered, never charged (the sandbox's faults).
+    const charged = await gift(ctx, { amount: "777.77" });
+    const lost = await gift(ctx, { amount: "999.99" });
+    expect([charged.reply.status, lost.reply.status]).toEqual([202, 202]);
+    await receiver.until(() => receiver.accepted().length === 2);
+    const [row] = await collected(ctx.sandbox);
+    const settled = receiver.accepted();
+    expect(settled.map((event) => event.type)).toEqual(["donation.settled", "donation.settled"]);
+    expect(settled.find((event) => event.data.reference === charged.reference)?.data).toMatchObject({
+      outcome: "charged",
+      amount_cents: 77777,
+      transaction_id: row!.transaction_id,
+    });
+    expect(settled.find((event) => event.data.reference === lost.reference)?.data).toMatchObject({
+      outcome: "not_charged",
+      amount_cents: 99999,
+    });
+  });
+});
+
 // Last in the file: every describe above has handed in what its receiver got.
 describe("every payload any receiver got", () => {
   it("holds no card number, payment token, API token or CVV", () => {
