@@ -9,7 +9,7 @@ import { escapeControls, jsonLine } from "./escape";
 import type { Output } from "./main";
 import { count, eachPage, emit, nextPage, since, UsageError, withStore } from "./ops";
 
-export const OUTBOX_STATES: readonly OutboxState[] = ["pending", "delivered", "dead"];
+export const OUTBOX_STATES: readonly OutboxState[] = ["pending", "delivered", "dead", "held"];
 
 /** An endpoint as printed: origin and path only (a query string may hold a receiver's token). */
 export function shownEndpoint(url: string): string {

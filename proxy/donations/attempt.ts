@@ -16,7 +16,7 @@ import type { ProgressCache } from "../progress";
 import { StoreUnavailableError, type NewAttempt, type NewConsent, type Store } from "../store";
 import type { DonateOutcome, UpstreamClient } from "../upstream/client";
 import type { WebhookEndpoint } from "../webhooks/endpoints";
-import { attemptEvents, optinEvents, outboxRows } from "../webhooks/from-attempt";
+import { attemptOutbox, optinEvents, outboxRows } from "../webhooks/from-attempt";
 import { donationAnswer } from "./answer";
 import type { ClaimHandle } from "./claim";
 import { outcomeOf, toUpstreamDonation } from "./upstream";
@@ -133,11 +133,7 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
   finishConsent(result.state);
   const answered = { ...attempt, ...result };
   try {
-    await claim.finish(
-      reference,
-      result,
-      outboxRows(webhooks, attemptEvents(campaign, request, reference, result)),
-    );
+    await claim.finish(reference, result, attemptOutbox(webhooks, campaign, request, reference, result));
   } catch (error) {
     // The outcome could not be recorded: answer what every replay will answer once the
     // claim's lease runs out (Pending), never something a replay would contradict.

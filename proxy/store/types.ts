@@ -424,9 +424,14 @@ export interface OutboxEvent {
   body: string;
   /** Milliseconds since the epoch. */
   createdAt: number;
+  /**
+   * Of a gift answered Pending: kept `held` until the reconciler settles it, then sent (charged)
+   * or dropped (not charged); a late answer replaces it with its own events.
+   */
+  held?: boolean;
 }
 
-export type OutboxState = "pending" | "delivered" | "dead";
+export type OutboxState = "pending" | "delivered" | "dead" | "held";
 
 export interface OutboxRow {
   seq: number;

@@ -31,7 +31,8 @@ export function attemptEvents(
   if (outcome.state === "declined") {
     return [makeEvent("donation.declined", { ...gift, reason: outcome.problem_code ?? undefined }, now)];
   }
-  if (outcome.state !== "succeeded") return [];
+  // Answered Pending: told as a charged gift would be, held until the reconciler settles it.
+  if (outcome.state !== "succeeded" && outcome.state !== "unknown") return [];
   const events: GivekitEvent[] = [
     makeEvent("donation.succeeded", { ...gift, transaction_id: outcome.transaction_id ?? undefined }, now),
   ];
@@ -58,10 +59,28 @@ export function attemptEvents(
   return events;
 }
 
+/**
+ * The outbox rows of a donation's recorded outcome: its events for each endpoint that wants them;
+ * those of a gift answered Pending are held until the reconciler settles it (sent if charged).
+ */
+export function attemptOutbox(
+  endpoints: readonly WebhookEndpoint[],
+  campaign: Campaign,
+  request: DonationRequest,
+  reference: string,
+  outcome: Pick<AttemptOutcome, "state" | "transaction_id" | "problem_code">,
+): OutboxEventRow[] {
+  if (endpoints.length === 0) return [];
+  return outboxRows(endpoints, attemptEvents(campaign, request, reference, outcome), {
+    held: outcome.state === "unknown",
+  });
+}
+
 /** One row per event and endpoint that asked for its type. */
 export function outboxRows(
   endpoints: readonly WebhookEndpoint[],
   events: readonly GivekitEvent[],
+  options: { held?: boolean } = {},
 ): OutboxEventRow[] {
   const rows: OutboxEventRow[] = [];
   for (const event of events) {
@@ -76,6 +95,7 @@ export function outboxRows(
         orderKey,
         body,
         createdAt: Date.parse(event.created),
+        ...(options.held ? { held: true } : {}),
       });
     }
   }

@@ -257,7 +257,7 @@ describe("gifts answered Pending, settled by the reconciler", () => {
     env.GIVEKIT_WEBHOOKS = webhooksEnv({
       url: receiver.url,
       secret: SECRET,
-      events: ["donation.succeeded", "donation.settled"],
+      events: ["donation.succeeded", "donation.settled", "dedication.made"],
     });
   });
   afterAll(async () => {
@@ -266,24 +266,40 @@ describe("gifts answered Pending, settled by the reconciler", () => {
   });
   const ctx = useStack({ proxy: { env } });
 
-  it("tell of each as donation.settled: charged with the sandbox's transaction, or not charged", async () => {
+  it("tell of the charged one as any gift, then as settled; of the other as settled, not charged, only", async () => {
     // 777.77: charged, never answered; 999.99: never answered, never charged (the sandbox's faults).
-    const charged = await gift(ctx, { amount: "777.77" });
-    const lost = await gift(ctx, { amount: "999.99" });
+    const dedication = { kind: "honor", name: "Grandma Rose", notify_email: "rose@example.org" };
+    const charged = await gift(ctx, { amount: "777.77", dedication });
+    const lost = await gift(ctx, { amount: "999.99", dedication });
     expect([charged.reply.status, lost.reply.status]).toEqual([202, 202]);
-    await receiver.until(() => receiver.accepted().length === 2);
+    await receiver.until(() => receiver.accepted().length === 4);
     const [row] = await collected(ctx.sandbox);
-    const settled = receiver.accepted();
-    expect(settled.map((event) => event.type)).toEqual(["donation.settled", "donation.settled"]);
-    expect(settled.find((event) => event.data.reference === charged.reference)?.data).toMatchObject({
-      outcome: "charged",
-      amount_cents: 77777,
-      transaction_id: row!.transaction_id,
-    });
-    expect(settled.find((event) => event.data.reference === lost.reference)?.data).toMatchObject({
-      outcome: "not_charged",
-      amount_cents: 99999,
-    });
+    const of = (reference: string) =>
+      receiver
+        .accepted()
+        .filter((event) => event.data.reference === reference)
+        .map((event) => [event.type, event.data]);
+    // The gift, its tribute and its settlement, in that order; the transaction the report found.
+    expect(of(charged.reference)).toEqual([
+      [
+        "donation.succeeded",
+        expect.objectContaining({ amount_cents: 77777, transaction_id: row!.transaction_id }),
+      ],
+      [
+        "dedication.made",
+        expect.objectContaining({ honoree_name: "Grandma Rose", notify_email: "rose@example.org" }),
+      ],
+      [
+        "donation.settled",
+        expect.objectContaining({ outcome: "charged", transaction_id: row!.transaction_id }),
+      ],
+    ]);
+    // Nothing was charged: no gift and no tribute told of.
+    expect(of(lost.reference)).toEqual([
+      ["donation.settled", expect.objectContaining({ outcome: "not_charged", amount_cents: 99999 })],
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.accepted()).toHaveLength(4);
   });
 });
 

@@ -201,6 +201,52 @@ describe.each(adapters)("the $name store's webhook outbox", (adapter) => {
     expect(await store.requeueWebhooks({ since: created, state: "delivered" }, "replay")).toBe(1);
     expect(ids(await store.webhooksPage({ state: "pending" }, null, 10))).toEqual(["a1", "b1"]);
   });
+
+  it("holds a Pending gift's events until it is settled: sent if charged (with its transaction), else dropped", async () => {
+    const store = await open();
+    const unknown = { ...success, state: "unknown" as const, transaction_id: null, upstream_status: null };
+    const held = (id: string, ref: string, type = "donation.succeeded"): OutboxEvent => ({
+      ...event(id, ref, clock.now),
+      eventType: type,
+      body: JSON.stringify({ id, type, data: { reference: ref } }),
+      held: true,
+    });
+    for (const ref of ["gk_p", "gk_q", "gk_r"]) await sending(store, ref);
+    await store.finishAttempt("gk_p", unknown, [held("p1", "gk_p"), held("p2", "gk_p", "dedication.made")]);
+    await store.finishAttempt("gk_q", unknown, [held("q1", "gk_q")]);
+    await store.finishAttempt("gk_r", unknown, [held("r1", "gk_r")]);
+    expect(await store.claimWebhooks("p", 30_000, 10)).toEqual([]);
+    expect(await store.webhookStats()).toMatchObject({ pending: 0, oldestPendingAt: null });
+    expect((await store.webhooksPage({ state: "held" }, null, 10)).map((row) => row.event_id)).toEqual([
+      "p1",
+      "p2",
+      "q1",
+      "r1",
+    ]);
+
+    const charged = { state: "succeeded" as const, transaction_id: "555" };
+    expect(await store.resolveUnknown("gk_p", charged, [event("p3", "gk_p", clock.now)])).toBe(true);
+    const notCharged = { state: "not_charged" as const, transaction_id: null };
+    expect(await store.resolveUnknown("gk_q", notCharged, [event("q2", "gk_q", clock.now)])).toBe(true);
+    // A late answer: its own events replace the held ones.
+    await store.finishAttempt("gk_r", success, [event("r2", "gk_r", clock.now)]);
+
+    const sent: string[] = [];
+    const bodies = new Map<string, string>();
+    for (let round = 0; round < 4; round++) {
+      for (const row of await store.claimWebhooks("p", 30_000, 10)) {
+        sent.push(row.event_id);
+        bodies.set(row.event_id, row.body);
+        await store.webhookDelivered(row.seq, "p", 200);
+      }
+    }
+    // The held gift is sent with the transaction the reconciler found.
+    expect(JSON.parse(bodies.get("p1")!).data.transaction_id).toBe("555");
+    // In order per donation: the held gift and its dedication before its settlement.
+    expect(sent.filter((id) => id.startsWith("p"))).toEqual(["p1", "p2", "p3"]);
+    expect(sent.toSorted()).toEqual(["p1", "p2", "p3", "q2", "r2"]);
+    expect(await store.webhooksPage({ state: "held" }, null, 10)).toEqual([]);
+  });
 });
 
 describe("two PostgreSQL proxies claiming at once", () => {

@@ -12,7 +12,7 @@ const ROW_COLUMNS = `seq, event_id, event_type, endpoint, order_key, body, creat
   last_error, last_status, done_at`;
 
 /**
- * A data-modifying CTE body adding `events` from parameters $first…$first+5 (six arrays), only
+ * A data-modifying CTE body adding `events` from parameters $first…$first+6 (seven arrays), only
  * when `when` (an SQL condition) holds; its values for the query's parameter list.
  */
 export function outboxInsert(
@@ -22,10 +22,11 @@ export function outboxInsert(
 ): { sql: string; values: unknown[] } {
   const p = (n: number) => `$${first + n}`;
   return {
-    sql: `INSERT INTO webhook_outbox (event_id, event_type, endpoint, order_key, body, created_at, next_at)
-      SELECT e.event_id, e.event_type, e.endpoint, e.order_key, e.body, e.created_at, e.created_at
-      FROM unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::bigint[])
-        AS e(event_id, event_type, endpoint, order_key, body, created_at)
+    sql: `INSERT INTO webhook_outbox (event_id, event_type, endpoint, order_key, body, created_at, next_at, state)
+      SELECT e.event_id, e.event_type, e.endpoint, e.order_key, e.body, e.created_at, e.created_at, e.state
+      FROM unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::bigint[],
+        ${p(6)}::text[])
+        AS e(event_id, event_type, endpoint, order_key, body, created_at, state)
       WHERE ${when}
       ON CONFLICT (event_id, endpoint) DO NOTHING`,
     values: [
@@ -35,6 +36,7 @@ export function outboxInsert(
       events.map((e) => e.orderKey),
       events.map((e) => e.body),
       events.map((e) => e.createdAt),
+      events.map((e) => (e.held ? "held" : "pending")),
     ],
   };
 }

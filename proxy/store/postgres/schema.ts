@@ -172,7 +172,7 @@ const MIGRATIONS: string[] = [
     order_key text NOT NULL,
     body text NOT NULL,
     created_at bigint NOT NULL,
-    state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'dead')),
+    state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'dead', 'held')),
     attempts integer NOT NULL DEFAULT 0,
     next_at bigint NOT NULL,
     lease_owner text,

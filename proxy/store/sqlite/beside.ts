@@ -106,7 +106,11 @@ export function openSqliteBeside(dataDir: string, options: { readonly: boolean }
     async resolveUnknown(reference, resolution, events = []) {
       return db.transaction(() => {
         const resolved = attempts.resolve(reference, resolution, Date.now());
-        if (resolved) outbox.add(events);
+        if (resolved) {
+          const charged = resolution.state === "succeeded";
+          outbox.settleHeld(reference, resolution.transaction_id, charged, Date.now());
+          outbox.add(events);
+        }
         return resolved;
       })();
     },

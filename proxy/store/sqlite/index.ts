@@ -90,7 +90,10 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
     },
     async finishAttempt(reference, outcome, events = []) {
       write(() => {
-        if (attempts.finish(reference, outcome, now())) outbox.add(events);
+        if (attempts.finish(reference, outcome, now())) {
+          outbox.dropHeld(reference);
+          outbox.add(events);
+        }
         keys.finishKeyOf(reference, now());
       });
       await durable();
@@ -119,7 +122,10 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
     async resolveUnknown(reference, resolution, events = []) {
       const resolved = write(() => {
         const done = attempts.resolve(reference, resolution, now());
-        if (done) outbox.add(events);
+        if (done) {
+          outbox.settleHeld(reference, resolution.transaction_id, resolution.state === "succeeded", now());
+          outbox.add(events);
+        }
         return done;
       });
       await durable();

@@ -17,9 +17,16 @@ const ROW_COLUMNS = `seq, event_id, event_type, endpoint, order_key, body, creat
 
 export function sqliteOutbox(db: Database.Database) {
   const insert = db.prepare(
-    `INSERT OR IGNORE INTO webhook_outbox (event_id, event_type, endpoint, order_key, body, created_at, next_at)
-     VALUES (@eventId, @eventType, @endpoint, @orderKey, @body, @createdAt, @createdAt)`,
+    `INSERT OR IGNORE INTO webhook_outbox (event_id, event_type, endpoint, order_key, body, created_at, next_at, state)
+     VALUES (@eventId, @eventType, @endpoint, @orderKey, @body, @createdAt, @createdAt, @state)`,
   );
+  const releaseHeld = db.prepare(
+    `UPDATE webhook_outbox SET state = 'pending', next_at = @now,
+       body = CASE WHEN event_type = 'donation.succeeded' AND @tx IS NOT NULL
+         THEN json_set(body, '$.data.transaction_id', @tx) ELSE body END
+     WHERE order_key = @reference AND state = 'held'`,
+  );
+  const dropHeld = db.prepare<[string]>("DELETE FROM webhook_outbox WHERE order_key = ? AND state = 'held'");
   const claim = db.prepare<[Record<string, unknown>], OutboxRow>(
     `UPDATE webhook_outbox SET lease_owner = @owner, lease_until = @until, attempts = attempts + 1
      WHERE seq IN (
@@ -70,7 +77,20 @@ export function sqliteOutbox(db: Database.Database) {
   return {
     /** Adds rows; call inside the transaction that records what they tell of. */
     add(rows: readonly OutboxInsert[]): void {
-      for (const row of rows) insert.run(row);
+      for (const { held, ...row } of rows) insert.run({ ...row, state: held ? "held" : "pending" });
+    },
+    /**
+     * A gift answered Pending is settled: its held events are due now (charged; with the
+     * transaction id) or dropped (not charged). Call in the resolution's transaction, before
+     * adding its own events, so they follow.
+     */
+    settleHeld(reference: string, transactionId: string | null, charged: boolean, now: number): void {
+      if (charged) releaseHeld.run({ reference, tx: transactionId, now });
+      else dropHeld.run(reference);
+    },
+    /** A late answer's own events replace the held ones. */
+    dropHeld(reference: string): void {
+      dropHeld.run(reference);
     },
     claim(owner: string, leaseMs: number, limit: number, now: number): OutboxRow[] {
       return claim.all({ owner, until: now + leaseMs, limit, now });
