@@ -11,8 +11,7 @@ import { ConfigError, DEFAULT_CAMPAIGNS_PATH, loadConfig, packageRoot, type Prox
 import { ProblemError } from "../problem";
 import { activeDefences, ALL_SCOPE } from "../defence/defence-mode";
 import { openStore, StoreOpenError, type DefenceState, type OutboxStats } from "../store";
-import type { WebhookEndpoint } from "../webhooks/endpoints";
-import { shownEndpoint } from "./webhooks";
+import { shownEndpoint, type WebhookEndpoint } from "../webhooks/endpoints";
 import { dbFileIn } from "../store/sqlite/data-dir";
 import { createUpstreamClient, type UpstreamClient } from "../upstream/client";
 import type { Output } from "./main";

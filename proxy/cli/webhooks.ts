@@ -5,21 +5,12 @@
  * endpoint's secret.
  */
 import type { OutboxRow, OutboxState } from "../store";
+import { shownEndpoint } from "../webhooks/endpoints";
 import { escapeControls, jsonLine } from "./escape";
 import type { Output } from "./main";
 import { count, eachPage, emit, nextPage, since, UsageError, withStore } from "./ops";
 
 export const OUTBOX_STATES: readonly OutboxState[] = ["pending", "delivered", "dead", "held"];
-
-/** An endpoint as printed: origin and path only (a query string may hold a receiver's token). */
-export function shownEndpoint(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return "(not a URL)";
-  }
-}
 
 const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString());
 

@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import type { OutboxRow, Store } from "../store";
 import { backoffMs, deliverOnce, DELIVERY_TIMEOUT_MS, RETRY_FOR_MS, type DeliveryResult } from "./deliver";
-import type { WebhookEndpoint } from "./endpoints";
+import { shownEndpoint, type WebhookEndpoint } from "./endpoints";
 import type { GivekitEvent } from "./events";
 
 /** How long a claimed event is this proxy's: well past a delivery's timeout. */
@@ -57,7 +57,12 @@ export function createDispatcher(options: DispatcherOptions) {
     const status = result.outcome === "failed" ? (result.status ?? null) : null;
     const kept = await store.webhookFailed(row.seq, owner, { status, error: result.reason, nextAt, giveUp });
     if (!kept) return "lease_lost";
-    const fields = { event: row.event_id, type: row.event_type, endpoint: row.endpoint, tries: row.attempts };
+    const fields = {
+      event: row.event_id,
+      type: row.event_type,
+      endpoint: shownEndpoint(row.endpoint),
+      tries: row.attempts,
+    };
     if (giveUp)
       options.logger?.warn({ ...fields, reason: result.reason }, "webhook event given up after 3 days");
     else

@@ -119,6 +119,11 @@ describe.each(["sqlite", "postgres"] as const)("webhooks for the operator, on %s
       expect(out).not.toContain("receiver-query-token");
     }
     expect(table.out).toContain(row!.event_id as string);
+    // The proxy's log names the failing endpoint without its query string.
+    const failures = ctx.proxy.logs.filter((line) => line.includes("webhook delivery failed"));
+    expect(failures.length).toBeGreaterThan(0);
+    expect(failures[0]).toContain(`"endpoint":"${receiver.url}"`);
+    expect(ctx.proxy.logs.join("\n")).not.toContain("receiver-query-token");
 
     await expect
       .poll(async () => (await metric(ctx, 'givekit_webhook_deliveries_total{outcome="failed"}')).length)
