@@ -208,6 +208,7 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
     // A delivery's outcome needs no fsync: a crash loses at most the record of a try, and the
     // event is then delivered once more (at least once).
     async claimWebhooks(owner, leaseMs, limit) {
+      if (!outbox.anyDue(now())) return [];
       return write(() => outbox.claim(owner, leaseMs, limit, now()));
     },
     async webhookDelivered(seq, owner, status) {

@@ -71,6 +71,9 @@ export function sqliteOutbox(db: Database.Database) {
      WHERE state IN (SELECT value FROM json_each(@states)) AND (@since IS NULL OR created_at >= @since)
        AND (@endpoint IS NULL OR endpoint = @endpoint)`,
   );
+  const due = db.prepare<[{ now: number }], { due: number }>(
+    `SELECT 1 AS due FROM webhook_outbox WHERE state = 'pending' AND next_at <= @now AND lease_until <= @now LIMIT 1`,
+  );
   const releaseAll = db.prepare(
     "UPDATE webhook_outbox SET lease_owner = NULL, lease_until = 0 WHERE state = 'pending' AND lease_until > 0",
   );
@@ -91,6 +94,10 @@ export function sqliteOutbox(db: Database.Database) {
     /** A late answer's own events replace the held ones. */
     dropHeld(reference: string): void {
       dropHeld.run(reference);
+    },
+    /** Whether a claim now would find a row (a read: the poll opens no write when nothing is due). */
+    anyDue(now: number): boolean {
+      return due.get({ now }) !== undefined;
     },
     claim(owner: string, leaseMs: number, limit: number, now: number): OutboxRow[] {
       return claim.all({ owner, until: now + leaseMs, limit, now });
