@@ -23,7 +23,8 @@ export const DEFENCE_EXIT_INTERVAL_MS = 5000;
 const RESOLVED = new Set(["succeeded", "declined", "failed", "not_charged"]);
 
 export interface Jobs {
-  stop(): void;
+  /** Stops every timer at once; resolves once the webhook tries in flight have given their events back. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -31,7 +32,7 @@ export interface Jobs {
  *
  * @example
  * const jobs = await startJobs({ store, upstream, logger, reconcileIntervalS: 60, reconcileSettleS: 900 });
- * jobs.stop(); // on close
+ * await jobs.stop(); // on close, before the store closes
  */
 export async function startJobs(deps: {
   store: Store;
@@ -77,9 +78,9 @@ export async function startJobs(deps: {
       : null;
   dispatcher?.start(pollIntervalMs(backoffMs));
   return {
-    stop() {
+    async stop() {
       for (const timer of timers) clearInterval(timer);
-      dispatcher?.stop();
+      await dispatcher?.stop();
     },
   };
 }

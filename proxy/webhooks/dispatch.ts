@@ -83,7 +83,14 @@ export function createDispatcher(options: DispatcherOptions) {
       const event = JSON.parse(row.body) as GivekitEvent;
       result = await deliver(endpoint, event, { body: row.body, signal: stopping.signal });
     }
-    if (stopping.signal.aborted) return; // its lease frees it for the next start, or another proxy
+    if (stopping.signal.aborted) {
+      // The proxy is stopping: the event is due again at once, for another proxy (or this one's
+      // next start); were this write lost, its lease runs out. The receiver may have had it.
+      await options.store
+        .webhookFailed(row.seq, owner, { status: null, error: "proxy stopped", nextAt: now(), giveUp: false })
+        .catch(() => undefined);
+      return;
+    }
     try {
       options.onOutcome?.(await settle(row, result));
     } catch (error) {
@@ -133,10 +140,14 @@ export function createDispatcher(options: DispatcherOptions) {
       timer.unref();
       void poll();
     },
-    /** Stops polling and ends the tries in flight: their events stay due (at least once). */
-    stop(): void {
+    /**
+     * Stops polling and ends the tries in flight; resolves once their events are given back, due
+     * at once for another proxy (at least once: the receiver may have had them).
+     */
+    async stop(): Promise<void> {
       if (timer) clearInterval(timer);
       stopping.abort();
+      await Promise.allSettled(inFlight);
     },
   };
 }

@@ -128,3 +128,32 @@ describe("two proxies on one PostgreSQL", () => {
     expect(rows).toEqual([{ state: "delivered", n: String(2 * GIFTS) }]);
   }, 90_000);
 });
+
+describe("a proxy stopped (SIGTERM) with deliveries in flight, beside another on PostgreSQL", () => {
+  let proxies: ProxyProcess[] = [];
+  afterAll(async () => {
+    await Promise.all(proxies.map((proxy) => proxy.stop()));
+  });
+
+  it("hands its events to the other at once, not when their leases run out", async () => {
+    receiver.deliveries.length = 0;
+    receiver.answer = () => "hang";
+    const database = await testDatabase();
+    const shared = env({ DATABASE_URL: database, GIVEKIT_SIGNING_SECRET: randomBytes(32).toString("hex") });
+    const first = await spawnProxy(shared);
+    proxies = [first];
+    await gifts([first], GIFTS, 300);
+    await receiver.until(() => receiver.deliveries.length === GIFTS);
+    const second = await spawnProxy(shared);
+    proxies.push(second);
+    receiver.answer = () => 200;
+    const stoppedAt = Date.now();
+    await first.stop();
+    // Well within the 60-second lease a killed proxy's events wait for.
+    await receiver.until(() => acceptedIds().size === GIFTS, 15_000);
+    expect(Date.now() - stoppedAt).toBeLessThan(15_000);
+    await expect
+      .poll(() => sql(database, "SELECT state, COUNT(*) AS n FROM webhook_outbox GROUP BY state"))
+      .toEqual([{ state: "delivered", n: String(GIFTS) }]);
+  }, 90_000);
+});
