@@ -195,9 +195,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       rateLimits,
       progress,
       defence,
+      webhooks: config.webhooks,
     }),
   );
-  app.route("/", subscriptionRoutes({ campaigns, upstream, store, rateLimits }));
+  app.route("/", subscriptionRoutes({ campaigns, upstream, store, rateLimits, webhooks: config.webhooks }));
   app.route(
     "/",
     widgetRoutes({

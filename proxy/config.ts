@@ -165,6 +165,8 @@ export interface ProxyConfig {
   allowDemoSetup: boolean;
   /** GIVEKIT_WEBHOOKS: the nonprofit's endpoints (proxy/GUIDE.md, "Webhooks"); [] sends none. */
   webhooks: WebhookEndpoint[];
+  /** GIVEKIT_WEBHOOK_BACKOFF_MS: a failed delivery's first wait; each next one doubles (at most 6 h). */
+  webhookBackoffMs: number;
 }
 
 /** A configuration value that cannot be used; the message names the variable. */
@@ -250,6 +252,7 @@ export const CONFIG_DEFAULTS = {
   GIVEKIT_STORE_START_WAIT_S: "60",
   GIVEKIT_ALLOW_DEMO_SETUP: "false",
   GIVEKIT_WEBHOOKS: "",
+  GIVEKIT_WEBHOOK_BACKOFF_MS: "30000",
 } as const;
 
 export type ConfigVariable = keyof typeof CONFIG_DEFAULTS;
@@ -479,6 +482,7 @@ const EnvSchema = z.object({
   GIVEKIT_ALLOW_DEMO_SETUP: z.enum(["true", "false"], 'must be "true" or "false"'),
   /** Read by parseWebhooks in loadConfig (JSON, with secrets: never echoed). */
   GIVEKIT_WEBHOOKS: z.string(),
+  GIVEKIT_WEBHOOK_BACKOFF_MS: whole(10, 3_600_000),
 });
 
 const CampaignsFileSchema = z.strictObject({
@@ -712,6 +716,7 @@ export function loadConfig(given: Record<string, string | undefined>): ProxyConf
     storeStartWaitS: e.GIVEKIT_STORE_START_WAIT_S,
     allowDemoSetup: e.GIVEKIT_ALLOW_DEMO_SETUP === "true",
     webhooks: webhooks.endpoints,
+    webhookBackoffMs: e.GIVEKIT_WEBHOOK_BACKOFF_MS,
   };
 }
 

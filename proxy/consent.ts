@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import type { Context } from "hono";
 import type { AppEnv } from "./context";
-import type { ConsentStore, NewConsent } from "./store";
+import type { ConsentStore, NewConsent, OutboxEvent } from "./store";
 
 /** Longest user agent and page URL kept in a consent record. */
 const CONSENT_FIELD_MAX = 1000;
@@ -75,8 +75,10 @@ export async function beginConsent(
   store: Pick<ConsentStore, "recordConsent" | "finishConsent">,
   consent: NewConsent,
   onUnrecorded: () => void,
+  /** Written with the record, in its transaction: its `optin.recorded` (proxy/webhooks). */
+  events?: readonly OutboxEvent[],
 ): Promise<ConsentHandle> {
-  const id = await store.recordConsent(consent);
+  const id = await store.recordConsent(consent, events);
   let finished = false;
   return {
     finish(outcome) {

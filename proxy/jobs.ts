@@ -1,8 +1,8 @@
 /**
  * The proxy's background jobs, each on a timer of its own, all stopped together: the lease sweep,
- * the retention purge, the defence-mode exits and the reconciler. Safe with any number of proxies:
- * each sweep and purge is one statement, a purge another proxy is running is skipped, and the
- * reconciler leases each attempt (proxy/store).
+ * the retention purge, the defence-mode exits, the reconciler and the webhook dispatcher. Safe
+ * with any number of proxies: each sweep and purge is one statement, a purge another proxy is
+ * running is skipped, the reconciler leases each attempt and the dispatcher each event (proxy/store).
  */
 import type { Logger } from "pino";
 import { logDefenceExits } from "./defence/defence-mode";
@@ -10,6 +10,8 @@ import { createReconciler } from "./reconcile/reconciler";
 import type { Metrics } from "./metrics";
 import type { Store } from "./store";
 import type { UpstreamClient } from "./upstream/client";
+import { createDispatcher, pollIntervalMs } from "./webhooks/dispatch";
+import type { WebhookEndpoint } from "./webhooks/endpoints";
 
 /** How often idempotency records past their retention (and expired rate-limit counters) are deleted. */
 export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
@@ -21,7 +23,8 @@ export const DEFENCE_EXIT_INTERVAL_MS = 5000;
 const RESOLVED = new Set(["succeeded", "declined", "failed", "not_charged"]);
 
 export interface Jobs {
-  stop(): void;
+  /** Stops every timer at once; resolves once the webhook tries in flight have given their events back. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -29,7 +32,7 @@ export interface Jobs {
  *
  * @example
  * const jobs = await startJobs({ store, upstream, logger, reconcileIntervalS: 60, reconcileSettleS: 900 });
- * jobs.stop(); // on close
+ * await jobs.stop(); // on close, before the store closes
  */
 export async function startJobs(deps: {
   store: Store;
@@ -38,8 +41,12 @@ export async function startJobs(deps: {
   /** GIVEKIT_RECONCILE_INTERVAL_S (0: no reconciler on a timer). */
   reconcileIntervalS: number;
   reconcileSettleS: number;
-  /** Counts the reconciler's passes and what they settled, when given. */
-  metrics?: Pick<Metrics, "reconcilePasses" | "reconcileSettled">;
+  /** Counts the reconciler's passes and what they settled, and webhook tries, when given. */
+  metrics?: Pick<Metrics, "reconcilePasses" | "reconcileSettled" | "webhookDeliveries">;
+  /** GIVEKIT_WEBHOOKS: the dispatcher runs only when there is an endpoint. */
+  webhooks?: readonly WebhookEndpoint[];
+  /** GIVEKIT_WEBHOOK_BACKOFF_MS. */
+  webhookBackoffMs?: number;
 }): Promise<Jobs> {
   const { store, logger } = deps;
   await sweep(store, logger);
@@ -57,9 +64,23 @@ export async function startJobs(deps: {
   ];
   if (deps.reconcileIntervalS > 0) timers.push(reconcileEvery(deps));
   for (const timer of timers) timer.unref();
+  const webhooks = deps.webhooks ?? [];
+  const backoffMs = deps.webhookBackoffMs ?? 30_000;
+  const dispatcher =
+    webhooks.length > 0
+      ? createDispatcher({
+          store,
+          endpoints: webhooks,
+          backoffBaseMs: backoffMs,
+          logger,
+          onOutcome: (outcome) => deps.metrics?.webhookDeliveries.inc({ outcome }),
+        })
+      : null;
+  dispatcher?.start(pollIntervalMs(backoffMs));
   return {
-    stop() {
+    async stop() {
       for (const timer of timers) clearInterval(timer);
+      await dispatcher?.stop();
     },
   };
 }
@@ -72,6 +93,7 @@ function reconcileEvery(deps: Parameters<typeof startJobs>[0]): NodeJS.Timeout {
     upstream: deps.upstream,
     settleS: deps.reconcileSettleS,
     warn: (fields, message) => logger.warn(fields, message),
+    webhooks: deps.webhooks,
   });
   let reconciling = false;
   return setInterval(() => {

@@ -62,12 +62,14 @@ export async function startProxyServer(
       metrics,
       reconcileIntervalS: config.reconcileIntervalS,
       reconcileSettleS: config.reconcileSettleS,
+      webhooks: config.webhooks,
+      webhookBackoffMs: config.webhookBackoffMs,
     });
     const app = createApp({ config, logger, store, signingSecret, upstream, metrics, lifecycle });
     listening = await listen(app.fetch, config.host, config.port);
   } catch (error) {
     // Not started (the port is taken, say): let the data directory go for the next try.
-    jobs?.stop();
+    await jobs?.stop();
     unwatch();
     upstream.close();
     await store.close();
@@ -105,7 +107,7 @@ export async function startProxyServer(
         return closing;
       }
       lifecycle.draining = true;
-      jobs!.stop();
+      const jobsStopped = jobs!.stop();
       unwatch();
       const started = performance.now();
       const delayMs = how.delayMs ?? 0;
@@ -122,6 +124,7 @@ export async function startProxyServer(
       closing = delayed
         .then(() => closeServer(listening.server, forced ? 0 : graceMs))
         .then(async () => {
+          await jobsStopped;
           upstream.close();
           await store
             .close()

@@ -57,6 +57,10 @@ export interface Metrics {
   /** Reconciler passes by result (ok, failed), and the attempts they settled by state. */
   reconcilePasses: Counter<"result">;
   reconcileSettled: Counter<"state">;
+  /** Webhook tries by outcome: delivered, failed, refused, given_up, lease_lost (proxy/webhooks). */
+  webhookDeliveries: Counter<"outcome">;
+  /** The oldest webhook event not yet delivered, its age in seconds (0: none waits; read every 15 s). */
+  webhookOldestAge: Gauge;
   /** Requests whose client address could not be trusted (client-ip.ts): untrusted_forwarder, missing_forwarded_for. */
   clientAddressProblems: Counter<"problem">;
   /** Bot-filter refusals by reason, for the defence to count. */
@@ -90,6 +94,7 @@ export function createMetrics(build: { version: string } = { version: "unknown" 
   let unknownCount: number | null = null;
   let refreshSoon: (() => void) | undefined;
   let defenceScopes: { scope: string; on: boolean }[] | null = null;
+  let oldestWebhookAt: number | null | undefined;
   const metrics: Metrics = {
     registry,
     donations: new Counter({
@@ -192,6 +197,21 @@ export function createMetrics(build: { version: string } = { version: "unknown" 
       labelNames: ["state"],
       registers,
     }),
+    webhookDeliveries: new Counter({
+      name: "givekit_webhook_deliveries_total",
+      help: "Webhook deliveries tried, by outcome: delivered, failed (retried later), refused (a private address), given_up (after 3 days), lease_lost (another proxy took it over).",
+      labelNames: ["outcome"],
+      registers,
+    }),
+    webhookOldestAge: new Gauge({
+      name: "givekit_webhook_oldest_undelivered_seconds",
+      help: "Age of the oldest webhook event not yet delivered nor given up, in seconds; 0 when none waits (read from the store every 15 s).",
+      registers,
+      collect() {
+        if (oldestWebhookAt === undefined) return;
+        this.set(oldestWebhookAt === null ? 0 : Math.max(0, (Date.now() - oldestWebhookAt) / 1000));
+      },
+    }),
     clientAddressProblems: new Counter({
       name: "givekit_client_address_problems_total",
       help: "Requests whose client address is not what GIVEKIT_TRUST_PROXY expects: untrusted_forwarder (X-Forwarded-For from a peer not trusted), missing_forwarded_for (a trusted proxy sent none).",
@@ -209,6 +229,7 @@ export function createMetrics(build: { version: string } = { version: "unknown" 
       const refresh = async () => {
         try {
           unknownCount = (await store.listAttempts({ state: "unknown" })).length;
+          oldestWebhookAt = (await store.webhookStats()).oldestPendingAt;
           const states = await store.defenceStates();
           const on = new Set(activeDefences(states).map((state) => state.scope));
           defenceScopes = [

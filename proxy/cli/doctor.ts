@@ -9,7 +9,8 @@ import { compileTrust } from "../client-ip";
 import type { Campaign } from "../../contract/api";
 import { ConfigError, DEFAULT_CAMPAIGNS_PATH, loadConfig, packageRoot, type ProxyConfig } from "../config";
 import { activeDefences, ALL_SCOPE } from "../defence/defence-mode";
-import { openStore, StoreOpenError, type DefenceState } from "../store";
+import { openStore, StoreOpenError, type DefenceState, type OutboxStats } from "../store";
+import { shownEndpoint, type WebhookEndpoint } from "../webhooks/endpoints";
 import { dbFileIn } from "../store/sqlite/data-dir";
 import { createUpstreamClient, type UpstreamClient } from "../upstream/client";
 import {
@@ -209,6 +210,42 @@ export function describeDefence(states: DefenceState[], now = Date.now()): strin
         `ends ${at(state.until)} unless a signal crosses again`,
     )
     .join("; ");
+}
+
+/** How long an endpoint fails before doctor says so. */
+export const WEBHOOK_FAILING_MS = 3600 * 1000;
+
+/**
+ * The webhook outbox as doctor reports it: a configured endpoint with an event that has failed
+ * for an hour or more (or was given up in the last day) fails the check, naming the endpoint.
+ */
+export function describeWebhooks(
+  endpoints: readonly WebhookEndpoint[],
+  stats: OutboxStats,
+  now = Date.now(),
+): string {
+  const configured = new Set(endpoints.map((endpoint) => endpoint.url));
+  const failing = stats.failing.filter(
+    (entry) => configured.has(entry.endpoint) && (now - entry.since >= WEBHOOK_FAILING_MS || entry.dead > 0),
+  );
+  if (failing.length > 0) {
+    throw new Finding(
+      "GIVEKIT_WEBHOOKS",
+      failing
+        .map(
+          (entry) =>
+            `${shownEndpoint(entry.endpoint)} has failed since ${at(entry.since)}` +
+            (entry.dead > 0 ? ` (${entry.dead} event(s) given up)` : ""),
+        )
+        .join("; "),
+      "make the endpoint answer 2xx (`givekit webhooks list --state pending` shows its last error), then `givekit webhooks retry`",
+    );
+  }
+  const waiting =
+    stats.oldestPendingAt === null
+      ? "none waiting"
+      : `${stats.pending} waiting, the oldest since ${at(stats.oldestPendingAt)}`;
+  return `${endpoints.length} endpoint(s); ${stats.delivered} delivered, ${waiting}`;
 }
 
 /** One check's result, as printed (and as `--json` gives it). */
@@ -468,6 +505,24 @@ export async function runDoctor(
         }
       },
     },
+    // Only with endpoints configured: without, there is nothing to say.
+    ...(config.webhooks.length === 0
+      ? []
+      : [
+          {
+            name: "webhooks",
+            run: async () => {
+              if (!config.databaseUrl && !existsSync(dbFileIn(config.dataDir)))
+                return `${config.webhooks.length} endpoint(s); no database yet`;
+              const store = await openStore(config, { beside: { write: false } });
+              try {
+                return describeWebhooks(config.webhooks, await store.webhookStats());
+              } finally {
+                await store.close();
+              }
+            },
+          },
+        ]),
     { name: "client address", run: () => checkTrust(config, front) },
     {
       name: "upstream login",

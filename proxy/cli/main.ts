@@ -14,6 +14,7 @@ import { runServe } from "./serve";
 import { escapeControls } from "./escape";
 import type { Output } from "./output";
 import { ATTEMPT_STATES, runAttempts, runConsentsExport, runReconcile, UsageError } from "./ops";
+import { OUTBOX_STATES, runWebhooksList, runWebhooksRequeue } from "./webhooks";
 
 interface Command {
   summary: string;
@@ -75,6 +76,32 @@ const COMMANDS: Record<string, Command> = {
       after: { type: "string" },
     },
     run: runConsentsExport,
+  },
+  "webhooks list": {
+    summary:
+      "list webhook events, one row per endpoint, in the outbox's order: id, type, endpoint, state, tries, last error (JSON lines with --json); never a secret",
+    usage: `givekit webhooks list [--state ${OUTBOX_STATES.join("|")}] [--since ISO] [--endpoint URL] [--limit N] [--after N] [--json]`,
+    options: {
+      state: { type: "string" },
+      since: { type: "string" },
+      endpoint: { type: "string" },
+      limit: { type: "string" },
+      after: { type: "string" },
+      json: { type: "boolean" },
+    },
+    run: runWebhooksList,
+  },
+  "webhooks retry": {
+    summary: "make webhook events not yet delivered (given up, or waiting for their next try) due now",
+    usage: "givekit webhooks retry [--since ISO] [--endpoint URL]",
+    options: { since: { type: "string" }, endpoint: { type: "string" } },
+    run: runWebhooksRequeue("retry"),
+  },
+  "webhooks replay": {
+    summary: "send again every webhook event made since a time, delivered ones included (the same event ids)",
+    usage: "givekit webhooks replay --since ISO [--endpoint URL]",
+    options: { since: { type: "string" }, endpoint: { type: "string" } },
+    run: runWebhooksRequeue("replay"),
   },
 };
 

@@ -27,7 +27,7 @@ export const ATTEMPT_STATES: readonly AttemptState[] = [
 /** A bad flag value: exit 2 with the command's usage. */
 export class UsageError extends Error {}
 
-function since(value: unknown): string | undefined {
+export function since(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   const at = Date.parse(String(value));
   if (!/^\d{4}-\d{2}-\d{2}/.test(String(value)) || !Number.isFinite(at)) {
@@ -38,7 +38,7 @@ function since(value: unknown): string | undefined {
   return new Date(at).toISOString();
 }
 
-function count(value: unknown, flag: string): number | undefined {
+export function count(value: unknown, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const text = String(value);
   if (!/^[1-9]\d{0,8}$/.test(text)) {
@@ -48,7 +48,7 @@ function count(value: unknown, flag: string): number | undefined {
 }
 
 /** Writes, and waits when the reader is slower than the store (a pipe to `less`). */
-async function emit(out: Output, text: string): Promise<void> {
+export async function emit(out: Output, text: string): Promise<void> {
   const stream = out as Output & Partial<Pick<NodeJS.WritableStream, "once">>;
   if (out.write(text) === false && typeof stream.once === "function") {
     await new Promise((resolve) => stream.once!("drain", resolve));
@@ -60,7 +60,7 @@ async function emit(out: Output, text: string): Promise<void> {
  * each page on; stops after `limit` rows. Resolves with the last row's cursor when rows were left
  * unread because of the limit (null otherwise).
  */
-async function eachPage<T, C>(
+export async function eachPage<T, C>(
   read: (after: C | null, limit: number) => Promise<T[]>,
   cursorOf: (row: T) => C,
   start: C | null,
@@ -83,7 +83,7 @@ async function eachPage<T, C>(
 }
 
 /** Loads the configuration and the store, runs `work`, closes; config and store errors exit 1. */
-async function withStore(
+export async function withStore(
   env: NodeJS.ProcessEnv,
   out: Output,
   write: boolean,
@@ -147,7 +147,7 @@ function tableWriter() {
 }
 
 /** Says on stderr how to ask for the next page, when --limit left rows unread. */
-function nextPage(err: Output, command: string, cursor: string | number | null) {
+export function nextPage(err: Output, command: string, cursor: string | number | null) {
   if (cursor !== null) err.write(`More rows: ${command} --after ${cursor} for the next page.\n`);
 }
 
@@ -202,6 +202,7 @@ export async function runReconcile(values: Record<string, unknown>, env: NodeJS.
         upstream,
         settleS: config.reconcileSettleS,
         owner: `cli-${process.pid}`,
+        webhooks: config.webhooks,
       });
       const steps = await reconciler.pass({ reference });
       for (const step of steps) {

@@ -12,12 +12,14 @@ import { feeCents, fromCents, toCents } from "../../contract/money";
 import { normalizeMobile } from "../../contract/phone";
 import { readUtm } from "../../contract/utm";
 import { campaignScope } from "../campaigns";
-import { beginConsent, consentRecord, NO_CONSENT, type ConsentSource } from "../consent";
+import { beginConsent, consentRecord, NO_CONSENT, type ConsentHandle, type ConsentSource } from "../consent";
 import type { Defence } from "../defence/defence";
 import type { RateLimits } from "../middleware/rate-limit";
 import type { ProgressCache } from "../progress";
 import { StoreUnavailableError, type ConsentStore, type NewAttempt } from "../store";
 import type { DonateOutcome, UpstreamClient } from "../upstream/client";
+import type { WebhookEndpoint } from "../webhooks/endpoints";
+import { attemptOutbox, optinEvents, outboxRows } from "../webhooks/from-attempt";
 import { donationAnswer } from "./answer";
 import type { ClaimHandle } from "./claim";
 import { outcomeOf, toUpstreamDonation } from "./upstream";
@@ -32,6 +34,8 @@ export interface AttemptDeps {
   defence: Pick<Defence, "recordDecline">;
   /** Told of each charged gift, so the campaign's progress counts it at once. */
   progress?: Pick<ProgressCache, "changed">;
+  /** GIVEKIT_WEBHOOKS: the outcome's events are written to the outbox with it (proxy/webhooks). */
+  webhooks?: readonly WebhookEndpoint[];
 }
 
 /** One donation to run: the checked request, its campaign, its claim, and who sent it. */
@@ -85,23 +89,27 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
   // The claim and the attempt are durable before anything is sent; if they cannot be
   // written, nothing is sent (503 store_unavailable).
   await claim.begin(attempt);
+  const webhooks = deps.webhooks ?? [];
   // A ticked SMS box is a consent like any opt-in: on record before the donation is sent,
-  // whatever becomes of it (the schema made sure of its text and number).
-  const consent = request.sms_opt_in_accepted
-    ? await beginConsent(
-        deps.store,
-        consentRecord(
-          run.consent,
-          {
-            mobilenumber: normalizeMobile(request.donor.phone!)!,
-            keyword: campaign.keyword,
-            shortcode: campaign.shortcode,
-          },
-          request.sms_consent_text!,
-        ),
-        () => log({ consentOutcome: "unrecorded" }),
-      )
-    : NO_CONSENT;
+  // whatever becomes of it (the schema made sure of its text and number), `optin.recorded` with it.
+  let consent: ConsentHandle = NO_CONSENT;
+  if (request.sms_opt_in_accepted) {
+    const record = consentRecord(
+      run.consent,
+      {
+        mobilenumber: normalizeMobile(request.donor.phone!)!,
+        keyword: campaign.keyword,
+        shortcode: campaign.shortcode,
+      },
+      request.sms_consent_text!,
+    );
+    consent = await beginConsent(
+      deps.store,
+      record,
+      () => log({ consentOutcome: "unrecorded" }),
+      outboxRows(webhooks, optinEvents(record, reference)),
+    );
+  }
 
   let outcome: DonateOutcome;
   try {
@@ -137,7 +145,7 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
   consent.finish(`donation_${result.state}`);
   const answered = { ...attempt, ...result };
   try {
-    await claim.finish(reference, result);
+    await claim.finish(reference, result, attemptOutbox(webhooks, campaign, request, reference, result));
   } catch (error) {
     // The outcome could not be recorded: answer what every replay will answer once the
     // claim's lease runs out (Pending), never something a replay would contradict.

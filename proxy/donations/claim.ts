@@ -10,7 +10,14 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context";
 import { fingerprint, readIdempotencyKey } from "../idempotency";
 import { ProblemError } from "../problem";
-import type { AttemptOutcome, AttemptStore, Claim, IdempotencyStore, NewAttempt } from "../store";
+import type {
+  AttemptOutcome,
+  AttemptStore,
+  Claim,
+  IdempotencyStore,
+  NewAttempt,
+  OutboxEvent,
+} from "../store";
 import { donationAnswer } from "./answer";
 
 /** How long a client should wait before asking again about a key still in flight, in seconds. */
@@ -25,8 +32,8 @@ export interface ClaimHandle {
   fingerprint: string;
   /** Records the attempt (durably) before anything is sent upstream. */
   begin(attempt: NewAttempt): Promise<void>;
-  /** Records what came back; the key then replays it. */
-  finish(reference: string, outcome: AttemptOutcome): Promise<void>;
+  /** Records what came back, with its webhook events (same transaction); the key then replays it. */
+  finish(reference: string, outcome: AttemptOutcome, events?: readonly OutboxEvent[]): Promise<void>;
   /** Nothing reached the upstream: the attempt is `not_sent` and the key may be retried. */
   abandon(reference: string): Promise<void>;
 }
@@ -112,7 +119,7 @@ export function claimKey(options: { store: ClaimStore; secret: string }): Middle
         begun = true;
         return timed(() => store.startAttempt(claim, attempt));
       },
-      finish: (reference, outcome) => timed(() => store.finishAttempt(reference, outcome)),
+      finish: (reference, outcome, events) => timed(() => store.finishAttempt(reference, outcome, events)),
       abandon: (reference) => timed(() => store.abandonAttempt(claim, reference)),
     });
     try {

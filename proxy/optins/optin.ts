@@ -18,12 +18,16 @@ import { ProblemError, problemOf } from "../problem";
 import type { ConsentStore } from "../store";
 import type { UpstreamClient } from "../upstream/client";
 import { isRecord } from "../validate";
+import type { WebhookEndpoint } from "../webhooks/endpoints";
+import { optinEvents, outboxRows } from "../webhooks/from-attempt";
 
 export interface OptInDeps {
   campaigns: Pick<CampaignDirectory, "offersList" | "byKeyword">;
   upstream: Pick<UpstreamClient, "subscribe">;
   store: Pick<ConsentStore, "recordConsent" | "finishConsent">;
   rateLimits: Pick<RateLimits, "consume">;
+  /** GIVEKIT_WEBHOOKS: `optin.recorded` is written with the consent record (proxy/webhooks). */
+  webhooks?: readonly WebhookEndpoint[];
 }
 
 /** One opt-in to run: the parsed body, who sent it, and where its consent was given. */
@@ -83,10 +87,12 @@ export async function runOptIn(deps: OptInDeps, run: OptInRun): Promise<Subscrip
   // The schema gives the number back as its ten digits.
   const { mobilenumber } = request;
   // The consent is on record (durably) before the number is sent anywhere.
+  const record = consentRecord(run.consent, { mobilenumber, ...target }, request.consent_text);
   const consent = await beginConsent(
     deps.store,
-    consentRecord(run.consent, { mobilenumber, ...target }, request.consent_text),
+    record,
     () => run.log({ consentOutcome: "unrecorded" }),
+    outboxRows(deps.webhooks ?? [], optinEvents(record)),
   );
 
   const upstreamBody: UpstreamSubscriptionRequest = { mobilenumber, ...target };

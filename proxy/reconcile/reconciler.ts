@@ -8,6 +8,8 @@ import { fromCents, toCents } from "../../contract/money";
 import { reportDateOf, type TransactionRow } from "../../contract/upstream";
 import type { AttemptRecord, Reconciliation, Store } from "../store";
 import type { UpstreamClient } from "../upstream/client";
+import type { WebhookEndpoint } from "../webhooks/endpoints";
+import { outboxRows, settledEvents } from "../webhooks/from-attempt";
 import { matchAttempts, mayConcern } from "./match";
 
 export interface ReconcilerOptions {
@@ -19,6 +21,8 @@ export interface ReconcilerOptions {
   owner?: string;
   now?: () => number;
   warn?: (fields: Record<string, unknown>, message: string) => void;
+  /** GIVEKIT_WEBHOOKS: `donation.settled` is written with each resolution (proxy/webhooks). */
+  webhooks?: readonly WebhookEndpoint[];
 }
 
 /** What one pass did to one attempt (the CLI prints one line per attempt). */
@@ -130,7 +134,8 @@ export function createReconciler(options: ReconcilerOptions) {
         break;
     }
     if (outcome) {
-      const resolved = await options.store.resolveUnknown(reference, outcome);
+      const events = outboxRows(options.webhooks ?? [], settledEvents(attempt, outcome));
+      const resolved = await options.store.resolveUnknown(reference, outcome, events);
       return resolved
         ? { reference, result: outcome.state, transaction_id: outcome.transaction_id }
         : { reference, result: "leased_elsewhere" };

@@ -210,8 +210,12 @@ export interface AttemptStore {
    * upstream call. Rejects with ClaimLostError when the claim's lease ran out meanwhile.
    */
   startAttempt(claim: Claim, attempt: NewAttempt): Promise<void>;
-  /** Records what came back and finishes the key, so it replays this outcome. */
-  finishAttempt(reference: string, outcome: AttemptOutcome): Promise<void>;
+  /**
+   * Records what came back and finishes the key, so it replays this outcome. `events` (webhook
+   * outbox rows, proxy/webhooks) are written in the same transaction, durably, and only if this
+   * call recorded the outcome.
+   */
+  finishAttempt(reference: string, outcome: AttemptOutcome, events?: readonly OutboxEvent[]): Promise<void>;
   /** Records that nothing was sent and frees the key. */
   abandonAttempt(claim: Claim, reference: string): Promise<void>;
   attempt(reference: string): Promise<AttemptRecord | undefined>;
@@ -227,16 +231,26 @@ export interface ReconcileStore {
    * true when `owner` holds it now, false when another owner's lease is still running.
    */
   leaseReconcile(reference: string, owner: string, ms: number): Promise<boolean>;
-  /** Resolves an attempt only while it is still `unknown`; true when this call resolved it. */
-  resolveUnknown(reference: string, resolution: Reconciliation): Promise<boolean>;
+  /**
+   * Resolves an attempt only while it is still `unknown`; true when this call resolved it. Its
+   * `events` are written in the same transaction, only when it did.
+   */
+  resolveUnknown(
+    reference: string,
+    resolution: Reconciliation,
+    events?: readonly OutboxEvent[],
+  ): Promise<boolean>;
   /** Notes why an attempt stays unknown (only while it is). */
   noteUnknown(reference: string, note: string): Promise<void>;
 }
 
 /** SMS consent records: kept before the number is sent, with what became of them. */
 export interface ConsentStore {
-  /** Keeps a consent record (outcome `pending`), durably, before the number is sent. */
-  recordConsent(consent: NewConsent): Promise<number>;
+  /**
+   * Keeps a consent record (outcome `pending`), durably, before the number is sent, with its
+   * webhook `events` in the same transaction.
+   */
+  recordConsent(consent: NewConsent, events?: readonly OutboxEvent[]): Promise<number>;
   /** Records what became of it; nobody waits for this write. */
   finishConsent(id: number, outcome: string): Promise<void>;
   consents(): Promise<ConsentRecord[]>;
@@ -344,7 +358,8 @@ export interface Store
     DefenceStore,
     ProgressStore,
     ListingStore,
-    PeerListStore {
+    PeerListStore,
+    WebhookOutboxStore {
   readonly kind: "sqlite" | "postgres";
   /** Whether the store answers now. */
   healthy(): Promise<boolean>;
@@ -398,4 +413,91 @@ export interface PeerListStore {
   leasePeerRead(campaign: string, owner: string, ms: number): Promise<boolean>;
   /** Keeps a new snapshot, read at `readAt`; resolves with its version. */
   savePeerSnapshot(campaign: string, readAt: number, body: Uint8Array): Promise<number>;
+}
+
+/** One webhook event for one endpoint, as the outbox keeps it (proxy/webhooks/from-attempt.ts builds them). */
+export interface OutboxEvent {
+  eventId: string;
+  eventType: string;
+  /** The endpoint's URL (its secret stays in the configuration). */
+  endpoint: string;
+  /** Events of one order key (a donation's reference) go to an endpoint one at a time, in order. */
+  orderKey: string;
+  /** The event as JSON, exactly as it is signed and sent. */
+  body: string;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+  /**
+   * Of a gift answered Pending: kept `held` until the reconciler settles it, then sent (charged)
+   * or dropped (not charged); a late answer replaces it with its own events.
+   */
+  held?: boolean;
+}
+
+export type OutboxState = "pending" | "delivered" | "dead" | "held";
+
+export interface OutboxRow {
+  seq: number;
+  event_id: string;
+  event_type: string;
+  endpoint: string;
+  order_key: string;
+  body: string;
+  created_at: number;
+  state: OutboxState;
+  /** Tries so far (a claim counts one). */
+  attempts: number;
+  next_at: number;
+  last_error: string | null;
+  last_status: number | null;
+  done_at: number | null;
+}
+
+/** What became of one try of a claimed outbox row that was not delivered. */
+export interface OutboxFailure {
+  status: number | null;
+  error: string;
+  /** When it may be tried again (ms since the epoch). */
+  nextAt: number;
+  /** Past its retry window: kept as `dead`, for `givekit webhooks retry`. */
+  giveUp: boolean;
+}
+
+/** The outbox's figures, for metrics and doctor. */
+export interface OutboxStats {
+  pending: number;
+  delivered: number;
+  dead: number;
+  /** created_at of the oldest pending row, or null when none waits. */
+  oldestPendingAt: number | null;
+  /** Per endpoint with a row that failed and still waits (or was given up): since when it has. */
+  failing: { endpoint: string; since: number; dead: number }[];
+}
+
+/** Which outbox rows a command means: created at or after `since`, of one endpoint or state. */
+export interface OutboxFilter {
+  since?: number;
+  endpoint?: string;
+  state?: OutboxState;
+}
+
+/**
+ * The webhook outbox: rows written with what they tell of (finishAttempt, resolveUnknown,
+ * recordConsent), claimed under a lease by one proxy at a time, oldest first and one at a time
+ * per order key and endpoint; a lease that runs out (its proxy was killed) frees the row again.
+ */
+export interface WebhookOutboxStore {
+  /** Up to `limit` rows due now, leased to `owner` for `leaseMs` (each try counted). */
+  claimWebhooks(owner: string, leaseMs: number, limit: number): Promise<OutboxRow[]>;
+  /** False when the lease was lost (another proxy took the row over). */
+  webhookDelivered(seq: number, owner: string, status: number): Promise<boolean>;
+  webhookFailed(seq: number, owner: string, failure: OutboxFailure): Promise<boolean>;
+  webhookStats(): Promise<OutboxStats>;
+  /** At most `limit` rows matching `filter`, by seq, after `after` (null: from the first). */
+  webhooksPage(filter: OutboxFilter, after: number | null, limit: number): Promise<OutboxRow[]>;
+  /**
+   * Makes matching rows due now: `retry` takes given-up (and waiting) rows, `replay` delivered
+   * ones too (same event ids: a receiver can tell). Returns how many.
+   */
+  requeueWebhooks(filter: OutboxFilter, mode: "retry" | "replay"): Promise<number>;
 }

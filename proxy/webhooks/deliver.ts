@@ -1,6 +1,6 @@
 /**
- * One delivery of one event to one endpoint, and when to try again. The outbox job (not yet
- * written) calls these; nothing here waits on a donation's answer.
+ * One delivery of one event to one endpoint, and when to try again. The outbox's dispatcher
+ * (dispatch.ts, run by proxy/jobs.ts) calls these; nothing here waits on a donation's answer.
  *
  * - Signed with the endpoint's secret (signature.ts), body sent as-is.
  * - Redirects are not followed: a 3xx is a failed delivery, retried like a 500.
@@ -74,6 +74,10 @@ export interface DeliverOptions {
   nowS?: number;
   /** Resolves a host name to its addresses (tests give their own). */
   resolve?: (host: string) => Promise<string[]>;
+  /** The event's JSON as the outbox keeps it (sent byte for byte); else `event` serialized. */
+  body?: string;
+  /** Ends the try early (the proxy is stopping): a failed delivery, tried again later. */
+  signal?: AbortSignal;
 }
 
 async function resolveAll(host: string): Promise<string[]> {
@@ -101,13 +105,16 @@ export async function deliverOnce(
       return { outcome: "refused", reason: "endpoint resolves to a private address", ms: ms() };
     }
   }
-  const body = JSON.stringify(event);
+  const body = options.body ?? JSON.stringify(event);
   const nowS = options.nowS ?? Math.floor(Date.now() / 1000);
   try {
     const response = await fetch(url, {
       method: "POST",
       redirect: "manual",
-      signal: AbortSignal.timeout(options.timeoutMs ?? DELIVERY_TIMEOUT_MS),
+      signal: AbortSignal.any([
+        AbortSignal.timeout(options.timeoutMs ?? DELIVERY_TIMEOUT_MS),
+        ...(options.signal ? [options.signal] : []),
+      ]),
       headers: {
         "content-type": "application/json",
         "user-agent": "givekit-webhooks/1",

@@ -22,6 +22,19 @@ export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
 
 const EndpointsSchema = z.array(WebhookEndpointSchema);
 
+/**
+ * An endpoint as logs and the command line show it: origin and path only (a query string or
+ * credentials in the URL may be a receiver's token).
+ */
+export function shownEndpoint(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return "(not a URL)";
+  }
+}
+
 /** The endpoints, or the reason (without any secret) the value cannot be used. */
 export function parseWebhooks(
   value: string | undefined,

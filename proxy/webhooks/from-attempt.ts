@@ -6,19 +6,12 @@
 import type { Campaign, DonationRequest } from "../../contract/api";
 import { toCents } from "../../contract/money";
 import { campaignScope } from "../campaigns";
-import type { AttemptOutcome } from "../store";
+import type { AttemptOutcome, AttemptRecord, NewConsent, OutboxEvent, Reconciliation } from "../store";
 import type { WebhookEndpoint } from "./endpoints";
 import { giftData, makeEvent, type GivekitEvent } from "./events";
 
-export interface OutboxEventRow {
-  eventId: string;
-  eventType: string;
-  endpoint: string;
-  /** Events of one donation go out in order, per endpoint. */
-  orderKey: string;
-  body: string;
-  createdAt: number;
-}
+/** One event for one endpoint, as the store's outbox keeps it. */
+export type OutboxEventRow = OutboxEvent;
 
 export function attemptEvents(
   campaign: Campaign,
@@ -38,7 +31,8 @@ export function attemptEvents(
   if (outcome.state === "declined") {
     return [makeEvent("donation.declined", { ...gift, reason: outcome.problem_code ?? undefined }, now)];
   }
-  if (outcome.state !== "succeeded") return [];
+  // Answered Pending: told as a charged gift would be, held until the reconciler settles it.
+  if (outcome.state !== "succeeded" && outcome.state !== "unknown") return [];
   const events: GivekitEvent[] = [
     makeEvent("donation.succeeded", { ...gift, transaction_id: outcome.transaction_id ?? undefined }, now),
   ];
@@ -65,10 +59,28 @@ export function attemptEvents(
   return events;
 }
 
+/**
+ * The outbox rows of a donation's recorded outcome: its events for each endpoint that wants them;
+ * those of a gift answered Pending are held until the reconciler settles it (sent if charged).
+ */
+export function attemptOutbox(
+  endpoints: readonly WebhookEndpoint[],
+  campaign: Campaign,
+  request: DonationRequest,
+  reference: string,
+  outcome: Pick<AttemptOutcome, "state" | "transaction_id" | "problem_code">,
+): OutboxEventRow[] {
+  if (endpoints.length === 0) return [];
+  return outboxRows(endpoints, attemptEvents(campaign, request, reference, outcome), {
+    held: outcome.state === "unknown",
+  });
+}
+
 /** One row per event and endpoint that asked for its type. */
 export function outboxRows(
   endpoints: readonly WebhookEndpoint[],
   events: readonly GivekitEvent[],
+  options: { held?: boolean } = {},
 ): OutboxEventRow[] {
   const rows: OutboxEventRow[] = [];
   for (const event of events) {
@@ -83,8 +95,62 @@ export function outboxRows(
         orderKey,
         body,
         createdAt: Date.parse(event.created),
+        ...(options.held ? { held: true } : {}),
       });
     }
   }
   return rows;
+}
+
+/** What the reconciler found an unknown attempt became, as `donation.settled`. */
+export function settledEvents(
+  attempt: Pick<
+    AttemptRecord,
+    "reference" | "shortcode" | "keyword" | "amount" | "fee_amount" | "recurring_frequency"
+  >,
+  resolution: Reconciliation,
+  now = new Date(),
+): GivekitEvent[] {
+  const gift = giftData({
+    reference: attempt.reference,
+    campaign_id: campaignScope(attempt),
+    // The gift without the fee the donor covered, as donation.succeeded tells it.
+    amount_cents: toCents(attempt.amount) - toCents(attempt.fee_amount),
+    recurring_frequency: attempt.recurring_frequency,
+  });
+  const charged = resolution.state === "succeeded";
+  return [
+    makeEvent(
+      "donation.settled",
+      {
+        ...gift,
+        outcome: charged ? "charged" : "not_charged",
+        ...(charged && resolution.transaction_id ? { transaction_id: resolution.transaction_id } : {}),
+      },
+      now,
+    ),
+  ];
+}
+
+/** A consent record kept (the opt-in route, or a donation's ticked SMS box), as `optin.recorded`. */
+export function optinEvents(
+  consent: Pick<NewConsent, "mobilenumber" | "list" | "keyword" | "shortcode" | "consent_text_sha256">,
+  reference?: string,
+  now = new Date(),
+): GivekitEvent[] {
+  const campaign_id =
+    consent.list ?? campaignScope({ shortcode: consent.shortcode ?? "", keyword: consent.keyword ?? "" });
+  return [
+    makeEvent(
+      "optin.recorded",
+      {
+        ...(reference ? { reference } : {}),
+        campaign_id,
+        phone: consent.mobilenumber,
+        consent_text_sha256: consent.consent_text_sha256,
+        recorded_at: now.toISOString(),
+      },
+      now,
+    ),
+  ];
 }

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Campaign, DonationRequest } from "../../contract/api";
-import { attemptEvents, outboxRows } from "../../proxy/webhooks/from-attempt";
+import { attemptEvents, attemptOutbox, outboxRows } from "../../proxy/webhooks/from-attempt";
 
 const campaign = (
   JSON.parse(readFileSync(join(__dirname, "../../proxy/campaigns.demo.json"), "utf8")) as {
@@ -57,7 +57,7 @@ describe("the events of a donation's outcome", () => {
     ]);
   });
 
-  it("a decline tells donation.declined only to endpoints that asked for it, and an unknown outcome tells nothing yet", () => {
+  it("a decline tells donation.declined only to endpoints that asked for it; an unknown outcome's events are held", () => {
     const declined = attemptEvents(campaign, request, "ref-2", {
       state: "declined",
       transaction_id: null,
@@ -65,13 +65,13 @@ describe("the events of a donation's outcome", () => {
     });
     expect(declined.map((e) => e.type)).toEqual(["donation.declined"]);
     expect(outboxRows([endpoints[1]!], declined)).toEqual([]);
-    expect(
-      attemptEvents(campaign, request, "ref-3", {
-        state: "unknown",
-        transaction_id: null,
-        problem_code: null,
-      }),
-    ).toEqual([]);
+    const pending = { state: "unknown", transaction_id: null, problem_code: null } as const;
+    const held = attemptOutbox(endpoints, campaign, request, "ref-3", pending);
+    expect(held.length).toBeGreaterThan(0);
+    expect(held.every((row) => row.held === true && row.orderKey === "ref-3")).toBe(true);
+    expect(held.map((row) => row.eventType)).toContain("donation.succeeded");
+    const charged = { state: "succeeded", transaction_id: "100001", problem_code: null } as const;
+    expect(attemptOutbox(endpoints, campaign, request, "ref-4", charged).some((row) => row.held)).toBe(false);
   });
 
   it("no payload holds the card token, a card number or a CVV", () => {

@@ -93,3 +93,21 @@ describe("GIVEKIT_WEBHOOKS in the proxy's configuration", () => {
     expect(thrown).not.toContain(secret);
   });
 });
+
+describe("GIVEKIT_WEBHOOK_BACKOFF_MS", () => {
+  const base = {
+    UPSTREAM_BASE_URL: "http://127.0.0.1:4010",
+    UPSTREAM_PRIVATE_TOKEN: "p".repeat(20),
+    UPSTREAM_PUBLIC_TOKEN: "q".repeat(20),
+  };
+  it("is 30 s unless set; a value out of its range names the variable", async () => {
+    const { loadConfig } = await import("../../proxy/config");
+    expect(loadConfig(base).webhookBackoffMs).toBe(30_000);
+    expect(loadConfig({ ...base, GIVEKIT_WEBHOOK_BACKOFF_MS: "200" }).webhookBackoffMs).toBe(200);
+    for (const bad of ["0", "9", "soon", "3600001"]) {
+      expect(() => loadConfig({ ...base, GIVEKIT_WEBHOOK_BACKOFF_MS: bad })).toThrow(
+        /^GIVEKIT_WEBHOOK_BACKOFF_MS: /,
+      );
+    }
+  });
+});

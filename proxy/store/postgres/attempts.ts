@@ -7,6 +7,7 @@ import type { ClientBase } from "pg";
 import { ClaimLostError } from "../errors";
 import type { AttemptRecord, AttemptStore, ReconcileStore } from "../types";
 import type { PgContext } from "./connection";
+import { outboxInsert } from "./outbox";
 
 export const ATTEMPT_COLUMNS = `reference, idempotency_key, client_scope, client_ip, fingerprint, shortcode, keyword, amount,
   fee_amount, recurring_frequency, peer_fundraiser_id, peer_fundraiser_team_id, utm, state, upstream_status, transaction_id,
@@ -60,14 +61,20 @@ export function pgAttempts({ query, pool, lazy, now, leaseMs }: PgContext): Atte
       if (result.rowCount !== 1) throw new ClaimLostError();
     },
 
-    async finishAttempt(reference, outcome) {
+    async finishAttempt(reference, outcome, events = []) {
       const at = now();
+      // The outbox rows only if this statement recorded the outcome (`attempt` has its row).
+      const outbox = events.length > 0 ? outboxInsert(events, 10, "EXISTS (SELECT 1 FROM attempt)") : null;
+      // A late answer's events replace those held while the gift was Pending.
+      const replaceHeld = `dropped AS (
+           DELETE FROM webhook_outbox WHERE order_key = $1 AND state = 'held' AND EXISTS (SELECT 1 FROM attempt))`;
       // A late answer (after the lease ran out and the attempt became unknown) is still the truth.
       await query(
         `WITH attempt AS (
            UPDATE donation_attempts SET state = $2, upstream_status = $3, transaction_id = $4, message = $5,
              problem_code = $6, problem_field = $7, updated_at = $8
            WHERE reference = $1 AND state IN ('sending', 'unknown') RETURNING 1)
+         ${outbox ? `, ${replaceHeld}, outbox AS (${outbox.sql})` : ""}
          UPDATE idempotency_keys SET state = 'done', completed_at = $9, claim_token = NULL, lease_until = NULL
          WHERE reference = $1`,
         [
@@ -80,9 +87,12 @@ export function pgAttempts({ query, pool, lazy, now, leaseMs }: PgContext): Atte
           outcome.problem_field,
           new Date(at).toISOString(),
           at,
+          ...(outbox?.values ?? []),
         ],
-        lazy,
-        "givekit-finish-attempt",
+        // With webhook events, durably: an event lost with its outcome (a dedication) could not
+        // be rebuilt by the reconciler, which settles the attempt from the report alone.
+        outbox ? pool : lazy,
+        outbox ? "givekit-finish-attempt-events" : "givekit-finish-attempt",
       );
     },
 
@@ -122,7 +132,7 @@ export function pgAttempts({ query, pool, lazy, now, leaseMs }: PgContext): Atte
   };
 }
 
-export function pgReconciliation({ query, now }: PgContext): ReconcileStore {
+export function pgReconciliation({ query, transaction, now }: PgContext): ReconcileStore {
   return {
     async leaseReconcile(reference, owner, ms) {
       const at = now();
@@ -135,13 +145,41 @@ export function pgReconciliation({ query, now }: PgContext): ReconcileStore {
       return result.rowCount === 1;
     },
 
-    async resolveUnknown(reference, resolution) {
-      const result = await query(
-        `UPDATE donation_attempts SET state = $2, transaction_id = $3, note = NULL, updated_at = $4
-         WHERE reference = $1 AND state = 'unknown'`,
-        [reference, resolution.state, resolution.transaction_id, new Date(now()).toISOString()],
-      );
-      return result.rowCount === 1;
+    async resolveUnknown(reference, resolution, events = []) {
+      const outbox = events.length > 0 ? outboxInsert(events, 1) : null;
+      const at = now();
+      // Its events held while it was Pending: due now when charged (and before its own, which
+      // are added in a statement of their own, so their order holds), else dropped.
+      const resolved = await transaction(async (client) => {
+        const { rows } = await client.query<{ resolved: boolean }>(
+          `WITH resolved AS (
+             UPDATE donation_attempts SET state = $2, transaction_id = $3, note = NULL, updated_at = $4
+             WHERE reference = $1 AND state = 'unknown' RETURNING 1),
+           released AS (
+             UPDATE webhook_outbox SET state = 'pending', next_at = $5,
+               body = CASE WHEN event_type = 'donation.succeeded' AND $3::text IS NOT NULL
+                 THEN jsonb_set(body::jsonb, '{data,transaction_id}', to_jsonb($3::text))::text ELSE body END
+             WHERE order_key = $1 AND state = 'held' AND $6 AND EXISTS (SELECT 1 FROM resolved)),
+           dropped AS (
+             DELETE FROM webhook_outbox WHERE order_key = $1 AND state = 'held' AND NOT $6
+               AND EXISTS (SELECT 1 FROM resolved))
+           SELECT EXISTS (SELECT 1 FROM resolved) AS resolved`,
+          [
+            reference,
+            resolution.state,
+            resolution.transaction_id,
+            new Date(at).toISOString(),
+            at,
+            resolution.state === "succeeded",
+          ],
+        );
+        const done = rows[0]?.resolved === true;
+        if (done && outbox) {
+          await client.query(outbox.sql, outbox.values);
+        }
+        return done;
+      });
+      return resolved;
     },
 
     async noteUnknown(reference, note) {

@@ -1,15 +1,17 @@
 /** The PostgreSQL store's consent records: kept durably before the number is sent upstream. */
 import type { ConsentStore, ConsentRecord } from "../types";
 import type { PgContext } from "./connection";
+import { outboxInsert } from "./outbox";
 
 export function pgConsents({ query, lazy, now }: PgContext): ConsentStore {
   return {
-    async recordConsent(consent) {
+    async recordConsent(consent, events = []) {
+      const outbox = events.length > 0 ? outboxInsert(events, 11) : null;
       const { rows } = await query<{ id: string }>(
-        // The text and the record in one statement: one round trip, one transaction.
+        // The text, the record and its webhook events in one statement: one round trip, one transaction.
         `WITH text AS (
            INSERT INTO consent_texts (sha256, text) VALUES ($5, $10) ON CONFLICT (sha256) DO NOTHING
-         )
+         )${outbox ? `, outbox AS (${outbox.sql})` : ""}
          INSERT INTO consent_records (mobilenumber, list, keyword, shortcode, consent_text_sha256, consented_at, ip, user_agent, page_url, outcome)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending') RETURNING id`,
         [
@@ -23,6 +25,7 @@ export function pgConsents({ query, lazy, now }: PgContext): ConsentStore {
           consent.user_agent,
           consent.page_url,
           consent.consent_text,
+          ...(outbox?.values ?? []),
         ],
       );
       return Number(rows[0]!.id);

@@ -16,6 +16,7 @@ import { pgDefence } from "./defence";
 import { openError } from "./errors";
 import { pgIdempotencyKeys } from "./idempotency-keys";
 import { pgListings } from "./listings";
+import { pgOutbox } from "./outbox";
 import { pgPeerLists } from "./peer-lists";
 import { pgProgress } from "./progress";
 import { migratePostgres } from "./schema";
@@ -86,6 +87,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     ...pgListings(ctx),
     ...pgPeerLists(ctx),
     ...pgProgress(ctx),
+    ...pgOutbox(ctx),
 
     async healthy() {
       try {

@@ -165,6 +165,31 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE progress_figures ADD COLUMN wall text NOT NULL DEFAULT '[]';
   `,
+  // 11: the webhook outbox (proxy/webhooks): one row per event and endpoint, written in the
+  // transaction of what it tells of, claimed by one proxy at a time under a lease.
+  `
+  CREATE TABLE webhook_outbox (
+    seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    event_id text NOT NULL,
+    event_type text NOT NULL,
+    endpoint text NOT NULL,
+    order_key text NOT NULL,
+    body text NOT NULL,
+    created_at bigint NOT NULL,
+    state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'dead', 'held')),
+    attempts integer NOT NULL DEFAULT 0,
+    next_at bigint NOT NULL,
+    lease_owner text,
+    lease_until bigint NOT NULL DEFAULT 0,
+    last_error text,
+    last_status integer,
+    done_at bigint,
+    UNIQUE (event_id, endpoint)
+  );
+  CREATE INDEX webhook_outbox_due ON webhook_outbox (next_at) WHERE state = 'pending';
+  CREATE INDEX webhook_outbox_order ON webhook_outbox (endpoint, order_key, seq) WHERE state = 'pending';
+  CREATE INDEX webhook_outbox_created ON webhook_outbox (created_at);
+  `,
 ];
 
 /** The schema version this code writes. */

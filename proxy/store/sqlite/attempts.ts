@@ -68,8 +68,11 @@ export function sqliteAttempts(db: Database.Database, options: { leaseMs: number
       if (bound.changes === 0) throw new ClaimLostError();
       insertAttempt.run({ ...attempt, created_at: new Date(now).toISOString() });
     },
-    finish(reference: string, outcome: AttemptOutcome, now: number): void {
-      finishAttempt.run({ ...outcome, reference, updated_at: new Date(now).toISOString() });
+    /** True when the outcome was recorded (the attempt was still sending or unknown). */
+    finish(reference: string, outcome: AttemptOutcome, now: number): boolean {
+      return (
+        finishAttempt.run({ ...outcome, reference, updated_at: new Date(now).toISOString() }).changes === 1
+      );
     },
     notSent(reference: string, now: number): void {
       markNotSent.run(new Date(now).toISOString(), reference);

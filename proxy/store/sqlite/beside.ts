@@ -13,6 +13,7 @@ import { sqliteConsents } from "./consents";
 import { dbFileIn } from "./data-dir";
 import { sqliteDefence } from "./defence";
 import { sqliteListings } from "./listings";
+import { sqliteOutbox } from "./outbox";
 import { SQLITE_SCHEMA_VERSION } from "./schema";
 
 /** What the command line needs of a store. */
@@ -29,7 +30,32 @@ export type CliStore = Pick<
   | "close"
   | "attemptsPage"
   | "consentsPage"
+  | "webhookStats"
+  | "webhooksPage"
+  | "requeueWebhooks"
 >;
+
+/**
+ * Runs a write, waiting for the proxy's open transaction without blocking this thread (the
+ * busy timeout would: a command run inside the proxy's own process would wait on itself).
+ */
+async function whenFree<T>(db: ReturnType<typeof openSqlite>, run: () => T, waitMs = 5000): Promise<T> {
+  const until = Date.now() + waitMs;
+  db.pragma("busy_timeout = 0");
+  try {
+    for (;;) {
+      try {
+        return run();
+      } catch (error) {
+        const busy = (error as { code?: string }).code === "SQLITE_BUSY";
+        if (!busy || Date.now() > until) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+  } finally {
+    db.pragma("busy_timeout = 5000");
+  }
+}
 
 /**
  * @example
@@ -57,6 +83,7 @@ export function openSqliteBeside(dataDir: string, options: { readonly: boolean }
   const consents = sqliteConsents(db);
   const defence = sqliteDefence(db);
   const listings = sqliteListings(db);
+  const outbox = sqliteOutbox(db);
   return {
     async attemptsPage(filter, after, limit) {
       return listings.attemptsPage(filter, after, limit);
@@ -76,8 +103,25 @@ export function openSqliteBeside(dataDir: string, options: { readonly: boolean }
     async leaseReconcile(reference, owner, ms) {
       return attempts.lease(reference, owner, ms, Date.now());
     },
-    async resolveUnknown(reference, resolution) {
-      return attempts.resolve(reference, resolution, Date.now());
+    async resolveUnknown(reference, resolution, events = []) {
+      return db.transaction(() => {
+        const resolved = attempts.resolve(reference, resolution, Date.now());
+        if (resolved) {
+          const charged = resolution.state === "succeeded";
+          outbox.settleHeld(reference, resolution.transaction_id, charged, Date.now());
+          outbox.add(events);
+        }
+        return resolved;
+      })();
+    },
+    async webhookStats() {
+      return outbox.stats(Date.now());
+    },
+    async webhooksPage(filter, after, limit) {
+      return outbox.page(filter, after, limit);
+    },
+    async requeueWebhooks(filter, mode) {
+      return whenFree(db, () => outbox.requeue(filter, mode, Date.now()));
     },
     async noteUnknown(reference, note) {
       attempts.note(reference, note, Date.now());

@@ -14,6 +14,7 @@ import { sqliteDefence } from "./defence";
 import { createGroupCommit } from "./group-commit";
 import { sqliteKeys } from "./idempotency-keys";
 import { sqliteListings } from "./listings";
+import { sqliteOutbox } from "./outbox";
 import { sqlitePeerLists } from "./peer-lists";
 import { sqliteProgress } from "./progress";
 import { migrateSqlite } from "./schema";
@@ -63,10 +64,15 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
   const listings = sqliteListings(db);
   const peerLists = sqlitePeerLists(db);
   const progress = sqliteProgress(db);
+  const outbox = sqliteOutbox(db);
   const { write, durable } = commits;
 
-  // Whatever a previous run left in flight is orphaned: this process holds the lock.
-  write(() => keys.expireLeases(Number.MAX_SAFE_INTEGER, now()));
+  // Whatever a previous run left in flight is orphaned: this process holds the lock. Webhook
+  // deliveries it had claimed are due again at once (at least once: never lost).
+  write(() => {
+    keys.expireLeases(Number.MAX_SAFE_INTEGER, now());
+    outbox.releaseAll();
+  });
 
   return {
     kind: "sqlite",
@@ -82,9 +88,12 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
       write(() => attempts.start(claim, attempt, now()));
       await durable();
     },
-    async finishAttempt(reference, outcome) {
+    async finishAttempt(reference, outcome, events = []) {
       write(() => {
-        attempts.finish(reference, outcome, now());
+        if (attempts.finish(reference, outcome, now())) {
+          outbox.dropHeld(reference);
+          outbox.add(events);
+        }
         keys.finishKeyOf(reference, now());
       });
       await durable();
@@ -110,8 +119,15 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
       await durable();
       return held;
     },
-    async resolveUnknown(reference, resolution) {
-      const resolved = write(() => attempts.resolve(reference, resolution, now()));
+    async resolveUnknown(reference, resolution, events = []) {
+      const resolved = write(() => {
+        const done = attempts.resolve(reference, resolution, now());
+        if (done) {
+          outbox.settleHeld(reference, resolution.transaction_id, resolution.state === "succeeded", now());
+          outbox.add(events);
+        }
+        return done;
+      });
       await durable();
       return resolved;
     },
@@ -119,8 +135,12 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
       write(() => attempts.note(reference, note, now()));
       await durable();
     },
-    async recordConsent(consent) {
-      const id = write(() => consents.insert(consent, now()));
+    async recordConsent(consent, events = []) {
+      const id = write(() => {
+        const kept = consents.insert(consent, now());
+        outbox.add(events);
+        return kept;
+      });
       await durable();
       return id;
     },
@@ -184,6 +204,29 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
     },
     async knownDonors(campaign, donors) {
       return progress.known(campaign, donors);
+    },
+    // A delivery's outcome needs no fsync: a crash loses at most the record of a try, and the
+    // event is then delivered once more (at least once).
+    async claimWebhooks(owner, leaseMs, limit) {
+      if (!outbox.anyDue(now())) return [];
+      return write(() => outbox.claim(owner, leaseMs, limit, now()));
+    },
+    async webhookDelivered(seq, owner, status) {
+      return write(() => outbox.delivered(seq, owner, status, now()));
+    },
+    async webhookFailed(seq, owner, failure) {
+      return write(() => outbox.failed(seq, owner, failure, now()));
+    },
+    async webhookStats() {
+      return outbox.stats(now());
+    },
+    async webhooksPage(filter, after, limit) {
+      return outbox.page(filter, after, limit);
+    },
+    async requeueWebhooks(filter, mode) {
+      const changed = write(() => outbox.requeue(filter, mode, now()));
+      await durable();
+      return changed;
     },
     async healthy() {
       return db.open;
