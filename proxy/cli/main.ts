@@ -7,10 +7,6 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ConfigError, loadConfig } from "../config";
-import { givekitVersion } from "../listen";
-import { runDoctor } from "./doctor";
-import { runMigrate } from "./migrate";
-import { runServe } from "./serve";
 import { escapeControls } from "./escape";
 import type { Output } from "./output";
 import { ATTEMPT_STATES, runAttempts, runConsentsExport, runReconcile, UsageError } from "./ops";
@@ -28,21 +24,22 @@ const COMMANDS: Record<string, Command> = {
     summary: "run the proxy (migrates its store, listens; SIGTERM stops it gracefully)",
     usage: "givekit serve",
     options: {},
-    run: (_values, env, _out, err) => runServe(env, err),
+    // The proxy's whole app is loaded by the commands that run it, not by `givekit attempts`.
+    run: async (_values, env, _out, err) => (await import("./serve")).runServe(env, err),
   },
   migrate: {
     summary: "bring the store's schema to this version, then stop (a release step)",
     usage: "givekit migrate",
     options: {},
-    run: runMigrate,
+    run: async (values, env, out) => (await import("./migrate")).runMigrate(values, env, out),
   },
   doctor: {
     summary:
       "check the configuration, the data directory, the client address, the upstream and every served campaign (--json for a document; --front URL, or GIVEKIT_PUBLIC_URL, sends a request through the reverse proxy)",
     usage: "givekit doctor [--json] [--front URL]",
     options: { json: { type: "boolean" }, front: { type: "string" } },
-    run: (values, env, out) =>
-      runDoctor(env, out, {
+    run: async (values, env, out) =>
+      (await import("./doctor")).runDoctor(env, out, {
         json: values.json === true,
         ...(typeof values.front === "string" ? { front: values.front } : {}),
       }),
@@ -153,7 +150,7 @@ export async function main(
   if (name && rest[0] && COMMANDS[`${name} ${rest[0]}`])
     [name, ...rest] = [`${name} ${rest[0]}`, ...rest.slice(1)];
   if (name === "--version" || name === "-v" || name === "version") {
-    out.write(`givekit ${givekitVersion()}\n`);
+    out.write(`givekit ${(await import("../listen")).givekitVersion()}\n`);
     return 0;
   }
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
