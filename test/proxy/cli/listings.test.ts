@@ -240,6 +240,9 @@ describe("a year of attempts", () => {
     expect(table.head.split("\n")[1]).toMatch(/^gk_000000000000\s+succeeded\s+1\.00\s+71777\s+HOPE/);
     expect(table.lines).toBe(MILLION + 1);
     expect(table.firstMs).toBeLessThan(1000);
+    process.stdout.write(
+      `givekit attempts over ${MILLION} rows: first page ${table.firstMs.toFixed(0)} ms, peak ${table.maxRssMb.toFixed(0)} MB\n`,
+    );
     expect(table.maxRssMb).toBeLessThan(200);
     const unknown = await measured([
       "attempts",
