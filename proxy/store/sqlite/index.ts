@@ -122,6 +122,7 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
     async recordConsent(consent) {
       const id = write(() => consents.insert(consent, now()));
       await durable();
+      consents.textStored(consent.consent_text_sha256);
       return id;
     },
     async finishConsent(id, outcome) {
