@@ -27,7 +27,6 @@ import { createLiveHub } from "./wall-live";
 import { donationRoutes } from "./routes/donations";
 import { healthRoutes, type Lifecycle } from "./routes/health";
 import { metricsRoutes } from "./routes/metrics";
-import { countOutcomes } from "./middleware/count-outcomes";
 import { createMetrics, type Metrics } from "./metrics";
 import { createReachability } from "./upstream/reachable";
 import { createDefence } from "./defence/defence";
@@ -127,8 +126,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       onAddressProblem: (problem) => metrics.clientAddressProblems.inc({ problem }),
     }),
   );
+  // Counts every answer, and what donors got (count-outcomes.ts), once the request is answered.
   app.use("*", httpMetrics(metrics));
-  app.use("/v1/*", countOutcomes(metrics));
   app.use("*", securityHeaders());
   app.use("/v1/*", cors(config.allowedOrigins));
   // A known path asked with another method: 405 with Allow, from the routes themselves.

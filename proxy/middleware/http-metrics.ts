@@ -1,11 +1,13 @@
 /**
  * Counts every request by its route's pattern (bounded: never a raw path), method and status
- * class, times it, and counts SMS opt-ins by outcome, for GET /metrics.
+ * class, times it, and counts SMS opt-ins by outcome, for GET /metrics; then what donors got
+ * (count-outcomes.ts), so the answer is counted in one middleware, not two.
  */
 import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import type { AppEnv } from "../context";
 import type { Metrics } from "../metrics";
+import { countOutcome } from "./count-outcomes";
 
 /** Methods a label may hold; anything else is "other" (a client chooses the method). */
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -37,5 +39,7 @@ export function httpMetrics(metrics: Metrics): MiddlewareHandler<AppEnv> {
         outcome: status === 201 ? "subscribed" : typeof code === "string" ? code : `http_${status}`,
       });
     }
+    // What donors got, in the same step (count-outcomes.ts).
+    countOutcome(metrics, c);
   };
 }

@@ -27,6 +27,11 @@ const PROBES = new Set(["/v1/health", "/v1/ready"]);
 /** Paths a probe or a scraper asks directly, past any reverse proxy: no header is expected of them. */
 const DIRECT = new Set([...PROBES, "/metrics"]);
 
+/** How many peers and X-Forwarded-For values are remembered with their client address. */
+const ADDRESSES_KEPT = 1000;
+/** A longer X-Forwarded-For is read each time, never kept. */
+const FORWARDED_FOR_KEPT = 200;
+
 /**
  * @example
  * app.use("*", requestId({ headerName: "X-Request-Id" }), requestContext({ logger, trustProxy: config.trustProxy }));
@@ -43,16 +48,27 @@ export function requestContext(options: RequestContextOptions): MiddlewareHandle
       addressAdvice(kind, address, options.trustProxy),
     );
   };
+  // The same peer and header give the same address: a client's next requests (a kept-alive
+  // connection, or the reverse proxy's) skip the walk through the header.
+  const known = new Map<string, ClientAddress>();
+  const addressOf = (peer: string | undefined, forwardedFor: string | undefined): ClientAddress => {
+    if (peer === undefined || (forwardedFor !== undefined && forwardedFor.length > FORWARDED_FOR_KEPT))
+      return clientAddress(peer, forwardedFor, trust);
+    const key = forwardedFor === undefined ? peer : `${peer} ${forwardedFor}`;
+    let address = known.get(key);
+    if (!address) {
+      address = clientAddress(peer, forwardedFor, trust);
+      if (known.size >= ADDRESSES_KEPT) known.clear();
+      known.set(key, address);
+    }
+    return address;
+  };
   // The whole request in its log scope: the address warning below names the request too.
   return (c, next) =>
     inRequestScope(c.get("requestId"), async () => {
       const started = performance.now();
       const requestId = c.get("requestId");
-      const address = clientAddress(
-        c.env?.incoming?.socket?.remoteAddress,
-        c.req.header("x-forwarded-for"),
-        trust,
-      );
+      const address = addressOf(c.env?.incoming?.socket?.remoteAddress, c.req.header("x-forwarded-for"));
       if (address.forwarded && !address.peerTrusted) problem("untrusted_forwarder", address);
       else if (
         !address.forwarded &&

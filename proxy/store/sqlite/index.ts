@@ -142,6 +142,7 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
         return kept;
       });
       await durable();
+      consents.textStored(consent.consent_text_sha256);
       return id;
     },
     async finishConsent(id, outcome) {

@@ -8,8 +8,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { SchemaTooNewError } from "../schema-version";
 import { openSqliteStore } from "./";
 import { DB_FILE, dbFileIn, SECRET_FILE, DataDirInUseError, resolveSigningSecret } from "./data-dir";
+import { sqliteConsents } from "./consents";
 import { createGroupCommit, LAZY_FLUSH_MS } from "./group-commit";
-import { SQLITE_SCHEMA_VERSION } from "./schema";
+import { migrateSqlite, SQLITE_SCHEMA_VERSION } from "./schema";
 import type { Claim, Store } from "../types";
 
 const dirs: string[] = [];
@@ -218,6 +219,62 @@ describe("group commit", () => {
     void store.claimKey(request);
     await store.close();
     expect(count(dir, "idempotency_keys")).toBe(1);
+  });
+});
+
+describe("consent texts", () => {
+  const consent = {
+    mobilenumber: "5550101234",
+    list: "Hope Alerts",
+    keyword: null,
+    shortcode: null,
+    consent_text_sha256: "ab".repeat(32),
+    consent_text: "Yes, text me Hope Shelter alerts.",
+    ip: "203.0.113.5",
+    user_agent: null,
+    page_url: null,
+  };
+
+  it("a text is written once it is on disk, and written again by the next record if its transaction was rolled back", () => {
+    const db = openSqlite(":memory:");
+    try {
+      migrateSqlite(db);
+      const consents = sqliteConsents(db);
+      db.exec("BEGIN");
+      consents.insert(consent, Date.now());
+      db.exec("ROLLBACK");
+      consents.insert(consent, Date.now());
+      consents.textStored(consent.consent_text_sha256);
+      consents.insert(consent, Date.now());
+      expect(consents.all().map((record) => record.consent_text)).toEqual([
+        consent.consent_text,
+        consent.consent_text,
+      ]);
+      expect(db.prepare("SELECT COUNT(*) AS n FROM consent_texts").get()).toEqual({ n: 1 });
+    } finally {
+      db.close();
+    }
+  });
+
+  it("every record of a reopened store has its text, the same text given again", async () => {
+    const dir = freshDir();
+    const first = openSqliteStore({ dataDir: dir, retentionH: 24, leaseMs: 20_000 });
+    await first.recordConsent(consent);
+    await first.close();
+    const store = open(dir);
+    await store.recordConsent(consent);
+    await store.recordConsent({
+      ...consent,
+      consent_text_sha256: "cd".repeat(32),
+      consent_text: "Other words.",
+    });
+    await store.recordConsent(consent);
+    expect((await store.consents()).map((record) => record.consent_text)).toEqual([
+      consent.consent_text,
+      consent.consent_text,
+      "Other words.",
+      consent.consent_text,
+    ]);
   });
 });
 
