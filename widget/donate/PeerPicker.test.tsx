@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, waitFor, within } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
-import { HOPE, PEERS, useFakeCardFrame, reach, renderDonate, stubProxy, success } from "./test-harness";
+import { HOPE, PEERS, useFakeCardFrame, reach, renderDonate, stubProxy, success } from "../../test/helpers/donate-harness";
 
 const frame = useFakeCardFrame();
 

@@ -13,7 +13,7 @@ import {
   stubProxy,
   success,
   useFakeCardFrame,
-} from "./test-harness";
+} from "../../test/helpers/donate-harness";
 
 type DataLayerWindow = { dataLayer?: unknown[] };
 const frame = useFakeCardFrame();

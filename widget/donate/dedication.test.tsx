@@ -18,7 +18,7 @@ import {
   stubProxy,
   success,
   useFakeCardFrame,
-} from "./test-harness";
+} from "../../test/helpers/donate-harness";
 
 const frame = useFakeCardFrame();
 

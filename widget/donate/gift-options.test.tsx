@@ -1,6 +1,6 @@
 import { fireEvent, waitFor, within } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
-import { fillDonor, reach, renderDonate, stubProxy, success, useFakeCardFrame } from "./test-harness";
+import { fillDonor, reach, renderDonate, stubProxy, success, useFakeCardFrame } from "../../test/helpers/donate-harness";
 
 const frame = useFakeCardFrame();
 

@@ -4,7 +4,7 @@ import { fireEvent, render, waitFor, within } from "@testing-library/preact";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { readDonateAttributes } from "./attributes";
 import { DonateWidget } from "./DonateWidget";
-import { PROXY, stubProxy, useFakeCardFrame } from "./test-harness";
+import { PROXY, stubProxy, useFakeCardFrame } from "../../test/helpers/donate-harness";
 
 /** The rest of the form's arrival, as the network has it: held back, or failing the next times. */
 const network = vi.hoisted(() => ({ arrived: Promise.resolve(), failures: 0 }));

@@ -15,7 +15,7 @@ import {
   stubProxy,
   success,
   HOPE_CONTEXT,
-} from "./test-harness";
+} from "../../test/helpers/donate-harness";
 
 const REFERENCE = "gk_0123456789abcdef0123";
 const PENDING = { status: 202, body: { donation: { status: "Pending", reference: REFERENCE } } };

@@ -1,6 +1,6 @@
 import { fireEvent, waitFor } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
-import { useFakeCardFrame, reach, renderDonate, stubProxy, success } from "./test-harness";
+import { useFakeCardFrame, reach, renderDonate, stubProxy, success } from "../../test/helpers/donate-harness";
 
 const frame = useFakeCardFrame();
 

@@ -1,6 +1,6 @@
 import { fireEvent } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
-import { useFakeCardFrame, renderDonate, stubProxy } from "./test-harness";
+import { useFakeCardFrame, renderDonate, stubProxy } from "../../test/helpers/donate-harness";
 
 useFakeCardFrame();
 

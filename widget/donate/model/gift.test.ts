@@ -1,7 +1,7 @@
 import { signal } from "@preact/signals-core";
 import { describe, expect, it } from "vitest";
 import type { Campaign } from "../../../contract/api";
-import { HOPE } from "../test-harness";
+import { HOPE } from "../../../test/helpers/donate-harness";
 import { createGiftModel, parseAmountInput, suggestMonthly } from "./gift";
 
 type GiftProps = Parameters<typeof createGiftModel>[0];

@@ -2,7 +2,7 @@ import { signal } from "@preact/signals-core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Campaign } from "../../../contract/api";
 import type { ApiClient, ApiResult } from "../../shared/api-client";
-import { HOPE, PEERS } from "../test-harness";
+import { HOPE, PEERS } from "../../../test/helpers/donate-harness";
 import { createPeerModel, PEER_SEARCH_DEBOUNCE_MS } from "./peers";
 
 beforeEach(() => {

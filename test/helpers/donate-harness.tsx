@@ -8,9 +8,9 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-li
 import { afterEach, beforeEach, expect, vi } from "vitest";
 import type { Campaign, Peer } from "../../contract/api";
 import type { FromFrameMessage, ToFrameMessage } from "../../contract/frame";
-import { readDonateAttributes } from "./attributes";
-import { DonateWidget } from "./DonateWidget";
-import { extrasFor, loadLater } from "./model/later";
+import { readDonateAttributes } from "../../widget/donate/attributes";
+import { DonateWidget } from "../../widget/donate/DonateWidget";
+import { extrasFor, loadLater } from "../../widget/donate/model/later";
 
 export const PROXY = "https://give.example.org";
 
