@@ -11,7 +11,7 @@
  * loaded). So a donor waits for one wave of requests after widget.js, not three in a row.
  */
 import type { EarlyAnswers } from "./chunks/early";
-import { earlyCampaignPath } from "./donate/model/campaign";
+import { earlyCampaignPath } from "./donate/campaign/campaign";
 
 const DONATE = "givekit-donate";
 

@@ -37,9 +37,9 @@ import {
   OPTIONAL_FIELDS,
   readFields,
   type OptionalField,
-} from "./donate/attributes";
-import { readDonation, readDonationStatus } from "./donate/donation-responses";
-import { readCampaign, readPeers } from "./donate/responses";
+} from "./donate/base/attributes";
+import { readDonation, readDonationStatus } from "./donate/outcome/donation-responses";
+import { readCampaign, readPeers } from "./donate/base/responses";
 import { readProgress } from "./goal/progress";
 import {
   KEYWORD,

@@ -8,9 +8,9 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-li
 import { afterEach, beforeEach, expect, vi } from "vitest";
 import type { Campaign, Peer } from "../../contract/api";
 import type { FromFrameMessage, ToFrameMessage } from "../../contract/frame";
-import { readDonateAttributes } from "../../widget/donate/attributes";
+import { readDonateAttributes } from "../../widget/donate/base/attributes";
 import { DonateWidget } from "../../widget/donate/DonateWidget";
-import { extrasFor, loadLater } from "../../widget/donate/model/later";
+import { extrasFor, loadLater } from "../../widget/donate/load-later";
 
 export const PROXY = "https://give.example.org";
 

@@ -1,11 +1,11 @@
 import { emit } from "../shared/events";
 import { Reactive } from "../shared/reactive";
 import { createApiClient } from "../shared/api-client";
-import { giftContext } from "./analytics";
-import type { DonateProps } from "./attributes";
+import { giftContext } from "./base/analytics";
+import type { DonateProps } from "./base/attributes";
 import { DonationForm, HEADING_ID, smsConsentText } from "./DonationForm";
 import { createDonationModel, type DonationModel } from "./DonationModel";
-import { amountWithinRange, prefill } from "./prefill";
+import { amountWithinRange, prefill } from "./gift/prefill";
 // Last: widget.js lays modules out in import order, and gzip does best with the message
 // catalogs after the code that reads them rather than ahead of zod (about 0.4 KB).
 import { Fallback } from "../shared/Fallback";

@@ -3,13 +3,14 @@ import { fromCents } from "../../contract/money";
 import type { Locale, Messages } from "../i18n";
 import { emit } from "../shared/events";
 import { formatMoney } from "../shared/format";
-import { giftContext } from "./analytics";
-import { AmountPicker, FrequencyPicker } from "./AmountPicker";
-import { LAST_STEP, stepOf, type DonateField, type DonationModel } from "./DonationModel";
+import { giftContext } from "./base/analytics";
+import { AmountPicker, FrequencyPicker } from "./gift/AmountPicker";
+import { LAST_STEP, stepOf, type DonateField } from "./base/fields";
+import type { DonationModel } from "./DonationModel";
 import { focusOnMount, Reactive } from "../shared/reactive";
 import { Announce, focusField } from "../shared/Field";
-import { PeerPicker } from "./PeerPicker";
-import { giftProblemText } from "./problem-text";
+import { PeerPicker } from "./peers/PeerPicker";
+import { giftProblemText } from "./gift/problem-text";
 
 /** How long the thank-you shows before a `success-url` takes the donor on, in ms. */
 export const SUCCESS_REDIRECT_MS = 4000;

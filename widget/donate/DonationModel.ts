@@ -2,100 +2,21 @@ import { batch, signal } from "@preact/signals-core";
 import type { CampaignResponse, DonationRequest } from "../../contract/api";
 import type { WidgetErrorCode } from "../../contract/errors";
 import { UNREACHABLE } from "../../contract/errors";
-import { MEMO_MAX } from "../../contract/patterns";
 import { readUtm } from "../../contract/utm";
 import type { ApiClient } from "../shared/api-client";
-import { createFormState, type FormStatus, type SubmitResult as FormResult } from "../shared/form-state";
-import { allowedSuccessUrl, type DonateProps, type Frequency } from "./attributes";
-import type { CardPort } from "./card-port";
-import type { Attempt } from "./model/attempt";
-import { createCardState } from "./model/card";
-import { fetchCampaign } from "./model/campaign";
-import type { DedicationModel } from "./model/dedication";
-import type { DonorModel } from "./model/donor";
-import { createGiftModel } from "./model/gift";
-import { extrasFor, loadLater, type Later } from "./model/later";
-import { createPeerModel } from "./model/peers";
-
-/**
- * The steps of `layout="steps"`, by the fields each asks: the gift, the donor (and the options
- * turned on), the card. A field's problem takes the donor back to its step.
- */
-const STEP_FIELDS = [
-  ["frequency", "amount", "peer"],
-  [
-    "firstName",
-    "lastName",
-    "email",
-    "phone",
-    "street",
-    "city",
-    "state",
-    "country",
-    "zip",
-    "memo",
-    "dedicationName",
-    "dedicationEmail",
-  ],
-  ["card"],
-] as const;
-export type DonateField = (typeof STEP_FIELDS)[number][number];
-export const STEPS: readonly (readonly DonateField[])[] = STEP_FIELDS;
-export const LAST_STEP = STEPS.length - 1;
-/** The step that asks for `field`. */
-export const stepOf = (field: DonateField) => STEPS.findIndex((fields) => fields.includes(field));
-
-/** The options, after the card on one page. */
-const OPTION_FIELDS: DonateField[] = ["memo", "dedicationName", "dedicationEmail"];
-/** The form's fields in the order they appear on one page (the options after the card): the first with an error gets focus. */
-export const DONATE_FIELDS: DonateField[] = [
-  ...STEPS.flat().filter((field) => !OPTION_FIELDS.includes(field)),
-  ...OPTION_FIELDS,
-];
-
-/**
- * Why a field was refused; the form puts it into words in the donor's language. `missing`: a
- * field the nonprofit made required (`fields="phone:required"`), left empty.
- */
-export type FieldProblem = "required" | "missing" | "invalid" | "range" | "smsPhone" | "tooLong";
-export type FieldProblems = Partial<Record<DonateField, FieldProblem>>;
-
-/** A refused attempt, by what the donor can do about it (the key of its words in the catalog). */
-export type DonateFailure =
-  | "declined"
-  | "paymentFailed"
-  | "rateLimited"
-  | "tooManyDeclines"
-  | "upstreamDown"
-  | "networkError"
-  | "inProgress"
-  | "invalidPeer"
-  | "notCharged"
-  | "failed";
-
-/**
- * A Pending donation's follow-up: still asking the proxy, the proxy no longer knows the
- * reference (404), or FOLLOW_FOR_MS went by without an answer.
- */
-export type PendingCheck = "asking" | "notFound" | "gaveUp";
-
-/** How a donation ended: charged, or unknown (the upstream may have charged) while it is followed up. */
-export type DonateEnd =
-  | { kind: "success"; totalCents: number; frequency: Frequency; transactionId: string }
-  | { kind: "pending"; totalCents: number; frequency: Frequency; reference: string; check: PendingCheck };
-
-/** What a followed-up Pending donation came to, as `givekit:donation` names it. */
-export type FinalStatus = "Success" | "NotCharged";
-
-export type DonateStatus = FormStatus<DonateFailure, DonateEnd>;
-
-export type SubmitResult = FormResult<DonateField, DonateEnd["kind"]>;
-
-export type LoadState = "loading" | "ready" | "unavailable";
-
-export { MEMO_MAX };
-export { OTHER_AMOUNT_MAX, parseAmountInput } from "./model/gift";
-export { PEER_SEARCH_DEBOUNCE_MS } from "./model/peers";
+import { createFormState } from "../shared/form-state";
+import { DONATE_FIELDS, STEPS, type DonateField, type FieldProblem, type FieldProblems } from "./base/fields";
+import type { DonateEnd, DonateFailure, LoadState, SubmitResult } from "./base/status";
+import { allowedSuccessUrl, type DonateProps } from "./base/attributes";
+import type { CardPort } from "./card/card-port";
+import type { Attempt } from "./outcome/attempt";
+import { createCardState } from "./card/card-state";
+import { fetchCampaign } from "./campaign/campaign";
+import type { DedicationModel } from "./options/dedication-model";
+import type { DonorModel } from "./donor/donor";
+import { createGiftModel } from "./gift/gift";
+import { extrasFor, loadLater, type Later } from "./load-later";
+import { createPeerModel } from "./peers/peers";
 
 export interface DonationModelDeps {
   api: ApiClient;

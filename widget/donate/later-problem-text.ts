@@ -1,6 +1,7 @@
 import { DEDICATION_NAME_MAX } from "../../contract/patterns";
 import type { Messages } from "../i18n";
-import { MEMO_MAX, type DonateField, type FieldProblem } from "./DonationModel";
+import { MEMO_MAX } from "../../contract/patterns";
+import type { DonateField, FieldProblem } from "./base/fields";
 
 /** A problem of a field after the gift's step (problem-text.ts words the gift's), in the donor's words. */
 export function laterProblemText(

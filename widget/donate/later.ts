@@ -6,14 +6,14 @@
  * works before it has arrived; the parts only some forms use (extras/) come beside it when the
  * element turns them on.
  */
-export { DonorFields } from "./DonorFields";
-export { DonorOptions } from "./DonorOptions";
+export { DonorFields } from "./donor/DonorFields";
+export { DonorOptions } from "./options/DonorOptions";
 export { laterProblemText } from "./later-problem-text";
-export { CardField } from "./CardField";
-export { createCardPort } from "./card-port";
-export { createDonorModel } from "./model/donor";
-export { createAttempt } from "./model/attempt";
-export { Outcome } from "./Outcome";
-export { refusedPaths } from "./request-check";
-export { fieldAt } from "./model/field-paths";
+export { CardField } from "./card/CardField";
+export { createCardPort } from "./card/card-port";
+export { createDonorModel } from "./donor/donor";
+export { createAttempt } from "./outcome/attempt";
+export { Outcome } from "./outcome/Outcome";
+export { refusedPaths } from "./check/request-check";
+export { fieldAt } from "./base/field-paths";
 export { TextField } from "../shared/TextField";

@@ -1,0 +1,56 @@
+import { addMessages, type Catalog, type Locale } from "../i18n";
+import { asksFor, type DonateProps } from "./base/attributes";
+
+/** What the form says after its first step, by language: fetched beside later.ts. */
+const LATER_WORDS: Record<Locale, () => Promise<{ messages: Catalog }>> = {
+  en: () => import("../chunks/messages/donate-later-en"),
+  es: () => import("../chunks/messages/donate-later-es"),
+};
+
+/** The parts of the rest of the form only some elements use (widget/donate/extras/), a chunk each. */
+type Extras = typeof import("./donor/CountryField") &
+  typeof import("./donor/phone-rule") &
+  typeof import("./gift/MonthlyPrompt") &
+  typeof import("./options/dedication") &
+  typeof import("./outcome/data-layer");
+
+/** widget/donate/later.ts's exports, with those of the extras the element turned on (the others absent). */
+export type Later = typeof import("./later") & Partial<Extras>;
+
+/** Fetches an extra (or, for one the element leaves off, nothing). */
+type Extra = false | (() => Promise<Partial<Extras>>);
+
+/** The extras an element's attributes turn on, fetched beside later.ts. */
+export const extrasFor = ({ fields, monthlyPrompt, dataLayer }: DonateProps): Extra[] => [
+  // The address's country list.
+  asksFor(fields, "address") && (() => import("./donor/CountryField")),
+  // The phone rule, for the request's check.
+  asksFor(fields, "phone") && (() => import("./donor/phone-rule")),
+  // A dedication's fields, and its part of the request's check.
+  asksFor(fields, "dedication") && (() => import("./options/dedication")),
+  // The monthly invitation.
+  monthlyPrompt !== null && (() => import("./gift/MonthlyPrompt")),
+  // The GA4 purchase for `window.dataLayer`.
+  dataLayer && (() => import("./outcome/data-layer")),
+];
+
+const requests: Partial<Record<Locale, Promise<typeof import("./later")>>> = {};
+
+/**
+ * widget/donate/later.ts and its words in `locale`, loaded once (tried again after a failed
+ * load, at the next need), with `extras` beside them.
+ */
+export async function loadLater(locale: Locale, extras: readonly Extra[] = []): Promise<Later> {
+  const rest = (requests[locale] ??= Promise.all([
+    import("./later"),
+    addMessages(locale, "donateLater", LATER_WORDS[locale]),
+  ]).then(
+    ([later]) => later,
+    (error: unknown) => {
+      delete requests[locale];
+      throw error;
+    },
+  ));
+  const [later, ...parts] = await Promise.all([rest, ...extras.map((extra) => extra && extra())]);
+  return Object.assign({}, later, ...parts) as Later;
+}
