@@ -40,15 +40,18 @@ const FAILURES: Partial<Record<WidgetErrorCode, DonateFailure>> = {
 };
 
 /**
- * The donation form's state and actions, as signals: the gift (model/gift.ts), the donor
- * (model/donor.ts), the fundraiser credited (model/peers.ts) and the attempt (model/attempt.ts),
- * with the steps and the checks that span them. Created once per element.
+ * The donation form's state and actions, as signals, composed of its parts' models: the gift
+ * (`model.gift`, gift/gift.ts), the fundraiser credited (`model.peers`, peers/peers.ts), the
+ * donor and the options, and the card, which come with the rest of the form (`model.rest`:
+ * donor/donor.ts, options/dedication-model.ts, card/card-port.ts), and the attempt
+ * (outcome/attempt.ts, kept inside), with the steps and the checks that span them. Created once
+ * per element.
  *
  * @example
  * const model = createDonationModel({ api, props });
  * await model.load();
  * model.chooseAmount(5000);
- * model.coverFee.value = true;   // model.totalCents.value === 5150 at a 3 % fee rate
+ * model.gift.coverFee.value = true;   // model.gift.totalCents.value === 5150 at a 3 % fee rate
  * await model.submit();
  */
 export function createDonationModel({
@@ -58,7 +61,13 @@ export function createDonationModel({
   smsConsentText = () => "",
 }: DonationModelDeps) {
   /** What the form needs after its first step (later.ts), once it has arrived. */
-  const later = signal<Later | null>(null);
+  let later: Later | null = null;
+  /** The models of the steps after the gift's, made once the rest of the form and its words are here. */
+  const restModels = signal<{
+    donor: DonorModel;
+    dedication: DedicationModel | null;
+    cardPort: CardPort;
+  } | null>(null);
   /** The card as the frame tells it; its port (card-port.ts) comes with later.ts, and the frame with it. */
   const card = createCardState();
   let cardPort: CardPort | null = null;
@@ -66,12 +75,14 @@ export function createDonationModel({
   let donor: DonorModel | null = null;
   let dedication: DedicationModel | null = null;
   const fetchLater = async () => {
-    const module = later.peek() ?? (await loadLater(props.locale, extrasFor(props)));
+    const module = later ?? (await loadLater(props.locale, extrasFor(props)));
     cardPort ??= module.createCardPort(props.proxyUrl, card);
     donor ??= module.createDonorModel(props.fields, smsConsentText);
     // Its extra comes only to a form that asks for a dedication.
     dedication ??= module.createDedicationModel?.() ?? null;
-    return (later.value = module);
+    later = module;
+    restModels.value = { donor, dedication, cardPort };
+    return module;
   };
   // The rest of the form (later.ts) starts loading now, while the donor chooses a gift.
   void fetchLater().catch(() => undefined);
@@ -130,32 +141,22 @@ export function createDonationModel({
 
   /** Forgets a field's problem once the donor changes it. */
   const clearError = (field: DonateField) => form.recheck(field);
-  const {
-    request: _gift,
-    problem: _amount,
-    fitFrequency: _fit,
-    reset: _resetGift,
-    armPrompt: _arm,
-    answerPrompt: _answer,
-    ...giftState
-  } = gift;
-  const { request: _peer, preselect: _preselect, pick: _pick, waiting: _waiting, ...peerState } = peers;
-
+  const { attempt: refusals, ...formState } = form;
   return {
-    ...form,
-    ...giftState,
-    ...peerState,
-    /** The donor's fields and options: there once later.ts is (with their step), null before. */
-    donor: () => donor,
-    /** The dedication's state: there once later.ts is (with the options), null before. */
-    dedication: () => dedication,
+    ...formState,
+    /** Bumped at each refused Donate or Next, so the live region reads the same words again. */
+    refusals,
+    gift,
+    peers,
+    /**
+     * The donor's fields and options, a dedication's state (a form that asks for one) and the card
+     * frame's port: there once the rest of the form is (with their steps), null before.
+     */
+    rest: restModels,
     props,
     step,
     loadState,
     campaign,
-    later,
-    /** The card frame's port: there once later.ts is (with the card's step), null before. */
-    cardPort: () => cardPort,
 
     /**
      * Fetches the campaign's public settings; the form shows once they are known. On one page it
@@ -268,6 +269,10 @@ export function createDonationModel({
         frequency: gift.frequency.value,
       });
     },
+
+    /** The GA4 purchase for `window.dataLayer` (`data-layer`), its extra fetched with the rest of the form. */
+    pushPurchase: (...purchase: Parameters<NonNullable<Later["pushPurchase"]>>) =>
+      later?.pushPurchase?.(...purchase),
 
     /** The page the donor goes to after the thank-you, if any (and allowed). */
     successUrl: () => successUrl,

@@ -1,5 +1,9 @@
 import { addMessages, type Catalog, type Locale } from "../i18n";
 import { asksFor, type DonateProps } from "./base/attributes";
+import { countryList } from "./donor/country-field";
+import { monthlyPrompt as monthlyInvitation } from "./gift/monthly-prompt";
+import { dedication } from "./options/dedication-fields";
+import { rest as restOfForm } from "./rest";
 
 /** What the form says after its first step, by language: fetched beside later.ts. */
 const LATER_WORDS: Record<Locale, () => Promise<{ messages: Catalog }>> = {
@@ -7,7 +11,11 @@ const LATER_WORDS: Record<Locale, () => Promise<{ messages: Catalog }>> = {
   es: () => import("../chunks/messages/donate-later-es"),
 };
 
-/** The parts of the rest of the form only some elements use (widget/donate/extras/), a chunk each. */
+/**
+ * The parts of the rest of the form only some elements use, a chunk each. Those with a
+ * component (the country list, a dedication, the monthly invitation) are fetched as the lazy
+ * module their component is rendered from (base/lazy.ts), so it shows at once where it is.
+ */
 type Extras = typeof import("./donor/CountryField") &
   typeof import("./donor/phone-rule") &
   typeof import("./gift/MonthlyPrompt") &
@@ -23,13 +31,13 @@ type Extra = false | (() => Promise<Partial<Extras>>);
 /** The extras an element's attributes turn on, fetched beside later.ts. */
 export const extrasFor = ({ fields, monthlyPrompt, dataLayer }: DonateProps): Extra[] => [
   // The address's country list.
-  asksFor(fields, "address") && (() => import("./donor/CountryField")),
+  asksFor(fields, "address") && countryList.preload,
   // The phone rule, for the request's check.
   asksFor(fields, "phone") && (() => import("./donor/phone-rule")),
-  // A dedication's fields, and its part of the request's check.
-  asksFor(fields, "dedication") && (() => import("./options/dedication")),
+  // A dedication's fields, model and part of the request's check.
+  asksFor(fields, "dedication") && dedication.preload,
   // The monthly invitation.
-  monthlyPrompt !== null && (() => import("./gift/MonthlyPrompt")),
+  monthlyPrompt !== null && monthlyInvitation.preload,
   // The GA4 purchase for `window.dataLayer`.
   dataLayer && (() => import("./outcome/data-layer")),
 ];
@@ -42,7 +50,7 @@ const requests: Partial<Record<Locale, Promise<typeof import("./later")>>> = {};
  */
 export async function loadLater(locale: Locale, extras: readonly Extra[] = []): Promise<Later> {
   const rest = (requests[locale] ??= Promise.all([
-    import("./later"),
+    restOfForm.preload(),
     addMessages(locale, "donateLater", LATER_WORDS[locale]),
   ]).then(
     ([later]) => later,

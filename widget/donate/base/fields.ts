@@ -1,3 +1,5 @@
+import type { ReadonlySignal } from "@preact/signals-core";
+
 /*
  * The donation form's fields, its steps and its problems: what every part of the form shares.
  */
@@ -46,3 +48,15 @@ export type FieldProblem = "required" | "missing" | "invalid" | "range" | "smsPh
 export type FieldProblems = Partial<Record<DonateField, FieldProblem>>;
 
 /** A refused attempt, by what the donor can do about it (the key of its words in the catalog). */
+
+/**
+ * What each part's component may do to the form (DonationModel does it): read the fields'
+ * problems, set a value and forget the problem its field had.
+ */
+export interface FormEdits {
+  errors: ReadonlySignal<FieldProblems>;
+  /** Sets one of the form's values; `field` names the problem it may clear. */
+  set<T>(target: { value: T }, value: T, field?: DonateField): void;
+  /** Forgets a field's problem once the donor changes it. */
+  clearError(field: DonateField): void;
+}

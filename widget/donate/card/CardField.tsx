@@ -1,5 +1,6 @@
 import type { Locale, Messages } from "../../i18n";
 import type { DonateTarget } from "../base/attributes";
+import type { FieldProblem } from "../base/fields";
 import { cardFrameUrl, frameTheme, type CardPort } from "./card-port";
 import { describedBy, FieldError, fieldId } from "../../shared/Field";
 import { reactive } from "../../shared/reactive";
@@ -10,7 +11,8 @@ interface CardFieldProps {
   proxyUrl: string;
   locale: Locale;
   t: Messages;
-  error: string | null;
+  /** The card's problem, if Donate found one (the frame words its own fields'). */
+  problem: FieldProblem | undefined;
   /**
    * The campaign as the page names it: the frame sends its shortcode and keyword with the card,
    * so the proxy counts card-testing signals per campaign (an event's form: counted overall).
@@ -19,7 +21,8 @@ interface CardFieldProps {
 }
 
 /** The card fields: an iframe served by the proxy, so this page never holds a card number. */
-export const CardField = reactive(({ card, host, proxyUrl, locale, t, error, target }: CardFieldProps) => {
+export const CardField = reactive(({ card, host, proxyUrl, locale, t, problem, target }: CardFieldProps) => {
+  const error = problem ? t.donateLater.errors.card : null;
   const src = card.frameUrl(() => cardFrameUrl(proxyUrl, locale, { ...frameTheme(host), ...target }));
   const height = card.height.value;
   return (

@@ -1,22 +1,20 @@
 import type { Locale, Messages } from "../../i18n";
 import { describedBy, FieldError, fieldId } from "../../shared/Field";
 import { reactive } from "../../shared/reactive";
-import type { DonateField } from "../base/fields";
-import type { DonationModel } from "../DonationModel";
+import type { FormEdits } from "../base/fields";
+import type { DonorModel } from "./donor";
 import { countries } from "./countries";
 
 interface CountryFieldProps {
-  model: DonationModel;
+  donor: DonorModel;
+  form: FormEdits;
   t: Messages;
   locale: Locale;
-  errorFor: (field: DonateField) => string | null;
+  error: string | null;
 }
 
 /** The address's country, every one named in the donor's language; choosing one re-asks the ZIP or postal code. */
-export const CountryField = reactive(({ model, t, locale, errorFor }: CountryFieldProps) => {
-  // Made with later.ts, which comes with this part.
-  const donor = model.donor()!;
-  const error = errorFor("country");
+export const CountryField = reactive(({ donor, form, t, locale, error }: CountryFieldProps) => {
   return (
     <div class="gk-field">
       <label for={fieldId("country")} part="label">
@@ -30,8 +28,8 @@ export const CountryField = reactive(({ model, t, locale, errorFor }: CountryFie
         aria-describedby={describedBy("country", error)}
         value={donor.country.value}
         onChange={(event) => {
-          model.set(donor.country, event.currentTarget.value, "country");
-          model.clearError("zip");
+          form.set(donor.country, event.currentTarget.value, "country");
+          form.clearError("zip");
         }}
       >
         {countries(locale).map(({ code, name }) => (

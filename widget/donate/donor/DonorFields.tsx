@@ -1,15 +1,18 @@
 import { CITY_MAX, EMAIL_MAX, NAME_MAX, POSTAL_CODE_MAX, STREET_MAX } from "../../../contract/patterns";
 import type { Locale, Messages } from "../../i18n";
-import type { DonateField } from "../base/fields";
-import type { DonationModel } from "../DonationModel";
+import type { DonateField, FormEdits } from "../base/fields";
+import { CountryField } from "./country-field";
+import type { DonorModel } from "./donor";
+import { donorProblemText } from "./problem-text";
 import { TextField } from "../../shared/TextField";
 import { reactive } from "../../shared/reactive";
 
 interface DonorFieldsProps {
-  model: DonationModel;
+  /** Made with later.ts, as this component was. */
+  donor: DonorModel;
+  form: FormEdits;
   t: Messages;
   locale: Locale;
-  errorFor: (field: DonateField) => string | null;
 }
 
 type TextFieldName = "firstName" | "lastName" | "email" | "phone" | "street" | "city" | "state";
@@ -32,14 +35,15 @@ const FIELDS: [TextFieldName, string, number, boolean | "phone" | "address"][] =
  * The donor's name and e-mail, and the phone and address when the nonprofit turned them on,
  * with the autocomplete tokens browsers fill in.
  */
-export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFieldsProps) => {
+export const DonorFields = reactive(({ donor, form, t, locale }: DonorFieldsProps) => {
   const d = t.donateLater;
   const labels = { ...t.common, ...d };
-  // Made with later.ts, as this component was.
-  const donor = model.donor()!;
   const { asks, requires } = donor;
-  // The country's list is a part of its own, fetched with later.ts when the address is asked.
-  const Later = model.later.value!;
+  const errors = form.errors.value;
+  const errorFor = (field: DonateField) => {
+    const problem = errors[field];
+    return problem ? donorProblemText(t, field, problem, donor.usesZip.value) : null;
+  };
   const field = ([name, autocomplete, max, optional]: (typeof FIELDS)[number]) => (
     <TextField
       key={name}
@@ -51,7 +55,7 @@ export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFields
       error={errorFor(name)}
       autocomplete={autocomplete}
       maxLength={max}
-      onInput={(value) => model.set(donor[name], value, name)}
+      onInput={(value) => form.set(donor[name], value, name)}
     />
   );
   const [first, last, email, phone, street, city, state] = FIELDS.map(field);
@@ -72,9 +76,7 @@ export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFields
             {state}
           </div>
           <div class="gk-row">
-            {Later.CountryField ? (
-              <Later.CountryField model={model} t={t} locale={locale} errorFor={errorFor} />
-            ) : null}
+            <CountryField donor={donor} form={form} t={t} locale={locale} error={errorFor("country")} />
             <TextField
               field="zip"
               label={donor.usesZip.value ? d.zip : d.postalCode}
@@ -83,7 +85,7 @@ export const DonorFields = reactive(({ model, t, locale, errorFor }: DonorFields
               error={errorFor("zip")}
               autocomplete="postal-code"
               maxLength={POSTAL_CODE_MAX}
-              onInput={(value) => model.set(donor.zip, value, "zip")}
+              onInput={(value) => form.set(donor.zip, value, "zip")}
             />
           </div>
         </>

@@ -1,21 +1,14 @@
 import { rateToMicros, toCents } from "../../../contract/money";
-import type { Locale, Messages } from "../../i18n";
 import { formatMoney } from "../../shared/format";
-import type { DonationModel } from "../DonationModel";
 import { OTHER_AMOUNT_MAX } from "./gift";
+import type { PickerProps } from "./gift-form";
+import { MonthlyPrompt } from "./monthly-prompt";
 import { Checkbox, Choices, describedBy, FieldError, fieldId, hintId } from "../../shared/Field";
 import { reactive } from "../../shared/reactive";
 
-export interface PickerProps {
-  model: DonationModel;
-  t: Messages;
-  locale: Locale;
-  error: string | null;
-}
-
 /** One-time or recurring, as a named radio group; hidden when only one is offered. */
 export const FrequencyPicker = reactive(({ model, t }: Omit<PickerProps, "locale" | "error">) => {
-  const frequencies = model.frequencies.value;
+  const frequencies = model.gift.frequencies.value;
   if (frequencies.length < 2) return null;
   return (
     <Choices
@@ -23,8 +16,8 @@ export const FrequencyPicker = reactive(({ model, t }: Omit<PickerProps, "locale
       legend={t.donate.frequencyLegend}
       choices={frequencies}
       labelOf={(frequency) => t.donate.frequency[frequency]}
-      chosen={model.frequency.value}
-      onChoose={(frequency) => model.chooseFrequency(frequency)}
+      chosen={model.gift.frequency.value}
+      onChoose={(frequency) => model.gift.chooseFrequency(frequency)}
     />
   );
 });
@@ -34,20 +27,19 @@ export const AmountPicker = reactive(({ model, t, locale, error }: PickerProps) 
   const d = t.donate;
   const campaign = model.campaign.value;
   const currency = campaign?.currency ?? "USD";
-  const choice = model.amountChoice.value;
-  const presets = model.presets.value;
+  const choice = model.gift.amountChoice.value;
+  const presets = model.gift.presets.value;
   const range = campaign
     ? d.amountRange(
         formatMoney(toCents(campaign.min_amount), currency, locale),
         formatMoney(toCents(campaign.max_amount), currency, locale),
       )
     : null;
-  const fee = model.feeAmountCents.value;
+  const fee = model.gift.feeAmountCents.value;
   const feeMode = model.props.coverFee;
   const hasFee = campaign !== null && rateToMicros(campaign.fee_rate) > 0 && feeMode !== "off";
   const feeText = formatMoney(fee, currency, locale);
-  const noAmount = model.amountCents.value === null;
-  const Later = model.later.value;
+  const noAmount = model.gift.amountCents.value === null;
   return (
     <>
       <fieldset
@@ -109,7 +101,7 @@ export const AmountPicker = reactive(({ model, t, locale, error }: PickerProps) 
               inputMode="decimal"
               autocomplete="off"
               maxLength={OTHER_AMOUNT_MAX}
-              value={model.otherAmount.value}
+              value={model.gift.otherAmount.value}
               required
               aria-invalid={error ? "true" : undefined}
               aria-describedby={describedBy("amount", error, range)}
@@ -120,9 +112,9 @@ export const AmountPicker = reactive(({ model, t, locale, error }: PickerProps) 
         ) : null}
         <FieldError field="amount" error={error} />
       </fieldset>
-      {/* The invitation shows once an amount is chosen; it comes with later.ts, fetched as the form opened. */}
-      {Later?.MonthlyPrompt ? (
-        <Later.MonthlyPrompt model={model} t={t} locale={locale} currency={currency} />
+      {/* The invitation shows once an amount is chosen; it comes beside later.ts, fetched as the form opened. */}
+      {model.props.monthlyPrompt !== null && model.rest.value ? (
+        <MonthlyPrompt model={model} t={t} locale={locale} currency={currency} />
       ) : null}
       {!hasFee ? null : feeMode === "required" ? (
         <p class="gk-hint" part="fee">
@@ -132,8 +124,8 @@ export const AmountPicker = reactive(({ model, t, locale, error }: PickerProps) 
         <Checkbox
           field="cover-fee"
           label={noAmount ? d.coverFeeAny : d.coverFee(feeText)}
-          checked={model.coverFee.value}
-          onChange={(checked) => model.set(model.coverFee, checked)}
+          checked={model.gift.coverFee.value}
+          onChange={(checked) => model.set(model.gift.coverFee, checked)}
         />
       )}
     </>

@@ -1,5 +1,5 @@
 import type { TargetedEvent } from "preact";
-import type { PickerProps } from "./AmountPicker";
+import type { PickerProps } from "./gift-form";
 import { formatMoney } from "../../shared/format";
 import { focusField } from "../../shared/Field";
 import { reactive } from "../../shared/reactive";
@@ -11,8 +11,8 @@ import { reactive } from "../../shared/reactive";
  */
 export const MonthlyPrompt = reactive(
   ({ model, t, locale, currency }: Omit<PickerProps, "error"> & { currency: string }) => {
-    const suggested = model.monthlySuggestion.value;
-    const amount = model.amountCents.value;
+    const suggested = model.gift.monthlySuggestion.value;
+    const amount = model.gift.amountCents.value;
     if (suggested === null || amount === null) return null;
     const d = t.donateLater;
     const monthly = formatMoney(suggested, currency, locale, true);

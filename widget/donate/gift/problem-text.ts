@@ -6,7 +6,8 @@ import type { DonateField, FieldProblem } from "../base/fields";
 
 /**
  * A problem of the gift's step (the amount, the fundraiser), or a field left empty, in the
- * donor's words; null for the later steps' fields, which later.ts words (laterProblemText).
+ * donor's words; null for the later steps' fields, which their parts word (donor/problem-text.ts,
+ * options/problem-text.ts, card/CardField.tsx).
  */
 export function giftProblemText(
   t: Messages,

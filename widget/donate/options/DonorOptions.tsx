@@ -3,25 +3,35 @@ import { Checkbox, ExternalLink } from "../../shared/Field";
 import { TextField } from "../../shared/TextField";
 import { reactive } from "../../shared/reactive";
 import { MEMO_MAX } from "../../../contract/patterns";
-import type { DonateField } from "../base/fields";
-import type { DonationModel } from "../DonationModel";
+import type { DonateProps } from "../base/attributes";
+import type { DonateField, FormEdits } from "../base/fields";
+import type { DonorModel } from "../donor/donor";
+import type { DedicationModel } from "./dedication-model";
+import { DedicationFields } from "./dedication-fields";
+import { optionsProblemText } from "./problem-text";
 
-export interface OptionsProps {
-  model: DonationModel;
+interface OptionsProps {
+  /** Made with later.ts, as this component was. */
+  donor: DonorModel;
+  /** A dedication's state, made with later.ts when `fields` asks for one. */
+  dedication: DedicationModel | null | undefined;
+  form: FormEdits;
+  props: Pick<DonateProps, "programName" | "termsUrl" | "privacyUrl">;
   t: Messages;
-  errorFor: (field: DonateField) => string | null;
 }
 
 /** The options the nonprofit turned on: anonymous, pledge wall, a message, a dedication, the SMS opt-in. */
-export const DonorOptions = reactive(({ model, t, errorFor }: OptionsProps) => {
+export const DonorOptions = reactive(({ donor, dedication, form, props, t }: OptionsProps) => {
   const d = t.donateLater;
-  const donor = model.donor()!;
   const { asks, requires } = donor;
-  // A dedication's fields are an extra, fetched with later.ts when `fields` asks for one.
-  const Later = model.later.value!;
   if (!(["anonymous", "pledge-wall", "memo", "dedication", "sms"] as const).some(asks)) return null;
-  const smsProgram = model.props.programName ?? d.smsProgramFallback;
-  const { termsUrl, privacyUrl } = model.props;
+  const errors = form.errors.value;
+  const errorFor = (field: DonateField) => {
+    const problem = errors[field];
+    return problem ? optionsProblemText(t, field, problem) : null;
+  };
+  const smsProgram = props.programName ?? d.smsProgramFallback;
+  const { termsUrl, privacyUrl } = props;
   return (
     <fieldset>
       <legend part="legend">{d.optionsLegend}</legend>
@@ -30,7 +40,7 @@ export const DonorOptions = reactive(({ model, t, errorFor }: OptionsProps) => {
           field="anonymous"
           label={d.anonymous}
           checked={donor.anonymous.value}
-          onChange={(checked) => model.set(donor.anonymous, checked)}
+          onChange={(checked) => form.set(donor.anonymous, checked)}
         />
       ) : null}
       {asks("pledge-wall") ? (
@@ -38,7 +48,7 @@ export const DonorOptions = reactive(({ model, t, errorFor }: OptionsProps) => {
           field="pledgeWall"
           label={d.pledgeWall}
           checked={donor.pledgeWall.value}
-          onChange={(checked) => model.set(donor.pledgeWall, checked)}
+          onChange={(checked) => form.set(donor.pledgeWall, checked)}
         />
       ) : null}
       {asks("memo") ? (
@@ -51,11 +61,18 @@ export const DonorOptions = reactive(({ model, t, errorFor }: OptionsProps) => {
           autocomplete="off"
           maxLength={MEMO_MAX}
           multiline
-          onInput={(value) => model.set(donor.memo, value, "memo")}
+          onInput={(value) => form.set(donor.memo, value, "memo")}
         />
       ) : null}
-      {asks("dedication") && Later.DedicationFields ? (
-        <Later.DedicationFields model={model} t={t} errorFor={errorFor} />
+      {asks("dedication") && dedication ? (
+        // later.ts's text field, handed down: the extra comes after it, so it carries no copy (nor a chunk they share).
+        <DedicationFields
+          dedication={dedication}
+          form={form}
+          t={t}
+          errorFor={errorFor}
+          TextField={TextField}
+        />
       ) : null}
       {asks("sms") ? (
         <>
@@ -63,7 +80,7 @@ export const DonorOptions = reactive(({ model, t, errorFor }: OptionsProps) => {
             field="smsOptIn"
             label={d.smsOptIn(smsProgram)}
             checked={donor.smsOptIn.value}
-            onChange={(checked) => model.set(donor.smsOptIn, checked, "phone")}
+            onChange={(checked) => form.set(donor.smsOptIn, checked, "phone")}
             describedBy="gk-sms-disclosure"
           />
           <p id="gk-sms-disclosure" class="gk-hint" part="disclosure">

@@ -1,8 +1,10 @@
-import type { Peer } from "../../../contract/api";
+import type { CampaignResponse, Peer } from "../../../contract/api";
 import { toCents } from "../../../contract/money";
 import type { Locale, Messages } from "../../i18n";
 import { formatMoney } from "../../shared/format";
-import type { DonationModel } from "../DonationModel";
+import type { ReadonlySignal } from "@preact/signals-core";
+import type { FormEdits } from "../base/fields";
+import type { PeerModel } from "./peers";
 import { describedBy, FieldError, fieldId, hintId } from "../../shared/Field";
 import { reactive } from "../../shared/reactive";
 
@@ -18,37 +20,35 @@ function peerLabel({ kind, name, team_name: team }: Peer, t: Messages): string {
   return team ? `${name} · ${named(team) ? team : `${d.peerTeam} ${team}`}` : name;
 }
 
+/** What the fundraiser's picker needs of the form (DonationModel gives it). */
+export interface PeerForm extends FormEdits {
+  peers: PeerModel;
+  campaign: ReadonlySignal<CampaignResponse | null>;
+  /** Credits the gift to a fundraiser or team (or no one), and forgets the picker's problem. */
+  choosePeer(choice: Parameters<PeerModel["pick"]>[0]): void;
+}
+
 /**
  * The fundraiser and team picker: an ARIA 1.2 combobox (an input that owns a listbox, as in
  * the APG's list autocomplete pattern), usable with the keyboard alone and announced by
  * screen readers. The choice is shown above it, with a button to remove it.
  */
 export const PeerPicker = reactive(
-  ({
-    model,
-    t,
-    locale,
-    error,
-  }: {
-    model: DonationModel;
-    t: Messages;
-    locale: Locale;
-    error: string | null;
-  }) => {
+  ({ model, t, locale, error }: { model: PeerForm; t: Messages; locale: Locale; error: string | null }) => {
     const d = t.donate;
-    const { peerQuery: query, peerActive: active } = model;
+    const { peerQuery: query, peerActive: active } = model.peers;
     const activate = (index: number) => model.set(active, index);
     if (!model.campaign.value?.peer_fundraising) return null;
-    const selected = model.peer.value;
+    const selected = model.peers.peer.value;
     const currency = model.campaign.value.currency;
     const money = (amount: string) => formatMoney(toCents(amount), currency, locale, true);
-    const results = model.peerResults.value ?? [];
-    const failed = model.peerFailed.value;
-    const open = model.peerResults.value !== null;
+    const results = model.peers.peerResults.value ?? [];
+    const failed = model.peers.peerFailed.value;
+    const open = model.peers.peerResults.value !== null;
 
     function search(value: string) {
       activate(-1);
-      model.queuePeerSearch(value);
+      model.peers.queuePeerSearch(value);
     }
 
     function choose(peer: Peer) {
@@ -79,19 +79,19 @@ export const PeerPicker = reactive(
         case "Escape":
           if (open) {
             event.preventDefault();
-            model.closePeerResults();
+            model.peers.closePeerResults();
           }
           break;
       }
     }
 
-    const announcement = model.peerSearching.value
+    const announcement = model.peers.peerSearching.value
       ? d.peerSearching
       : !open
         ? ""
         : results.length === 0
           ? d.peerNone
-          : d.peerCount(results.length + model.peerMore.value);
+          : d.peerCount(results.length + model.peers.peerMore.value);
     return (
       <div class="gk-field">
         <label for={fieldId("peer")} part="label">
@@ -122,7 +122,7 @@ export const PeerPicker = reactive(
           // The page's fundraiser or team did not load: the donor tries again, or removes it to give without.
           <p role="alert" class="gk-chosen">
             {d.peerFailed}{" "}
-            <button type="button" class="gk-link" part="link" onClick={() => void model.retryPeer()}>
+            <button type="button" class="gk-link" part="link" onClick={() => void model.peers.retryPeer()}>
               {d.peerRetry}
             </button>{" "}
             <button type="button" class="gk-link" part="link" onClick={() => model.choosePeer(null)}>
@@ -155,7 +155,7 @@ export const PeerPicker = reactive(
               search(event.currentTarget.value);
             }}
             onKeyDown={onKeyDown}
-            onBlur={() => model.closePeerResults()}
+            onBlur={() => model.peers.closePeerResults()}
           />
           {/* oxlint-disable-next-line jsx-a11y/prefer-tag-over-role -- the combobox's popup (APG pattern); a <select> cannot be searched. */}
           <div id={LIST_ID} role="listbox" aria-label={d.peerLabel} hidden={!open || results.length === 0}>
