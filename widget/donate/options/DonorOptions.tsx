@@ -66,13 +66,7 @@ export const DonorOptions = reactive(({ donor, dedication, form, props, t }: Opt
       ) : null}
       {asks("dedication") && dedication ? (
         // later.ts's text field, handed down: the extra comes after it, so it carries no copy (nor a chunk they share).
-        <DedicationFields
-          dedication={dedication}
-          form={form}
-          t={t}
-          errorFor={errorFor}
-          TextField={TextField}
-        />
+        <DedicationFields dedication={dedication} form={form} t={t} TextField={TextField} />
       ) : null}
       {asks("sms") ? (
         <>

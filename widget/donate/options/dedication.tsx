@@ -1,6 +1,6 @@
 /**
- * A gift dedicated to someone (`fields="dedication"`): its fields, its model and its part of the
- * request's check. An extra: fetched beside later.ts only by a form that asks for a dedication.
+ * A gift dedicated to someone (`fields="dedication"`): its fields and their words, its model and
+ * its part of the request's check. An extra: fetched beside later.ts only by a form that asks for a dedication.
  */
 import { DEDICATION_KINDS, DEDICATION_NAME_MAX, DEDICATION_NAME_REFUSED } from "../../../contract/dedication";
 import { EMAIL_MAX, EMAIL_PATTERN } from "../../../contract/patterns";
@@ -8,7 +8,7 @@ import { Checkbox, Choices } from "../../shared/Field";
 import { reactive } from "../../shared/reactive";
 import type { Messages } from "../../i18n";
 import type { TextField as LaterTextField } from "../../shared/TextField";
-import type { DonateField, FormEdits } from "../base/fields";
+import type { FormEdits } from "../base/fields";
 import type { DedicationModel } from "./dedication-model";
 import { oneOf, optional, pattern, textWithin, type Shape } from "../../shared/checks";
 
@@ -21,60 +21,67 @@ interface DedicationFieldsProps {
   dedication: DedicationModel;
   form: FormEdits;
   t: Messages;
-  errorFor: (field: DonateField) => string | null;
   /** later.ts's text field: this extra comes after it, so it carries no copy (nor a chunk they share). */
   TextField: typeof LaterTextField;
 }
 
 /** `fields="dedication"`: a box that, ticked, asks whom the gift honors or remembers, and whom to tell. */
-export const DedicationFields = reactive(
-  ({ dedication, form, t, errorFor, TextField }: DedicationFieldsProps) => {
-    const d = t.donateLater;
-    return (
-      <>
-        <Checkbox
-          field="dedicate"
-          label={d.dedicate}
-          checked={dedication.on.value}
-          onChange={(checked) => form.set(dedication.on, checked, "dedicationName")}
-        />
-        {dedication.on.value ? (
-          <>
-            <Choices
-              field="dedicationKind"
-              legend={d.dedicationKind}
-              choices={DEDICATION_KINDS}
-              labelOf={(kind) => d.dedicationKinds[kind]}
-              chosen={dedication.kind.value}
-              onChoose={(kind) => form.set(dedication.kind, kind)}
-            />
-            <TextField
-              field="dedicationName"
-              label={d.dedicationName}
-              optional={null}
-              value={dedication.name.value}
-              error={errorFor("dedicationName")}
-              autocomplete="off"
-              maxLength={DEDICATION_NAME_MAX}
-              onInput={(value) => form.set(dedication.name, value, "dedicationName")}
-            />
-            <TextField
-              field="dedicationEmail"
-              type="email"
-              label={d.dedicationEmail}
-              optional={t.common.optional}
-              value={dedication.email.value}
-              error={errorFor("dedicationEmail")}
-              autocomplete="off"
-              maxLength={EMAIL_MAX}
-              onInput={(value) => form.set(dedication.email, value, "dedicationEmail")}
-            />
-          </>
-        ) : null}
-      </>
-    );
-  },
-);
+export const DedicationFields = reactive(({ dedication, form, t, TextField }: DedicationFieldsProps) => {
+  const d = t.donateLater;
+  const e = d.errors;
+  const { dedicationName: name, dedicationEmail: email } = form.errors.value;
+  return (
+    <>
+      <Checkbox
+        field="dedicate"
+        label={d.dedicate}
+        checked={dedication.on.value}
+        onChange={(checked) => form.set(dedication.on, checked, "dedicationName")}
+      />
+      {dedication.on.value ? (
+        <>
+          <Choices
+            field="dedicationKind"
+            legend={d.dedicationKind}
+            choices={DEDICATION_KINDS}
+            labelOf={(kind) => d.dedicationKinds[kind]}
+            chosen={dedication.kind.value}
+            onChoose={(kind) => form.set(dedication.kind, kind)}
+          />
+          <TextField
+            field="dedicationName"
+            label={d.dedicationName}
+            optional={null}
+            value={dedication.name.value}
+            error={
+              name
+                ? name === "tooLong"
+                  ? e.dedicationTooLong
+                  : name === "invalid"
+                    ? e.dedicationNameInvalid(DEDICATION_NAME_MAX)
+                    : e.dedicationName
+                : null
+            }
+            autocomplete="off"
+            maxLength={DEDICATION_NAME_MAX}
+            onInput={(value) => form.set(dedication.name, value, "dedicationName")}
+          />
+          <TextField
+            field="dedicationEmail"
+            type="email"
+            label={d.dedicationEmail}
+            optional={t.common.optional}
+            value={dedication.email.value}
+            error={email ? e.email : null}
+            autocomplete="off"
+            maxLength={EMAIL_MAX}
+            onInput={(value) => form.set(dedication.email, value, "dedicationEmail")}
+          />
+        </>
+      ) : null}
+    </>
+  );
+});
 
 /** A dedication as the schema takes one: walked by the request's check (request-check.ts). */
 export const dedicationShape: Shape = {

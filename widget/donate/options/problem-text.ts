@@ -1,23 +1,15 @@
-import { DEDICATION_NAME_MAX, MEMO_MAX } from "../../../contract/patterns";
+import { MEMO_MAX } from "../../../contract/patterns";
 import type { Messages } from "../../i18n";
 import type { DonateField, FieldProblem } from "../base/fields";
 
-/** A problem of the options' fields (the message, a dedication), in the donor's words. */
-export function optionsProblemText(t: Messages, field: DonateField, problem: FieldProblem): string {
-  const e = t.donateLater.errors;
-  if (problem === "missing") return t.donate.errors.required;
-  switch (field) {
-    case "memo":
-      return e.memo(MEMO_MAX);
-    case "dedicationName":
-      return problem === "tooLong"
-        ? e.dedicationTooLong
-        : problem === "invalid"
-          ? e.dedicationNameInvalid(DEDICATION_NAME_MAX)
-          : e.dedicationName;
-    case "dedicationEmail":
-      return e.email;
-    default:
-      return t.donate.errors.field;
-  }
-}
+/**
+ * A problem of the options' fields in the donor's words: the message (one the nonprofit made
+ * required, left empty, as the gift's step words it). A dedication's fields word their own
+ * (options/dedication.tsx).
+ */
+export const optionsProblemText = (t: Messages, field: DonateField, problem: FieldProblem): string =>
+  problem === "missing"
+    ? t.donate.errors.required
+    : field === "memo"
+      ? t.donateLater.errors.memo(MEMO_MAX)
+      : t.donate.errors.field;
