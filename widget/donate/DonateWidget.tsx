@@ -4,7 +4,7 @@ import { createApiClient } from "../shared/api-client";
 import { giftContext } from "./base/analytics";
 import type { DonateProps } from "./base/attributes";
 import { lazy } from "./base/lazy";
-import { DonationForm, HEADING_ID, smsConsentText } from "./DonationForm";
+import { DonationForm, HEADING_ID } from "./DonationForm";
 import { rest } from "./rest";
 import { createDonationModel, type DonationModel } from "./DonationModel";
 import { amountWithinRange, prefill } from "./gift/prefill";
@@ -36,7 +36,6 @@ class Donation extends Reactive<WidgetProps> {
       // A link's ?amount= and ?frequency= over the element's defaults.
       props: prefill(props, location.search),
       search: location.search,
-      smsConsentText: () => smsConsentText(messagesFor(props.locale), props.programName),
     });
   }
 

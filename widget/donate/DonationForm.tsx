@@ -31,12 +31,6 @@ interface DonationFormProps {
   locale: Locale;
 }
 
-/** The SMS disclosure exactly as shown beside the box, as one string: what the consent record keeps. */
-export function smsConsentText(t: Messages, programName: string | null): string {
-  const d = t.donateLater;
-  return `${d.smsDisclosure(programName ?? d.smsProgramFallback)} ${t.common.terms} ${t.common.privacy}`;
-}
-
 /**
  * The donation form: amount, attribution, donor, card, options, and one clear button. In steps
  * (layout="steps") every step stays on the page, the others hidden, so nothing entered is lost

@@ -5,6 +5,7 @@ import { UNREACHABLE } from "../../contract/errors";
 import { readUtm } from "../../contract/utm";
 import type { ApiClient } from "../shared/api-client";
 import { createFormState } from "../shared/form-state";
+import { messagesFor } from "../i18n";
 import { DONATE_FIELDS, STEPS, type DonateField, type FieldProblem, type FieldProblems } from "./base/fields";
 import type { DonateEnd, DonateFailure, LoadState, SubmitResult } from "./base/status";
 import { allowedSuccessUrl, type DonateProps } from "./base/attributes";
@@ -23,8 +24,6 @@ export interface DonationModelDeps {
   props: DonateProps;
   /** The host page's query string, for ?fundraiser= and ?team=. */
   search?: string;
-  /** The SMS disclosure as the form shows it, word for word (sent with a ticked SMS box). */
-  smsConsentText?: () => string;
 }
 
 const FAILURES: Partial<Record<WidgetErrorCode, DonateFailure>> = {
@@ -54,12 +53,7 @@ const FAILURES: Partial<Record<WidgetErrorCode, DonateFailure>> = {
  * model.gift.coverFee.value = true;   // model.gift.totalCents.value === 5150 at a 3 % fee rate
  * await model.submit();
  */
-export function createDonationModel({
-  api,
-  props,
-  search = "",
-  smsConsentText = () => "",
-}: DonationModelDeps) {
+export function createDonationModel({ api, props, search = "" }: DonationModelDeps) {
   /** What the form needs after its first step (later.ts), once it has arrived. */
   let later: Later | null = null;
   /** The models of the steps after the gift's, made once the rest of the form and its words are here. */
@@ -77,7 +71,10 @@ export function createDonationModel({
   const fetchLater = async () => {
     const module = later ?? (await loadLater(props.locale, extrasFor(props)));
     cardPort ??= module.createCardPort(props.proxyUrl, card);
-    donor ??= module.createDonorModel(props.fields, smsConsentText);
+    // The SMS disclosure as the form shows it, word for word (sent with a ticked SMS box).
+    donor ??= module.createDonorModel(props.fields, () =>
+      module.smsConsentText(messagesFor(props.locale), props.programName),
+    );
     // Its extra comes only to a form that asks for a dedication.
     dedication ??= module.createDedicationModel?.() ?? null;
     later = module;

@@ -12,6 +12,7 @@ export { DonorOptions } from "./options/DonorOptions";
 export { CardField } from "./card/CardField";
 export { createCardPort } from "./card/card-port";
 export { createDonorModel } from "./donor/donor";
+export { smsConsentText } from "./donor/sms-consent";
 export { createAttempt } from "./outcome/attempt";
 export { Outcome } from "./outcome/Outcome";
 export { refusedPaths } from "./check/request-check";

@@ -42,23 +42,16 @@ export const extrasFor = ({ fields, monthlyPrompt, dataLayer }: DonateProps): Ex
   dataLayer && (() => import("./outcome/data-layer")),
 ];
 
-const requests: Partial<Record<Locale, Promise<typeof import("./later")>>> = {};
-
 /**
- * widget/donate/later.ts and its words in `locale`, loaded once (tried again after a failed
- * load, at the next need), with `extras` beside them.
+ * widget/donate/later.ts and its words in `locale`, with `extras` beside them: each fetched once
+ * (the module by its lazy module, the words by the catalog), tried again after a failed load at
+ * the next need.
  */
 export async function loadLater(locale: Locale, extras: readonly Extra[] = []): Promise<Later> {
-  const rest = (requests[locale] ??= Promise.all([
+  const [later, , ...parts] = await Promise.all([
     restOfForm.preload(),
     addMessages(locale, "donateLater", LATER_WORDS[locale]),
-  ]).then(
-    ([later]) => later,
-    (error: unknown) => {
-      delete requests[locale];
-      throw error;
-    },
-  ));
-  const [later, ...parts] = await Promise.all([rest, ...extras.map((extra) => extra && extra())]);
+    ...extras.map((extra) => extra && extra()),
+  ]);
   return Object.assign({}, later, ...parts) as Later;
 }
