@@ -170,7 +170,7 @@ const ENOUGH = RUNS / 10;
 
 const frequency = field(fc.constantFrom("monthly", "quarterly", "annually"), "weekly", "Monthly");
 
-describe("widget/donate/responses.ts reads the proxy's answers as contract/api.ts does", () => {
+describe("widget/donate/base/responses.ts and outcome/donation-responses.ts read the proxy's answers as contract/api.ts does", () => {
   it("readCampaign and CampaignResponseSchema", () => {
     const campaign = objectOf({
       shortcode: field(matching(SHORTCODE_PATTERN), "123", "1234567", "7177a"),

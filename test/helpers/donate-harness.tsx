@@ -28,7 +28,7 @@ export const HOPE: Campaign = {
   opt_in_lists: ["Hope Alerts"],
 };
 
-/** What every event of a form giving to HOPE carries besides its own facts (widget/donate/analytics.ts). */
+/** What every event of a form giving to HOPE carries besides its own facts (widget/donate/base/analytics.ts). */
 export const HOPE_CONTEXT = { currency: "USD", shortcode: "71777", keyword: "HOPE" } as const;
 
 export const PEERS: Peer[] = [

@@ -1,4 +1,4 @@
-// The extras (widget/donate/extras/) come with the rest of the form only when the element's
+// The extras (beside their parts: donor/CountryField, donor/phone-rule, options/dedication, gift/MonthlyPrompt, outcome/data-layer) come with the rest of the form only when the element's
 // attributes turn them on: a plain form fetches none of them.
 import { describe, expect, it } from "vitest";
 import { readDonateAttributes } from "./base/attributes";
