@@ -117,8 +117,11 @@ export interface ChunkImports {
   extras: string[];
 }
 
-/** Where the later parts that attributes turn on live (widget/donate/model/later.ts's extrasFor). */
-const EXTRAS_DIR = "/widget/donate/extras/";
+/**
+ * The rest of the donate form, fetched as it opens; its other lazy parts are the extras its
+ * attributes turn on (widget/donate/load-later.ts's extrasFor).
+ */
+const LATER_ENTRY = "/widget/donate/later.ts";
 
 /** How the table names a chunk: by its element's tag, or "all". */
 const tableKey = (name: string) => (name === "all" ? name : `givekit-${name}`);
@@ -171,7 +174,7 @@ function elementChunkNames(): Plugin {
             LOCALES.find((locale) => bundle[file]?.name?.endsWith(`-${locale}`));
           const isExtra = (file: string) => {
             const part = bundle[file];
-            return part?.type === "chunk" && Boolean(part.facadeModuleId?.includes(EXTRAS_DIR));
+            return part?.type === "chunk" && !part.facadeModuleId?.endsWith(LATER_ENTRY);
           };
           /** Lazy parts, with what they import in their turn (a module two of them share, in a chunk of its own). */
           const withImports = (parts: string[], besides = new Set<string>()) => {

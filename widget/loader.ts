@@ -13,7 +13,7 @@
  * starts: the first step has the wave's bandwidth to itself.
  */
 import type { EarlyAnswers } from "./chunks/early";
-import { earlyCampaignPath } from "./donate/model/campaign";
+import { earlyCampaignPath } from "./donate/campaign/campaign";
 import { localeOf } from "./i18n";
 import { cardFrameOf, cardFrameUrl } from "./shared/open-card-frame";
 

@@ -37,9 +37,9 @@ import {
   OPTIONAL_FIELDS,
   readFields,
   type OptionalField,
-} from "./donate/attributes";
-import { readDonation, readDonationStatus } from "./donate/donation-responses";
-import { readCampaign, readPeers } from "./donate/responses";
+} from "./donate/base/attributes";
+import { readDonation, readDonationStatus } from "./donate/outcome/donation-responses";
+import { readCampaign, readPeers } from "./donate/base/responses";
 import { readProgress } from "./goal/progress";
 import {
   KEYWORD,
@@ -170,7 +170,7 @@ const ENOUGH = RUNS / 10;
 
 const frequency = field(fc.constantFrom("monthly", "quarterly", "annually"), "weekly", "Monthly");
 
-describe("widget/donate/responses.ts reads the proxy's answers as contract/api.ts does", () => {
+describe("widget/donate/base/responses.ts and outcome/donation-responses.ts read the proxy's answers as contract/api.ts does", () => {
   it("readCampaign and CampaignResponseSchema", () => {
     const campaign = objectOf({
       shortcode: field(matching(SHORTCODE_PATTERN), "123", "1234567", "7177a"),

@@ -2,7 +2,7 @@
 import { fireEvent, waitFor, within } from "@testing-library/preact";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { defineDonateElement } from "../donate/element";
-import { installFakeCardFrame, PROXY, stubProxy, success } from "../donate/test-harness";
+import { installFakeCardFrame, PROXY, stubProxy, success } from "../../test/helpers/donate-harness";
 import { defineButtonElement } from "./element";
 
 const need = vi.fn<(tag: string, locale?: string | null) => void>();

@@ -3,7 +3,7 @@
  * Plain DOM, no Preact, so its chunk stays small: the form (and its card frame) is created on
  * the first open, its code fetched when the donor reaches for the button.
  */
-import { DONATE_ATTRIBUTES } from "../donate/attribute-names";
+import { DONATE_ATTRIBUTES } from "../donate/base/attribute-names";
 import { loadedMessages, loadMessages, localeOf } from "../i18n";
 import type { NeedElement } from "../loader";
 import { adoptStyles } from "../shared/styles";

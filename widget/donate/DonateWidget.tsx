@@ -2,17 +2,22 @@ import { dropCardFrame, themeCardFrame } from "../shared/card-frame";
 import { emit } from "../shared/events";
 import { Reactive } from "../shared/reactive";
 import { createApiClient } from "../shared/api-client";
-import { giftContext } from "./analytics";
-import type { DonateProps } from "./attributes";
-import { DonationForm, HEADING_ID, smsConsentText } from "./DonationForm";
+import { giftContext } from "./base/analytics";
+import type { DonateProps } from "./base/attributes";
+import { lazy } from "./base/lazy";
+import { DonationForm, HEADING_ID } from "./DonationForm";
+import { rest } from "./rest";
 import { createDonationModel, type DonationModel } from "./DonationModel";
-import { amountWithinRange, prefill } from "./prefill";
+import { amountWithinRange, prefill } from "./gift/prefill";
 // Last: widget.js lays modules out in import order, and gzip does best with the message
 // catalogs after the code that reads them rather than ahead of zod (about 0.4 KB).
 import { Fallback } from "../shared/Fallback";
 import { messagesFor } from "../i18n";
 
 type WidgetProps = DonateProps & { host: HTMLElement };
+
+/** How a donation ended, in the rest of the form (rest.ts), as the attempt is. */
+const Outcome = lazy(rest, "Outcome");
 
 /** <givekit-donate>'s content: loads the campaign, then shows the form or the outcome. */
 export function DonateWidget(props: WidgetProps) {
@@ -32,7 +37,6 @@ class Donation extends Reactive<WidgetProps> {
       // A link's ?amount= and ?frequency= over the element's defaults.
       props: prefill(props, location.search),
       search: location.search,
-      smsConsentText: () => smsConsentText(messagesFor(props.locale), props.programName),
     });
   }
 
@@ -47,11 +51,11 @@ class Donation extends Reactive<WidgetProps> {
       }
       const { model } = this;
       const campaign = model.campaign.peek()!;
-      const start = amountWithinRange(model.amountCents.peek(), model.props, campaign);
-      if (start === "other") model.set(model.otherAmount, "");
+      const start = amountWithinRange(model.gift.amountCents.peek(), model.props, campaign);
+      if (start === "other") model.set(model.gift.otherAmount, "");
       if (start !== null) model.chooseAmount(start);
       const currency = campaign.currency;
-      const context = giftContext(model.props.target, currency, model.frequency.peek(), location.search);
+      const context = giftContext(model.props.target, currency, model.gift.frequency.peek(), location.search);
       emit(host, "givekit:ready", { widget: "donate", ...context });
     });
   }
@@ -68,8 +72,6 @@ class Donation extends Reactive<WidgetProps> {
     const t = messagesFor(locale);
     const state = model.loadState.value;
     const status = model.status.value;
-    // An outcome comes from an attempt, which later.ts made: it is there.
-    const Later = model.later.value;
     if (state === "unavailable") return <Fallback lang={locale} />;
     return (
       // Its own language, as the opt-in form says its own: a Spanish form on an English page is read in Spanish.
@@ -80,13 +82,13 @@ class Donation extends Reactive<WidgetProps> {
         </h2>
         {state === "loading" ? (
           <output class="gk-muted">{t.donate.loading}</output>
-        ) : Later && (status.kind === "success" || status.kind === "pending") ? (
-          <Later.Outcome
+        ) : status.kind === "success" || status.kind === "pending" ? (
+          <Outcome
             status={status}
             currency={model.campaign.value?.currency ?? "USD"}
             locale={locale}
             t={t}
-            dedication={model.dedication()?.value() ?? null}
+            dedication={model.rest.peek()?.dedication?.value() ?? null}
             onAgain={() => model.reset()}
           />
         ) : (

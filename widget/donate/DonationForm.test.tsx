@@ -11,7 +11,7 @@ import {
   stubProxy,
   success,
   HOPE_CONTEXT,
-} from "./test-harness";
+} from "../../test/helpers/donate-harness";
 
 const frame = useFakeCardFrame();
 

@@ -3,13 +3,21 @@ import { fromCents } from "../../contract/money";
 import type { Locale, Messages } from "../i18n";
 import { emit } from "../shared/events";
 import { formatMoney } from "../shared/format";
-import { giftContext } from "./analytics";
-import { AmountPicker, FrequencyPicker } from "./AmountPicker";
-import { LAST_STEP, stepOf, type DonateField, type DonationModel } from "./DonationModel";
+import { giftContext } from "./base/analytics";
+import { lazy } from "./base/lazy";
+import { rest } from "./rest";
+import { AmountPicker, FrequencyPicker } from "./gift/AmountPicker";
+import { LAST_STEP, stepOf, type DonateField } from "./base/fields";
+import type { DonationModel } from "./DonationModel";
 import { focusOnMount, Reactive } from "../shared/reactive";
 import { Announce, focusField } from "../shared/Field";
-import { PeerPicker } from "./PeerPicker";
-import { giftProblemText } from "./problem-text";
+import { PeerPicker } from "./peers/PeerPicker";
+import { giftProblemText } from "./gift/problem-text";
+
+/** The steps after the gift's, in the rest of the form (rest.ts), there once the model is. */
+const DonorFields = lazy(rest, "DonorFields");
+const DonorOptions = lazy(rest, "DonorOptions");
+const CardField = lazy(rest, "CardField");
 
 /** How long the thank-you shows before a `success-url` takes the donor on, in ms. */
 export const SUCCESS_REDIRECT_MS = 4000;
@@ -21,12 +29,6 @@ interface DonationFormProps {
   host: HTMLElement;
   t: Messages;
   locale: Locale;
-}
-
-/** The SMS disclosure exactly as shown beside the box, as one string: what the consent record keeps. */
-export function smsConsentText(t: Messages, programName: string | null): string {
-  const d = t.donateLater;
-  return `${d.smsDisclosure(programName ?? d.smsProgramFallback)} ${t.common.terms} ${t.common.privacy}`;
 }
 
 /**
@@ -53,7 +55,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
       if (forward && section) {
         const field = section.querySelector<HTMLElement>("input, select, textarea");
         if (field) field.focus();
-        if (field || (section.querySelector("slot") && model.cardPort()?.start())) return;
+        if (field || (section.querySelector("slot") && model.rest.peek()?.cardPort.start())) return;
       }
       heading?.focus();
     });
@@ -78,7 +80,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
       // In steps, the first problem's step is shown, and its field focused once it is.
       if (steps && first) model.step.value = stepOf(first);
       this.forceUpdate(() => {
-        if (first === "card") model.cardPort()?.focus();
+        if (first === "card") model.rest.peek()?.cardPort.focus();
         else if (first) focusField(form, first);
         else form.querySelector<HTMLElement>("[type=submit]")?.focus();
       });
@@ -101,8 +103,8 @@ export class DonationForm extends Reactive<DonationFormProps> {
           transaction_id: transactionId,
         });
         if (said !== "Success" || !transactionId) return;
-        // A charge came through the attempt, which later.ts made: it is there.
-        if (model.props.dataLayer) model.later.peek()?.pushPurchase?.(context, amount, transactionId);
+        // Fetched beside later.ts as the form opened: it is there.
+        if (model.props.dataLayer) model.pushPurchase(context, amount, transactionId);
         const next = model.successUrl();
         // The thank-you is read first; then the nonprofit's own page takes over.
         if (next) setTimeout(() => location.assign(next), SUCCESS_REDIRECT_MS);
@@ -122,21 +124,15 @@ export class DonationForm extends Reactive<DonationFormProps> {
     const currency = campaign?.currency ?? "USD";
     const status = model.status.value;
     const errors = model.errors.value;
-    const usesZip = model.donor()?.usesZip.value ?? true;
     const busy = model.busy.value;
-    const total = model.totalCents.value;
-    const per = d.per[model.frequency.value];
-    // The steps after the first come with later.ts (model/later.ts), fetched as the form opened.
-    const Later = model.later.value;
+    const total = model.gift.totalCents.value;
+    const per = d.per[model.gift.frequency.value];
     const errorFor = (field: DonateField) => {
       const problem = errors[field];
-      if (!problem) return null;
-      return (
-        giftProblemText(t, field, problem, campaign, locale) ??
-        Later?.laterProblemText(t, field, problem, usesZip) ??
-        null
-      );
+      return problem ? giftProblemText(t, field, problem, campaign, locale) : null;
     };
+    // The steps after the gift's, once the rest of the form and its words are here (and with them their models).
+    const { donor, dedication, cardPort } = model.rest.value ?? {};
     const errorCount = model.errorFields.value.length;
     const steps = model.props.layout === "steps";
     const step = model.step.value;
@@ -148,16 +144,18 @@ export class DonationForm extends Reactive<DonationFormProps> {
         <PeerPicker model={model} t={t} locale={locale} error={errorFor("peer")} />
       </>
     );
-    const donor = Later && <Later.DonorFields model={model} t={t} locale={locale} errorFor={errorFor} />;
-    const options = Later && <Later.DonorOptions model={model} t={t} errorFor={errorFor} />;
-    const cardField = Later && (
-      <Later.CardField
-        card={model.cardPort()!}
+    const donorFields = donor && <DonorFields donor={donor} form={model} t={t} locale={locale} />;
+    const options = donor && (
+      <DonorOptions donor={donor} dedication={dedication} form={model} props={model.props} t={t} />
+    );
+    const cardField = cardPort && (
+      <CardField
+        card={cardPort}
         host={host}
         proxyUrl={model.props.proxyUrl}
         locale={locale}
         t={t}
-        error={errorFor("card")}
+        problem={errors.card}
         target={model.props.target}
       />
     );
@@ -187,7 +185,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
             {section(
               1,
               <>
-                {donor}
+                {donorFields}
                 {options}
               </>,
             )}
@@ -196,7 +194,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
         ) : (
           <>
             {gift}
-            {donor}
+            {donorFields}
             {cardField}
             {options}
           </>
@@ -216,7 +214,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
           </p>
         ) : null}
         <Announce
-          attempt={model.attempt.value}
+          attempt={model.refusals.value}
           text={busy ? d.submitting : errorCount > 0 ? t.common.fixErrors(errorCount) : this.#stepNews}
         />
         {/* Back after the button that goes on, so Tab from the last field reaches that first. */}

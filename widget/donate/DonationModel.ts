@@ -2,109 +2,28 @@ import { batch, signal } from "@preact/signals-core";
 import type { CampaignResponse, DonationRequest } from "../../contract/api";
 import type { WidgetErrorCode } from "../../contract/errors";
 import { UNREACHABLE } from "../../contract/errors";
-import { MEMO_MAX } from "../../contract/patterns";
 import { readUtm } from "../../contract/utm";
 import type { ApiClient } from "../shared/api-client";
-import { createFormState, type FormStatus, type SubmitResult as FormResult } from "../shared/form-state";
-import { allowedSuccessUrl, type DonateProps, type Frequency } from "./attributes";
-import type { CardPort } from "./card-port";
-import type { Attempt } from "./model/attempt";
-import { createCardState } from "./model/card";
-import { fetchCampaign } from "./model/campaign";
-import type { DedicationModel } from "./model/dedication";
-import type { DonorModel } from "./model/donor";
-import { createGiftModel } from "./model/gift";
-import { extrasFor, loadLater, type Later } from "./model/later";
-import { createPeerModel } from "./model/peers";
-
-/**
- * The steps of `layout="steps"`, by the fields each asks: the gift, the donor (and the options
- * turned on), the card. A field's problem takes the donor back to its step.
- */
-const STEP_FIELDS = [
-  ["frequency", "amount", "peer"],
-  [
-    "fullName",
-    "firstName",
-    "lastName",
-    "email",
-    "phone",
-    "street",
-    "city",
-    "state",
-    "country",
-    "zip",
-    "memo",
-    "dedicationName",
-    "dedicationEmail",
-  ],
-  ["card"],
-] as const;
-export type DonateField = (typeof STEP_FIELDS)[number][number];
-export const STEPS: readonly (readonly DonateField[])[] = STEP_FIELDS;
-export const LAST_STEP = STEPS.length - 1;
-/** The step that asks for `field`. */
-export const stepOf = (field: DonateField) => STEPS.findIndex((fields) => fields.includes(field));
-
-/** The options, after the card on one page. */
-const OPTION_FIELDS: DonateField[] = ["memo", "dedicationName", "dedicationEmail"];
-/** The form's fields in the order they appear on one page (the options after the card): the first with an error gets focus. */
-export const DONATE_FIELDS: DonateField[] = [
-  ...STEPS.flat().filter((field) => !OPTION_FIELDS.includes(field)),
-  ...OPTION_FIELDS,
-];
-
-/**
- * Why a field was refused; the form puts it into words in the donor's language. `missing`: a
- * field the nonprofit made required (`fields="phone:required"`), left empty.
- */
-export type FieldProblem = "required" | "missing" | "invalid" | "range" | "smsPhone" | "tooLong";
-export type FieldProblems = Partial<Record<DonateField, FieldProblem>>;
-
-/** A refused attempt, by what the donor can do about it (the key of its words in the catalog). */
-export type DonateFailure =
-  | "declined"
-  | "paymentFailed"
-  | "rateLimited"
-  | "tooManyDeclines"
-  | "upstreamDown"
-  | "networkError"
-  | "inProgress"
-  | "invalidPeer"
-  | "notCharged"
-  | "failed";
-
-/**
- * A Pending donation's follow-up: still asking the proxy, the proxy no longer knows the
- * reference (404), or FOLLOW_FOR_MS went by without an answer.
- */
-export type PendingCheck = "asking" | "notFound" | "gaveUp";
-
-/** How a donation ended: charged, or unknown (the upstream may have charged) while it is followed up. */
-export type DonateEnd =
-  | { kind: "success"; totalCents: number; frequency: Frequency; transactionId: string }
-  | { kind: "pending"; totalCents: number; frequency: Frequency; reference: string; check: PendingCheck };
-
-/** What a followed-up Pending donation came to, as `givekit:donation` names it. */
-export type FinalStatus = "Success" | "NotCharged";
-
-export type DonateStatus = FormStatus<DonateFailure, DonateEnd>;
-
-export type SubmitResult = FormResult<DonateField, DonateEnd["kind"]>;
-
-export type LoadState = "loading" | "ready" | "unavailable";
-
-export { MEMO_MAX };
-export { OTHER_AMOUNT_MAX, parseAmountInput } from "./model/gift";
-export { PEER_SEARCH_DEBOUNCE_MS } from "./model/peers";
+import { createFormState } from "../shared/form-state";
+import { messagesFor } from "../i18n";
+import { DONATE_FIELDS, STEPS, type DonateField, type FieldProblem, type FieldProblems } from "./base/fields";
+import type { DonateEnd, DonateFailure, LoadState, SubmitResult } from "./base/status";
+import { allowedSuccessUrl, type DonateProps } from "./base/attributes";
+import type { CardPort } from "./card/card-port";
+import type { Attempt } from "./outcome/attempt";
+import { createCardState } from "./card/card-state";
+import { fetchCampaign } from "./campaign/campaign";
+import type { DedicationModel } from "./options/dedication-model";
+import type { DonorModel } from "./donor/donor";
+import { createGiftModel } from "./gift/gift";
+import { extrasFor, loadLater, type Later } from "./load-later";
+import { createPeerModel } from "./peers/peers";
 
 export interface DonationModelDeps {
   api: ApiClient;
   props: DonateProps;
   /** The host page's query string, for ?fundraiser= and ?team=. */
   search?: string;
-  /** The SMS disclosure as the form shows it, word for word (sent with a ticked SMS box). */
-  smsConsentText?: () => string;
 }
 
 const FAILURES: Partial<Record<WidgetErrorCode, DonateFailure>> = {
@@ -120,25 +39,29 @@ const FAILURES: Partial<Record<WidgetErrorCode, DonateFailure>> = {
 };
 
 /**
- * The donation form's state and actions, as signals: the gift (model/gift.ts), the donor
- * (model/donor.ts), the fundraiser credited (model/peers.ts) and the attempt (model/attempt.ts),
- * with the steps and the checks that span them. Created once per element.
+ * The donation form's state and actions, as signals, composed of its parts' models: the gift
+ * (`model.gift`, gift/gift.ts), the fundraiser credited (`model.peers`, peers/peers.ts), the
+ * donor and the options, and the card, which come with the rest of the form (`model.rest`:
+ * donor/donor.ts, options/dedication-model.ts, card/card-port.ts), and the attempt
+ * (outcome/attempt.ts, kept inside), with the steps and the checks that span them. Created once
+ * per element.
  *
  * @example
  * const model = createDonationModel({ api, props });
  * await model.load();
  * model.chooseAmount(5000);
- * model.coverFee.value = true;   // model.totalCents.value === 5150 at a 3 % fee rate
+ * model.gift.coverFee.value = true;   // model.gift.totalCents.value === 5150 at a 3 % fee rate
  * await model.submit();
  */
-export function createDonationModel({
-  api,
-  props,
-  search = "",
-  smsConsentText = () => "",
-}: DonationModelDeps) {
+export function createDonationModel({ api, props, search = "" }: DonationModelDeps) {
   /** What the form needs after its first step (later.ts), once it has arrived. */
-  const later = signal<Later | null>(null);
+  let later: Later | null = null;
+  /** The models of the steps after the gift's, made once the rest of the form and its words are here. */
+  const restModels = signal<{
+    donor: DonorModel;
+    dedication: DedicationModel | null;
+    cardPort: CardPort;
+  } | null>(null);
   /** The card as the frame tells it; its port (card-port.ts) comes with later.ts, and the frame with it. */
   const card = createCardState();
   let cardPort: CardPort | null = null;
@@ -146,12 +69,17 @@ export function createDonationModel({
   let donor: DonorModel | null = null;
   let dedication: DedicationModel | null = null;
   const fetchLater = async () => {
-    const module = later.peek() ?? (await loadLater(props.locale, extrasFor(props)));
+    const module = later ?? (await loadLater(props.locale, extrasFor(props)));
     cardPort ??= module.createCardPort(props.proxyUrl, card);
-    donor ??= module.createDonorModel(props.fields, smsConsentText);
+    // The SMS disclosure as the form shows it, word for word (sent with a ticked SMS box).
+    donor ??= module.createDonorModel(props.fields, () =>
+      module.smsConsentText(messagesFor(props.locale), props.programName),
+    );
     // Its extra comes only to a form that asks for a dedication.
     dedication ??= module.createDedicationModel?.() ?? null;
-    return (later.value = module);
+    later = module;
+    restModels.value = { donor, dedication, cardPort };
+    return module;
   };
   // The rest of the form (later.ts) starts loading now, while the donor chooses a gift.
   void fetchLater().catch(() => undefined);
@@ -212,32 +140,22 @@ export function createDonationModel({
 
   /** Forgets a field's problem once the donor changes it. */
   const clearError = (field: DonateField) => form.recheck(field);
-  const {
-    request: _gift,
-    problem: _amount,
-    fitFrequency: _fit,
-    reset: _resetGift,
-    armPrompt: _arm,
-    answerPrompt: _answer,
-    ...giftState
-  } = gift;
-  const { request: _peer, preselect: _preselect, pick: _pick, waiting: _waiting, ...peerState } = peers;
-
+  const { attempt: refusals, ...formState } = form;
   return {
-    ...form,
-    ...giftState,
-    ...peerState,
-    /** The donor's fields and options: there once later.ts is (with their step), null before. */
-    donor: () => donor,
-    /** The dedication's state: there once later.ts is (with the options), null before. */
-    dedication: () => dedication,
+    ...formState,
+    /** Bumped at each refused Donate or Next, so the live region reads the same words again. */
+    refusals,
+    gift,
+    peers,
+    /**
+     * The donor's fields and options, a dedication's state (a form that asks for one) and the card
+     * frame's port: there once the rest of the form is (with their steps), null before.
+     */
+    rest: restModels,
     props,
     step,
     loadState,
     campaign,
-    later,
-    /** The card frame's port: there once later.ts is (with the card's step), null before. */
-    cardPort: () => cardPort,
 
     /**
      * Fetches the campaign's public settings; the form shows once they are known. On one page it
@@ -350,6 +268,10 @@ export function createDonationModel({
         frequency: gift.frequency.value,
       });
     },
+
+    /** The GA4 purchase for `window.dataLayer` (`data-layer`), its extra fetched with the rest of the form. */
+    pushPurchase: (...purchase: Parameters<NonNullable<Later["pushPurchase"]>>) =>
+      later?.pushPurchase?.(...purchase),
 
     /** The page the donor goes to after the thank-you, if any (and allowed). */
     successUrl: () => successUrl,

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent } from "@testing-library/preact";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { giftContext } from "./analytics";
-import { pushPurchase } from "./extras/data-layer";
+import { giftContext } from "./base/analytics";
+import { pushPurchase } from "./outcome/data-layer";
 import { SUCCESS_REDIRECT_MS } from "./DonationForm";
 import {
   fillDonor,
@@ -13,7 +13,7 @@ import {
   stubProxy,
   success,
   useFakeCardFrame,
-} from "./test-harness";
+} from "../../test/helpers/donate-harness";
 
 type DataLayerWindow = { dataLayer?: unknown[] };
 const frame = useFakeCardFrame();

@@ -1,7 +1,7 @@
 import { fireEvent, waitFor, within } from "@testing-library/preact";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { defineDonateElement } from "./element";
-import { problem, stubProxy, success, useFakeCardFrame } from "./test-harness";
+import { problem, stubProxy, success, useFakeCardFrame } from "../../test/helpers/donate-harness";
 
 const frame = useFakeCardFrame();
 

@@ -1,6 +1,6 @@
 // The form first, define-element (and its catalogs) last: see DonateWidget.tsx's imports.
 import { DonateWidget } from "./DonateWidget";
-import { DONATE_ATTRIBUTES, readDonateAttributes } from "./attributes";
+import { DONATE_ATTRIBUTES, readDonateAttributes } from "./base/attributes";
 import css from "./donate.css?inline";
 import { defineGivekitElement } from "../shared/define-element";
 

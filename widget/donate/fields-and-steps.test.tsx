@@ -3,7 +3,14 @@
 import { fireEvent, waitFor, within } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
 import { MEMO_MAX } from "../../contract/patterns";
-import { useFakeCardFrame, nextStep, reach, renderDonate, stubProxy, success } from "./test-harness";
+import {
+  useFakeCardFrame,
+  nextStep,
+  reach,
+  renderDonate,
+  stubProxy,
+  success,
+} from "../../test/helpers/donate-harness";
 
 const frame = useFakeCardFrame();
 

@@ -3,7 +3,7 @@
 import { fireEvent, waitFor } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
 import { FULL_NAME_MAX } from "../../contract/patterns";
-import { problem, reach, renderDonate, stubProxy, useFakeCardFrame } from "./test-harness";
+import { problem, reach, renderDonate, stubProxy, useFakeCardFrame } from "../../test/helpers/donate-harness";
 
 const frame = useFakeCardFrame();
 

@@ -2,15 +2,15 @@
 // come; the steps after it wait for it, and a rest that could not load is fetched again.
 import { fireEvent, render, waitFor, within } from "@testing-library/preact";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { readDonateAttributes } from "./attributes";
+import { readDonateAttributes } from "./base/attributes";
 import { DonateWidget } from "./DonateWidget";
-import { PROXY, stubProxy, useFakeCardFrame } from "./test-harness";
+import { PROXY, stubProxy, useFakeCardFrame } from "../../test/helpers/donate-harness";
 
 /** The rest of the form's arrival, as the network has it: held back, or failing the next times. */
 const network = vi.hoisted(() => ({ arrived: Promise.resolve(), failures: 0 }));
 
-vi.mock("./model/later", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("./model/later")>();
+vi.mock("./load-later", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("./load-later")>();
   return {
     ...actual,
     loadLater: async (...args: Parameters<typeof actual.loadLater>) => {

@@ -2,18 +2,18 @@
  * What the form needs after its first step: the donor's step and the options (DonorFields,
  * DonorOptions), the card's (CardField, the frame and its port), the request's check, the
  * attempt (the card token, the request, the answer, the Pending follow-up) and the screens it
- * ends on. A chunk of its own, fetched as the form opens (model/later.ts), so the first step
- * works before it has arrived; the parts only some forms use (extras/) come beside it when the
- * element turns them on.
+ * ends on. A chunk of its own, fetched as the form opens (load-later.ts), so the first step
+ * works before it has arrived; the parts only some forms use (the extras: the country list, the
+ * phone rule, a dedication, the monthly invitation, the dataLayer push) come beside it when the
+ * element turns them on. The form's components render its parts with `lazy()` (base/lazy.ts).
  */
-export { DonorFields } from "./DonorFields";
-export { DonorOptions } from "./DonorOptions";
-export { laterProblemText } from "./later-problem-text";
-export { CardField } from "./CardField";
-export { createCardPort } from "./card-port";
-export { createDonorModel } from "./model/donor";
-export { createAttempt } from "./model/attempt";
-export { Outcome } from "./Outcome";
-export { refusedPaths } from "./request-check";
-export { fieldAt } from "./model/field-paths";
-export { TextField } from "../shared/TextField";
+export { DonorFields } from "./donor/DonorFields";
+export { DonorOptions } from "./options/DonorOptions";
+export { CardField } from "./card/CardField";
+export { createCardPort } from "./card/card-port";
+export { createDonorModel } from "./donor/donor";
+export { smsConsentText } from "./donor/sms-consent";
+export { createAttempt } from "./outcome/attempt";
+export { Outcome } from "./outcome/Outcome";
+export { refusedPaths } from "./check/request-check";
+export { fieldAt } from "./base/field-paths";

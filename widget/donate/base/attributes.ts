@@ -1,0 +1,301 @@
+import { isPositiveAmount, toCents } from "../../../contract/money";
+import {
+  CHANNEL_TAG_EXPECTED,
+  CHANNEL_TAG_PATTERN,
+  PEER_ID_PATTERN,
+  RECURRING_FREQUENCIES,
+  TARGET_TEXT_MAX,
+} from "../../../contract/patterns";
+import type { Locale } from "../../i18n";
+import { DONATE_ATTRIBUTES } from "./attribute-names";
+import { codePoints } from "../../shared/checks";
+import {
+  KEYWORD,
+  matching,
+  oneOf,
+  POSITIVE_AMOUNT,
+  readAttributes,
+  refuse,
+  SHORTCODE,
+  text,
+  type AttributeResult,
+} from "../../shared/attributes";
+
+/** A `[givekit]` console line about <givekit-donate>'s set-up: `what` is wrong, and what the form does instead. */
+export const warn = (what: string) => console.warn(`[givekit] <givekit-donate>: ${what}.`);
+
+/** How often a donor may give: once, or one of the contract's recurring frequencies. */
+export const FREQUENCIES = ["once", ...RECURRING_FREQUENCIES] as const;
+export type Frequency = (typeof FREQUENCIES)[number];
+
+/** Which campaign the donation is for: shortcode+keyword, or event_id+event_type. */
+export interface DonateTarget {
+  shortcode?: string;
+  keyword?: string;
+  event_id?: string;
+  event_type?: string;
+}
+
+/**
+ * The fields a nonprofit may turn on with `fields`; name, e-mail and card are always asked, the
+ * name as first and last unless `full-name` asks one field (sent as `full_name`).
+ */
+export const OPTIONAL_FIELDS = [
+  "full-name",
+  "phone",
+  "address",
+  "memo",
+  "dedication",
+  "pledge-wall",
+  "sms",
+  "anonymous",
+] as const;
+export type OptionalField = (typeof OPTIONAL_FIELDS)[number];
+/** Each field turned on: true when the donor must fill it in (check boxes never must). */
+export type DonateFields = Partial<Record<OptionalField, boolean>>;
+
+/** Whether the form asks for a field: only if the nonprofit turned it on (the SMS opt-in needs the phone). */
+export const asksFor = (on: DonateFields, field: OptionalField) =>
+  field in on || (field === "phone" && "sms" in on);
+/**
+ * Whether the donor covers the processing fee: `off` (never offered), `optional` (a box left
+ * unticked, the default), `preselected` (the box ticked), `required` (always added, said so).
+ */
+export const COVER_FEE_MODES = ["off", "optional", "preselected", "required"] as const;
+export type CoverFeeMode = (typeof COVER_FEE_MODES)[number];
+
+/**
+ * `monthly-prompt`: after a one-time amount is chosen, an offer to give monthly instead, of a
+ * share of that amount (`monthly-prompt="30%"`; a third when the attribute is empty) or of a set
+ * amount (`monthly-prompt="20"`). Either way rounded up to a whole unit.
+ */
+export type MonthlyPrompt = { share: number } | { cents: number };
+export const MONTHLY_PROMPT_SHARE = 100 / 3;
+const MONTHLY_PROMPT_VALUE = /^(?:(\d{1,2}(?:\.\d+)?)%|(\d+(?:\.\d{1,2})?))?$/;
+
+/** How the form asks: in steps (amount, you, card), or on one page (`layout="single"`, for sidebars). */
+export const LAYOUTS = ["steps", "single"] as const;
+export type Layout = (typeof LAYOUTS)[number];
+const FIELD_ENTRY = new RegExp(`^(${OPTIONAL_FIELDS.join("|")})(:required)?$`);
+
+/**
+ * The `fields` attribute: a comma list of OPTIONAL_FIELDS, each optionally `:required` (a check
+ * box's does nothing). An entry that names no field is left out with a warning naming it, and the
+ * form shows the rest.
+ *
+ * @example
+ * readFields("phone:required, address"); // { phone: true, address: false }
+ */
+export function readFields(value: string | null): DonateFields {
+  const fields: DonateFields = {};
+  for (const part of (value ?? "").split(",")) {
+    const entry = part.trim().toLowerCase();
+    const [, name, required] = FIELD_ENTRY.exec(entry) ?? [];
+    if (name) fields[name as OptionalField] = Boolean(required);
+    else if (entry) warn(`"${entry}" in "fields" is not a field`);
+  }
+  return fields;
+}
+
+/**
+ * The SMS box is an opt-in like <givekit-optin>'s: its disclosure names the program and links its
+ * terms and privacy policy, so without all three it is left out (and the console says why).
+ */
+function smsNeedsItsDisclosure(
+  fields: DonateFields,
+  programName: string | null,
+  termsUrl: string | null,
+  privacyUrl: string | null,
+): DonateFields {
+  if (!("sms" in fields) || (programName && termsUrl && privacyUrl)) return fields;
+  warn(
+    'fields="sms" needs program-name, terms-url and privacy-url (its disclosure names them); the SMS box is left out',
+  );
+  const { sms: _sms, ...rest } = fields;
+  return rest;
+}
+
+/**
+ * A `success-url` the form may take the donor to: on the page's own origin or one the proxy serves
+ * the widget on (its ALLOWED_ORIGINS, said with the campaign); any other is left out with a
+ * `[givekit]` line (a form must not send donors off-site).
+ */
+export function allowedSuccessUrl(url: string | null, allowedOrigins: readonly string[] = []): string | null {
+  if (!url) return null;
+  const origin = new URL(url).origin;
+  if (origin === location.origin || allowedOrigins.includes(origin)) return url;
+  warn(
+    `success-url must be on this page's origin or one the proxy allows (${origin} is neither); it is ignored`,
+  );
+  return null;
+}
+
+/** How long a preset's description may be ("25:A week of meals"), in characters. */
+const PRESET_LABEL_MAX = 80;
+const PRESET_ENTRY = /^([^:]*?)\s*(?::\s*(.*))?$/s;
+
+/** Preset amounts in cents, and what each does where the nonprofit says ("25:A week of meals"). */
+export interface Presets {
+  amounts: number[];
+  labels: Record<number, string>;
+}
+
+/**
+ * A presets attribute (`amounts`, `monthly-amounts`): "25:A week of meals,50,100:A month of
+ * shelter", at most MAX_PRESETS. An entry that is not an amount (or whose description is too
+ * long) is dropped with a `[givekit]` line and the rest kept; with none left, `fallback`.
+ *
+ * @example
+ * readPresets("amounts", "25:A week of meals,abc,50", DEFAULT_AMOUNTS)
+ * // { amounts: [2500, 5000], labels: { 2500: "A week of meals" } }, and a line about "abc"
+ */
+export function readPresets(name: string, value: string | null, fallback: string): Presets {
+  const presets: Presets = { amounts: [], labels: {} };
+  for (const entry of (value ?? fallback).split(",")) {
+    const [, amount = "", label] = PRESET_ENTRY.exec(entry.trim()) ?? [];
+    const cents = isPositiveAmount(amount) ? toCents(amount) : null;
+    const said = label?.trim();
+    if (cents === null || (said !== undefined && (said === "" || codePoints(said) > PRESET_LABEL_MAX))) {
+      if (entry.trim())
+        warn(
+          `"${entry.trim().slice(0, 40)}" in "${name}" is not an amount (with a description of at most ${PRESET_LABEL_MAX} characters); it is left out`,
+        );
+      continue;
+    }
+    if (presets.amounts.includes(cents)) continue;
+    if (presets.amounts.length === MAX_PRESETS) {
+      warn(`"${name}" lists more than ${MAX_PRESETS}; the rest are left out`);
+      break;
+    }
+    presets.amounts.push(cents);
+    if (said) presets.labels[cents] = said;
+  }
+  return presets.amounts.length > 0 || value === null ? presets : readPresets(name, null, fallback);
+}
+
+export interface DonateProps {
+  proxyUrl: string;
+  target: DonateTarget;
+  formId: string | null;
+  /** The channel tag (`source="spring-gala"`) the gift carries to the fundraising service's reports. */
+  source?: string;
+  /** Preset amounts, in cents, and their descriptions (`amounts`). */
+  amounts: number[];
+  amountLabels: Record<number, string>;
+  /** The presets of a recurring gift (`monthly-amounts`), if the nonprofit gives its own. */
+  monthlyAmounts: Presets | null;
+  /** In cents; a value that is not a preset fills the "other" amount. Null: the first preset of the frequency shown. */
+  defaultAmount: number | null;
+  frequencies: Frequency[];
+  defaultFrequency: Frequency;
+  fundraiser: string | null;
+  team: string | null;
+  locale: Locale;
+  heading: string | null;
+  programName: string | null;
+  termsUrl: string | null;
+  privacyUrl: string | null;
+  /** The optional fields turned on (`fields`); none by default. */
+  fields: DonateFields;
+  layout: Layout;
+  /** `data-layer`: a charged gift is pushed to `window.dataLayer` as a GA4 `purchase`. */
+  dataLayer: boolean;
+  /** Where the donor goes after the thank-you, as given: allowedSuccessUrl says, once the campaign is known, if it may. */
+  successUrl: string | null;
+  /** Whether the donor covers the processing fee (`cover-fee`). */
+  coverFee: CoverFeeMode;
+  /** The invitation to give monthly instead, if the nonprofit turned it on. */
+  monthlyPrompt: MonthlyPrompt | null;
+}
+
+export const DEFAULT_AMOUNTS = "25,50,100,250";
+export const DEFAULT_FREQUENCIES = "once,monthly";
+const MAX_PRESETS = 8;
+const HEADING_MAX = 120;
+const PROGRAM_NAME_MAX = 100;
+
+const ID = matching(PEER_ID_PATTERN, "an id of letters, digits, - and _");
+export const LAYOUT = oneOf(LAYOUTS, '"steps" or "single"');
+export const FREQUENCY = oneOf(FREQUENCIES, '"once", "monthly", "quarterly" or "annually"');
+const COVER_FEE = oneOf(COVER_FEE_MODES, '"off", "optional", "preselected" or "required"');
+
+/** `monthly-prompt`'s rule; a value that is none is named and the invitation left off. */
+function readMonthlyPrompt(value: string | null): MonthlyPrompt | null {
+  if (value === null) return null;
+  const [matched, share, amount] = MONTHLY_PROMPT_VALUE.exec(value.trim()) ?? [];
+  if (matched === undefined || (share && Number(share) <= 0) || (amount && !isPositiveAmount(amount))) {
+    warn(`"monthly-prompt" must be empty, a share such as "30%" or an amount such as "20"; it is left off`);
+    return null;
+  }
+  return amount ? { cents: toCents(amount) } : { share: share ? Number(share) : MONTHLY_PROMPT_SHARE };
+}
+
+export { DONATE_ATTRIBUTES };
+
+/**
+ * Validates <givekit-donate>'s attributes. A bad one is named, so the page author can fix it.
+ *
+ * @example
+ * readDonateAttributes((name) => element.getAttribute(name));
+ * // { ok: true, props: { target: { shortcode: "71777", keyword: "HOPE" }, amounts: [2500, 5000, …], … } }
+ */
+export function readDonateAttributes(get: (name: string) => string | null): AttributeResult<DonateProps> {
+  return readAttributes(get, (attr) => {
+    const shortcode = attr("shortcode", SHORTCODE);
+    const keyword = attr("keyword", KEYWORD);
+    const eventId = attr("event-id", text(TARGET_TEXT_MAX));
+    const eventType = attr("event-type", text(TARGET_TEXT_MAX));
+    const target: DonateTarget =
+      shortcode && keyword
+        ? { shortcode, keyword: keyword.toUpperCase() }
+        : eventId && eventType
+          ? { event_id: eventId, event_type: eventType }
+          : refuse(
+              keyword
+                ? "shortcode"
+                : shortcode
+                  ? "keyword"
+                  : eventId
+                    ? "event-type"
+                    : eventType
+                      ? "event-id"
+                      : "keyword",
+              'is required: name the campaign with "shortcode" and "keyword", or "event-id" and "event-type"',
+            );
+    const { amounts, labels: amountLabels } = readPresets("amounts", get("amounts"), DEFAULT_AMOUNTS);
+    const monthly = get("monthly-amounts");
+    const defaultAmount = attr("default-amount", POSITIVE_AMOUNT);
+    const frequencies = [...new Set(attr.list("frequencies", DEFAULT_FREQUENCIES, FREQUENCY))] as Frequency[];
+    const defaultFrequency = (attr("default-frequency", FREQUENCY) ?? frequencies[0]) as Frequency;
+    if (!frequencies.includes(defaultFrequency))
+      refuse("default-frequency", 'must be one of the "frequencies"');
+    const programName = attr("program-name", text(PROGRAM_NAME_MAX)) ?? null;
+    const termsUrl = attr.url("terms-url") ?? null;
+    const privacyUrl = attr.url("privacy-url") ?? null;
+    return {
+      proxyUrl: attr.proxy(),
+      target,
+      formId: attr("form-id", text(TARGET_TEXT_MAX)) ?? null,
+      source: attr("source", matching(CHANNEL_TAG_PATTERN, CHANNEL_TAG_EXPECTED)),
+      amounts,
+      amountLabels,
+      monthlyAmounts: monthly === null ? null : readPresets("monthly-amounts", monthly, DEFAULT_AMOUNTS),
+      defaultAmount: defaultAmount ? toCents(defaultAmount) : null,
+      frequencies,
+      defaultFrequency,
+      fundraiser: attr("fundraiser", ID) ?? null,
+      team: attr("team", ID) ?? null,
+      locale: attr.locale(),
+      heading: attr("heading", text(HEADING_MAX)) ?? null,
+      programName,
+      termsUrl,
+      privacyUrl,
+      fields: smsNeedsItsDisclosure(readFields(get("fields")), programName, termsUrl, privacyUrl),
+      layout: (attr("layout", LAYOUT) ?? "steps") as Layout,
+      dataLayer: get("data-layer") !== null,
+      successUrl: attr.url("success-url") ?? null,
+      coverFee: (attr("cover-fee", COVER_FEE) ?? "optional") as CoverFeeMode,
+      monthlyPrompt: readMonthlyPrompt(get("monthly-prompt")),
+    };
+  });
+}

@@ -1,0 +1,169 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ApiClient, ApiResult } from "../../shared/api-client";
+import { createFormState } from "../../shared/form-state";
+import type { TokenResult } from "../card/card-port";
+import type { DonateField, FieldProblem } from "../base/fields";
+import type { DonateEnd, DonateFailure } from "../base/status";
+import { createAttempt, FOLLOW_FIRST_MS, type Gift } from "./attempt";
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const problem = (status: number, code: string): ApiResult<unknown> => ({
+  kind: "problem",
+  problem: { type: "about:blank", title: code, status, code: code as never },
+});
+
+/** A proxy answering each post and get from its own list, and what it was sent. */
+function fakeProxy(posts: ApiResult<unknown>[], gets: ApiResult<unknown>[] = []) {
+  const sent: { body: Record<string, unknown>; key: string }[] = [];
+  const api = {
+    post: async (_path: string, body: Record<string, unknown>, headers: Record<string, string>) => {
+      sent.push({ body, key: headers["Idempotency-Key"]! });
+      return posts.shift()!;
+    },
+    get: async () => gets.shift() ?? { kind: "unreachable" },
+  } as unknown as ApiClient;
+  return { api, sent };
+}
+
+function attemptWith(proxy: ReturnType<typeof fakeProxy>) {
+  let tokens = 0;
+  const card = {
+    tokenize: vi.fn<() => Promise<TokenResult>>(async () => ({
+      ok: true as const,
+      token: `tok_${++tokens}`,
+      brand: "visa",
+      last4: "4242",
+    })),
+    reset: vi.fn<() => void>(),
+  };
+  const form = createFormState<DonateField, FieldProblem, DonateFailure, DonateEnd>(
+    ["amount", "card"],
+    { card_declined: "declined" },
+    "failed",
+  );
+  const attempt = createAttempt({ api: proxy.api, card, form });
+  return { attempt, card, form };
+}
+
+const GIFT: Gift = {
+  request: {
+    shortcode: "71777",
+    keyword: "HOPE",
+    amount: "25.00",
+    donor: { first_name: "Ada", last_name: "L", email: "a@example.org" },
+  },
+  fingerprint: "gift-1",
+  totalCents: 2500,
+  frequency: "once",
+};
+const CHARGED: ApiResult<unknown> = {
+  kind: "ok",
+  data: {
+    donation: {
+      status: "Success",
+      message: "ok",
+      transaction_id: "T-9",
+      amount: "25.00",
+      fee_amount: "0.00",
+      recurring_frequency: null,
+    },
+  },
+};
+const PENDING: ApiResult<unknown> = {
+  kind: "ok",
+  data: { donation: { status: "Pending", reference: "att_1" } },
+};
+
+describe("the attempt model", () => {
+  it("a card token the proxy wants made again is made once more by the frame, and the gift sent again, once", async () => {
+    const proxy = fakeProxy([problem(403, "card_check_required"), CHARGED]);
+    const { attempt, card, form } = attemptWith(proxy);
+    form.start();
+    expect(await attempt.send(GIFT)).toEqual({ kind: "success" });
+    expect(card.tokenize).toHaveBeenCalledTimes(2);
+    expect(proxy.sent.map((call) => call.body.credit_card_token)).toEqual(["tok_1", "tok_2"]);
+    // Twice in a row is not looped on: the donor is told.
+    const twice = fakeProxy([problem(403, "card_check_required"), problem(403, "card_check_required")]);
+    const again = attemptWith(twice);
+    again.form.start();
+    expect(await again.attempt.send(GIFT)).toMatchObject({ kind: "failed", code: "card_check_required" });
+    expect(twice.sent).toHaveLength(2);
+  });
+
+  it("after an answer that decided nothing, the same gift goes again with the same key and card token", async () => {
+    const proxy = fakeProxy([problem(503, "upstream_unavailable"), { kind: "unreachable" }, CHARGED]);
+    const { attempt, card, form } = attemptWith(proxy);
+    for (let i = 0; i < 3; i++) {
+      form.start();
+      await attempt.send(GIFT);
+    }
+    expect(card.tokenize).toHaveBeenCalledTimes(1);
+    expect(new Set(proxy.sent.map((call) => call.key)).size).toBe(1);
+    expect(proxy.sent.map((call) => call.body.credit_card_token)).toEqual(["tok_1", "tok_1", "tok_1"]);
+    expect(form.status.value).toEqual({
+      kind: "success",
+      totalCents: 2500,
+      frequency: "once",
+      transactionId: "T-9",
+    });
+    expect(card.reset).toHaveBeenCalledTimes(1);
+  });
+
+  it("after a decline, or for a changed gift, the next try is new: a new key and a new card token", async () => {
+    const proxy = fakeProxy([problem(402, "card_declined"), problem(503, "upstream_unavailable"), CHARGED]);
+    const { attempt, card, form } = attemptWith(proxy);
+    form.start();
+    expect(await attempt.send(GIFT)).toEqual({ kind: "failed", code: "card_declined" });
+    expect(form.status.value).toMatchObject({ kind: "failed", failure: "declined" });
+    form.start();
+    await attempt.send(GIFT);
+    form.start();
+    await attempt.send({ ...GIFT, fingerprint: "gift-2" });
+    expect(card.tokenize).toHaveBeenCalledTimes(3);
+    expect(new Set(proxy.sent.map((call) => call.key)).size).toBe(3);
+  });
+
+  it("follows a Pending gift up, backing off through no answer and a 503, to its Success", async () => {
+    const proxy = fakeProxy(
+      [PENDING],
+      [
+        { kind: "unreachable" },
+        problem(503, "upstream_unavailable"),
+        { kind: "ok", data: { donation: { status: "Success", reference: "att_1", transaction_id: "T-10" } } },
+      ],
+    );
+    const { attempt, form } = attemptWith(proxy);
+    form.start();
+    expect(await attempt.send(GIFT)).toEqual({ kind: "pending" });
+    const final = attempt.follow();
+    await vi.advanceTimersByTimeAsync(FOLLOW_FIRST_MS * (1 + 2 + 4));
+    expect(await final).toBe("Success");
+    expect(form.status.value).toEqual({
+      kind: "success",
+      totalCents: 2500,
+      frequency: "once",
+      transactionId: "T-10",
+    });
+  });
+
+  it("stops following when told (the element is gone), and when the proxy no longer knows the reference", async () => {
+    const proxy = fakeProxy([PENDING, PENDING], [problem(404, "not_found")]);
+    const { attempt, form } = attemptWith(proxy);
+    form.start();
+    await attempt.send(GIFT);
+    const stopped = attempt.follow();
+    attempt.stopFollowing();
+    await vi.advanceTimersByTimeAsync(FOLLOW_FIRST_MS * 10);
+    expect(await Promise.race([stopped, Promise.resolve("still waiting")])).toBe("still waiting");
+    const second = attempt.follow();
+    await vi.advanceTimersByTimeAsync(FOLLOW_FIRST_MS);
+    expect(await second).toBeNull();
+    expect(form.status.value).toMatchObject({ kind: "pending", check: "notFound" });
+  });
+});
