@@ -63,12 +63,18 @@ export const BUDGETS = {
  * Where a target is still missed, the figure the build must not pass (a regression), a little
  * above today's: the target is printed beside it as missed, and the run fails only past the
  * guard, as `npm run bench` does. The donate page's 20 KB was met on 2026-11-26 (19.47 KB) and
- * missed again on 2026-11-27 (20.09 KB): widget.js now asks for the campaign and the rest of the
- * form beside the donate chunk (+0.28 KB, one wave of requests instead of three, issue 32), and
- * the peer picker searches as the donor types and looks a preselected peer up by id (+0.3 KB,
- * issue 37). Open in issue 32 to win back (a picker fetched only for a campaign with peers).
+ * missed again on 2026-11-27 (20.09 KB): widget.js asks for the campaign beside the donate chunk
+ * (one wave of requests instead of three, issue 32), and the peer picker searches as the donor
+ * types (+0.3 KB, issue 37). Then (20.62 KB, and 26.75 KB for a whole donation against 26):
+ * widget.js opens the card frame itself and the first step gives it the form's look (+0.47 KB
+ * before the form works, +0.75 KB in all), which brought the card field from 3.2-3.9 s to
+ * 2.1 s and the first step from 2.2-2.6 s to 2.0-2.1 s on a slow 4G phone (README, "A donor's
+ * wait"): the time is the donor's, the bytes only one of its causes.
  */
-export const GUARDS: Partial<Record<keyof typeof BUDGETS, number>> = { donatePage: 20.3 * KB };
+export const GUARDS: Partial<Record<keyof typeof BUDGETS, number>> = {
+  donatePage: 20.8 * KB,
+  donation: 26.9 * KB,
+};
 
 /** dist/widget/chunks.json, written by the build (vite.config.ts). */
 interface ChunkTable {
