@@ -124,7 +124,7 @@ function reconcileEvery(deps: Parameters<typeof startJobs>[0]): NodeJS.Timeout {
 }
 
 /** Claims whose proxy died: their attempts become unknown (202 Pending), never sent again. */
-async function sweep(store: Store, logger: Logger): Promise<void> {
+async function sweep(store: Pick<Store, "expireLeases">, logger: Logger): Promise<void> {
   try {
     const expired = await store.expireLeases();
     if (expired > 0)
@@ -135,7 +135,7 @@ async function sweep(store: Store, logger: Logger): Promise<void> {
 }
 
 /** Idempotency records past their retention; consent records are never purged. */
-async function purge(store: Store, logger: Logger): Promise<void> {
+async function purge(store: Pick<Store, "purgeExpired">, logger: Logger): Promise<void> {
   try {
     await store.purgeExpired();
   } catch (error) {

@@ -19,7 +19,8 @@ export interface Lifecycle {
 }
 
 export function healthRoutes(deps: {
-  store: Store;
+  /** Which store, and whether it answers: all readiness asks of it. */
+  store: Pick<Store, "kind" | "healthy">;
   lifecycle: Lifecycle;
   /** Whether the upstream answers at all (any HTTP status), cached briefly. */
   upstreamReachable: () => Promise<boolean>;
