@@ -19,7 +19,7 @@ import type { ProgressCache } from "../progress";
 import { StoreUnavailableError, type ConsentStore, type NewAttempt } from "../store";
 import type { DonateOutcome, UpstreamClient } from "../upstream/client";
 import type { WebhookEndpoint } from "../webhooks/endpoints";
-import { attemptOutbox, optinEvents, outboxRows } from "../webhooks/from-attempt";
+import { attemptOutbox, optinOutbox } from "../webhooks/from-attempt";
 import { donationAnswer } from "./answer";
 import type { ClaimHandle } from "./claim";
 import { outcomeOf, toUpstreamDonation } from "./upstream";
@@ -107,7 +107,7 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
       deps.store,
       record,
       () => log({ consentOutcome: "unrecorded" }),
-      outboxRows(webhooks, optinEvents(record, reference)),
+      optinOutbox(webhooks, record, reference),
     );
   }
 

@@ -19,7 +19,7 @@ import type { ConsentStore } from "../store";
 import type { UpstreamClient } from "../upstream/client";
 import { isRecord } from "../validate";
 import type { WebhookEndpoint } from "../webhooks/endpoints";
-import { optinEvents, outboxRows } from "../webhooks/from-attempt";
+import { optinOutbox } from "../webhooks/from-attempt";
 
 export interface OptInDeps {
   campaigns: Pick<CampaignDirectory, "offersList" | "byKeyword">;
@@ -92,7 +92,7 @@ export async function runOptIn(deps: OptInDeps, run: OptInRun): Promise<Subscrip
     deps.store,
     record,
     () => run.log({ consentOutcome: "unrecorded" }),
-    outboxRows(deps.webhooks ?? [], optinEvents(record)),
+    optinOutbox(deps.webhooks ?? [], record),
   );
 
   const upstreamBody: UpstreamSubscriptionRequest = { mobilenumber, ...target };

@@ -76,6 +76,19 @@ export function attemptOutbox(
   });
 }
 
+/**
+ * The outbox rows of a consent's `optin.recorded`: none, and nothing built, with no endpoint (the
+ * opt-in path is the proxy's busiest; it pays nothing for webhooks it does not send).
+ */
+export function optinOutbox(
+  endpoints: readonly WebhookEndpoint[],
+  consent: Parameters<typeof optinEvents>[0],
+  reference?: string,
+): OutboxEventRow[] {
+  if (endpoints.length === 0) return [];
+  return outboxRows(endpoints, optinEvents(consent, reference));
+}
+
 /** One row per event and endpoint that asked for its type. */
 export function outboxRows(
   endpoints: readonly WebhookEndpoint[],
