@@ -177,7 +177,11 @@ export const WallResponseSchema = /* @__PURE__ */ z.object({
 });
 export type WallResponse = z.infer<typeof WallResponseSchema>;
 
-/** GET …/leaderboard?of=teams|fundraisers&limit=: by raised, most first; each peer's public fields. */
+/**
+ * GET …/leaderboard?of=teams|fundraisers&limit=: by raised, most first; each peer's public fields.
+ * `raised` is summed from the same report read as the progress figures (collected gifts, fees
+ * excluded), so a leaderboard adds up with the thermometer beside it.
+ */
 export const LeaderboardResponseSchema = /* @__PURE__ */ z.object({
   of: /* @__PURE__ */ z.enum(LEADERBOARD_KINDS),
   currency: /* @__PURE__ */ z.string(),
@@ -205,12 +209,17 @@ export const DisplaySettingsSchema = z.strictObject({
 });
 export type DisplaySettings = z.infer<typeof DisplaySettingsSchema>;
 
-/** One message of GET …/live (server-sent event `figures`): the progress and the newest gifts. */
+/**
+ * One message of GET …/live?of= (server-sent event `figures`): the progress, the newest gifts and,
+ * when `of=teams|fundraisers` is asked, that leaderboard, all from the same report read.
+ */
 export const LiveMessageSchema = /* @__PURE__ */ z.object({
   progress: ProgressSchema,
   wall: /* @__PURE__ */ z.array(WallEntrySchema),
   /** The upstream could not be read lately: these are the last figures (see progress.updated_at). */
   stale: /* @__PURE__ */ z.boolean(),
+  /** With `?of=`: the teams or fundraisers by raised, most first, at most LEADERBOARD_LIMIT_MAX. */
+  leaders: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.array(PeerSchema)),
 });
 export type LiveMessage = z.infer<typeof LiveMessageSchema>;
 
