@@ -310,8 +310,10 @@ const CARD_LIKE = /(?<![\w-])\d(?:[ -]?\d){12,18}(?![\w-])/;
 describe("every payload any receiver got", () => {
   it("holds no card number, payment token, API token or CVV", () => {
     expect(bodies.length).toBeGreaterThan(0);
-    const secrets = [...staticSecrets(), ...tokens, CVV, ...Object.values(CARDS)];
+    const secrets = [...staticSecrets(), ...tokens, ...Object.values(CARDS)];
     expect(secrets.filter((secret) => bodies.some((body) => body.includes(secret)))).toEqual([]);
+    // The CVV's three digits turn up in times and random references: it is looked for as a value.
+    expect(bodies.filter((body) => new RegExp(`[":]${CVV}["},]`).test(body))).toEqual([]);
     // No 13-19 digit number standing alone (a card number) in any payload, whatever its card; a
     // digit run inside a random reference ("gk_c9756830340454453d6b") is no number.
     expect(
