@@ -22,7 +22,7 @@ import { PROBLEM_KINDS, ProblemError, problemOf, problemResponse } from "./probl
 import { createProgressCache } from "./progress";
 import { campaignRoutes } from "./routes/campaigns";
 import { wallRoutes } from "./routes/wall";
-import { createWallFeed } from "./wall-feed";
+import { createGalaFeed } from "./gala-feed";
 import { createLiveHub } from "./wall-live";
 import { donationRoutes } from "./routes/donations";
 import { healthRoutes, type Lifecycle } from "./routes/health";
@@ -111,7 +111,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       ),
   });
 
-  const feed = createWallFeed({ progress, peers });
+  const feed = createGalaFeed({ progress, peers });
   const live = createLiveHub({ progress: feed, draining: () => lifecycle.draining });
 
   const app = new Hono<AppEnv>();
@@ -162,7 +162,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       allowedOrigins: config.allowedOrigins,
     }),
   );
-  app.route("/", wallRoutes({ campaigns, feed, peers, live }));
+  app.route("/", wallRoutes({ campaigns, feed, live }));
   app.route(
     "/",
     displayRoutes({ campaigns, displays: loadDisplays(config.campaignsPath), widgetDir: config.widgetDir }),

@@ -1,49 +1,78 @@
 /**
- * The wall as the routes and the live stream send it: the progress cache's newest gifts (one
- * report read for every reader) with the name of the fundraiser or team each credits, from the
- * peer lists the picker reads already. Worked out once per read and peer list, so a thousand
- * screens cost one lookup.
+ * Gala night's feed, as the routes and the live stream send it: the progress cache's figures and
+ * newest gifts (one report read for every reader), each gift with the name of the fundraiser or
+ * team it credits, and the leaderboards summed from the same read (proxy/leaderboard.ts), with
+ * the peers' names and goals from the peer lists the picker reads already. Worked out once per
+ * read and peer list, so a thousand screens cost one lookup.
  */
-import type { Campaign, WallEntry as PublicWallEntry } from "../contract/api";
+import type { Campaign, Peer, Progress, WallEntry as PublicWallEntry } from "../contract/api";
+import { rankLeaders } from "./leaderboard";
 import type { PeerIndex } from "./peer-index";
 import type { createPeersCache } from "./peers";
-import type { LiveFigures, ProgressCache } from "./progress";
+import type { ProgressCache } from "./progress";
 
 /** A wall entry as sent: the credited peer's public name beside its id (null: none, or not known). */
 export type SentWallEntry = PublicWallEntry & { credited: string | null };
-export type SentFigures = Omit<LiveFigures, "wall"> & { wall: SentWallEntry[] };
 
-const nameIn = (index: PeerIndex, kind: "fundraiser" | "team", id: string | null): string | null => {
+/** One read's figures as every reader gets them; each array stays the same object until the next read or list. */
+export interface GalaFigures {
+  progress: Progress;
+  wall: SentWallEntry[];
+  /** The teams or the fundraisers by raised (empty where the campaign has no peer fundraising). */
+  leaders(kind: Peer["kind"]): Peer[];
+  read_at: number;
+  /** The last read failed: these are the last good figures. */
+  failing: boolean;
+}
+
+interface Made {
+  readAt: number;
+  index: PeerIndex | null;
+  wall: SentWallEntry[];
+  leaders: Map<Peer["kind"], Peer[]>;
+}
+
+const nameIn = (index: PeerIndex, kind: Peer["kind"], id: string | null): string | null => {
   if (id === null) return null;
   const row = index.byId(kind, id);
   return row === null ? null : (JSON.parse(row) as { name: string }).name;
 };
 
-export function createWallFeed(deps: {
+export function createGalaFeed(deps: {
   progress: Pick<ProgressCache, "live">;
   peers: Pick<ReturnType<typeof createPeersCache>, "get">;
 }) {
-  const kept = new Map<string, { readAt: number; index: PeerIndex | null; wall: SentWallEntry[] }>();
+  const kept = new Map<string, Made>();
   return {
-    /** What progress.live() gives, each entry with `credited`; the same array until a new read or list. */
-    async live(campaign: Campaign): Promise<SentFigures> {
+    async live(campaign: Campaign): Promise<GalaFigures> {
       const figures = await deps.progress.live(campaign);
-      // The peer lists are a help here, not a need: without them the entries go out unnamed.
+      // The peer lists are a help here, not a need: without them the gifts go out unnamed.
       const index = campaign.peer_fundraising ? await deps.peers.get(campaign).catch(() => null) : null;
       const key = `${campaign.shortcode}/${campaign.keyword.toUpperCase()}`;
-      const last = kept.get(key);
-      if (last && last.readAt === figures.read_at && last.index === index)
-        return { ...figures, wall: last.wall };
-      const wall = figures.wall.map((entry) => ({
-        ...entry,
-        credited: index
-          ? (nameIn(index, "fundraiser", entry.fundraiser_id) ?? nameIn(index, "team", entry.team_id))
-          : null,
-      }));
-      kept.set(key, { readAt: figures.read_at, index, wall });
-      return { ...figures, wall };
+      let made = kept.get(key);
+      if (!made || made.readAt !== figures.read_at || made.index !== index) {
+        const wall = figures.wall.map((entry) => ({
+          ...entry,
+          credited: index
+            ? (nameIn(index, "fundraiser", entry.fundraiser_id) ?? nameIn(index, "team", entry.team_id))
+            : null,
+        }));
+        kept.set(key, (made = { readAt: figures.read_at, index, wall, leaders: new Map() }));
+      }
+      const { leaders } = made;
+      return {
+        progress: figures.progress,
+        wall: made.wall,
+        read_at: figures.read_at,
+        failing: figures.failing,
+        leaders(kind) {
+          let ranked = leaders.get(kind);
+          if (!ranked) leaders.set(kind, (ranked = index ? rankLeaders(index, figures.credits, kind) : []));
+          return ranked;
+        },
+      };
     },
   };
 }
 
-export type WallFeed = ReturnType<typeof createWallFeed>;
+export type GalaFeed = ReturnType<typeof createGalaFeed>;

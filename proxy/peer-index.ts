@@ -4,7 +4,6 @@
  * binary search and a walk over the words that start with the query, never a scan of the list.
  */
 import type { Peer } from "../contract/api";
-import { toCents } from "../contract/money";
 
 /** How many matches one answer carries; the rest are counted. */
 export const PEER_PAGE = 20;
@@ -82,10 +81,12 @@ function* indexSteps(peers: readonly Peer[]): Generator<void, PeerIndex> {
   const shared = new Map<string, string>();
   const allWords: string[] = [];
   const allOwners: number[] = [];
+  const positions = new Map<string, number>();
   for (let position = 0; position < count; position++) {
     const peer = sorted[position]!;
     sorted[position] = undefined;
     rows.push(JSON.stringify(peer));
+    positions.set(`${peer.kind}:${peer.id}`, position);
     const words = searchWords(peer.name);
     spoken.push(` ${words.join(" ")}`);
     for (let i = 0; i < words.length; i++) {
@@ -112,7 +113,7 @@ function* indexSteps(peers: readonly Peer[]): Generator<void, PeerIndex> {
   const owners = Int32Array.from(order, (i) => allOwners[i]!);
   allWords.length = 0;
   allOwners.length = 0;
-  return searchable(count, rows, spoken, words, owners);
+  return searchable(count, rows, spoken, words, owners, positions);
 }
 
 /** The search over a built index: its parts are read only from here on. */
@@ -122,8 +123,10 @@ function searchable(
   spoken: readonly string[],
   words: readonly string[],
   owners: Int32Array,
+  /** Each peer's position by `${kind}:${id}`. */
+  positions: ReadonlyMap<string, number>,
 ) {
-  const byRaisedKept = new Map<Peer["kind"], readonly string[]>();
+  const ofKindKept = new Map<Peer["kind"], readonly string[]>();
   /** Which search last saw each peer (a peer with two words that match is counted once). */
   const seen = new Uint32Array(count);
   let searchNumber = 0;
@@ -175,33 +178,26 @@ function searchable(
       return { rows: rows.slice(0, PEER_PAGE), more: Math.max(0, count - PEER_PAGE) };
     },
 
-    /**
-     * One fundraiser's or team's JSON, or null when the campaign has no such peer. A walk over
-     * the rows (under a millisecond for 50,000) rather than a map of every id: asked once per
-     * preselecting link and then kept as an answer, it is not worth the index's memory.
-     */
-    /**
-     * Every fundraiser's or team's JSON by what it has raised, most first (a name breaks a tie),
-     * for the leaderboard; worked out once per index and kind.
-     */
-    byRaised(kind: Peer["kind"]): readonly string[] {
-      let ranked = byRaisedKept.get(kind);
-      if (!ranked) {
-        const ofKind = `,"kind":"${kind}",`;
-        const cents = new Map<string, number>();
-        const chosen = rows.filter((row) => row.includes(ofKind));
-        for (const row of chosen) cents.set(row, toCents((JSON.parse(row) as Peer).raised ?? "0"));
-        // rows are in name order already, and the sort is stable.
-        ranked = chosen.toSorted((a, b) => cents.get(b)! - cents.get(a)!);
-        byRaisedKept.set(kind, ranked);
+    /** The peers of a kind, as the JSON each is sent as, in the index's order (by name). */
+    ofKind(kind: Peer["kind"]): readonly string[] {
+      let chosen = ofKindKept.get(kind);
+      if (!chosen) {
+        const marker = `,"kind":"${kind}",`;
+        ofKindKept.set(kind, (chosen = rows.filter((row) => row.includes(marker))));
       }
-      return ranked;
+      return chosen;
     },
 
+    /** A peer's JSON and its place in the index's order, or null when the lists do not show it. */
+    positionOf(kind: Peer["kind"], id: string): { row: string; position: number } | null {
+      const position = positions.get(`${kind}:${id}`);
+      return position === undefined ? null : { row: rows[position]!, position };
+    },
+
+    /** One fundraiser's or team's JSON, or null when the campaign has no such peer. */
     byId(kind: Peer["kind"], id: string): string | null {
-      const start = `{"id":${JSON.stringify(id)},`;
-      const ofKind = `,"kind":"${kind}",`;
-      return rows.find((row) => row.startsWith(start) && row.includes(ofKind)) ?? null;
+      const position = positions.get(`${kind}:${id}`);
+      return position === undefined ? null : rows[position]!;
     },
   };
 }

@@ -10,16 +10,18 @@
  * and each refresh streams only the rows from that midnight on (asking from the day before, in
  * case the upstream's day is not UTC's, and keeping rows by their own time). Every
  * FULL_READ_EVERY_MS a full read starts the base again, which also catches refunds and voids of
- * older gifts. The same read keeps the newest WALL_KEPT gifts as a room may see them (wallEntry),
- * beside the figures, for the wall and the display (live()).
+ * older gifts. The same read keeps the newest WALL_KEPT gifts as a room may see them (wallEntry)
+ * and what it credits each fundraiser and team (the leaderboard's sums, split into base and tail
+ * like the figures), beside the figures, for the wall, the leaderboard and the display (live()).
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { Campaign, Progress } from "../contract/api";
 import { fromCents, toCents } from "../contract/money";
 import { reportDateOf, type TransactionRow } from "../contract/upstream";
+import { CreditTally, type PeerCredits } from "./leaderboard";
 import type { Metrics } from "./metrics";
 import { ProblemError } from "./problem";
-import type { ProgressFigures, ProgressSave, ProgressStore } from "./store";
+import type { ProgressFigures, ProgressSave, ProgressStore, StoredCredits } from "./store";
 import type { UpstreamClient } from "./upstream/client";
 import { wallEntry, type WallEntry } from "./wall";
 
@@ -27,6 +29,8 @@ import { wallEntry, type WallEntry } from "./wall";
 export interface LiveFigures {
   progress: Progress;
   wall: WallEntry[];
+  /** What the same read credits each fundraiser and team (the leaderboard's sums). */
+  credits: PeerCredits;
   read_at: number;
   /** The last read failed: these figures are the last good ones (their age is in progress.updated_at). */
   failing: boolean;
@@ -232,8 +236,11 @@ export function createProgressCache(options: ProgressOptions): ProgressCache {
     const base = new Tally();
     const tail = new Tally();
     const wall = new NewestGifts();
+    const baseCredits = new CreditTally();
+    const tailCredits = new CreditTally();
     await read(campaign, 0, (row, at) => {
       (at < boundary ? base : tail).add(row);
+      (at < boundary ? baseCredits : tailCredits).add(row);
       wall.add(wallEntry(row));
     });
     let shared = 0;
@@ -250,12 +257,17 @@ export function createProgressCache(options: ProgressOptions): ProgressCache {
       base_donors: base.donors.size,
       base_anonymous: base.anonymous,
       wall: wall.newest(),
+      credits: { base: baseCredits.toJSON(), all: tailCredits.addAll(baseCredits.toJSON()).toJSON() },
     };
     return { figures, donors: { reset: true, add: [...base.donors] } };
   }
 
   /** Only the changes: rows from the base's midnight on; a new day's midnight folds a day in. */
-  async function changesRead(campaign: Campaign, startedAt: number, last: ProgressFigures) {
+  async function changesRead(
+    campaign: Campaign,
+    startedAt: number,
+    last: ProgressFigures & { credits: StoredCredits },
+  ) {
     const id = idOf(campaign);
     const boundary = Math.max(last.base_before, utcMidnight(startedAt - BASE_LAG_MS));
     const fold = new Tally();
@@ -263,8 +275,11 @@ export function createProgressCache(options: ProgressOptions): ProgressCache {
     // Kept gifts from before this read's rows stay; those it covers come from its rows only (a refund drops off).
     const wall = new NewestGifts();
     for (const entry of last.wall) if (timeOf(entry) < last.base_before) wall.add(entry);
+    const baseCredits = new CreditTally().addAll(last.credits.base);
+    const tailCredits = new CreditTally();
     await read(campaign, last.base_before, (row, at) => {
       (at < boundary ? fold : tail).add(row);
+      (at < boundary ? baseCredits : tailCredits).add(row);
       wall.add(wallEntry(row));
     });
     const foldDonors = [...fold.donors];
@@ -289,6 +304,7 @@ export function createProgressCache(options: ProgressOptions): ProgressCache {
       base_donors: base.donors,
       base_anonymous: base.anonymous,
       wall: wall.newest(),
+      credits: { base: baseCredits.toJSON(), all: tailCredits.addAll(baseCredits.toJSON()).toJSON() },
     };
     return { figures, donors: { reset: false, add: foldDonors } };
   }
@@ -308,12 +324,16 @@ export function createProgressCache(options: ProgressOptions): ProgressCache {
     }
     const last = await store.progressFigures(id);
     const startedAt = now();
-    const full = !last || last.read_at === 0 || startedAt - last.full_at >= FULL_READ_EVERY_MS;
-    const kind = full ? "full" : "changes";
+    // Figures saved before the store kept the sums per peer are read in full once.
+    const changesOnly =
+      last && last.read_at > 0 && last.credits && startedAt - last.full_at < FULL_READ_EVERY_MS
+        ? { ...last, credits: last.credits }
+        : null;
+    const kind = changesOnly ? "changes" : "full";
     try {
-      const { figures, donors } = full
-        ? await fullRead(campaign, startedAt)
-        : await changesRead(campaign, startedAt, last);
+      const { figures, donors } = changesOnly
+        ? await changesRead(campaign, startedAt, changesOnly)
+        : await fullRead(campaign, startedAt);
       await store.saveProgress(id, token, figures, donors);
       metrics?.progressReads.inc({ kind, result: "ok" });
     } catch (error) {
@@ -399,6 +419,7 @@ export function createProgressCache(options: ProgressOptions): ProgressCache {
       return {
         progress: toProgress(campaign, figures),
         wall: figures.wall,
+        credits: figures.credits?.all ?? { fundraiser: {}, team: {} },
         read_at: figures.read_at,
         failing: figures.failures > 0,
       };

@@ -1,15 +1,27 @@
 import { describe, expect, it } from "vitest";
-import type { Campaign } from "../contract/api";
-import type { SentFigures } from "./wall-feed";
+import type { Campaign, Peer } from "../contract/api";
+import type { GalaFigures } from "./gala-feed";
 import { createLiveHub, type LiveClient } from "./wall-live";
 
 const campaign = { shortcode: "71777", keyword: "HOPE" } as Campaign;
-const figures = (raised: string, failing = false): SentFigures => ({
+const peer = (kind: Peer["kind"], raised: string): Peer => ({
+  id: kind === "team" ? "7" : "9",
+  name: kind === "team" ? "Blue Team" : "Ana Ruiz",
+  kind,
+  team_id: null,
+  team_name: null,
+  raised,
+  goal: null,
+});
+const figures = (raised: string, failing = false): GalaFigures => ({
   progress: { raised, goal: null, donors: 1, currency: "USD", updated_at: "2026-11-27T01:00:00.000Z" },
   wall: [],
+  leaders: (kind) => [peer(kind, raised)],
   read_at: Number(raised.replace(".", "")),
   failing,
 });
+const leadersIn = (chunk: string) =>
+  (JSON.parse(chunk.split("data: ")[1]!) as { leaders?: Peer[] }).leaders?.map((p) => [p.name, p.raised]);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function client(slow = false) {
@@ -65,6 +77,20 @@ describe("the live hub", () => {
     await sleep(5);
     expect(slow.got.map(raisedIn)).toEqual(["1.00", "4.00"]);
     leave();
+  });
+
+  it("sends each view its own message: the leaderboard of the kind asked, none where none was", async () => {
+    let current = figures("1.00");
+    const hub = createLiveHub({ progress: { live: async () => current }, tickMs: 10 });
+    const [plain, teams, fundraisers] = [client(), client(), client()];
+    hub.join(campaign, plain.sink, current);
+    hub.join(campaign, teams.sink, current, "teams");
+    hub.join(campaign, fundraisers.sink, current, "fundraisers");
+    current = figures("2.00");
+    await sleep(40);
+    expect(plain.got.map(leadersIn)).toEqual([undefined, undefined]);
+    expect(teams.got.map(leadersIn)).toEqual([[["Blue Team", "1.00"]], [["Blue Team", "2.00"]]]);
+    expect(fundraisers.got.map(leadersIn)).toEqual([[["Ana Ruiz", "1.00"]], [["Ana Ruiz", "2.00"]]]);
   });
 
   it("says the figures are stale while reads fail, and ends every stream while the proxy closes", async () => {

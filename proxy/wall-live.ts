@@ -1,12 +1,14 @@
 /**
- * The live feed of a campaign (GET …/live): every browser connected to this proxy for a campaign
- * gets the same server-sent event, made once from the one progress cache (proxy/progress.ts) each
- * time a read brings new figures. However many screens watch, the proxy looks at its store at most
+ * The live feed of a campaign (GET …/live?of=): every browser connected to this proxy for a
+ * campaign gets the same server-sent event (one per `of`: none, teams or fundraisers), made once
+ * from the one progress cache (proxy/progress.ts, through proxy/gala-feed.ts) each time a read
+ * brings new figures or the peer lists new names. However many screens watch, the proxy looks at its store at most
  * once per TICK_MS per campaign and the upstream is read at most once per interval, as for
  * GET …/progress: a connection costs the upstream nothing.
  */
 import type { Campaign, LiveMessage } from "../contract/api";
-import type { SentFigures, WallFeed } from "./wall-feed";
+import type { LeaderboardKind } from "../contract/gala";
+import type { GalaFeed, GalaFigures } from "./gala-feed";
 
 /** How often a watched campaign's figures are looked at (the store, not the upstream). */
 export const TICK_MS = 1000;
@@ -21,25 +23,29 @@ export interface LiveClient {
   close(): void;
 }
 
+/** What a connection asked for: the figures and the wall, and a leaderboard when `of` says which. */
+export type LiveView = LeaderboardKind | "";
+
 interface Watched {
   campaign: Campaign;
-  clients: Map<LiveClient, { busy: boolean; next: string | null }>;
+  clients: Map<LiveClient, { busy: boolean; next: string | null; view: LiveView }>;
   timer: ReturnType<typeof setInterval>;
-  /** The last message sent, and what it was made from. */
-  message: string | null;
+  /** The last message sent to each view. */
+  messages: Map<LiveView, string>;
   key: string;
   idleTicks: number;
   ticking: boolean;
 }
 
 /** One message as the stream carries it: each carries the whole state, so a skipped one loses nothing. */
-export function liveEvent(figures: SentFigures): string {
+export function liveEvent(figures: GalaFigures, view: LiveView = ""): string {
   const message: LiveMessage = { progress: figures.progress, wall: figures.wall, stale: figures.failing };
+  if (view !== "") message.leaders = figures.leaders(view === "teams" ? "team" : "fundraiser");
   return `event: figures\nid: ${figures.read_at}\nretry: ${RETRY_MS}\ndata: ${JSON.stringify(message)}\n\n`;
 }
 
 export function createLiveHub(options: {
-  progress: WallFeed;
+  progress: GalaFeed;
   /** True once the proxy is closing: every stream is ended, so browsers reconnect to another. */
   draining?: () => boolean;
   tickMs?: number;
@@ -86,11 +92,20 @@ export function createLiveHub(options: {
         }
         return;
       }
-      const message = liveEvent(await options.progress.live(entry.campaign));
-      if (message !== entry.message) {
-        entry.message = message;
+      const figures = await options.progress.live(entry.campaign);
+      const changed = new Map<LiveView, string>();
+      for (const { view } of entry.clients.values()) {
+        if (changed.has(view)) continue;
+        const message = liveEvent(figures, view);
+        if (message !== entry.messages.get(view)) changed.set(view, message);
+      }
+      if (changed.size > 0) {
+        for (const [view, message] of changed) entry.messages.set(view, message);
         entry.idleTicks = 0;
-        for (const client of entry.clients.keys()) send(entry, client, message);
+        for (const [client, { view }] of entry.clients) {
+          const message = changed.get(view);
+          if (message !== undefined) send(entry, client, message);
+        }
       } else if (++entry.idleTicks >= keepaliveTicks) {
         entry.idleTicks = 0;
         for (const client of entry.clients.keys()) send(entry, client, ": still here\n\n");
@@ -104,10 +119,11 @@ export function createLiveHub(options: {
 
   return {
     /**
-     * Starts sending the campaign's figures to `client`: the current ones at once (`first`, from
-     * the caller's own read), then each change. Returns what ends it (the connection closed).
+     * Starts sending the campaign's figures (and the `view`'s leaderboard) to `client`: the current
+     * ones at once (`first`, from the caller's own read), then each change. Returns what ends it
+     * (the connection closed).
      */
-    join(campaign: Campaign, client: LiveClient, first: SentFigures): () => void {
+    join(campaign: Campaign, client: LiveClient, first: GalaFigures, view: LiveView = ""): () => void {
       const key = `${campaign.shortcode}/${campaign.keyword.toUpperCase()}`;
       let entry = watched.get(key);
       if (!entry) {
@@ -115,7 +131,7 @@ export function createLiveHub(options: {
           campaign,
           clients: new Map(),
           timer: setInterval(() => void tick(created), tickMs),
-          message: null,
+          messages: new Map(),
           key,
           idleTicks: 0,
           ticking: false,
@@ -124,10 +140,11 @@ export function createLiveHub(options: {
         watched.set(key, (entry = created));
       }
       const joined = entry;
-      joined.clients.set(client, { busy: false, next: null });
-      // What the others were sent last (the first client: its own read, remembered so the next tick does not repeat it).
-      joined.message ??= liveEvent(first);
-      send(joined, client, joined.message);
+      joined.clients.set(client, { busy: false, next: null, view });
+      // What the others were sent last (the first of a view: its own read, remembered so the next tick does not repeat it).
+      let message = joined.messages.get(view);
+      if (message === undefined) joined.messages.set(view, (message = liveEvent(first, view)));
+      send(joined, client, message);
       return () => leave(joined, client);
     },
     /** Connections open now, for the tests and the metrics. */

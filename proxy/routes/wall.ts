@@ -2,14 +2,16 @@
  * Gala night's feeds, all from caches other routes fill already (nothing here asks the upstream):
  * GET /v1/campaigns/{shortcode}/{keyword}/wall?limit=: the newest gifts as a room may see them
  *   (proxy/wall.ts), from the same report read as …/progress.
- * GET …/leaderboard?of=teams|fundraisers&limit=: peers by raised, from the peer lists (proxy/peers.ts).
- * GET …/live: server-sent events, `figures` ({progress, wall, stale}) at once and on each change.
+ * GET …/leaderboard?of=teams|fundraisers&limit=: peers by raised, summed from the same read
+ *   (proxy/leaderboard.ts), named from the peer lists (proxy/peers.ts).
+ * GET …/live?of=: server-sent events, `figures` ({progress, wall, stale, leaders when `of` is
+ *   given}) at once and on each change.
  * The first two are compressed and cacheable for LIVE_MAX_AGE_S.
  */
 import { Hono, type Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { compressedVariants, variantResponse, type Variants } from "../../http/precompressed";
-import type { Campaign, WallResponse } from "../../contract/api";
+import type { Campaign, LeaderboardResponse, WallResponse } from "../../contract/api";
 import {
   LEADERBOARD_KINDS,
   LEADERBOARD_LIMIT_MAX,
@@ -18,10 +20,8 @@ import {
 } from "../../contract/gala";
 import type { CampaignDirectory } from "../campaigns";
 import type { AppEnv } from "../context";
-import type { PeerIndex } from "../peer-index";
-import type { createPeersCache } from "../peers";
+import type { GalaFeed } from "../gala-feed";
 import { ProblemError } from "../problem";
-import type { WallFeed } from "../wall-feed";
 import type { LiveHub } from "../wall-live";
 
 /** Browsers and CDNs may keep a wall or a leaderboard this long: a room sees a gift within it. */
@@ -47,8 +47,10 @@ function limitOf(value: string | undefined, fallback: number, max: number): numb
   return limit;
 }
 
-function kindOf(value: string | undefined): LeaderboardKind {
-  if (value === undefined || value === "") return "teams";
+function kindOf(value: string | undefined, fallback: LeaderboardKind): LeaderboardKind;
+function kindOf(value: string | undefined, fallback: null): LeaderboardKind | null;
+function kindOf(value: string | undefined, fallback: LeaderboardKind | null): LeaderboardKind | null {
+  if (value === undefined || value === "") return fallback;
   if ((LEADERBOARD_KINDS as readonly string[]).includes(value)) return value as LeaderboardKind;
   throw new ProblemError("validation_failed", "A leaderboard is of teams or of fundraisers.", {
     of: ["teams or fundraisers."],
@@ -57,7 +59,7 @@ function kindOf(value: string | undefined): LeaderboardKind {
 
 const encode = (value: unknown) => new Uint8Array(new TextEncoder().encode(JSON.stringify(value)));
 
-/** Answers made once per source (a read, a peer list) and limit, kept for everyone who asks the same. */
+/** Answers made once per source (a read's wall or leaderboard) and limit, kept for everyone who asks the same. */
 class Answers<Source extends object> {
   private kept = new WeakMap<Source, Map<string, Variants>>();
   get(source: Source, key: string, make: () => unknown): Variants {
@@ -69,12 +71,7 @@ class Answers<Source extends object> {
   }
 }
 
-export function wallRoutes(deps: {
-  campaigns: CampaignDirectory;
-  feed: WallFeed;
-  peers: ReturnType<typeof createPeersCache>;
-  live: LiveHub;
-}) {
+export function wallRoutes(deps: { campaigns: CampaignDirectory; feed: GalaFeed; live: LiveHub }) {
   const cacheControl = `public, max-age=${LIVE_MAX_AGE_S}`;
   const respond = (c: Context<AppEnv>, variants: Variants) =>
     variantResponse(
@@ -82,9 +79,7 @@ export function wallRoutes(deps: {
       variants,
       { "Content-Type": "application/json", "Cache-Control": cacheControl },
     );
-  const walls = new Answers<object>();
-  const boards = new Answers<PeerIndex>();
-  const noPeers = new Answers<Campaign>();
+  const answers = new Answers<object>();
 
   return new Hono<AppEnv>()
     .get("/v1/campaigns/:shortcode/:keyword/wall", async (c) => {
@@ -94,7 +89,7 @@ export function wallRoutes(deps: {
       // The wall array is the same object until the next read: the answer is made once per read.
       return respond(
         c,
-        walls.get(live.wall, String(limit), (): WallResponse => ({
+        answers.get(live.wall, String(limit), (): WallResponse => ({
           entries: live.wall.slice(0, limit),
           currency: campaign.currency,
           updated_at: live.progress.updated_at,
@@ -103,30 +98,22 @@ export function wallRoutes(deps: {
     })
     .get("/v1/campaigns/:shortcode/:keyword/leaderboard", async (c) => {
       const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
-      const of = kindOf(c.req.query("of"));
+      const of = kindOf(c.req.query("of"), "teams");
       const limit = limitOf(c.req.query("limit"), LEADERBOARD_LIMIT_DEFAULT, LEADERBOARD_LIMIT_MAX);
-      const key = `${of}:${limit}`;
-      if (!campaign.peer_fundraising)
-        return respond(
-          c,
-          noPeers.get(campaign, key, () => ({ of, currency: campaign.currency, leaders: [] })),
-        );
-      const index = await deps.peers.get(campaign);
-      const kind = of === "teams" ? "team" : "fundraiser";
+      const leaders = (await deps.feed.live(campaign)).leaders(of === "teams" ? "team" : "fundraiser");
+      // The same array until the next read or peer list: the answer is made once per read and limit.
       return respond(
         c,
-        boards.get(index, key, () => ({
+        answers.get(leaders, String(limit), (): LeaderboardResponse => ({
           of,
           currency: campaign.currency,
-          leaders: index
-            .byRaised(kind)
-            .slice(0, limit)
-            .map((row) => JSON.parse(row) as unknown),
+          leaders: leaders.slice(0, limit),
         })),
       );
     })
     .get("/v1/campaigns/:shortcode/:keyword/live", async (c) => {
       const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
+      const view = kindOf(c.req.query("of"), null) ?? "";
       // Read before the stream opens: with no figures at all the answer is a problem, not an empty stream.
       const first = await deps.feed.live(campaign);
       return streamSSE(c, async (stream) => {
@@ -134,7 +121,12 @@ export function wallRoutes(deps: {
         const ended = new Promise<void>((resolve) => (end = resolve));
         // The browser went away, or the hub ends the stream (the proxy is closing).
         stream.onAbort(end);
-        const leave = deps.live.join(campaign, { write: (chunk) => stream.write(chunk), close: end }, first);
+        const leave = deps.live.join(
+          campaign,
+          { write: (chunk) => stream.write(chunk), close: end },
+          first,
+          view,
+        );
         await ended;
         leave();
       });

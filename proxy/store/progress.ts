@@ -1,6 +1,6 @@
 /** What both adapters share of the progress figures (proxy/store/sqlite|postgres/progress.ts). */
 import type { WallEntry } from "../wall";
-import type { ProgressFigures } from "./types";
+import type { ProgressFigures, StoredCredits } from "./types";
 
 /** The figures' columns, in the order both adapters read and write them. */
 export const PROGRESS_COLUMNS = [
@@ -29,6 +29,28 @@ function wallOf(value: unknown): WallEntry[] {
   }
 }
 
+/** The report's sums per peer as a column holds them (JSON text). */
+export const creditsColumn = (credits: StoredCredits): string => JSON.stringify(credits);
+
+const isSums = (value: unknown): value is Record<string, number> =>
+  typeof value === "object" && value !== null && Object.values(value).every(Number.isSafeInteger);
+
+/** Null for a column never written (or unreadable): the next read sums every row again. */
+function creditsOf(value: unknown): StoredCredits | null {
+  if (typeof value !== "string" || value === "") return null;
+  try {
+    const parsed = JSON.parse(value) as Partial<StoredCredits> | null;
+    const readable = (part: unknown) =>
+      typeof part === "object" &&
+      part !== null &&
+      isSums((part as { fundraiser?: unknown }).fundraiser) &&
+      isSums((part as { team?: unknown }).team);
+    return parsed && readable(parsed.base) && readable(parsed.all) ? (parsed as StoredCredits) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Donor hashes written per statement. */
 export const DONOR_BATCH = 5000;
 
@@ -50,5 +72,6 @@ export function toProgressFigures(row: Record<string, unknown>): ProgressFigures
     failures: number("failures"),
     retry_at: number("retry_at"),
     wall: wallOf(row.wall),
+    credits: creditsOf(row.credits),
   };
 }

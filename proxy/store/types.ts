@@ -4,6 +4,7 @@
  * The store never holds a card number, a CVV, a token value or a request body: bodies are kept
  * as an HMAC fingerprint, and answers are rebuilt from an attempt's state.
  */
+import type { PeerCredits } from "../leaderboard";
 import type { WallEntry } from "../wall";
 
 /** What became of a donation attempt. `unknown`: sent, no answer; it is never re-sent. */
@@ -303,9 +304,21 @@ export interface ProgressFigures {
   retry_at: number;
   /** The newest gifts as a room may see them (proxy/wall.ts), newest first, at most WALL_KEPT. */
   wall: WallEntry[];
+  /**
+   * What the report credits each fundraiser and team (proxy/leaderboard.ts): the base's sums and
+   * all of them. Null where never summed (figures saved before the store kept them): the next read is a full one.
+   */
+  credits: StoredCredits | null;
 }
 
-export type ProgressSave = Omit<ProgressFigures, "campaign" | "failures" | "retry_at">;
+export interface StoredCredits {
+  base: PeerCredits;
+  all: PeerCredits;
+}
+
+export type ProgressSave = Omit<ProgressFigures, "campaign" | "failures" | "retry_at" | "credits"> & {
+  credits: StoredCredits;
+};
 
 /** Progress figures, shared by every proxy on the store, and the lease on reading the report. */
 export interface ProgressStore {

@@ -59,6 +59,11 @@ export interface SandboxHandle {
     filter?: { status?: string; keyword?: string },
     account?: DemoAccount,
   ): Promise<TransactionRow[]>;
+  /**
+   * What the sandbox's own peer records say each fundraiser or team of a keyword has raised
+   * (GET /api/v2/fundraisers|teams, `total_raised`), by id, hidden records and the root page left out.
+   */
+  peerTotals(kind: "fundraisers" | "teams", keyword?: string): Promise<Map<string, string>>;
   /** Every API call the sandbox has received so far. */
   requests(): Promise<SandboxRequest[]>;
   subscriptions(): Promise<SandboxSubscription[]>;
@@ -104,6 +109,27 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
         await getWithBody(`${url}/api/v2/reports/results.json`, token, { id: created.report.id }),
       );
       return result.report.transactions ?? [];
+    },
+    async peerTotals(kind, keyword = "HOPE") {
+      const login = await fetch(`${url}/api/v2/users/login_with_auth_token`, {
+        method: "POST",
+        headers: {
+          Authorization: formatAuthorization(DEMO.hope.privateToken, "private"),
+          Accept: "application/json",
+        },
+      });
+      const session = ((await login.json()) as { user: { session_token: string } }).user.session_token;
+      const list = await fetch(`${url}/api/v2/${kind}?shortcode=71777&keyword=${keyword}`, {
+        headers: { Authorization: formatAuthorization(session, "session"), Accept: "application/json" },
+      });
+      const body = (await list.json()) as Record<
+        string,
+        { id: string; total_raised: string; hidden?: boolean; is_root?: boolean }[]
+      >;
+      const records = body[kind === "teams" ? "peer_fundraising_teams" : "fundraisers"] ?? [];
+      return new Map(
+        records.filter((r) => !r.hidden && !r.is_root).map((r) => [String(r.id), r.total_raised]),
+      );
     },
     async requests() {
       const body = (await (await fetch(`${url}/_sandbox/requests`)).json()) as { requests: SandboxRequest[] };

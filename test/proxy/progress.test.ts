@@ -11,6 +11,8 @@ import type { ProblemError } from "../../proxy/problem";
 import { BACKOFF_MS, createProgressCache, RECOUNT_MIN_MS, summarize } from "../../proxy/progress";
 import type { Store } from "../../proxy/store";
 import { openSqliteStore } from "../../proxy/store/sqlite";
+import { DB_FILE } from "../../proxy/store/sqlite/data-dir";
+import { openSqlite } from "../../sqlite/open";
 import { reportRow, startFakeUpstream, type FakeUpstream } from "../helpers/fake-upstream";
 import { startProxy, type ProxyHandle } from "../helpers/proxy";
 import { startSandbox, type SandboxHandle } from "../helpers/sandbox";
@@ -290,6 +292,73 @@ describe("the progress cache", () => {
     });
     expect(fake.filters.at(-1)).toMatchObject({ start_date: "11/19/26" });
     expect((await cache.figures(campaign))?.base_before).toBe(Date.parse("2026-11-21T00:00:00Z"));
+  });
+
+  it("sums what each fundraiser and team is credited across full and changes reads; figures saved before the sums were kept are read in full once", async () => {
+    const start = Date.parse("2026-11-20T22:00:00.000Z");
+    let now = start;
+    /** A row crediting fundraiser `f` (and team `t`): amount with a covered fee, the donation apart. */
+    const credited = (donation: string, f: string | null, t: string | null, at: number) =>
+      ({
+        ...row(fromCents(toCents(donation) + 100), undefined, at),
+        donation_amount: donation,
+        peer_fundraiser_id: f,
+        peer_fundraiser_team_id: t,
+      }) as unknown as TransactionRow;
+    const fake = fakeUpstream([
+      credited("10.00", "101", "7", start - 30 * 3600_000),
+      credited("20.00", "102", null, start - 3600_000),
+      row("99.00"),
+    ]);
+    const dir = mkdtempSync(join(tmpdir(), "givekit-progress-"));
+    dirs.push(dir);
+    const cache = createProgressCache({
+      upstream: fake.upstream,
+      store: sqliteStore(() => now, dir),
+      ttlS: 60,
+      now: () => now,
+    });
+    /** What each peer is credited, as a map of id to cents: the sums the report's rows give. */
+    const expected = () => {
+      const sums = { fundraiser: {} as Record<string, number>, team: {} as Record<string, number> };
+      for (const each of fake.rows as unknown as Record<string, string | null>[]) {
+        const cents = each.donation_amount ? toCents(each.donation_amount) : 0;
+        const f = each.peer_fundraiser_id;
+        const t = each.peer_fundraiser_team_id;
+        if (f) sums.fundraiser[f] = (sums.fundraiser[f] ?? 0) + cents;
+        if (t) sums.team[t] = (sums.team[t] ?? 0) + cents;
+      }
+      return sums;
+    };
+    expect((await cache.live(campaign)).credits).toEqual({
+      fundraiser: { 101: 1000, 102: 2000 },
+      team: { 7: 1000 },
+    });
+
+    // A changes read adds today's rows to the base's sums.
+    now += 61_000;
+    fake.rows.push(credited("5.00", "101", "7", now - 1000), credited("2.50", null, "8", now - 500));
+    await cache.get(campaign);
+    await expect.poll(async () => ((now += 1000), (await cache.live(campaign)).credits)).toEqual(expected());
+    expect(fake.filters.at(-1)).toHaveProperty("start_date");
+
+    // The next day: yesterday's rows fold into the base, the sums stay whole.
+    now = start + 5 * 3600_000;
+    fake.rows.push(credited("1.25", "102", null, now - 1000));
+    await cache.get(campaign);
+    await expect.poll(async () => ((now += 1000), (await cache.live(campaign)).credits)).toEqual(expected());
+    expect(fake.filters.at(-1)).toHaveProperty("start_date");
+
+    // Figures from before the store kept the sums: the next read is a full one, and the sums whole.
+    const db = openSqlite(join(dir, DB_FILE));
+    db.prepare("UPDATE progress_figures SET credits = NULL").run();
+    db.close();
+    const reads = fake.filters.length;
+    now += 61_000;
+    await cache.get(campaign);
+    await expect.poll(() => fake.filters.length).toBe(reads + 1);
+    expect(fake.filters.at(-1)).not.toHaveProperty("start_date");
+    await expect.poll(async () => ((now += 1000), (await cache.live(campaign)).credits)).toEqual(expected());
   });
 
   it("a failed read serves the last figures, counts the failure, and backs off rather than read per page view", async () => {

@@ -115,6 +115,15 @@ describe("the wall, the leaderboard and the live feed", () => {
     expect(ranked.filter(([, raised]: string[]) => raised !== "0.00")).toEqual(
       sums("peer_fundraiser_team_id"),
     );
+    // And the sandbox's own peer records agree, to the cent, for every peer the leaderboard shows.
+    for (const [kind, board] of [
+      ["fundraisers", fundraisers],
+      ["teams", teams],
+    ] as const) {
+      const totals = await ctx.sandbox.peerTotals(kind);
+      for (const peer of board.json.leaders as { id: string; raised: string }[])
+        expect([peer.id, peer.raised]).toEqual([peer.id, totals.get(peer.id)]);
+    }
   });
 
   it("shows texted gifts beside the form's within the interval, with the peer each credits by name", async () => {
@@ -195,6 +204,56 @@ describe("the wall, the leaderboard and the live feed", () => {
     } finally {
       live.close();
     }
+  });
+});
+
+/** The credited peers of a live message's leaderboard. */
+const leadersOf = (message: Record<string, unknown>) =>
+  (message.leaders as { id: string; raised: string }[]).filter((peer) => peer.raised !== "0.00");
+
+describe("the leaderboard on the live feed", () => {
+  const ctx = useStack({ proxy: { env: { GIVEKIT_PROGRESS_CACHE_S: "1" } } });
+
+  it("moves with the same read as the figures: a gift crediting a fundraiser is on a connected board at once", async () => {
+    await donate(
+      ctx.api,
+      donationBody(await tokenize(ctx.api), { amount: "15.00", peer_fundraiser_id: "101" }),
+    );
+    const fundraisers = await openLive(`${ctx.proxy.url}${base}/live?of=fundraisers`);
+    const plain = await openLive(`${ctx.proxy.url}${base}/live`);
+    try {
+      expect(leadersOf(await fundraisers.next())).toEqual([
+        expect.objectContaining({ id: "101", raised: "15.00" }),
+      ]);
+      expect((await plain.next()).leaders).toBeUndefined();
+
+      const peerListReads = await upstreamCalls(ctx.sandbox, "/api/v2/fundraisers");
+      const given = Date.now();
+      await donate(
+        ctx.api,
+        donationBody(await tokenize(ctx.api), { amount: "40.00", peer_fundraiser_id: "104" }),
+      );
+      let message = await fundraisers.next();
+      while ((message.progress as { raised: string }).raised !== "55.00") message = await fundraisers.next();
+      expect(Date.now() - given).toBeLessThan(5000);
+      // The board came with the figures' own read: nobody asked the upstream for the peer lists' totals.
+      expect(await upstreamCalls(ctx.sandbox, "/api/v2/fundraisers")).toBe(peerListReads);
+      const totals = await ctx.sandbox.peerTotals("fundraisers");
+      expect(totals.get("104")).toBe("40.00");
+      expect(leadersOf(message).map((peer) => [peer.id, peer.raised])).toEqual([
+        ["104", totals.get("104")],
+        ["101", totals.get("101")],
+      ]);
+    } finally {
+      fundraisers.close();
+      plain.close();
+    }
+  });
+
+  it("refuses a live feed of a kind there is no leaderboard of", async () => {
+    const res = await ctx.api.get(`${base}/live?of=donors`);
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ code: "validation_failed", errors: { of: [expect.any(String)] } });
   });
 });
 

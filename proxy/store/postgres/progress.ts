@@ -2,7 +2,7 @@
  * The PostgreSQL store's progress figures (proxy/store/types.ts ProgressStore), shared by every
  * proxy. On the lazy pool: a database crash loses at most a read the next refresh repeats.
  */
-import { DONOR_BATCH, PROGRESS_COLUMNS, toProgressFigures, wallColumn } from "../progress";
+import { creditsColumn, DONOR_BATCH, PROGRESS_COLUMNS, toProgressFigures, wallColumn } from "../progress";
 import type { ProgressStore } from "../types";
 import type { PgContext } from "./connection";
 
@@ -36,9 +36,9 @@ export function pgProgress({ query, transaction, lazy, now }: PgContext): Progre
         const set = PROGRESS_COLUMNS.map((name, i) => `${name} = $${i + 3}`).join(", ");
         const wallAt = PROGRESS_COLUMNS.length + 3;
         const saved = await client.query(
-          `UPDATE progress_figures SET ${set}, wall = $${wallAt}, lease_token = NULL, lease_until = 0, failures = 0, retry_at = 0
+          `UPDATE progress_figures SET ${set}, wall = $${wallAt}, credits = $${wallAt + 1}, lease_token = NULL, lease_until = 0, failures = 0, retry_at = 0
            WHERE campaign = $1 AND lease_token = $2`,
-          [campaign, token, ...values, wallColumn(figures.wall)],
+          [campaign, token, ...values, wallColumn(figures.wall), creditsColumn(figures.credits)],
         );
         if (saved.rowCount === 0) return false;
         if (donors.reset) await client.query("DELETE FROM progress_donors WHERE campaign = $1", [campaign]);

@@ -190,6 +190,10 @@ const MIGRATIONS: string[] = [
   CREATE INDEX webhook_outbox_order ON webhook_outbox (endpoint, order_key, seq) WHERE state = 'pending';
   CREATE INDEX webhook_outbox_created ON webhook_outbox (created_at);
   `,
+  // 12: what the report credits each fundraiser and team (proxy/leaderboard.ts); NULL until a full read sums it.
+  `
+  ALTER TABLE progress_figures ADD COLUMN credits text;
+  `,
 ];
 
 /** The schema version this code writes. */

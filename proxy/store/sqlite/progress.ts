@@ -1,6 +1,6 @@
 /** The SQLite store's progress figures (proxy/store/types.ts ProgressStore). */
 import type Database from "better-sqlite3";
-import { PROGRESS_COLUMNS, toProgressFigures, wallColumn } from "../progress";
+import { creditsColumn, PROGRESS_COLUMNS, toProgressFigures, wallColumn } from "../progress";
 import type { ProgressFigures, ProgressSave } from "../types";
 
 export function sqliteProgress(db: Database.Database) {
@@ -15,7 +15,7 @@ export function sqliteProgress(db: Database.Database) {
      RETURNING lease_token`,
   );
   const save = db.prepare(
-    `UPDATE progress_figures SET ${PROGRESS_COLUMNS.map((name) => `${name} = @${name}`).join(", ")}, wall = @wall,
+    `UPDATE progress_figures SET ${PROGRESS_COLUMNS.map((name) => `${name} = @${name}`).join(", ")}, wall = @wall, credits = @credits,
        lease_token = NULL, lease_until = 0, failures = 0, retry_at = 0
      WHERE campaign = @campaign AND lease_token = @token`,
   );
@@ -35,7 +35,16 @@ export function sqliteProgress(db: Database.Database) {
       values: ProgressSave,
       donors: { reset: boolean; add: readonly string[] },
     ) => {
-      if (save.run({ ...values, wall: wallColumn(values.wall), campaign, token }).changes === 0) return false;
+      if (
+        save.run({
+          ...values,
+          wall: wallColumn(values.wall),
+          credits: creditsColumn(values.credits),
+          campaign,
+          token,
+        }).changes === 0
+      )
+        return false;
       if (donors.reset) resetDonors.run(campaign);
       for (const donor of donors.add) addDonor.run(campaign, donor);
       return true;

@@ -172,6 +172,10 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE progress_figures ADD COLUMN wall TEXT NOT NULL DEFAULT '[]';
   `,
+  // 12: what the report credits each fundraiser and team (proxy/leaderboard.ts); NULL until a full read sums it.
+  `
+  ALTER TABLE progress_figures ADD COLUMN credits TEXT;
+  `,
 ];
 
 /** The schema version this code writes. */
