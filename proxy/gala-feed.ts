@@ -33,9 +33,8 @@ interface Made {
 }
 
 const nameIn = (index: PeerIndex, kind: Peer["kind"], id: string | null): string | null => {
-  if (id === null) return null;
-  const row = index.byId(kind, id);
-  return row === null ? null : (JSON.parse(row) as { name: string }).name;
+  const found = id === null ? null : index.positionOf(kind, id);
+  return found === null ? null : (JSON.parse(found.row) as Peer).name;
 };
 
 export function createGalaFeed(deps: {
