@@ -126,6 +126,8 @@ const peer = (id: string, name: string, raised: string, goal: string | null = nu
 
 describe("<givekit-leaderboard>", () => {
   it("ranks as the proxy sends, with each team's goal bar and a link to give to it", async () => {
+    // No EventSource here: the leaderboard polls.
+    vi.stubGlobal("EventSource", undefined);
     const calls = stubFetch([
       200,
       {
@@ -171,6 +173,16 @@ describe("the readers", () => {
     const progress = { raised: "5.00", goal: null, donors: 1, currency: "USD", updated_at: "x" };
     expect(readLive({ progress, wall: [], stale: false })).toEqual({ progress, wall: [], stale: false });
     expect(readLive({ progress, wall: [], stale: "no" })).toBeNull();
+    const leaders = [peer("12", "Night Owls", "550.00", "1000.00")];
+    expect(readLive({ progress, wall: [], stale: false, leaders })).toEqual({
+      progress,
+      wall: [],
+      stale: false,
+      leaders,
+    });
+    expect(
+      readLive({ progress, wall: [], stale: false, leaders: [{ ...leaders[0], raised: 5 }] }),
+    ).toBeNull();
     expect(readLeaderboard({ of: "donors", currency: "USD", leaders: [] })).toBeNull();
   });
 });
