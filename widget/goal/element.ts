@@ -65,11 +65,7 @@ export class GoalElement extends PlainElement<GoalProps> {
   #shown = false;
 
   constructor() {
-    super("goal", css);
-  }
-
-  protected read(get: (name: string) => string | null) {
-    return readGoalAttributes(get);
+    super("goal", css, readGoalAttributes);
   }
 
   protected async begin(props: GoalProps) {

@@ -104,11 +104,7 @@ export class LeaderboardElement extends LiveElement<LeaderboardProps, Board> {
   static observedAttributes = LEADERBOARD_ATTRIBUTES;
 
   constructor() {
-    super("leaderboard", css);
-  }
-
-  protected read(get: (name: string) => string | null) {
-    return readLeaderboardAttributes(get);
+    super("leaderboard", css, readLeaderboardAttributes);
   }
 
   /** The message's leaders (a proxy that sends none is polled instead). */

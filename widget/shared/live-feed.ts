@@ -12,7 +12,7 @@ import { localeOf } from "../i18n";
 import { ageText } from "../wall/age";
 import { readLive } from "../wall/read";
 import liveCss from "./live.css?inline";
-import { part, PlainElement, type PlainWidget } from "./plain-element";
+import { part, PlainElement, type AttributeReader, type PlainWidget } from "./plain-element";
 
 /** What a live element needs of its attributes: where its stream is, and how often to poll without it. */
 export interface LiveProps {
@@ -41,8 +41,8 @@ export abstract class LiveElement<Props extends LiveProps, T extends Figures> ex
   /** Bumped by each stop: an answer to an older start is dropped. */
   #epoch = 0;
 
-  constructor(widget: PlainWidget, css: string) {
-    super(widget, liveCss + css);
+  constructor(widget: PlainWidget, css: string, read: AttributeReader<Props>) {
+    super(widget, liveCss + css, read);
     this.status.setAttribute("role", "status");
   }
 

@@ -11,6 +11,8 @@ import { emit, type GivekitEventMap } from "./events";
 import { adoptStyles } from "./styles";
 
 export type PlainWidget = "goal" | "wall" | "leaderboard";
+/** An element's attributes as props, or the problem with the first bad one (for the `[givekit]` line). */
+export type AttributeReader<Props> = (get: (name: string) => string | null) => Props | string;
 
 /** An element of the shadow tree, with its `part` (for ::part theming) and its `gk-` class. */
 export function part<K extends keyof HTMLElementTagNameMap>(
@@ -44,6 +46,8 @@ export abstract class PlainElement<Props> extends HTMLElement {
   protected t: Messages | null = null;
   #widget: PlainWidget;
   #css: string;
+  /** The attributes as props, or the problem with the first bad one. */
+  #read: AttributeReader<Props>;
   /** Bumped by each start: an older start that finds it moved on stops. */
   #run = 0;
   /** A gift through a givekit form on this page: the figures move at once. */
@@ -52,16 +56,15 @@ export abstract class PlainElement<Props> extends HTMLElement {
     if (status === "Success" && this.props) this.refresh(this.props);
   };
 
-  constructor(widget: PlainWidget, css: string) {
+  constructor(widget: PlainWidget, css: string, read: AttributeReader<Props>) {
     super();
     this.#widget = widget;
     this.#css = css;
+    this.#read = read;
     this.root = part("div", widget);
     this.root.className = `gk-root gk-${widget}`;
   }
 
-  /** The attributes as props, or the problem with the first bad one. */
-  protected abstract read(get: (name: string) => string | null): Props | string;
   /** Shows the first figures and keeps them fresh; settles once something is shown. */
   protected abstract begin(props: Props): Promise<void>;
   /** Asks again at once, past any cache. */
@@ -95,7 +98,7 @@ export abstract class PlainElement<Props> extends HTMLElement {
     const t = await loadMessages(this.getAttribute("locale")).catch(() => null);
     if (run !== this.#run) return;
     this.t = t;
-    const props = this.read((name) => this.getAttribute(name));
+    const props = this.#read((name) => this.getAttribute(name));
     if (typeof props === "string") {
       console.error(`[givekit] <givekit-${this.#widget}>: ${props}`);
       this.props = null;

@@ -3,6 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { defineLeaderboardElement } from "../leaderboard/element";
 import { defineWallElement } from "./element";
 import { readLeaderboard, readLive, readWall } from "./read";
+import { stubFetch } from "../shared/plain-test-helpers";
 
 const PROXY = "https://give.example.org";
 const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
@@ -26,19 +27,6 @@ const wall = (...entries: ReturnType<typeof entry>[]) => ({
   currency: "USD",
   updated_at: new Date().toISOString(),
 });
-
-function stubFetch(...answers: [number, unknown][]) {
-  const calls: { url: string; cache: RequestCache | undefined }[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (url: string, init?: RequestInit) => {
-      calls.push({ url, cache: init?.cache });
-      const [status, body] = answers[Math.min(calls.length - 1, answers.length - 1)]!;
-      return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
-    }),
-  );
-  return calls;
-}
 
 function place(tag: string, attributes: Record<string, string>) {
   const element = document.createElement(tag);

@@ -75,11 +75,7 @@ export class WallElement extends LiveElement<WallProps, WallFigures> {
   #currency = "USD";
 
   constructor() {
-    super("wall", css);
-  }
-
-  protected read(get: (name: string) => string | null) {
-    return readWallAttributes(get);
+    super("wall", css, readWallAttributes);
   }
 
   protected override begin(props: WallProps) {

@@ -3,6 +3,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { defineLeaderboardElement } from "../leaderboard/element";
 import { defineWallElement } from "./element";
+import { stubFetch } from "../shared/plain-test-helpers";
 
 const PROXY = "https://give.example.org";
 const BASE = `${PROXY}/v1/campaigns/71777/HOPE`;
@@ -40,20 +41,6 @@ async function stream(url: string): Promise<FakeSource> {
     if (!source) throw new Error(`no stream open at ${url}`);
     return source;
   });
-}
-
-/** A fetch that answers each call with the next answer, the last one again; its calls. */
-function stubFetch(...answers: [number, unknown][]) {
-  const calls: { url: string; cache: RequestCache | undefined }[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (url: string, init?: RequestInit) => {
-      calls.push({ url, cache: init?.cache });
-      const [status, body] = answers[Math.min(calls.length - 1, answers.length - 1)]!;
-      return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
-    }),
-  );
-  return calls;
 }
 
 const peer = (id: string, name: string, raised: string) => ({

@@ -1,15 +1,7 @@
 import type { LeaderboardResponse, LiveMessage, Peer, WallEntry, WallResponse } from "../../contract/api";
 import { isAmount, PEER_KINDS } from "../../contract/patterns";
-import {
-  arrayOf,
-  isBoolean,
-  isText,
-  nullable,
-  oneOf,
-  optional,
-  readShape,
-  type Check,
-} from "../shared/checks";
+import { arrayOf, isBoolean, isText, nullable, oneOf, optional, readShape } from "../shared/checks";
+import type { Check } from "../shared/checks";
 import { readProgress } from "../goal/progress";
 import { LEADERBOARD_KINDS } from "../../contract/gala";
 
