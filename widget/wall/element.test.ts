@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { defineLeaderboardElement } from "../leaderboard/element";
 import { defineWallElement } from "./element";
 import { readLeaderboard, readLive, readWall } from "./read";
-import { stubFetch } from "../shared/plain-test-helpers";
+import { peer, stubFetch } from "../shared/plain-test-helpers";
 
 const PROXY = "https://give.example.org";
 const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
@@ -100,16 +100,6 @@ describe("<givekit-wall>", () => {
       expect(down.shadowRoot!.textContent).toContain("The latest gifts are not available"),
     );
   });
-});
-
-const peer = (id: string, name: string, raised: string, goal: string | null = null) => ({
-  id,
-  name,
-  kind: "team" as const,
-  team_id: null,
-  team_name: null,
-  raised,
-  goal,
 });
 
 describe("<givekit-leaderboard>", () => {

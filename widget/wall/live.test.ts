@@ -3,55 +3,12 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { defineLeaderboardElement } from "../leaderboard/element";
 import { defineWallElement } from "./element";
-import { stubFetch } from "../shared/plain-test-helpers";
+import { FakeSource, peer, stream, stubFetch } from "../shared/plain-test-helpers";
 
 const PROXY = "https://give.example.org";
 const BASE = `${PROXY}/v1/campaigns/71777/HOPE`;
 const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 
-/** The browser's EventSource, driven by the test: each stream the page opens, and what it hears. */
-class FakeSource extends EventTarget {
-  static readonly CONNECTING = 0;
-  static readonly OPEN = 1;
-  static readonly CLOSED = 2;
-  static opened: FakeSource[] = [];
-  readyState = FakeSource.CONNECTING;
-  constructor(readonly url: string) {
-    super();
-    FakeSource.opened.push(this);
-  }
-  close() {
-    this.readyState = FakeSource.CLOSED;
-  }
-  /** A `figures` message. */
-  send(message: unknown) {
-    this.readyState = FakeSource.OPEN;
-    this.dispatchEvent(new MessageEvent("figures", { data: JSON.stringify(message) }));
-  }
-  /** The connection dropped: the browser tries again (CONNECTING) or gives up (CLOSED). */
-  drop(gaveUp = false) {
-    this.readyState = gaveUp ? FakeSource.CLOSED : FakeSource.CONNECTING;
-    this.dispatchEvent(new Event("error"));
-  }
-}
-
-async function stream(url: string): Promise<FakeSource> {
-  return vi.waitFor(() => {
-    const source = FakeSource.opened.find((opened) => opened.url === url && opened.readyState !== 2);
-    if (!source) throw new Error(`no stream open at ${url}`);
-    return source;
-  });
-}
-
-const peer = (id: string, name: string, raised: string) => ({
-  id,
-  name,
-  kind: "fundraiser" as const,
-  team_id: null,
-  team_name: null,
-  raised,
-  goal: null,
-});
 /** A polled leaderboard: one team, with what it raised. */
 const board = (raised: string) => ({
   of: "teams",
