@@ -1,6 +1,6 @@
 /**
  * The screen for the room (/display/{shortcode}/{keyword}, proxy/display/): its figures, the wall
- * and the leaderboard, kept live by the proxy's server-sent events. It never goes blank: when the
+ * and the leaderboard, all from each message of the proxy's server-sent events (`…/live?of=`). It never goes blank: when the
  * stream drops or the proxy says its figures are stale, the last ones stay with "reconnecting"
  * and their age, and the stream is opened again until it comes back. Text only (textContent):
  * a donor's name is never read as markup.
@@ -10,7 +10,7 @@ import "./display.css";
 import type { LiveMessage, Peer, WallEntry } from "../../contract/api";
 import { ANONYMOUS } from "../../contract/gala";
 import { toCents } from "../../contract/money";
-import { readLeaderboard, readLive } from "../wall/read";
+import { readLive } from "../wall/read";
 import { ageText } from "../wall/age";
 
 const WORDS = {
@@ -35,13 +35,14 @@ const WALL_SHOWN = 8;
 const LEADERS_SHOWN = 5;
 /** A stream that dropped is opened again after this long (the browser's own retry aside). */
 const REOPEN_MS = 5000;
-const LEADERBOARD_EVERY_MS = 30_000;
 
 const root = document.documentElement;
 const locale = root.lang === "es" ? "es" : "en";
 const t = WORDS[locale];
 const main = document.querySelector<HTMLElement>("[data-live]")!;
 const api = main.dataset.live!;
+/** The feed with the leaderboard in it: one stream, one report read, for every figure on the screen. */
+const live = `${api}/live?of=${main.dataset.of ?? "teams"}`;
 const $ = (name: string) => document.querySelector<HTMLElement>(`[data-part="${name}"]`)!;
 
 let last: LiveMessage | null = null;
@@ -82,6 +83,7 @@ function showFigures(message: LiveMessage) {
     }
   } else bar.hidden = true;
   showWall(message.wall, currency);
+  if (message.leaders) showLeaders(message.leaders, currency);
 }
 
 function showWall(entries: (WallEntry & { credited?: string | null })[], currency: string) {
@@ -124,7 +126,7 @@ function reconnecting(on: boolean) {
 }
 
 function open() {
-  const source = new EventSource(`${api}/live`);
+  const source = new EventSource(live);
   source.addEventListener("figures", (event) => {
     const message = readLive(JSON.parse((event as MessageEvent<string>).data) as unknown);
     if (!message) return;
@@ -139,18 +141,7 @@ function open() {
   });
 }
 
-async function loadLeaders() {
-  const of = main.dataset.of ?? "teams";
-  const response = await fetch(`${api}/leaderboard?of=${of}&limit=${LEADERS_SHOWN}`, {
-    credentials: "omit",
-  }).catch(() => null);
-  const board = response?.ok ? readLeaderboard(await response.json().catch(() => null)) : null;
-  if (board) showLeaders(board.leaders, board.currency);
-}
-
 open();
-void loadLeaders();
-setInterval(() => void loadLeaders(), LEADERBOARD_EVERY_MS);
 // "3 minutes ago" moves on even when no gift comes.
 setInterval(() => {
   if (!last) return;

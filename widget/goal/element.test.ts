@@ -1,6 +1,7 @@
 // <givekit-goal>: the campaign's progress from the proxy, refreshed on a timer and after a gift.
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { defineGoalElement } from "./element";
+import { stubFetch } from "../shared/plain-test-helpers";
 
 const PROXY = "https://give.example.org";
 const progress = (raised: string, donors: number, goal: string | null = "25000.00") => ({
@@ -10,18 +11,6 @@ const progress = (raised: string, donors: number, goal: string | null = "25000.0
   currency: "USD",
   updated_at: "2026-11-23T12:00:00.000Z",
 });
-
-/** A fetch that answers each call with the next answer (a status and a body), the last one again. */
-function stubFetch(...answers: [number, unknown][]) {
-  const calls: { url: string; cache: RequestCache | undefined }[] = [];
-  const fetch = vi.fn<(url: string, init?: RequestInit) => Promise<Response>>(async (url, init) => {
-    calls.push({ url, cache: init?.cache });
-    const [status, body] = answers[Math.min(calls.length - 1, answers.length - 1)]!;
-    return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
-  });
-  vi.stubGlobal("fetch", fetch);
-  return calls;
-}
 
 function place(attributes: Record<string, string>) {
   const goal = document.createElement("givekit-goal");

@@ -10,11 +10,10 @@ import {
   SHORTCODE_EXPECTED,
   SHORTCODE_PATTERN,
 } from "../../contract/patterns";
-import { loadMessages, localeOf, type Messages } from "../i18n";
-import { emit, type GivekitEventMap } from "../shared/events";
+import { localeOf } from "../i18n";
 import { formatMoney } from "../shared/format";
+import { getJson, part, PlainElement } from "../shared/plain-element";
 import { resolveProxyUrl } from "../shared/proxy-url";
-import { adoptStyles } from "../shared/styles";
 import css from "./goal.css?inline";
 import { readProgress } from "./progress";
 
@@ -25,8 +24,7 @@ export const DEFAULT_REFRESH_S = 60;
 export const MIN_REFRESH_S = 15;
 
 interface GoalProps {
-  path: string;
-  proxyUrl: string;
+  url: string;
   refreshS: number;
 }
 
@@ -42,26 +40,18 @@ export function readGoalAttributes(get: (name: string) => string | null): GoalPr
     return `the "refresh" attribute must be a whole number of seconds, at least ${MIN_REFRESH_S}.`;
   const proxyUrl = resolveProxyUrl(get("proxy"));
   if (!proxyUrl) return 'the "proxy" attribute must be an http or https URL.';
-  return { path: `/v1/campaigns/${shortcode}/${encodeURIComponent(keyword)}/progress`, proxyUrl, refreshS };
+  return { url: `${proxyUrl}/v1/campaigns/${shortcode}/${encodeURIComponent(keyword)}/progress`, refreshS };
 }
 
-function part<K extends keyof HTMLElementTagNameMap>(tag: K, name: string, className = `gk-${name}`) {
-  const element = document.createElement(tag);
-  element.setAttribute("part", name);
-  element.className = className;
-  return element;
-}
-
-export class GoalElement extends HTMLElement {
+export class GoalElement extends PlainElement<GoalProps> {
   static observedAttributes = GOAL_ATTRIBUTES;
-  #root = part("div", "goal", "gk-root gk-goal");
   /** The figures' nodes, made once and updated in place. */
   #figures = (() => {
     const bar = part("div", "bar");
     bar.setAttribute("role", "progressbar");
     bar.setAttribute("aria-valuemin", "0");
     bar.setAttribute("aria-valuemax", "100");
-    const fill = part("span", "bar-fill", "");
+    const fill = part("span", "bar-fill");
     bar.append(fill);
     return {
       raised: part("p", "raised"),
@@ -72,76 +62,36 @@ export class GoalElement extends HTMLElement {
     };
   })();
   #timer: ReturnType<typeof setInterval> | undefined;
-  #props: GoalProps | null = null;
-  #t: Messages | null = null;
   #shown = false;
-  /** Bumped by each start: an older start that finds it moved on stops. */
-  #run = 0;
-  /** A gift through a givekit form on this page: the figures move at once. */
-  #onDonation = (event: Event) => {
-    const { status } = (event as CustomEvent<GivekitEventMap["givekit:donation"]>).detail ?? {};
-    if (status === "Success") void this.#load(true);
-  };
 
-  connectedCallback() {
-    if (!this.shadowRoot) {
-      const shadow = this.attachShadow({ mode: "open" });
-      adoptStyles(shadow, css);
-      shadow.append(this.#root);
-    }
-    document.addEventListener("givekit:donation", this.#onDonation);
-    void this.#start();
+  constructor() {
+    super("goal", css, readGoalAttributes);
   }
 
-  disconnectedCallback() {
-    document.removeEventListener("givekit:donation", this.#onDonation);
-    clearInterval(this.#timer);
-  }
-
-  attributeChangedCallback() {
-    if (this.isConnected && this.shadowRoot) void this.#start();
-  }
-
-  async #start() {
-    const run = ++this.#run;
-    clearInterval(this.#timer);
+  protected async begin(props: GoalProps) {
     this.#shown = false;
-    const t = await loadMessages(this.getAttribute("locale")).catch(() => null);
-    if (run !== this.#run) return;
-    this.#t = t;
-    const props = readGoalAttributes((name) => this.getAttribute(name));
-    if (typeof props === "string") {
-      console.error(`[givekit] <givekit-goal>: ${props}`);
-      this.#props = null;
-      return this.#note();
-    }
-    this.#props = props;
-    await this.#load(false);
-    if (run !== this.#run) return;
-    this.#timer = setInterval(() => void this.#load(false), props.refreshS * 1000);
-    emit(this, "givekit:ready", { widget: "goal" });
+    this.#timer = setInterval(() => void this.#load(props, false), props.refreshS * 1000);
+    await this.#load(props, false);
   }
 
-  async #load(fresh: boolean) {
-    const props = this.#props;
-    if (!props) return;
-    // Not the forms' API client: its problem reader would double this chunk, and a failure
-    // here is shown the same whatever it was.
-    const response = await fetch(props.proxyUrl + props.path, {
-      credentials: "omit",
-      headers: { Accept: "application/json" },
-      cache: fresh ? "no-cache" : "default",
-    }).catch(() => null);
-    const body: unknown = response?.ok ? await response.json().catch(() => null) : null;
-    if (props !== this.#props) return;
-    const progress = readProgress(body);
+  protected refresh(props: GoalProps) {
+    void this.#load(props, true);
+  }
+
+  protected stop() {
+    clearInterval(this.#timer);
+  }
+
+  async #load(props: GoalProps, fresh: boolean) {
+    const progress = readProgress(await getJson(props.url, fresh));
+    if (props !== this.props) return;
     if (progress) return this.#show(progress.raised, progress.goal, progress.donors, progress.currency);
     // A failure keeps the last figures shown; without any, a short note instead of an empty box.
-    if (!this.#shown) this.#note();
+    if (!this.#shown) this.note();
   }
 
   #show(raised: string, goal: string | null, donors: number, currency: string) {
-    const t = this.#t!.goal;
+    const t = this.t!.goal;
     const locale = localeOf(this.getAttribute("locale"));
     const money = (amount: string) => formatMoney(toCents(amount), currency, locale, true);
     const { raised: raisedText, ofGoal, bar, fill, donors: donorCount } = this.#figures;
@@ -158,17 +108,10 @@ export class GoalElement extends HTMLElement {
       fill.style.width = `${percent}%`;
     }
     const shown = hasGoal ? [raisedText, ofGoal, bar, donorCount] : [raisedText, donorCount];
-    const children = [...this.#root.children];
+    const children = [...this.root.children];
     if (shown.length !== children.length || shown.some((node, i) => node !== children[i]))
-      this.#root.replaceChildren(...shown);
+      this.root.replaceChildren(...shown);
     this.#shown = true;
-  }
-
-  #note() {
-    const note = part("p", "fallback", "gk-fallback");
-    note.setAttribute("role", "note");
-    note.textContent = this.#t?.goal.unavailable ?? "";
-    this.#root.replaceChildren(note);
   }
 }
 

@@ -80,6 +80,8 @@ export const wallEn = {
   credited: (name: string) => `for ${name}`,
   empty: "Be the first to give.",
   unavailable: "The latest gifts are not available right now.",
+  /** Over the last gifts when they are not live: "Reconnecting… updated 2 minutes ago". */
+  reconnecting: (age: string) => `Reconnecting… updated ${age}`,
 };
 
 export const leaderboardEn = {
@@ -93,6 +95,8 @@ export const leaderboardEn = {
   giveTo: (name: string) => `Give to ${name}`,
   empty: "No one has raised anything yet.",
   unavailable: "The leaderboard is not available right now.",
+  /** Over the last figures when they are not live (as the wall's). */
+  reconnecting: (age: string) => `Reconnecting… updated ${age}`,
 };
 
 /** Every section: the catalog of a page with several kinds of element, and of givekit.js. */

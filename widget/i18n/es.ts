@@ -72,6 +72,7 @@ export const wallEs: Messages["wall"] = {
   credited: (name: string) => `para ${name}`,
   empty: "Sea la primera persona en donar.",
   unavailable: "Los últimos donativos no están disponibles en este momento.",
+  reconnecting: (age: string) => `Reconectando… actualizado ${age}`,
 };
 
 export const leaderboardEs: Messages["leaderboard"] = {
@@ -83,6 +84,7 @@ export const leaderboardEs: Messages["leaderboard"] = {
   giveTo: (name: string) => `Donar a ${name}`,
   empty: "Nadie ha recaudado nada todavía.",
   unavailable: "La clasificación no está disponible en este momento.",
+  reconnecting: (age: string) => `Reconectando… actualizado ${age}`,
 };
 
 /** Every section (see en.ts). */

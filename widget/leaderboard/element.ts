@@ -2,10 +2,14 @@
  * `<givekit-leaderboard shortcode keyword of="teams|fundraisers">`: a campaign's teams or
  * fundraisers by what they have raised, each with its goal bar (a team with a goal) and a link to
  * give to it: the donate page (`donate-url`, else this page) with `?team=` or `?fundraiser=`,
- * which <givekit-donate> reads to credit the gift. Refreshed on a timer and at once after a gift
- * made through a givekit form on the same page. Plain DOM, like <givekit-goal>.
+ * which <givekit-donate> reads to credit the gift. Kept live by the proxy's server-sent events
+ * (`…/live?of=`, whose every message carries the leaderboard, summed from the same report read as
+ * the figures and the wall); polled every `refresh` seconds only where that stream cannot be had;
+ * asked again at once after a gift made through a givekit form on the same page. When its figures
+ * are not live the last ones stay under a "Reconnecting…" note (widget/shared/live-feed.ts).
+ * Plain DOM, like <givekit-goal>.
  */
-import type { Peer } from "../../contract/api";
+import type { LeaderboardResponse, LiveMessage, Peer } from "../../contract/api";
 import { LEADERBOARD_LIMIT_MAX, type LeaderboardKind } from "../../contract/gala";
 import { toCents } from "../../contract/money";
 import {
@@ -14,11 +18,11 @@ import {
   SHORTCODE_EXPECTED,
   SHORTCODE_PATTERN,
 } from "../../contract/patterns";
-import { loadMessages, localeOf, type Messages } from "../i18n";
-import { emit, type GivekitEventMap } from "../shared/events";
+import { localeOf } from "../i18n";
 import { formatMoney } from "../shared/format";
+import { LiveElement } from "../shared/live-feed";
+import { getJson, part } from "../shared/plain-element";
 import { resolveProxyUrl } from "../shared/proxy-url";
-import { adoptStyles } from "../shared/styles";
 import { readLeaderboard } from "../wall/read";
 import css from "./leaderboard.css?inline";
 
@@ -33,15 +37,19 @@ export const LEADERBOARD_ATTRIBUTES = [
   "proxy",
 ] as const;
 export const DEFAULT_LIMIT = 5;
-/** The peer lists behind it are read again about once a minute (GIVEKIT_PEERS_CACHE_S). */
-export const DEFAULT_REFRESH_S = 60;
+/** Seconds between polls where the live feed does not get through (as the wall's). */
+export const DEFAULT_REFRESH_S = 30;
 export const MIN_REFRESH_S = 15;
 
 export interface LeaderboardProps {
+  /** The live feed with this leaderboard in it, `…/live?of=`. */
+  stream: string;
+  /** The leaderboard alone, `…/leaderboard?of=&limit=`, where the feed does not get through. */
   url: string;
+  pollS: number;
   of: LeaderboardKind;
+  limit: number;
   donateUrl: URL;
-  refreshS: number;
 }
 
 /** The attributes as props, or the problem with the first bad one (for the `[givekit]` line). */
@@ -57,8 +65,8 @@ export function readLeaderboardAttributes(get: (name: string) => string | null):
   if (!Number.isInteger(limit) || limit < 1 || limit > LEADERBOARD_LIMIT_MAX)
     return `the "limit" attribute must be a whole number from 1 to ${LEADERBOARD_LIMIT_MAX}.`;
   const refresh = get("refresh");
-  const refreshS = refresh === null ? DEFAULT_REFRESH_S : Number(refresh);
-  if (!Number.isInteger(refreshS) || refreshS < MIN_REFRESH_S)
+  const pollS = refresh === null ? DEFAULT_REFRESH_S : Number(refresh);
+  if (!Number.isInteger(pollS) || pollS < MIN_REFRESH_S)
     return `the "refresh" attribute must be a whole number of seconds, at least ${MIN_REFRESH_S}.`;
   let donateUrl: URL;
   try {
@@ -70,11 +78,14 @@ export function readLeaderboardAttributes(get: (name: string) => string | null):
     return 'the "donate-url" attribute must be an http or https URL.';
   const proxyUrl = resolveProxyUrl(get("proxy"));
   if (!proxyUrl) return 'the "proxy" attribute must be an http or https URL.';
+  const base = `${proxyUrl}/v1/campaigns/${shortcode}/${encodeURIComponent(keyword)}`;
   return {
-    url: `${proxyUrl}/v1/campaigns/${shortcode}/${encodeURIComponent(keyword)}/leaderboard?of=${of}&limit=${limit}`,
+    stream: `${base}/live?of=${of}`,
+    url: `${base}/leaderboard?of=${of}&limit=${limit}`,
+    pollS,
     of,
+    limit,
     donateUrl,
-    refreshS,
   };
 }
 
@@ -87,93 +98,42 @@ export function giveUrl(donateUrl: URL, peer: Pick<Peer, "id" | "kind">): string
   return url.href;
 }
 
-function part<K extends keyof HTMLElementTagNameMap>(tag: K, name: string, text?: string) {
-  const element = document.createElement(tag);
-  element.setAttribute("part", name);
-  element.className = `gk-${name}`;
-  if (text !== undefined) element.textContent = text;
-  return element;
-}
+type Board = Pick<LeaderboardResponse, "leaders" | "currency"> & { updated_at?: string };
 
-export class LeaderboardElement extends HTMLElement {
+export class LeaderboardElement extends LiveElement<LeaderboardProps, Board> {
   static observedAttributes = LEADERBOARD_ATTRIBUTES;
-  #root = part("div", "leaderboard");
-  #props: LeaderboardProps | null = null;
-  #t: Messages | null = null;
-  #shown = false;
-  #timer: ReturnType<typeof setInterval> | undefined;
-  #run = 0;
-  #onDonation = (event: Event) => {
-    const { status } = (event as CustomEvent<GivekitEventMap["givekit:donation"]>).detail ?? {};
-    if (status === "Success") void this.#load(true);
-  };
 
-  connectedCallback() {
-    if (!this.shadowRoot) {
-      const shadow = this.attachShadow({ mode: "open" });
-      adoptStyles(shadow, css);
-      this.#root.className = "gk-root gk-leaderboard";
-      shadow.append(this.#root);
-    }
-    document.addEventListener("givekit:donation", this.#onDonation);
-    void this.#start();
+  constructor() {
+    super("leaderboard", css, readLeaderboardAttributes);
   }
 
-  disconnectedCallback() {
-    document.removeEventListener("givekit:donation", this.#onDonation);
-    clearInterval(this.#timer);
+  /** The message's leaders (a proxy that sends none is polled instead). */
+  protected take(message: LiveMessage, props: LeaderboardProps): Board | null {
+    const { leaders } = message;
+    return leaders
+      ? {
+          leaders: leaders.slice(0, props.limit),
+          currency: message.progress.currency,
+          updated_at: message.progress.updated_at,
+        }
+      : null;
   }
 
-  attributeChangedCallback() {
-    if (this.isConnected && this.shadowRoot) void this.#start();
+  protected async poll(props: LeaderboardProps, fresh: boolean) {
+    return readLeaderboard(await getJson(props.url, fresh));
   }
 
-  async #start() {
-    const run = ++this.#run;
-    clearInterval(this.#timer);
-    this.#shown = false;
-    const t = await loadMessages(this.getAttribute("locale")).catch(() => null);
-    if (run !== this.#run) return;
-    this.#t = t;
-    const props = readLeaderboardAttributes((name) => this.getAttribute(name));
-    if (typeof props === "string") {
-      console.error(`[givekit] <givekit-leaderboard>: ${props}`);
-      this.#props = null;
-      return this.#note();
-    }
-    this.#props = props;
-    await this.#load(false);
-    if (run !== this.#run) return;
-    this.#timer = setInterval(() => void this.#load(false), props.refreshS * 1000);
-    emit(this, "givekit:ready", { widget: "leaderboard" });
+  protected reconnecting(age: string) {
+    return this.t!.leaderboard.reconnecting(age);
   }
 
-  async #load(fresh: boolean) {
-    const props = this.#props;
-    if (!props) return;
-    const response = await fetch(props.url, {
-      credentials: "omit",
-      headers: { Accept: "application/json" },
-      cache: fresh ? "no-cache" : "default",
-    }).catch(() => null);
-    const body: unknown = response?.ok ? await response.json().catch(() => null) : null;
-    if (props !== this.#props) return;
-    const board = readLeaderboard(body);
-    if (board) return this.#show(board.leaders, board.currency);
-    if (!this.#shown) this.#note();
-  }
-
-  #show(leaders: Peer[], currency: string) {
-    const t = this.#t!.leaderboard;
-    const props = this.#props!;
+  protected show({ leaders, currency }: Board) {
+    const t = this.t!.leaderboard;
+    const props = this.props!;
     const locale = localeOf(this.getAttribute("locale"));
     const money = (amount: string) => formatMoney(toCents(amount), currency, locale, true);
     const heading = part("h2", "heading", props.of === "teams" ? t.teams : t.fundraisers);
-    if (leaders.length === 0) {
-      this.#root.replaceChildren(heading, part("p", "empty", t.empty));
-      this.#shown = true;
-      return;
-    }
+    if (leaders.length === 0) return this.fill(heading, part("p", "empty", t.empty));
     const list = part("ol", "list");
     for (const peer of leaders) {
       const item = part("li", "leader");
@@ -199,14 +159,7 @@ export class LeaderboardElement extends HTMLElement {
       item.append(link);
       list.append(item);
     }
-    this.#root.replaceChildren(heading, list);
-    this.#shown = true;
-  }
-
-  #note() {
-    const note = part("p", "fallback", this.#t?.leaderboard.unavailable ?? "");
-    note.setAttribute("role", "note");
-    this.#root.replaceChildren(note);
+    this.fill(heading, list);
   }
 }
 

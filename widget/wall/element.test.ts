@@ -3,6 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { defineLeaderboardElement } from "../leaderboard/element";
 import { defineWallElement } from "./element";
 import { readLeaderboard, readLive, readWall } from "./read";
+import { peer, stubFetch } from "../shared/plain-test-helpers";
 
 const PROXY = "https://give.example.org";
 const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
@@ -26,19 +27,6 @@ const wall = (...entries: ReturnType<typeof entry>[]) => ({
   currency: "USD",
   updated_at: new Date().toISOString(),
 });
-
-function stubFetch(...answers: [number, unknown][]) {
-  const calls: { url: string; cache: RequestCache | undefined }[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (url: string, init?: RequestInit) => {
-      calls.push({ url, cache: init?.cache });
-      const [status, body] = answers[Math.min(calls.length - 1, answers.length - 1)]!;
-      return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
-    }),
-  );
-  return calls;
-}
 
 function place(tag: string, attributes: Record<string, string>) {
   const element = document.createElement(tag);
@@ -114,18 +102,10 @@ describe("<givekit-wall>", () => {
   });
 });
 
-const peer = (id: string, name: string, raised: string, goal: string | null = null) => ({
-  id,
-  name,
-  kind: "team" as const,
-  team_id: null,
-  team_name: null,
-  raised,
-  goal,
-});
-
 describe("<givekit-leaderboard>", () => {
   it("ranks as the proxy sends, with each team's goal bar and a link to give to it", async () => {
+    // No EventSource here: the leaderboard polls.
+    vi.stubGlobal("EventSource", undefined);
     const calls = stubFetch([
       200,
       {
@@ -171,6 +151,16 @@ describe("the readers", () => {
     const progress = { raised: "5.00", goal: null, donors: 1, currency: "USD", updated_at: "x" };
     expect(readLive({ progress, wall: [], stale: false })).toEqual({ progress, wall: [], stale: false });
     expect(readLive({ progress, wall: [], stale: "no" })).toBeNull();
+    const leaders = [peer("12", "Night Owls", "550.00", "1000.00")];
+    expect(readLive({ progress, wall: [], stale: false, leaders })).toEqual({
+      progress,
+      wall: [],
+      stale: false,
+      leaders,
+    });
+    expect(
+      readLive({ progress, wall: [], stale: false, leaders: [{ ...leaders[0], raised: 5 }] }),
+    ).toBeNull();
     expect(readLeaderboard({ of: "donors", currency: "USD", leaders: [] })).toBeNull();
   });
 });

@@ -2,9 +2,11 @@
  * `<givekit-wall shortcode keyword>`: the latest gifts as the room may see them (the proxy has
  * already left out what a room may not: widget/../proxy/wall.ts), newest first, kept live by the
  * proxy's server-sent events, polled where those do not get through, and fetched again at once
- * after a gift made through a givekit form on the same page. Plain DOM, like <givekit-goal>.
+ * after a gift made through a givekit form on the same page; when they are not live, the last
+ * gifts stay under a "Reconnecting…" note (widget/shared/live-feed.ts). Plain DOM, like
+ * <givekit-goal>.
  */
-import type { WallEntry } from "../../contract/api";
+import type { LiveMessage, WallEntry, WallResponse } from "../../contract/api";
 import { ANONYMOUS, WALL_LIMIT_MAX } from "../../contract/gala";
 import { toCents } from "../../contract/money";
 import {
@@ -13,24 +15,26 @@ import {
   SHORTCODE_EXPECTED,
   SHORTCODE_PATTERN,
 } from "../../contract/patterns";
-import { loadMessages, localeOf, type Messages } from "../i18n";
-import { emit, type GivekitEventMap } from "../shared/events";
+import { localeOf } from "../i18n";
 import { formatMoney } from "../shared/format";
+import { LiveElement } from "../shared/live-feed";
+import { getJson, part } from "../shared/plain-element";
 import { resolveProxyUrl } from "../shared/proxy-url";
-import { adoptStyles } from "../shared/styles";
 import { ageText } from "./age";
-import { readLive, readWall } from "./read";
+import { readWall } from "./read";
 import css from "./wall.css?inline";
 
 export const WALL_ATTRIBUTES = ["shortcode", "keyword", "limit", "amounts", "locale", "proxy"] as const;
 export const DEFAULT_LIMIT = 12;
 /** Where the live feed does not get through: the wall is asked for this often instead. */
 export const POLL_S = 30;
-/** "2 minutes ago" is written again this often. */
-const AGE_TICK_MS = 30_000;
 
 export interface WallProps {
-  base: string;
+  /** The live feed, `…/live`. */
+  stream: string;
+  /** The wall, `…/wall?limit=`, where the feed does not get through. */
+  url: string;
+  pollS: number;
   limit: number;
   amounts: boolean;
 }
@@ -50,146 +54,70 @@ export function readWallAttributes(get: (name: string) => string | null): WallPr
     return 'the "amounts" attribute must be "hidden" or "shown".';
   const proxyUrl = resolveProxyUrl(get("proxy"));
   if (!proxyUrl) return 'the "proxy" attribute must be an http or https URL.';
+  const base = `${proxyUrl}/v1/campaigns/${shortcode}/${encodeURIComponent(keyword)}`;
   return {
-    base: `${proxyUrl}/v1/campaigns/${shortcode}/${encodeURIComponent(keyword)}`,
+    stream: `${base}/live`,
+    url: `${base}/wall?limit=${limit}`,
+    pollS: POLL_S,
     limit,
     amounts: amounts !== "hidden",
   };
 }
 
-function part<K extends keyof HTMLElementTagNameMap>(tag: K, name: string, text?: string) {
-  const element = document.createElement(tag);
-  element.setAttribute("part", name);
-  element.className = `gk-${name}`;
-  if (text !== undefined) element.textContent = text;
-  return element;
-}
+type WallFigures = Omit<WallResponse, "updated_at"> & { updated_at?: string };
 
-export class WallElement extends HTMLElement {
+export class WallElement extends LiveElement<WallProps, WallFigures> {
   static observedAttributes = WALL_ATTRIBUTES;
-  #root = part("div", "wall");
   #list = part("ol", "list");
-  #props: WallProps | null = null;
-  #t: Messages | null = null;
   #entries: WallEntry[] | null = null;
   /** Each shown gift's row, by its id. */
   #rows = new Map<string, HTMLLIElement>();
   #currency = "USD";
-  #source: EventSource | null = null;
-  #poll: ReturnType<typeof setInterval> | undefined;
-  #ages: ReturnType<typeof setInterval> | undefined;
-  #run = 0;
-  #onDonation = (event: Event) => {
-    const { status } = (event as CustomEvent<GivekitEventMap["givekit:donation"]>).detail ?? {};
-    if (status === "Success") void this.#load(true);
-  };
 
-  connectedCallback() {
-    if (!this.shadowRoot) {
-      const shadow = this.attachShadow({ mode: "open" });
-      adoptStyles(shadow, css);
-      this.#root.className = "gk-root gk-wall";
-      shadow.append(this.#root);
-    }
-    document.addEventListener("givekit:donation", this.#onDonation);
-    void this.#start();
+  constructor() {
+    super("wall", css, readWallAttributes);
   }
 
-  disconnectedCallback() {
-    document.removeEventListener("givekit:donation", this.#onDonation);
-    this.#stop();
-  }
-
-  attributeChangedCallback() {
-    if (this.isConnected && this.shadowRoot) void this.#start();
-  }
-
-  #stop() {
-    this.#source?.close();
-    this.#source = null;
-    clearInterval(this.#poll);
-    clearInterval(this.#ages);
-  }
-
-  async #start() {
-    const run = ++this.#run;
-    this.#stop();
+  protected override begin(props: WallProps) {
     this.#entries = null;
     this.#rows = new Map();
-    const t = await loadMessages(this.getAttribute("locale")).catch(() => null);
-    if (run !== this.#run) return;
-    this.#t = t;
-    const props = readWallAttributes((name) => this.getAttribute(name));
-    if (typeof props === "string") {
-      console.error(`[givekit] <givekit-wall>: ${props}`);
-      this.#props = null;
-      return this.#note();
-    }
-    this.#props = props;
-    this.#list.setAttribute("aria-label", t?.wall.label ?? "");
-    await this.#load(false);
-    if (run !== this.#run) return;
-    this.#listen(props);
-    this.#ages = setInterval(() => this.#render(), AGE_TICK_MS);
-    emit(this, "givekit:ready", { widget: "wall" });
+    this.#list.setAttribute("aria-label", this.t?.wall.label ?? "");
+    return super.begin(props);
   }
 
-  /** The live feed; where it cannot be had (no EventSource, or the proxy refused it), polling. */
-  #listen(props: WallProps) {
-    const poll = () => {
-      clearInterval(this.#poll);
-      this.#poll = setInterval(() => void this.#load(false), POLL_S * 1000);
+  protected take(message: LiveMessage): WallFigures {
+    return {
+      entries: message.wall,
+      currency: message.progress.currency,
+      updated_at: message.progress.updated_at,
     };
-    if (typeof EventSource === "undefined") return poll();
-    const source = new EventSource(`${props.base}/live`);
-    this.#source = source;
-    source.addEventListener("figures", (event) => {
-      const message = readLive(JSON.parse((event as MessageEvent<string>).data) as unknown);
-      if (!message || props !== this.#props) return;
-      clearInterval(this.#poll);
-      this.#currency = message.progress.currency;
-      this.#show(message.wall);
-    });
-    // The browser reconnects by itself; a stream it gave up on leaves the wall to polling.
-    source.addEventListener("error", () => {
-      if (source.readyState === EventSource.CLOSED) poll();
-    });
   }
 
-  async #load(fresh: boolean) {
-    const props = this.#props;
-    if (!props) return;
-    const response = await fetch(`${props.base}/wall?limit=${props.limit}`, {
-      credentials: "omit",
-      headers: { Accept: "application/json" },
-      cache: fresh ? "no-cache" : "default",
-    }).catch(() => null);
-    const body: unknown = response?.ok ? await response.json().catch(() => null) : null;
-    if (props !== this.#props) return;
-    const wall = readWall(body);
-    if (wall) {
-      this.#currency = wall.currency;
-      return this.#show(wall.entries);
-    }
-    // A failure keeps the last gifts shown; without any, a short note instead of an empty box.
-    if (this.#entries === null) this.#note();
+  protected async poll(props: WallProps, fresh: boolean) {
+    return readWall(await getJson(props.url, fresh));
   }
 
-  #show(entries: WallEntry[]) {
-    this.#entries = entries.slice(0, this.#props?.limit ?? DEFAULT_LIMIT);
+  protected reconnecting(age: string) {
+    return this.t!.wall.reconnecting(age);
+  }
+
+  protected show({ entries, currency }: WallFigures) {
+    this.#currency = currency;
+    this.#entries = entries.slice(0, this.props?.limit ?? DEFAULT_LIMIT);
+    this.#render();
+  }
+
+  protected override tick() {
     this.#render();
   }
 
   #render() {
     const entries = this.#entries;
-    const t = this.#t?.wall;
-    if (!entries || !t || !this.#props) return;
+    const t = this.t?.wall;
+    if (!entries || !t || !this.props) return;
     const locale = localeOf(this.getAttribute("locale"));
     const now = Date.now();
-    if (entries.length === 0) {
-      this.#root.replaceChildren(part("p", "empty", t.empty));
-      return;
-    }
+    if (entries.length === 0) return this.fill(part("p", "empty", t.empty));
     // Each gift's row is made once and kept: only a new gift's row comes in (and is animated).
     const rows = new Map<string, HTMLLIElement>();
     const first = this.#rows.size === 0;
@@ -199,7 +127,7 @@ export class WallElement extends HTMLElement {
         item = part("li", "entry");
         if (!first) item.classList.add("gk-new");
         item.append(part("span", "name", entry.name === ANONYMOUS ? t.anonymous : entry.name));
-        if (this.#props.amounts)
+        if (this.props.amounts)
           item.append(
             part("span", "amount", formatMoney(toCents(entry.amount), this.#currency, locale, true)),
           );
@@ -213,13 +141,7 @@ export class WallElement extends HTMLElement {
     }
     this.#rows = rows;
     this.#list.replaceChildren(...rows.values());
-    if (this.#root.firstChild !== this.#list) this.#root.replaceChildren(this.#list);
-  }
-
-  #note() {
-    const note = part("p", "fallback", this.#t?.wall.unavailable ?? "");
-    note.setAttribute("role", "note");
-    this.#root.replaceChildren(note);
+    if (this.root.lastChild !== this.#list) this.fill(this.#list);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { LeaderboardResponse, LiveMessage, Peer, WallEntry, WallResponse } from "../../contract/api";
 import { isAmount, PEER_KINDS } from "../../contract/patterns";
-import { arrayOf, isBoolean, isText, nullable, oneOf, readShape, type Check } from "../shared/checks";
+import { arrayOf, isBoolean, isText, nullable, oneOf, optional, readShape } from "../shared/checks";
+import type { Check } from "../shared/checks";
 import { readProgress } from "../goal/progress";
 import { LEADERBOARD_KINDS } from "../../contract/gala";
 
@@ -31,21 +32,6 @@ export function readWall(body: unknown): WallResponse | null {
   return read && { ...read, entries: read.entries.map((entry) => readWallEntry(entry)!) };
 }
 
-export function readLive(body: unknown): LiveMessage | null {
-  const read = readShape<LiveMessage>(body, {
-    progress: (value) => readProgress(value) !== null,
-    wall: arrayOf(isEntry),
-    stale: isBoolean,
-  });
-  return (
-    read && {
-      progress: readProgress(read.progress)!,
-      wall: read.wall.map((entry) => readWallEntry(entry)!),
-      stale: read.stale,
-    }
-  );
-}
-
 const PEER = {
   id: isText,
   name: isText,
@@ -56,6 +42,7 @@ const PEER = {
   goal: nullable(isAmount),
 };
 const isPeer: Check = (value) => readShape(value, PEER) !== null;
+const readPeer = (peer: unknown) => readShape<Peer>(peer, PEER)!;
 
 export function readLeaderboard(body: unknown): LeaderboardResponse | null {
   const read = readShape<LeaderboardResponse>(body, {
@@ -67,7 +54,24 @@ export function readLeaderboard(body: unknown): LeaderboardResponse | null {
     read && {
       of: read.of,
       currency: read.currency,
-      leaders: read.leaders.map((peer) => readShape<Peer>(peer, PEER)!),
+      leaders: read.leaders.map(readPeer),
+    }
+  );
+}
+
+export function readLive(body: unknown): LiveMessage | null {
+  const read = readShape<LiveMessage>(body, {
+    progress: (value) => readProgress(value) !== null,
+    wall: arrayOf(isEntry),
+    stale: isBoolean,
+    leaders: optional(arrayOf(isPeer)),
+  });
+  return (
+    read && {
+      progress: readProgress(read.progress)!,
+      wall: read.wall.map((entry) => readWallEntry(entry)!),
+      stale: read.stale,
+      ...(read.leaders && { leaders: read.leaders.map(readPeer) }),
     }
   );
 }
