@@ -7,7 +7,7 @@ import { startRelay } from "../test/proxy/relay";
 import { startProxy } from "../test/helpers/proxy";
 import { startSandbox } from "../test/helpers/sandbox";
 import { cardOf, donateOf, fillCardAtOnce, uniqueLastName } from "./donor-helpers";
-import { expect, test, withServers } from "./fixtures";
+import { expect, startHostServer, test, withServers } from "./fixtures";
 
 const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 /** GIVEKIT_PROGRESS_CACHE_S for these tests: the interval a gift must reach the screens within. */
@@ -180,6 +180,77 @@ test.describe("gala night", () => {
       await expect(link).toHaveAttribute("href", `${host.url}/wall.html?fundraiser=${expected[0]![0]}`);
       await page.close();
     });
+  });
+
+  test("on a nonprofit's page the wall and the leaderboard move by the live stream, and say so when it drops", async ({
+    browser,
+  }) => {
+    test.setTimeout(90_000);
+    const sandbox = await startSandbox();
+    let pageProxyUrl = "";
+    const host = await startHostServer(() => pageProxyUrl);
+    const proxy = await startProxy({ upstreamUrl: sandbox.url, allowedOrigins: [host.url], env: ENV });
+    // The page reaches the proxy through a relay, so the test can cut the page's connections.
+    const relay = await startRelay(proxy.url);
+    pageProxyUrl = relay.url;
+    try {
+      await textGift(sandbox.url, { amount: "20.00", first_name: "Ada", last_name: "Lee" });
+      const page = await browser.newPage();
+      const polls: string[] = [];
+      page.on("request", (request) => {
+        if (/\/(wall|leaderboard)\?/.test(request.url())) polls.push(request.url());
+      });
+      await page.goto(`${host.url}/wall.html`);
+      const wall = page.locator("givekit-wall");
+      const board = page.locator("givekit-leaderboard");
+      await expect(wall.locator('[part~="name"]')).toHaveText(["Ada L."]);
+      await expect(board.locator('[part~="name"]').first()).toHaveText("Ana Ruiz");
+
+      // A texted gift crediting Dev Patel: on the wall and at the top of the board within the
+      // interval, pushed by the stream (neither element asks its route).
+      const given = Date.now();
+      await textGift(sandbox.url, {
+        amount: "60.00",
+        first_name: "Zed",
+        last_name: "Quill",
+        peer_fundraiser_id: "104",
+      });
+      await expect(wall.locator('[part~="name"]')).toHaveText(["Zed Q.", "Ada L."], {
+        timeout: (INTERVAL_S + 5) * 1000,
+      });
+      await expect(board.locator('[part~="name"]').first()).toHaveText("Dev Patel");
+      const totals = await sandbox.peerTotals("fundraisers");
+      await expect(board.locator('[part~="raised"]').first()).toHaveText(
+        `$${totals.get("104")!.replace(/\.00$/, "")} raised`,
+      );
+      expect(Date.now() - given).toBeLessThan((INTERVAL_S + 5) * 1000);
+      expect(polls).toEqual([]);
+
+      // The page loses the proxy: both keep what they show and say they are reconnecting.
+      await relay.close();
+      for (const element of [wall, board])
+        await expect(element.locator('[part~="status"]')).toContainText("Reconnecting", { timeout: 10_000 });
+      await expect(wall.locator('[part~="name"]')).toHaveText(["Zed Q.", "Ada L."]);
+      await expect(board.locator('[part~="name"]').first()).toHaveText("Dev Patel");
+      await textGift(sandbox.url, {
+        amount: "80.00",
+        first_name: "Bo",
+        last_name: "Diaz",
+        peer_fundraiser_id: "103",
+      });
+
+      // Back: the stream comes again, the note goes, and the gift made meanwhile is there.
+      await relay.reopen();
+      await expect(wall.locator('[part~="name"]').first()).toHaveText("Bo D.", { timeout: 40_000 });
+      await expect(board.locator('[part~="name"]').first()).toHaveText("Chloe Park");
+      for (const element of [wall, board]) await expect(element.locator('[part~="status"]')).toBeHidden();
+      await page.close();
+    } finally {
+      await host.close();
+      await relay.close().catch(() => undefined);
+      await proxy.close();
+      await sandbox.close();
+    }
   });
 
   /** How long the upstream is away: a venue's uplink dropping for half a minute. */

@@ -13,8 +13,12 @@ import {
   CampaignSchema,
   DonationResponseSchema,
   DonationStatusResponseSchema,
+  LeaderboardResponseSchema,
+  LiveMessageSchema,
   PeerSchema,
   ProgressSchema,
+  WallEntrySchema,
+  WallResponseSchema,
   PeersResponseSchema,
   RecurringFrequencySchema,
   type Campaign,
@@ -41,6 +45,7 @@ import {
 import { readDonation, readDonationStatus } from "./donate/outcome/donation-responses";
 import { readCampaign, readPeers } from "./donate/base/responses";
 import { readProgress } from "./goal/progress";
+import { readLeaderboard, readLive, readWall } from "./wall/read";
 import {
   KEYWORD,
   LOCALE,
@@ -419,5 +424,66 @@ describe("widget/shared/attributes.ts reads attributes as the schemas they stand
     ).filter((value) => !value.includes(","));
     expect(holdsTo(schema, fieldEntryAsWritten, values)).toBeGreaterThan(RUNS / 10);
     vi.restoreAllMocks();
+  });
+});
+
+describe("widget/wall/read.ts reads the wall, the leaderboard and the live feed as contract/api.ts does", () => {
+  const text = field(fc.string({ maxLength: 6 }), 7);
+  const progress = objectOf({
+    raised: amount,
+    goal: field(fc.option(amount, { nil: null }), undefined),
+    donors: field(fc.nat({ max: 1000 }), -1, "3"),
+    currency: field(fc.constantFrom("USD", "CAD"), "usd"),
+    updated_at: field(fc.constant("2026-11-27T20:15:00.000Z"), 0),
+  });
+  const entry = objectOf({
+    id: text,
+    name: text,
+    amount,
+    fundraiser_id: field(fc.option(fc.string({ maxLength: 4 }), { nil: null }), 101),
+    team_id: field(fc.option(fc.string({ maxLength: 4 }), { nil: null }), 7),
+    at: text,
+    credited: field(fc.option(fc.string({ maxLength: 6 }), { nil: null }), undefined),
+  });
+  expect(generated.at(-1)!.toSorted()).toEqual(Object.keys(WallEntrySchema.shape).toSorted());
+  const peer = objectOf({
+    id: text,
+    name: text,
+    kind: field(fc.constantFrom("fundraiser", "team"), "Team"),
+    team_id: field(fc.option(fc.string({ maxLength: 4 }), { nil: null })),
+    team_name: field(fc.option(fc.string({ maxLength: 4 }), { nil: null })),
+    raised: field(fc.option(amount, { nil: null }), undefined),
+    goal: field(fc.option(amount, { nil: null }), undefined),
+  });
+
+  it("readWall and WallResponseSchema", () => {
+    const wall = objectOf({
+      entries: field(fc.array(entry, { maxLength: 2 })),
+      currency: text,
+      updated_at: text,
+    });
+    expect(generated.at(-1)!.toSorted()).toEqual(Object.keys(WallResponseSchema.shape).toSorted());
+    expect(holdsTo(WallResponseSchema, readWall, wall)).toBeGreaterThan(ENOUGH);
+  });
+
+  it("readLeaderboard and LeaderboardResponseSchema", () => {
+    const board = objectOf({
+      of: field(fc.constantFrom("teams", "fundraisers"), "team", "donors"),
+      currency: text,
+      leaders: field(fc.array(peer, { maxLength: 2 })),
+    });
+    expect(generated.at(-1)!.toSorted()).toEqual(Object.keys(LeaderboardResponseSchema.shape).toSorted());
+    expect(holdsTo(LeaderboardResponseSchema, readLeaderboard, board)).toBeGreaterThan(ENOUGH);
+  });
+
+  it("readLive and LiveMessageSchema, with and without its leaderboard", () => {
+    const live = objectOf({
+      progress,
+      wall: field(fc.array(entry, { maxLength: 2 })),
+      stale: field(fc.boolean(), "true", 0),
+      leaders: field(fc.option(fc.array(peer, { maxLength: 2 }), { nil: undefined }), null),
+    });
+    expect(generated.at(-1)!.toSorted()).toEqual(Object.keys(LiveMessageSchema.shape).toSorted());
+    expect(holdsTo(LiveMessageSchema, readLive, live)).toBeGreaterThan(ENOUGH);
   });
 });

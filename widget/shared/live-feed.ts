@@ -26,6 +26,9 @@ export interface Figures {
   updated_at?: string;
 }
 
+/** A stream the browser gave up on is opened again after `first` ms, doubled each time up to `last`. */
+const REOPEN_MS = { first: 5000, last: 120_000 } as const;
+
 /** The note's age and the element's own ages ("3 minutes ago") are written again this often. */
 const TICK_MS = 30_000;
 
@@ -69,36 +72,50 @@ export abstract class LiveElement<Props extends LiveProps, T extends Figures> ex
       this.#say();
     }, TICK_MS);
     if (typeof EventSource === "undefined") return this.#polling(props);
-    const epoch = this.#epoch;
-    return new Promise((settle) => {
-      const source = new EventSource(props.stream);
-      this.#source = source;
-      let asked = false;
-      source.addEventListener("figures", (event) => {
-        let message: LiveMessage | null = null;
-        try {
-          message = readLive(JSON.parse((event as MessageEvent<string>).data) as unknown);
-        } catch {}
-        if (!message || epoch !== this.#epoch) return;
-        const figures = this.take(message, props);
-        if (figures) {
-          this.#got(figures, message.stale);
-          return settle();
-        }
-        // A proxy that does not send what this element shows: ask it instead.
-        source.close();
-        void this.#polling(props).then(settle);
-      });
-      source.addEventListener("error", () => {
-        if (epoch !== this.#epoch) return;
-        // The browser reconnects by itself; a stream it gave up on leaves the element to polling.
-        if (source.readyState === EventSource.CLOSED) this.#every(props);
-        if (this.#asOf !== null) this.#mark(true);
-        else if (!asked) {
-          asked = true;
-          void this.#load(props, false).then(settle);
-        }
-      });
+    return new Promise((settle) =>
+      this.#open(props, settle, { epoch: this.#epoch, wait: REOPEN_MS.first, asked: false }),
+    );
+  }
+
+  /**
+   * The stream. One the browser gives up on (a restarting proxy answers 503, not a stream) leaves
+   * the element polling, and is opened again after a wait that doubles while it keeps failing.
+   */
+  #open(props: Props, settle: () => void, run: { epoch: number; wait: number; asked: boolean }) {
+    const source = new EventSource(props.stream);
+    this.#source = source;
+    source.addEventListener("figures", (event) => {
+      let message: LiveMessage | null = null;
+      try {
+        message = readLive(JSON.parse((event as MessageEvent<string>).data) as unknown);
+      } catch {}
+      if (!message || run.epoch !== this.#epoch) return;
+      const figures = this.take(message, props);
+      if (figures) {
+        clearInterval(this.#poll);
+        run.wait = REOPEN_MS.first;
+        this.#got(figures, message.stale);
+        return settle();
+      }
+      // A proxy that does not send what this element shows: ask it instead.
+      source.close();
+      void this.#polling(props).then(settle);
+    });
+    source.addEventListener("error", () => {
+      if (run.epoch !== this.#epoch) return;
+      // The browser reconnects by itself, unless it gave up.
+      if (source.readyState === EventSource.CLOSED) {
+        this.#every(props);
+        setTimeout(() => {
+          if (run.epoch === this.#epoch) this.#open(props, settle, run);
+        }, run.wait);
+        run.wait = Math.min(run.wait * 2, REOPEN_MS.last);
+      }
+      if (this.#asOf !== null) this.#mark(true);
+      else if (!run.asked) {
+        run.asked = true;
+        void this.#load(props, false).then(settle);
+      }
     });
   }
 

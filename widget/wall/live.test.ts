@@ -167,6 +167,27 @@ describe("<givekit-leaderboard> live", () => {
     expect(calls).toHaveLength(2);
   });
 
+  it("opens the stream again after the browser gave up on it, sooner than a poll, and stops polling once it is back", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "setTimeout", "clearTimeout"] });
+    vi.stubGlobal("EventSource", FakeSource);
+    const calls = stubFetch([200, board("2.00")], [200, board("3.00")], [200, board("4.00")]);
+    const element = place("givekit-leaderboard", {});
+    const first = await stream(`${BASE}/live?of=teams`);
+    first.send(message({ leaders: [peer("9", "Night Owls", "1.00")] }));
+    await vi.waitFor(() => expect(texts(element, "raised")).toEqual(["$1 raised"]));
+    // A proxy restarting answers 503: the browser gives up on the stream.
+    first.drop(true);
+    expect(status(element)!.textContent).toMatch(/^Reconnecting/);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(FakeSource.opened.filter((source) => source.url === `${BASE}/live?of=teams`)).toHaveLength(2);
+    const second = FakeSource.opened.at(-1)!;
+    second.send(message({ leaders: [peer("9", "Night Owls", "7.00")] }));
+    await vi.waitFor(() => expect(texts(element, "raised")).toEqual(["$7 raised"]));
+    expect(status(element)!.textContent).toBe("");
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(calls).toHaveLength(0);
+  });
+
   it("asks again at once, past the cache, after a gift through a givekit form on the page", async () => {
     vi.stubGlobal("EventSource", FakeSource);
     const calls = stubFetch([

@@ -7,7 +7,7 @@ import { LEADERBOARD_KINDS } from "../../contract/gala";
 
 /*
  * The wall's, the live feed's and the leaderboard's answers, read as contract/api.ts's schemas
- * read them, by hand (zod's parsers would be most of these chunks). widget/wall/read.test.ts holds
+ * read them, by hand (zod's parsers would be most of these chunks). widget/readers.test.ts holds
  * each to its schema.
  */
 const ENTRY = {
