@@ -135,10 +135,28 @@ test.describe("gala night", () => {
       await expect(screen.getByText("Text HOPE to 71777")).toBeVisible();
       await expect(screen.getByRole("img", { name: /^QR: / })).toBeVisible();
 
+      // The display's leaderboard moves with the same read: a gift texted for Trail Mix tops it,
+      // its sum the sandbox's own team total.
+      await textGift(sandbox.url, {
+        amount: "90.00",
+        first_name: "Kai",
+        last_name: "Moss",
+        peer_fundraiser_team_id: "13",
+      });
+      const teams = await sandbox.peerTotals("teams");
+      const leaders = screen.locator('[data-part="leaders"] li');
+      await expect(leaders.first().locator(".name")).toHaveText("Trail Mix", {
+        timeout: (INTERVAL_S + 5) * 1000,
+      });
+      await expect(leaders.first().locator(".amount")).toHaveText(
+        `$${teams.get("13")!.replace(/\.00$/, "")}`,
+      );
+      expect(teams.get("13")).toBe("90.00");
+
       // The page's own wall catches up with the texted gifts too, and never names the anonymous donor.
       await page.reload();
       await expect(wall.locator('[part~="name"]')).toHaveText(
-        ["Anonymous", "Tomás R.", "Anonymous", "Maya W."],
+        ["Kai M.", "Anonymous", "Tomás R.", "Anonymous", "Maya W."],
         {
           timeout: (INTERVAL_S + 5) * 1000,
         },
