@@ -7,9 +7,12 @@ const REPORT_PATH = "/api/v2/reports/transactions.json";
 const SCREENS = 1000;
 const INTERVAL_S = 1;
 
-/** One screen: counts the `figures` messages it got and keeps the last one's raised. */
+/** What the screens ask for: the figures and the wall, and a third each the teams' or the fundraisers' board. */
+const VIEWS = ["", "?of=teams", "?of=fundraisers"] as const;
+
+/** One screen: counts the `figures` messages it got and keeps the last one's raised and first leader. */
 function screen(url: string, agent: Agent) {
-  const state = { messages: 0, raised: "", open: false };
+  const state = { messages: 0, raised: "", leader: "", open: false };
   let buffer = "";
   const request = get(url, { agent }, (res) => {
     state.open = res.statusCode === 200;
@@ -23,7 +26,12 @@ function screen(url: string, agent: Agent) {
         const data = block.split("\n").find((line) => line.startsWith("data: "));
         if (!data) continue;
         state.messages++;
-        state.raised = (JSON.parse(data.slice(6)) as { progress: { raised: string } }).progress.raised;
+        const message = JSON.parse(data.slice(6)) as {
+          progress: { raised: string };
+          leaders?: { name: string; raised: string }[];
+        };
+        state.raised = message.progress.raised;
+        state.leader = message.leaders ? `${message.leaders[0]?.name} ${message.leaders[0]?.raised}` : "";
       }
     });
   });
@@ -46,7 +54,9 @@ describe("the live feed at gala scale", () => {
     globalThis.gc?.();
     const before = process.memoryUsage();
     const agent = new Agent({ keepAlive: false });
-    const screens = Array.from({ length: SCREENS }, () => screen(url, agent));
+    const screens = Array.from({ length: SCREENS }, (_, i) =>
+      screen(`${url}${VIEWS[i % VIEWS.length]}`, agent),
+    );
     try {
       for (let waited = 0; screens.some((s) => s.state.messages === 0) && waited < 15_000; waited += 100)
         await sleep(100);
@@ -60,10 +70,24 @@ describe("the live feed at gala scale", () => {
       // One read per interval at most (+1 for one under way when the count began), whatever the screens.
       expect(calls).toBeLessThanOrEqual(Math.ceil(seconds / INTERVAL_S) + 1);
 
-      await donate(ctx.api, donationBody(await tokenize(ctx.api), { amount: "15.00" }));
+      await donate(
+        ctx.api,
+        donationBody(await tokenize(ctx.api), { amount: "15.00", peer_fundraiser_id: "104" }),
+      );
       for (let waited = 0; screens.some((s) => s.state.raised !== "25.00") && waited < 10_000; waited += 100)
         await sleep(100);
       expect(screens.filter((s) => s.state.raised === "25.00")).toHaveLength(SCREENS);
+      // Each view's board moved with the same message: Dev Patel and his team on top.
+      const leaders = new Map(VIEWS.map((view, i) => [view, screens[i]!.state.leader]));
+      expect(leaders).toEqual(
+        new Map([
+          ["", ""],
+          ["?of=teams", "Night Owls 15.00"],
+          ["?of=fundraisers", "Dev Patel 15.00"],
+        ]),
+      );
+      for (const [i, s] of screens.entries())
+        expect(s.state.leader).toBe(leaders.get(VIEWS[i % VIEWS.length]));
 
       const heap = after.heapUsed - before.heapUsed;
       const rss = after.rss - before.rss;
