@@ -269,6 +269,8 @@ async function measure(gifts: number): Promise<ScaleGiftsFigures> {
       shortcode: "71777",
       keyword: "HOPE",
       amount: "25.00",
+      fee_amount: "0.00",
+      recurring_frequency: null,
       created_at: createdAt,
       state: "unknown",
       transaction_id: null,
