@@ -6,7 +6,7 @@ import { createFormState } from "../shared/form-state";
 import { messagesFor } from "../i18n";
 import { DONATE_FIELDS, STEPS, type DonateField, type FieldProblem, type FieldProblems } from "./base/fields";
 import type { DonateEnd, DonateFailure, LoadState, SubmitResult } from "./base/status";
-import { allowedSuccessUrl, type DonateProps } from "./base/attributes";
+import type { DonateProps } from "./base/attributes";
 import type { CardPort } from "./card/card-port";
 import type { Failures, Send } from "./outcome/send";
 import { createCardState } from "./card/card-state";
@@ -75,6 +75,16 @@ export function createDonationModel({ api, props, search = "" }: DonationModelDe
     const amount = gift.problem();
     return { ...(amount && { amount }), ...(peers.waiting() && { peer: "invalid" }) };
   };
+  /**
+   * Where the thank-you leads: `success-url` if the campaign says the proxy allows its origin
+   * (or it is the page's), checked with later.ts once both it and the campaign are here.
+   */
+  let successUrl: string | null | undefined;
+  const leadsTo = () => {
+    if (successUrl === undefined)
+      successUrl = later!.allowedSuccessUrl(props.successUrl, campaign.peek()!.allowed_origins);
+    return successUrl;
+  };
   const fetchLater = async () => {
     const module = later ?? (await loadLater(props.locale, extrasFor(props)));
     cardPort ??= module.createCardPort(props.proxyUrl, card);
@@ -100,13 +110,12 @@ export function createDonationModel({ api, props, search = "" }: DonationModelDe
       giftProblems,
     });
     later = module;
+    if (campaign.peek()) leadsTo();
     restModels.value = { donor, dedication, cardPort };
     return module;
   };
   // The rest of the form (later.ts) starts loading now, while the donor chooses a gift.
   void fetchLater().catch(() => undefined);
-  /** Where the thank-you leads, once the campaign has said which origins the proxy allows. */
-  let successUrl: string | null = null;
   /** The step shown (layout="steps"); the single page shows them all. */
   const step = signal(0);
   let checkingStep = false;
@@ -142,12 +151,13 @@ export function createDonationModel({ api, props, search = "" }: DonationModelDe
         loadState.value = "unavailable";
         return "unavailable";
       }
-      successUrl = allowedSuccessUrl(props.successUrl, loaded.allowed_origins);
       batch(() => {
         campaign.value = loaded;
         gift.fitFrequency();
         loadState.value = "ready";
       });
+      // A success-url the form will not follow is named as soon as it can be, not after a gift.
+      if (later) leadsTo();
       await peers.preselect(loaded);
       return "ready";
     },
@@ -162,12 +172,6 @@ export function createDonationModel({ api, props, search = "" }: DonationModelDe
     typeAmount(value: string) {
       gift.otherAmount.value = value;
       gift.armPrompt();
-      clearError("amount");
-    },
-
-    /** The monthly invitation's answer: the gift becomes monthly at the suggested amount, or stays as it is. */
-    answerMonthlyPrompt(accept: boolean) {
-      gift.answerPrompt(accept);
       clearError("amount");
     },
 
@@ -236,7 +240,7 @@ export function createDonationModel({ api, props, search = "" }: DonationModelDe
       later?.pushPurchase?.(...purchase),
 
     /** The page the donor goes to after the thank-you, if any (and allowed). */
-    successUrl: () => successUrl,
+    successUrl: leadsTo,
 
     /** Follows a Pending donation up (model/attempt.ts); null if there is none. */
     follow: async () => sending?.attempt.follow() ?? null,

@@ -15,4 +15,4 @@ export { createDonorModel } from "./donor/donor";
 export { smsConsentText } from "./donor/sms-consent";
 export { createSend } from "./outcome/send";
 export { Outcome } from "./outcome/Outcome";
-export { tellDonation } from "./outcome/tell";
+export { allowedSuccessUrl, tellDonation } from "./outcome/tell";

@@ -3,11 +3,26 @@ import type { CampaignResponse } from "../../../contract/api";
 import { fromCents } from "../../../contract/money";
 import { emit } from "../../shared/events";
 import { giftContext, type GiftContext } from "../base/analytics";
-import type { DonateProps } from "../base/attributes";
+import { warn, type DonateProps } from "../base/attributes";
 import type { DonateEnd, DonateStatus, FinalStatus } from "../base/status";
 
 /** How long the thank-you shows before a `success-url` takes the donor on, in ms. */
 export const SUCCESS_REDIRECT_MS = 4000;
+
+/**
+ * A `success-url` the form may take the donor to: on the page's own origin or one the proxy serves
+ * the widget on (its ALLOWED_ORIGINS, said with the campaign); any other is left out with a
+ * `[givekit]` line (a form must not send donors off-site).
+ */
+export function allowedSuccessUrl(url: string | null, allowedOrigins: readonly string[] = []): string | null {
+  if (!url) return null;
+  const origin = new URL(url).origin;
+  if (origin === location.origin || allowedOrigins.includes(origin)) return url;
+  warn(
+    `success-url must be on this page's origin or one the proxy allows (${origin} is neither); it is ignored`,
+  );
+  return null;
+}
 
 /** What telling a donation needs of the form's model (DonationModel has it). */
 export interface Told {
