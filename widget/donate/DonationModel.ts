@@ -249,15 +249,10 @@ export function createDonationModel({ api, props, search = "" }: DonationModelDe
 
     /** Back to an empty card and the first amount after a completed donation. */
     reset() {
-      sending?.attempt.forget();
-      cardPort?.reset();
       batch(() => {
-        form.status.value = { kind: "editing" };
-        form.errors.value = {};
+        // Only a donation sent ends, and it came with the rest of the form (outcome/send.ts).
+        sending?.reset();
         step.value = 0;
-        gift.reset();
-        if (donor) donor.memo.value = "";
-        dedication?.reset();
       });
     },
   };

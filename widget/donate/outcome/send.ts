@@ -121,6 +121,17 @@ export function createSend(parts: SendParts) {
         frequency: gift.frequency.value,
       });
     },
+
+    /** Back to an empty card, the first amount and no message for the next gift: a new attempt (key and card token). */
+    reset() {
+      attempt.forget();
+      parts.cardPort.reset();
+      form.status.value = { kind: "editing" };
+      form.errors.value = {};
+      gift.reset();
+      donor.memo.value = "";
+      dedication?.reset();
+    },
   };
 }
 export type Send = ReturnType<typeof createSend>;
