@@ -9,7 +9,6 @@ import type { DonateEnd, DonateFailure, LoadState, SubmitResult } from "./base/s
 import type { DonateProps } from "./base/attributes";
 import type { CardPort } from "./card/card-port";
 import type { Failures, Send } from "./outcome/send";
-import { createCardState } from "./card/card-state";
 import { fetchCampaign } from "./campaign/campaign";
 import type { DedicationModel } from "./options/dedication-model";
 import type { DonorModel } from "./donor/donor";
@@ -48,8 +47,6 @@ export function createDonationModel({ api, props, search = "" }: DonationModelDe
     dedication: DedicationModel | null;
     cardPort: CardPort;
   } | null>(null);
-  /** The card as the frame tells it; its port (card-port.ts) comes with later.ts, and the frame with it. */
-  const card = createCardState();
   let cardPort: CardPort | null = null;
   /** The donor's fields and the options, and a dedication, made with later.ts too (their steps come with it). */
   let donor: DonorModel | null = null;
@@ -87,7 +84,8 @@ export function createDonationModel({ api, props, search = "" }: DonationModelDe
   };
   const fetchLater = async () => {
     const module = later ?? (await loadLater(props.locale, extrasFor(props)));
-    cardPort ??= module.createCardPort(props.proxyUrl, card);
+    // The card as the frame tells it, and the frame's port: both come with later.ts.
+    cardPort ??= module.createCardPort(props.proxyUrl);
     // The SMS disclosure as the form shows it, word for word (sent with a ticked SMS box).
     donor ??= module.createDonorModel(props.fields, () =>
       module.smsConsentText(messagesFor(props.locale), props.programName),
@@ -102,7 +100,6 @@ export function createDonationModel({ api, props, search = "" }: DonationModelDe
       peers,
       donor,
       dedication,
-      card,
       cardPort,
       form,
       failures,

@@ -7,7 +7,6 @@ import { fieldAt } from "../base/field-paths";
 import type { FieldProblems } from "../base/fields";
 import type { DonateFailure, SubmitResult } from "../base/status";
 import type { CardPort } from "../card/card-port";
-import type { CardState } from "../card/card-state";
 import { refusedPaths, type ExtraRules } from "../check/request-check";
 import type { DonorModel } from "../donor/donor";
 import type { GiftModel } from "../gift/gift";
@@ -41,7 +40,7 @@ export interface SendParts {
   peers: PeerModel;
   donor: DonorModel;
   dedication: DedicationModel | null;
-  card: CardState;
+  /** The card frame's port, and what the frame has said of the card. */
   cardPort: CardPort;
   form: DonateForm;
   /** The form's table of failures (createFormState's), which this completes with an attempt's. */
@@ -63,11 +62,11 @@ export interface SendParts {
  * await sending.send();  // checked, then a card token and one Idempotency-Key per attempt
  */
 export function createSend(parts: SendParts) {
-  const { props, gift, peers, donor, dedication, card, form } = parts;
+  const { props, gift, peers, donor, dedication, cardPort: card, form } = parts;
   /** The landing page's campaign tags, kept by the proxy with the attempt (never sent upstream). */
   const utm = readUtm(new URLSearchParams(parts.search));
   const hasUtm = Object.keys(utm).length > 0;
-  const attempt = createAttempt({ api: parts.api, card: parts.cardPort, form });
+  const attempt = createAttempt({ api: parts.api, card, form });
   Object.assign(parts.failures, FAILURES);
 
   function request(): Omit<DonationRequest, "credit_card_token"> {
@@ -125,7 +124,7 @@ export function createSend(parts: SendParts) {
     /** Back to an empty card, the first amount and no message for the next gift: a new attempt (key and card token). */
     reset() {
       attempt.forget();
-      parts.cardPort.reset();
+      card.reset();
       form.status.value = { kind: "editing" };
       form.errors.value = {};
       gift.reset();
