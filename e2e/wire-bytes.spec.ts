@@ -9,10 +9,11 @@ const KB = 1024;
 const UNTIL_IT_WORKS = 20 * KB;
 /**
  * Missed since 2026-11-27 (20.28 KB: widget.js's early requests and the picker's search; then
- * 20.82 KB: widget.js opening the card frame, and the first step giving it its look; see
+ * 20.82 KB: widget.js opening the card frame, and the first step giving it its look; then
+ * 20.10 KB, the first step's code at 19.91 KB and the campaign's answer 0.20 KB: see
  * scripts/size.ts's GUARDS): the test fails past this, a regression, and says the target is missed.
  */
-const GUARD = 21 * KB;
+const GUARD = 20.2 * KB;
 
 /** What the form needs before it works: the loader, the donate chunk, its English words, the campaign. */
 const NEEDED_FIRST = [
@@ -70,7 +71,7 @@ const sum = (transfers: Transfer[], part: "body" | "headers") =>
   transfers.reduce((total, transfer) => total + transfer[part], 0);
 const kb = (bytes: number) => `${(bytes / KB).toFixed(2)} KB`;
 
-test("a donate page in English works after 20 KB from the proxy (the target; 21 KB the guard), encoded bodies on the wire", async ({
+test("a donate page in English works after 20 KB from the proxy (the target; 20.2 KB the guard), encoded bodies on the wire", async ({
   page,
   hostUrl,
   proxyServer,

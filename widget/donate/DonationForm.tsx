@@ -1,9 +1,7 @@
 import type { ComponentChildren, TargetedEvent } from "preact";
-import { fromCents } from "../../contract/money";
 import type { Locale, Messages } from "../i18n";
 import { emit } from "../shared/events";
 import { formatMoney } from "../shared/format";
-import { giftContext } from "./base/analytics";
 import { lazy } from "./base/lazy";
 import { rest } from "./rest";
 import { AmountPicker, FrequencyPicker } from "./gift/AmountPicker";
@@ -19,8 +17,6 @@ const DonorFields = lazy(rest, "DonorFields");
 const DonorOptions = lazy(rest, "DonorOptions");
 const CardField = lazy(rest, "CardField");
 
-/** How long the thank-you shows before a `success-url` takes the donor on, in ms. */
-export const SUCCESS_REDIRECT_MS = 4000;
 /** The widget's heading, which names the form. */
 export const HEADING_ID = "gk-heading";
 
@@ -86,35 +82,8 @@ export class DonationForm extends Reactive<DonationFormProps> {
       });
       emit(host, "givekit:error", { code: result.code ?? "validation_failed" });
     } else if (outcome.kind === "success" || outcome.kind === "pending") {
-      const success = outcome.kind === "success";
-      const context = giftContext(
-        model.props.target,
-        model.campaign.peek()?.currency ?? "USD",
-        outcome.frequency,
-        location.search,
-      );
-      const amount = fromCents(outcome.totalCents);
-      const told = (said: "Success" | "Pending" | "NotCharged", transactionId: string | null) => {
-        emit(host, "givekit:donation", {
-          ...context,
-          status: said,
-          amount,
-          frequency: outcome.frequency,
-          transaction_id: transactionId,
-        });
-        if (said !== "Success" || !transactionId) return;
-        // Fetched beside later.ts as the form opened: it is there.
-        if (model.props.dataLayer) model.pushPurchase(context, amount, transactionId);
-        const next = model.successUrl();
-        // The thank-you is read first; then the nonprofit's own page takes over.
-        if (next) setTimeout(() => location.assign(next), SUCCESS_REDIRECT_MS);
-      };
-      told(success ? "Success" : "Pending", success ? outcome.transactionId : null);
-      if (success) return;
-      // The form is gone by now; the model keeps asking, and the page hears how it ended.
-      const final = await model.follow();
-      const end = model.status.peek();
-      if (final) told(final, end.kind === "success" ? end.transactionId : null);
+      // The attempt came with the rest of the form (later.ts), and so does what tells the page.
+      await rest.loaded.peek()!.tellDonation(host, model, outcome);
     }
   };
 

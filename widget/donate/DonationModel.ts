@@ -1,17 +1,14 @@
 import { batch, signal } from "@preact/signals-core";
-import type { CampaignResponse, DonationRequest } from "../../contract/api";
-import type { WidgetErrorCode } from "../../contract/errors";
+import type { CampaignResponse } from "../../contract/api";
 import { UNREACHABLE } from "../../contract/errors";
-import { readUtm } from "../../contract/utm";
 import type { ApiClient } from "../shared/api-client";
 import { createFormState } from "../shared/form-state";
 import { messagesFor } from "../i18n";
 import { DONATE_FIELDS, STEPS, type DonateField, type FieldProblem, type FieldProblems } from "./base/fields";
 import type { DonateEnd, DonateFailure, LoadState, SubmitResult } from "./base/status";
-import { allowedSuccessUrl, type DonateProps } from "./base/attributes";
+import type { DonateProps } from "./base/attributes";
 import type { CardPort } from "./card/card-port";
-import type { Attempt } from "./outcome/attempt";
-import { createCardState } from "./card/card-state";
+import type { Failures, Send } from "./outcome/send";
 import { fetchCampaign } from "./campaign/campaign";
 import type { DedicationModel } from "./options/dedication-model";
 import type { DonorModel } from "./donor/donor";
@@ -26,25 +23,13 @@ export interface DonationModelDeps {
   search?: string;
 }
 
-const FAILURES: Partial<Record<WidgetErrorCode, DonateFailure>> = {
-  card_declined: "declined",
-  payment_failed: "paymentFailed",
-  rate_limited: "rateLimited",
-  too_many_declines: "tooManyDeclines",
-  upstream_unavailable: "upstreamDown",
-  upstream_auth_failed: "upstreamDown",
-  [UNREACHABLE]: "networkError",
-  request_in_progress: "inProgress",
-  invalid_peer: "invalidPeer",
-};
-
 /**
  * The donation form's state and actions, as signals, composed of its parts' models: the gift
  * (`model.gift`, gift/gift.ts), the fundraiser credited (`model.peers`, peers/peers.ts), the
  * donor and the options, and the card, which come with the rest of the form (`model.rest`:
- * donor/donor.ts, options/dedication-model.ts, card/card-port.ts), and the attempt
- * (outcome/attempt.ts, kept inside), with the steps and the checks that span them. Created once
- * per element.
+ * donor/donor.ts, options/dedication-model.ts, card/card-port.ts), and the donation sent
+ * (outcome/send.ts and its attempt, kept inside, also with the rest), with the steps. Created
+ * once per element.
  *
  * @example
  * const model = createDonationModel({ api, props });
@@ -62,81 +47,75 @@ export function createDonationModel({ api, props, search = "" }: DonationModelDe
     dedication: DedicationModel | null;
     cardPort: CardPort;
   } | null>(null);
-  /** The card as the frame tells it; its port (card-port.ts) comes with later.ts, and the frame with it. */
-  const card = createCardState();
   let cardPort: CardPort | null = null;
   /** The donor's fields and the options, and a dedication, made with later.ts too (their steps come with it). */
   let donor: DonorModel | null = null;
   let dedication: DedicationModel | null = null;
+  /** The request, its check and the attempt (outcome/send.ts), made with later.ts too. */
+  let sending: Send | null = null;
+  const loadState = signal<LoadState>("loading");
+  const campaign = signal<CampaignResponse | null>(null);
+  const gift = createGiftModel(props, campaign);
+  const peers = createPeerModel({ api, props, search, campaign });
+  /**
+   * How a refused attempt is told, by its code: before the rest of the form has come only the
+   * connection can fail one; the attempt's own come with it (outcome/send.ts adds them).
+   */
+  const failures: Failures = { [UNREACHABLE]: "networkError" };
+  const form = createFormState<DonateField, FieldProblem, DonateFailure, DonateEnd>(
+    DONATE_FIELDS,
+    failures,
+    "failed",
+  );
+  /** The first step's own problems, which need nothing of later.ts. */
+  const giftProblems = (): FieldProblems => {
+    const amount = gift.problem();
+    return { ...(amount && { amount }), ...(peers.waiting() && { peer: "invalid" }) };
+  };
+  /**
+   * Where the thank-you leads: `success-url` if the campaign says the proxy allows its origin
+   * (or it is the page's), checked with later.ts once both it and the campaign are here.
+   */
+  let successUrl: string | null | undefined;
+  const leadsTo = () => {
+    if (successUrl === undefined)
+      successUrl = later!.allowedSuccessUrl(props.successUrl, campaign.peek()!.allowed_origins);
+    return successUrl;
+  };
   const fetchLater = async () => {
     const module = later ?? (await loadLater(props.locale, extrasFor(props)));
-    cardPort ??= module.createCardPort(props.proxyUrl, card);
+    // The card as the frame tells it, and the frame's port: both come with later.ts.
+    cardPort ??= module.createCardPort(props.proxyUrl);
     // The SMS disclosure as the form shows it, word for word (sent with a ticked SMS box).
     donor ??= module.createDonorModel(props.fields, () =>
       module.smsConsentText(messagesFor(props.locale), props.programName),
     );
     // Its extra comes only to a form that asks for a dedication.
     dedication ??= module.createDedicationModel?.() ?? null;
+    sending ??= module.createSend({
+      api,
+      props,
+      search,
+      gift,
+      peers,
+      donor,
+      dedication,
+      cardPort,
+      form,
+      failures,
+      rules: module,
+      giftProblems,
+    });
     later = module;
+    if (campaign.peek()) leadsTo();
     restModels.value = { donor, dedication, cardPort };
     return module;
   };
   // The rest of the form (later.ts) starts loading now, while the donor chooses a gift.
   void fetchLater().catch(() => undefined);
-  const loadState = signal<LoadState>("loading");
-  const campaign = signal<CampaignResponse | null>(null);
-  const gift = createGiftModel(props, campaign);
-  const peers = createPeerModel({ api, props, search, campaign });
-  const form = createFormState<DonateField, FieldProblem, DonateFailure, DonateEnd>(
-    DONATE_FIELDS,
-    FAILURES,
-    "failed",
-  );
-  /** Made at the first Donate, once later.ts is there. */
-  let attempt: Attempt | null = null;
-  /** Where the thank-you leads, once the campaign has said which origins the proxy allows. */
-  let successUrl: string | null = null;
   /** The step shown (layout="steps"); the single page shows them all. */
   const step = signal(0);
   let checkingStep = false;
-
-  /** The landing page's campaign tags, kept by the proxy with the attempt (never sent upstream). */
-  const utm = readUtm(new URLSearchParams(search));
-  const hasUtm = Object.keys(utm).length > 0;
-
-  function body(): Omit<DonationRequest, "credit_card_token"> {
-    return {
-      ...props.target,
-      ...(hasUtm && { utm }),
-      ...gift.request(),
-      // Before the donor's step has come, no details: as an empty step would send.
-      ...(donor?.request() ?? { donor: { first_name: "", last_name: "", email: "" } }),
-      ...dedication?.request(),
-      ...peers.request(),
-      ...(props.formId && { form_id: props.formId }),
-      // Absent unless the element names one: JSON leaves an undefined out.
-      source: props.source,
-    };
-  }
-
-  /** Every problem the donor can fix before anything leaves the browser. */
-  function validate(request: Omit<DonationRequest, "credit_card_token">, rest: Later | null): FieldProblems {
-    const problems: FieldProblems = {};
-    // The contract's rules for the whole request (request-check.ts) come with the rest of the form.
-    for (const path of rest?.refusedPaths(request, rest) ?? []) {
-      const field = rest!.fieldAt(path);
-      if (field) problems[field] = "invalid";
-    }
-    const amount = gift.problem();
-    if (amount) problems.amount = amount;
-    if (peers.waiting()) problems.peer = "invalid";
-    // What the donor must still fill in, also while the rest of the form is on its way.
-    Object.assign(problems, donor?.problems(), dedication?.problems(request.memo));
-    // The frame's latest card state may still be on its way (a key typed just before Enter):
-    // alone, an incomplete card is left to the frame, which checks it again when asked for a token.
-    if (!card.complete.value && Object.keys(problems).length > 0) problems.card = "required";
-    return problems;
-  }
 
   /** Forgets a field's problem once the donor changes it. */
   const clearError = (field: DonateField) => form.recheck(field);
@@ -169,12 +148,13 @@ export function createDonationModel({ api, props, search = "" }: DonationModelDe
         loadState.value = "unavailable";
         return "unavailable";
       }
-      successUrl = allowedSuccessUrl(props.successUrl, loaded.allowed_origins);
       batch(() => {
         campaign.value = loaded;
         gift.fitFrequency();
         loadState.value = "ready";
       });
+      // A success-url the form will not follow is named as soon as it can be, not after a gift.
+      if (later) leadsTo();
       await peers.preselect(loaded);
       return "ready";
     },
@@ -189,12 +169,6 @@ export function createDonationModel({ api, props, search = "" }: DonationModelDe
     typeAmount(value: string) {
       gift.otherAmount.value = value;
       gift.armPrompt();
-      clearError("amount");
-    },
-
-    /** The monthly invitation's answer: the gift becomes monthly at the suggested amount, or stays as it is. */
-    answerMonthlyPrompt(accept: boolean) {
-      gift.answerPrompt(accept);
       clearError("amount");
     },
 
@@ -221,7 +195,7 @@ export function createDonationModel({ api, props, search = "" }: DonationModelDe
       checkingStep = true;
       // The next step's fields, and the request's check, come with later.ts: here by now, as a rule.
       const rest = await fetchLater().catch(() => null);
-      const problems = validate(body(), rest);
+      const problems = rest ? sending!.problems() : giftProblems();
       checkingStep = false;
       const mine: FieldProblems = {};
       for (const field of STEPS[from]!) if (problems[field]) mine[field] = problems[field];
@@ -239,34 +213,23 @@ export function createDonationModel({ api, props, search = "" }: DonationModelDe
     },
 
     /**
-     * Validates, then hands the gift to the attempt (model/attempt.ts): a card token and one
-     * Idempotency-Key per attempt, and a retry after an answer that decided nothing sends the
-     * very same request again, so it can never charge twice.
+     * Checks the gift, then sends it (outcome/send.ts): a card token and one Idempotency-Key per
+     * attempt, and a retry after an answer that decided nothing sends the very same request
+     * again, so it can never charge twice.
      */
     async submit(): Promise<SubmitResult> {
       if (form.busy.peek()) return { kind: "busy" };
       // The rest of the form, here by now as a rule (the attempt comes with it). On one page whose
       // rest could not load as it opened: fetched now, its fields (the donor's, empty) then checked
       // as any are. Not loaded (offline): nothing is sent, and the next Donate tries again.
-      let rest: Later;
       try {
-        rest = await fetchLater();
+        await fetchLater();
       } catch {
         return form.fail({}, UNREACHABLE);
       }
       // Two clicks while it loaded: the first starts the attempt, the second finds it busy.
       if (form.busy.peek()) return { kind: "busy" };
-      const request = body();
-      const problems = validate(request, rest);
-      if (Object.keys(problems).length > 0) return form.fail(problems, "validation_failed");
-      form.start();
-      attempt ??= rest.createAttempt({ api, card: cardPort!, form });
-      return attempt.send({
-        request,
-        fingerprint: JSON.stringify([request, card.revision.value]),
-        totalCents: gift.totalCents.value ?? 0,
-        frequency: gift.frequency.value,
-      });
+      return sending!.send();
     },
 
     /** The GA4 purchase for `window.dataLayer` (`data-layer`), its extra fetched with the rest of the form. */
@@ -274,24 +237,19 @@ export function createDonationModel({ api, props, search = "" }: DonationModelDe
       later?.pushPurchase?.(...purchase),
 
     /** The page the donor goes to after the thank-you, if any (and allowed). */
-    successUrl: () => successUrl,
+    successUrl: leadsTo,
 
     /** Follows a Pending donation up (model/attempt.ts); null if there is none. */
-    follow: async () => attempt?.follow() ?? null,
+    follow: async () => sending?.attempt.follow() ?? null,
     /** Stops following a Pending donation up (the element is gone). */
-    stopFollowing: () => attempt?.stopFollowing(),
+    stopFollowing: () => sending?.attempt.stopFollowing(),
 
     /** Back to an empty card and the first amount after a completed donation. */
     reset() {
-      attempt?.forget();
-      cardPort?.reset();
       batch(() => {
-        form.status.value = { kind: "editing" };
-        form.errors.value = {};
+        // Only a donation sent ends, and it came with the rest of the form (outcome/send.ts).
+        sending?.reset();
         step.value = 0;
-        gift.reset();
-        if (donor) donor.memo.value = "";
-        dedication?.reset();
       });
     },
   };

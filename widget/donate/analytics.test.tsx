@@ -2,7 +2,7 @@ import { cleanup, fireEvent } from "@testing-library/preact";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { giftContext } from "./base/analytics";
 import { pushPurchase } from "./outcome/data-layer";
-import { SUCCESS_REDIRECT_MS } from "./DonationForm";
+import { SUCCESS_REDIRECT_MS } from "./outcome/tell";
 import {
   fillDonor,
   HOPE,

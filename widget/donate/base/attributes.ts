@@ -115,21 +115,6 @@ function smsNeedsItsDisclosure(
   return rest;
 }
 
-/**
- * A `success-url` the form may take the donor to: on the page's own origin or one the proxy serves
- * the widget on (its ALLOWED_ORIGINS, said with the campaign); any other is left out with a
- * `[givekit]` line (a form must not send donors off-site).
- */
-export function allowedSuccessUrl(url: string | null, allowedOrigins: readonly string[] = []): string | null {
-  if (!url) return null;
-  const origin = new URL(url).origin;
-  if (origin === location.origin || allowedOrigins.includes(origin)) return url;
-  warn(
-    `success-url must be on this page's origin or one the proxy allows (${origin} is neither); it is ignored`,
-  );
-  return null;
-}
-
 /** How long a preset's description may be ("25:A week of meals"), in characters. */
 const PRESET_LABEL_MAX = 80;
 const PRESET_ENTRY = /^([^:]*?)\s*(?::\s*(.*))?$/s;
@@ -200,7 +185,7 @@ export interface DonateProps {
   layout: Layout;
   /** `data-layer`: a charged gift is pushed to `window.dataLayer` as a GA4 `purchase`. */
   dataLayer: boolean;
-  /** Where the donor goes after the thank-you, as given: allowedSuccessUrl says, once the campaign is known, if it may. */
+  /** Where the donor goes after the thank-you, as given: allowedSuccessUrl (outcome/tell.ts) says, once the campaign is known, if it may. */
   successUrl: string | null;
   /** Whether the donor covers the processing fee (`cover-fee`). */
   coverFee: CoverFeeMode;

@@ -1,7 +1,9 @@
+import { CITY_MAX, POSTAL_CODE_MAX, STREET_MAX } from "../../../contract/patterns";
 import type { Locale, Messages } from "../../i18n";
 import { describedBy, FieldError, fieldId } from "../../shared/Field";
 import { reactive } from "../../shared/reactive";
-import type { FormEdits } from "../base/fields";
+import type { TextField as LaterTextField } from "../../shared/TextField";
+import type { DonateField, FormEdits } from "../base/fields";
 import type { DonorModel } from "./donor";
 import { countries } from "./countries";
 
@@ -42,3 +44,58 @@ export const CountryField = reactive(({ donor, form, t, locale, error }: Country
     </div>
   );
 });
+
+interface AddressFieldsProps {
+  donor: DonorModel;
+  form: FormEdits;
+  t: Messages;
+  locale: Locale;
+  /** A field's problem in the donor's words (DonorFields' own). */
+  errorFor: (field: DonateField) => string | null;
+  /** later.ts's text field, handed down rather than imported, so no third chunk is shared. */
+  TextField: typeof LaterTextField;
+}
+
+/**
+ * The address (`fields="address"`): street, city, state or province, country and the ZIP or
+ * postal code, with the autocomplete tokens browsers fill in; each may stay empty unless the
+ * nonprofit made the address required (`address:required`), the state always. An extra with the
+ * country list: a form without the address loads none of it.
+ */
+export const AddressFields = reactive(
+  ({ donor, form, t, locale, errorFor, TextField }: AddressFieldsProps) => {
+    const d = t.donateLater;
+    const optional = donor.requires("address") ? null : t.common.optional;
+    const text = (
+      field: "street" | "city" | "state" | "zip",
+      autocomplete: string,
+      maxLength: number,
+      label: string = d[field],
+      maybe = optional,
+    ) => (
+      <TextField
+        field={field}
+        label={label}
+        optional={maybe}
+        value={donor[field].value}
+        error={errorFor(field)}
+        autocomplete={autocomplete}
+        maxLength={maxLength}
+        onInput={(value) => form.set(donor[field], value, field)}
+      />
+    );
+    return (
+      <>
+        {text("street", "address-line1", STREET_MAX)}
+        <div class="gk-row">
+          {text("city", "address-level2", CITY_MAX)}
+          {text("state", "address-level1", CITY_MAX, d.state, t.common.optional)}
+        </div>
+        <div class="gk-row">
+          <CountryField donor={donor} form={form} t={t} locale={locale} error={errorFor("country")} />
+          {text("zip", "postal-code", POSTAL_CODE_MAX, donor.usesZip.value ? d.zip : d.postalCode)}
+        </div>
+      </>
+    );
+  },
+);

@@ -1,14 +1,7 @@
-import {
-  CITY_MAX,
-  EMAIL_MAX,
-  FULL_NAME_MAX,
-  NAME_MAX,
-  POSTAL_CODE_MAX,
-  STREET_MAX,
-} from "../../../contract/patterns";
+import { EMAIL_MAX, FULL_NAME_MAX, NAME_MAX } from "../../../contract/patterns";
 import type { Locale, Messages } from "../../i18n";
 import type { DonateField, FormEdits } from "../base/fields";
-import { CountryField } from "./country-field";
+import { AddressFields } from "./country-field";
 import type { DonorModel } from "./donor";
 import { donorProblemText } from "./problem-text";
 import { TextField } from "../../shared/TextField";
@@ -22,21 +15,19 @@ interface DonorFieldsProps {
   locale: Locale;
 }
 
-type TextFieldName = "fullName" | "firstName" | "lastName" | "email" | "phone" | "street" | "city" | "state";
+type TextFieldName = "fullName" | "firstName" | "lastName" | "email" | "phone";
 
 /**
  * Each text field: its autocomplete token, its longest value, and whether it may stay empty:
- * never, always, or unless the nonprofit made it required (`phone:required`, `address:required`).
+ * never, or unless the nonprofit made it required (`phone:required`). The address's come with
+ * its extra (CountryField.tsx).
  */
-const FIELDS: [TextFieldName, string, number, boolean | "phone" | "address"][] = [
+const FIELDS: [TextFieldName, string, number, false | "phone"][] = [
   ["fullName", "name", FULL_NAME_MAX, false],
   ["firstName", "given-name", NAME_MAX, false],
   ["lastName", "family-name", NAME_MAX, false],
   ["email", "email", EMAIL_MAX, false],
   ["phone", "tel", 32, "phone"],
-  ["street", "address-line1", STREET_MAX, "address"],
-  ["city", "address-level2", CITY_MAX, "address"],
-  ["state", "address-level1", CITY_MAX, true],
 ];
 
 /**
@@ -58,7 +49,7 @@ export const DonorFields = reactive(({ donor, form, t, locale }: DonorFieldsProp
       field={name}
       label={labels[name]}
       type={name === "email" ? "email" : name === "phone" ? "tel" : "text"}
-      optional={optional === true || (optional && !requires(optional)) ? t.common.optional : null}
+      optional={optional && !requires(optional) ? t.common.optional : null}
       value={donor[name].value}
       error={errorFor(name)}
       autocomplete={autocomplete}
@@ -66,7 +57,7 @@ export const DonorFields = reactive(({ donor, form, t, locale }: DonorFieldsProp
       onInput={(value) => form.set(donor[name], value, name)}
     />
   );
-  const [full, first, last, email, phone, street, city, state] = FIELDS.map(field);
+  const [full, first, last, email, phone] = FIELDS.map(field);
   return (
     <fieldset>
       <legend part="legend">{d.donorLegend}</legend>
@@ -74,26 +65,14 @@ export const DonorFields = reactive(({ donor, form, t, locale }: DonorFieldsProp
       {email}
       {asks("phone") ? phone : null}
       {asks("address") ? (
-        <>
-          {street}
-          <div class="gk-row">
-            {city}
-            {state}
-          </div>
-          <div class="gk-row">
-            <CountryField donor={donor} form={form} t={t} locale={locale} error={errorFor("country")} />
-            <TextField
-              field="zip"
-              label={donor.usesZip.value ? d.zip : d.postalCode}
-              optional={requires("address") ? null : t.common.optional}
-              value={donor.zip.value}
-              error={errorFor("zip")}
-              autocomplete="postal-code"
-              maxLength={POSTAL_CODE_MAX}
-              onInput={(value) => form.set(donor.zip, value, "zip")}
-            />
-          </div>
-        </>
+        <AddressFields
+          donor={donor}
+          form={form}
+          t={t}
+          locale={locale}
+          errorFor={errorFor}
+          TextField={TextField}
+        />
       ) : null}
     </fieldset>
   );

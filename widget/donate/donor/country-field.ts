@@ -1,5 +1,8 @@
 import { lazy, lazyModule } from "../base/lazy";
 
-/** The address's country list: an extra, fetched beside later.ts by a form that asks for the address (load-later.ts). */
+/**
+ * The address's fields and its country list: an extra, fetched beside later.ts by a form that
+ * asks for the address (load-later.ts).
+ */
 export const countryList = lazyModule(() => import("./CountryField"));
-export const CountryField = lazy(countryList, "CountryField");
+export const AddressFields = lazy(countryList, "AddressFields");

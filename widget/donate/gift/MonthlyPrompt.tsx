@@ -3,6 +3,12 @@ import type { PickerProps } from "./gift-form";
 import { formatMoney } from "../../shared/format";
 import { focusField } from "../../shared/Field";
 import { reactive } from "../../shared/reactive";
+import { addStyles } from "../base/styles";
+import { answerMonthly, monthlySuggestion } from "./monthly-offer";
+import css from "./MonthlyPrompt.css?inline";
+
+/** Its look comes with it: a form without the invitation loads none of it. */
+const withLook = (node: HTMLFieldSetElement | null) => addStyles(node, css);
 
 /**
  * `monthly-prompt`: once the donor has chosen a one-time amount, an offer to give a smaller
@@ -11,18 +17,20 @@ import { reactive } from "../../shared/reactive";
  */
 export const MonthlyPrompt = reactive(
   ({ model, t, locale, currency }: Omit<PickerProps, "error"> & { currency: string }) => {
-    const suggested = model.gift.monthlySuggestion.value;
-    const amount = model.gift.amountCents.value;
+    const { gift, props, campaign } = model;
+    const suggested = monthlySuggestion(gift, props.monthlyPrompt, campaign.value);
+    const amount = gift.amountCents.value;
     if (suggested === null || amount === null) return null;
     const d = t.donateLater;
     const monthly = formatMoney(suggested, currency, locale, true);
     const answer = (accept: boolean) => (event: TargetedEvent<HTMLButtonElement>) => {
       const form = event.currentTarget.form;
-      model.answerMonthlyPrompt(accept);
+      answerMonthly(gift, props.monthlyPrompt, campaign.peek(), accept);
+      model.clearError("amount");
       requestAnimationFrame(() => focusField(form, "amount"));
     };
     return (
-      <fieldset class="gk-prompt" part="monthly-prompt">
+      <fieldset class="gk-prompt" part="monthly-prompt" ref={withLook}>
         <legend>{d.monthlyPrompt(monthly)}</legend>
         <p class="gk-hint">{d.monthlyPromptWhy}</p>
         <div class="gk-prompt-answers">

@@ -14,7 +14,6 @@ export interface GiftForm extends FormEdits {
   rest: ReadonlySignal<object | null>;
   chooseAmount(choice: number | "other"): void;
   typeAmount(value: string): void;
-  answerMonthlyPrompt(accept: boolean): void;
 }
 
 export interface PickerProps {

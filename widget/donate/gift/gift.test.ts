@@ -2,7 +2,7 @@ import { signal } from "@preact/signals-core";
 import { describe, expect, it } from "vitest";
 import type { Campaign } from "../../../contract/api";
 import { HOPE } from "../../../test/helpers/donate-harness";
-import { createGiftModel, parseAmountInput, suggestMonthly } from "./gift";
+import { createGiftModel, parseAmountInput } from "./gift";
 
 type GiftProps = Parameters<typeof createGiftModel>[0];
 const PROPS: GiftProps = {
@@ -13,7 +13,6 @@ const PROPS: GiftProps = {
   defaultFrequency: "once",
   frequencies: ["once", "monthly", "annually"],
   coverFee: "optional",
-  monthlyPrompt: null,
 };
 
 function gift(props: Partial<GiftProps> = {}, loaded: Campaign | null = HOPE) {
@@ -137,70 +136,6 @@ describe("the gift model", () => {
       g.coverFee.value = true;
       expect(g.totalCents.value).toBe(2500);
       expect(g.request().cover_fee).toBe(false);
-    });
-  });
-
-  describe("the monthly invitation", () => {
-    it("suggests a share of the one-time gift, rounded up to a whole unit, never below the minimum, never as much as the gift", () => {
-      expect(suggestMonthly(10000, { share: 100 / 3 }, 500)).toBe(3400);
-      expect(suggestMonthly(10000, { share: 30 }, 500)).toBe(3000);
-      expect(suggestMonthly(1000, { share: 100 / 3 }, 500)).toBe(500);
-      expect(suggestMonthly(500, { share: 100 / 3 }, 500)).toBeNull();
-      expect(suggestMonthly(10000, { cents: 2000 }, 500)).toBe(2000);
-      expect(suggestMonthly(1500, { cents: 2000 }, 500)).toBeNull();
-    });
-
-    it("shows only once the donor has chosen a one-time amount, and is answered once", () => {
-      const { gift: g } = gift({ monthlyPrompt: { share: 100 / 3 } });
-      g.amountChoice.value = 10000;
-      expect(g.monthlySuggestion.value).toBeNull();
-      g.armPrompt();
-      expect(g.monthlySuggestion.value).toBe(3400);
-      g.answerPrompt(false);
-      expect(g.monthlySuggestion.value).toBeNull();
-      expect(g.request()).toEqual({ amount: "100.00", cover_fee: false });
-    });
-
-    it("accepted: a monthly gift of the suggested amount, a preset when there is one", () => {
-      const { gift: g } = gift({
-        monthlyPrompt: { cents: 2500 },
-        monthlyAmounts: { amounts: [1000, 2500], labels: {} },
-      });
-      g.amountChoice.value = 10000;
-      g.armPrompt();
-      g.answerPrompt(true);
-      expect(g.frequency.value).toBe("monthly");
-      expect(g.amountChoice.value).toBe(2500);
-      expect(g.request()).toEqual({ amount: "25.00", cover_fee: false, recurring_frequency: "monthly" });
-      expect(g.monthlySuggestion.value).toBeNull();
-    });
-
-    it("accepted with no such preset: the amount goes to Other", () => {
-      const { gift: g } = gift({ monthlyPrompt: { share: 100 / 3 } });
-      g.amountChoice.value = 10000;
-      g.armPrompt();
-      g.answerPrompt(true);
-      expect(g.amountChoice.value).toBe("other");
-      expect(g.otherAmount.value).toBe("34.00");
-      expect(g.request()).toEqual({ amount: "34.00", cover_fee: false, recurring_frequency: "monthly" });
-    });
-
-    it("is not shown for a recurring gift, a campaign with no monthly gifts, or an amount out of range; off by default", () => {
-      const monthly = gift({ monthlyPrompt: { share: 50 } });
-      monthly.gift.armPrompt();
-      monthly.gift.chooseFrequency("monthly");
-      expect(monthly.gift.monthlySuggestion.value).toBeNull();
-      const noMonthly = gift({ monthlyPrompt: { share: 50 } }, { ...HOPE, recurring_frequencies: [] });
-      noMonthly.gift.armPrompt();
-      expect(noMonthly.gift.monthlySuggestion.value).toBeNull();
-      const big = gift({ monthlyPrompt: { share: 50 } });
-      big.gift.armPrompt();
-      big.gift.amountChoice.value = "other";
-      big.gift.otherAmount.value = "999999";
-      expect(big.gift.monthlySuggestion.value).toBeNull();
-      const off = gift();
-      off.gift.armPrompt();
-      expect(off.gift.monthlySuggestion.value).toBeNull();
     });
   });
 });

@@ -2,7 +2,7 @@ import { computed, signal, type ReadonlySignal } from "@preact/signals-core";
 import type { Campaign, DonationRequest } from "../../../contract/api";
 import { feeCents, fromCents, toCents } from "../../../contract/money";
 import { AMOUNT_PATTERN } from "../../../contract/patterns";
-import type { DonateProps, Frequency, MonthlyPrompt, Presets } from "../base/attributes";
+import type { DonateProps, Frequency, Presets } from "../base/attributes";
 
 /** How many characters a donor can type into the amount box ("10,000.00" and then some). */
 export const OTHER_AMOUNT_MAX = 12;
@@ -13,20 +13,6 @@ export function parseAmountInput(input: string): number | null {
   if (!AMOUNT_PATTERN.test(cleaned)) return null;
   const cents = toCents(cleaned);
   return cents > 0 ? cents : null;
-}
-
-/**
- * The monthly gift the invitation suggests for a one-time `amountCents`: the prompt's share of it
- * or its set amount, rounded up to a whole unit and at least `minCents`; null when that would not
- * be less than the one-time gift (nothing worth offering).
- *
- * @example
- * suggestMonthly(10000, { share: 100 / 3 }, 500); // 3400: $34 a month for a $100 gift
- */
-export function suggestMonthly(amountCents: number, prompt: MonthlyPrompt, minCents: number): number | null {
-  const raw = "cents" in prompt ? prompt.cents : (amountCents * prompt.share) / 100;
-  const cents = Math.max(Math.ceil(raw / 100 - 1e-9) * 100, minCents);
-  return cents < amountCents ? cents : null;
 }
 
 /** Why an amount cannot be given: none, or outside the campaign's range. */
@@ -56,7 +42,6 @@ export function createGiftModel(
     | "defaultFrequency"
     | "frequencies"
     | "coverFee"
-    | "monthlyPrompt"
   >,
   campaign: ReadonlySignal<Campaign | null>,
 ) {
@@ -73,7 +58,10 @@ export function createGiftModel(
   const otherAmount = signal(presetAmount ? "" : fromCents(start));
   /** The box's state: the donor's choice, ticked at first when preselected (`addsFee` says if the fee is added). */
   const coverFee = signal(props.coverFee === "preselected" || props.coverFee === "required");
-  /** The monthly invitation waits for the donor's own choice of a one-time amount, and is answered once. */
+  /**
+   * The monthly invitation (an extra, gift/monthly-offer.ts) waits for the donor's own choice of
+   * a one-time amount, and is answered once.
+   */
   const promptArmed = signal(false);
   const promptAnswered = signal(false);
   const presets = computed(() => presetsFor(frequency.value));
@@ -103,24 +91,6 @@ export function createGiftModel(
     const fee = addsFee.value ? feeAmountCents.value : 0;
     return amount === null ? null : amount + fee;
   });
-  /** The monthly gift to suggest now, or null when the invitation is not to be shown. */
-  const monthlySuggestion = computed(() => {
-    const prompt = props.monthlyPrompt;
-    const c = campaign.value;
-    const amount = amountCents.value;
-    const waiting = promptArmed.value && !promptAnswered.value;
-    const once = frequency.value === "once" && frequencies.value.includes("monthly");
-    if (!prompt || !c || !waiting || !once || amount === null || amountProblem(amount, c)) return null;
-    return suggestMonthly(amount, prompt, toCents(c.min_amount));
-  });
-
-  /** Chooses an amount: one of the presets shown, else the donor's own. */
-  function setAmount(cents: number) {
-    const preset = presets.peek().amounts.includes(cents);
-    amountChoice.value = preset ? cents : "other";
-    otherAmount.value = preset ? "" : fromCents(cents);
-  }
-
   return {
     frequency,
     frequencies,
@@ -131,20 +101,12 @@ export function createGiftModel(
     coverFee,
     feeAmountCents,
     totalCents,
-    monthlySuggestion,
+    promptArmed,
+    promptAnswered,
 
     /** The donor chose or typed an amount: the monthly invitation may now show. */
     armPrompt() {
       promptArmed.value = true;
-    },
-
-    /** The donor's one tap on the invitation: monthly at the suggested amount, or the one-time gift as it was. */
-    answerPrompt(accept: boolean) {
-      const suggested = monthlySuggestion.peek();
-      promptAnswered.value = true;
-      if (!accept || suggested === null) return;
-      frequency.value = "monthly";
-      setAmount(suggested);
     },
 
     /** The gift's part of the donation request (an amount that is not one is sent as typed, for the proxy to name). */

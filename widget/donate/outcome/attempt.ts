@@ -30,7 +30,10 @@ export interface CardTokens {
   reset(): void;
 }
 
-type DonateForm = ReturnType<typeof createFormState<DonateField, FieldProblem, DonateFailure, DonateEnd>>;
+/** The form state an attempt reports to (DonationModel's). */
+export type DonateForm = ReturnType<
+  typeof createFormState<DonateField, FieldProblem, DonateFailure, DonateEnd>
+>;
 
 /** What is sent, and what the thank-you says of it. */
 export interface Gift {

@@ -4,6 +4,7 @@ import { PEER_ID_PATTERN } from "../../../contract/patterns";
 import type { ApiClient } from "../../shared/api-client";
 import { warn, type DonateProps } from "../base/attributes";
 import { readPeers } from "../base/responses";
+import { keywordPath } from "../campaign/campaign";
 
 /** Wait this long after the last keystroke before searching fundraisers and teams. */
 export const PEER_SEARCH_DEBOUNCE_MS = 200;
@@ -58,8 +59,8 @@ export function createPeerModel({
   let typedAt = 0;
 
   async function fetchPeers(c: Campaign, params: Record<string, string>) {
-    const path = `/v1/campaigns/${encodeURIComponent(c.shortcode)}/${encodeURIComponent(c.keyword)}/peers`;
-    const result = await api.get<unknown>(`${path}?${new URLSearchParams(params)}`);
+    const path = `${keywordPath(c.shortcode, c.keyword)}/peers?${new URLSearchParams(params)}`;
+    const result = await api.get<unknown>(path);
     return result.kind === "ok" ? readPeers(result.data) : null;
   }
 
