@@ -87,7 +87,7 @@ describe("the live feed at gala scale", () => {
         ]),
       );
       for (const [i, s] of screens.entries())
-        expect(s.state.leader).toBe(leaders.get(VIEWS[i % VIEWS.length]));
+        expect(s.state.leader).toBe(leaders.get(VIEWS[i % VIEWS.length]!));
 
       const heap = after.heapUsed - before.heapUsed;
       const rss = after.rss - before.rss;
