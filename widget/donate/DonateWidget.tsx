@@ -42,13 +42,14 @@ class Donation extends Reactive<WidgetProps> {
 
   override componentDidMount() {
     const { host } = this.props;
-    themeCardFrame(host, new URL(this.props.proxyUrl).origin);
     void this.model.load().then((state) => {
       if (!this.live) return;
       if (state !== "ready") {
         dropCardFrame(host);
         return emit(host, "givekit:error", { code: "campaign_not_served" });
       }
+      // The form shows: its card frame takes its look (and only then asks for a form session).
+      themeCardFrame(host, new URL(this.props.proxyUrl).origin);
       const { model } = this;
       const campaign = model.campaign.peek()!;
       const start = amountWithinRange(model.gift.amountCents.peek(), model.props, campaign);

@@ -16,7 +16,7 @@ afterEach(() => {
 
 const HOPE = { shortcode: "71777", keyword: "HOPE" };
 /** The frame's form session as openFormSession gives it once the proxy has answered. */
-const SESSION = { current: async () => "fs-from-the-proxy" };
+const SESSION = { open: () => undefined, current: async () => "fs-from-the-proxy" };
 /** What the frame posts to /v1/payment-tokens for the good card, the campaign and the session. */
 const GOOD_CARD_SENT = {
   card_number: "4242424242424242",

@@ -24,13 +24,17 @@ function proxyAnswering(replies: (object | number | null)[]) {
 }
 
 describe("the card frame's form session", () => {
-  it("is asked for as the frame opens, and renewed at half its life with the one it has", async () => {
+  it("is asked for once opened (not before), and renewed at half its life with the one it has", async () => {
     vi.useFakeTimers();
     const calls = proxyAnswering([
       { form_session: "fs-1", expires_in_s: 600 },
       { form_session: "fs-1b", expires_in_s: 600 },
     ]);
     const session = openFormSession();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(calls).toEqual([]);
+    session.open();
+    session.open();
     expect(await session.current()).toBe("fs-1");
     expect(calls).toEqual([{}]);
     await vi.advanceTimersByTimeAsync(300_000);

@@ -7,6 +7,9 @@ const RETRY_MS = 3000;
 
 /** The frame's form session, as the card form reads it when the donor gives. */
 export interface FormSessionSource {
+  /** Asks for it (once; later calls do nothing): as the form that shows the frame appears. */
+  open(): void;
+  /** The session there is (opened first if it was not). */
   current(): Promise<string | null>;
 }
 
@@ -36,8 +39,8 @@ async function ask(
 }
 
 /**
- * Asks the proxy for a form session as the frame opens (the proxy times the form from it, so a
- * page cannot claim a time), and renews it at half its life while the frame stays open; one the
+ * Asks the proxy for a form session once opened (the proxy times the form from it, so a page
+ * cannot claim a time), and renews it at half its life while the frame stays open; one the
  * proxy could not give is asked for again a little later.
  */
 export function openFormSession(campaign: Campaign = null, origin = ""): FormSessionSource {
@@ -49,9 +52,16 @@ export function openFormSession(campaign: Campaign = null, origin = ""): FormSes
       setTimeout(refresh, answer ? (answer.expiresInS * 1000) / 2 : RETRY_MS);
     });
   };
-  refresh();
+  let opened = false;
+  const open = () => {
+    if (opened) return;
+    opened = true;
+    refresh();
+  };
   return {
+    open,
     async current() {
+      open();
       if (latest === null) await pending;
       return latest;
     },

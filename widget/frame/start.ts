@@ -46,5 +46,19 @@ export async function startCardFrame(root: HTMLElement): Promise<void> {
   const campaign = shortcode && keyword ? { shortcode, keyword } : null;
   // Bound to the campaign and to the page that opened it: the proxy takes its cards for no other.
   const formSession = openFormSession(campaign, parentOrigin);
-  mountCardForm(root, { channel, t, locale, campaign, origin: parentOrigin, formSession, applyTheme });
+  // Asked for as the form showing the frame sends its look: widget.js opens the frame early, and
+  // a frame for a form that never shows (a campaign not served) asks for nothing.
+  const themed = (theme: Parameters<typeof applyTheme>[0]) => {
+    formSession.open();
+    applyTheme(theme);
+  };
+  mountCardForm(root, {
+    channel,
+    t,
+    locale,
+    campaign,
+    origin: parentOrigin,
+    formSession,
+    applyTheme: themed,
+  });
 }
