@@ -27,8 +27,11 @@ export function httpMetrics(metrics: Metrics): MiddlewareHandler<AppEnv> {
     const method = METHODS.has(c.req.method) ? c.req.method : "other";
     metrics.httpRequests.inc({ route, method, status: `${Math.floor(status / 100)}xx` });
     metrics.httpSeconds.observe({ route, method }, (performance.now() - started) / 1000);
-    // A donation may have become unknown (or been settled): the gauges read from the store follow.
-    if (method === "POST" && c.req.path === "/v1/donations") metrics.storeChanged();
+    // A donation that may have left an attempt unknown, or counted a decline towards defence mode:
+    // the gauges read from the store follow. A clean success or a replay changes neither, and
+    // reading them again after each one would cost every donation a scan of the store.
+    if (method === "POST" && c.req.path === "/v1/donations" && mayChangeStoreFigures(c.get("logFields")))
+      metrics.storeChanged();
     // A bot filter's refusal says why in the log fields (honeypot, form_signals, a form session's reason).
     const filtered = c.get("logFields")?.filtered;
     if (typeof filtered === "string" && /^[a-z_]{1,40}$/.test(filtered))
@@ -42,4 +45,13 @@ export function httpMetrics(metrics: Metrics): MiddlewareHandler<AppEnv> {
     // What donors got, in the same step (count-outcomes.ts).
     countOutcome(metrics, c);
   };
+}
+
+/**
+ * Whether a donation's answer may have changed what the store's gauges count (unknown attempts,
+ * defence mode): anything but a replay or a success recorded as such.
+ */
+function mayChangeStoreFigures(fields: Record<string, unknown> | undefined): boolean {
+  if (fields?.idempotency === "replayed") return false;
+  return !(fields?.outcome === "succeeded" && fields.record === undefined);
 }

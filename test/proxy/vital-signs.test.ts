@@ -101,6 +101,24 @@ describe("GET /metrics", () => {
     expect(text).not.toContain("777.77");
     expect(await upstreamCalls(ctx.sandbox, DONATE_PATH)).toBe(3);
   });
+
+  it("a donation that succeeds reads nothing more from the store for the gauges; one that may be unknown does", async () => {
+    const listReads = async () =>
+      figure(
+        (await ctx.api.get("/metrics", BEARER)).text,
+        'givekit_store_operation_duration_seconds_count{operation="listAttempts"}',
+      ) ?? 0;
+    const before = await listReads();
+    for (let i = 0; i < 3; i++)
+      expect((await donate(ctx.api, donationBody(await tokenize(ctx.api)))).status).toBe(200);
+    expect(await listReads()).toBe(before);
+    const lost = await donate(ctx.api, donationBody(await tokenize(ctx.api), { amount: "777.77" }));
+    expect(lost.status).toBe(202);
+    await expect.poll(listReads).toBeGreaterThan(before);
+    const unknown = async () =>
+      figure((await ctx.api.get("/metrics", BEARER)).text, "givekit_unknown_attempts") ?? 0;
+    await expect.poll(unknown).toBeGreaterThanOrEqual(1);
+  });
 });
 
 describe("GET /metrics with no GIVEKIT_METRICS_TOKEN", () => {

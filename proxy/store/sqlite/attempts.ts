@@ -41,6 +41,12 @@ export function sqliteAttempts(db: Database.Database, options: { leaseMs: number
     `SELECT * FROM donation_attempts WHERE (@state IS NULL OR state = @state) AND (@since IS NULL OR created_at >= @since)
      ORDER BY created_at, rowid`,
   );
+  // With a state, `state = @state` alone lets SQLite search donation_attempts_state_created; the
+  // statement above, with its OR, walks every attempt ever made to find the few unknown ones.
+  const selectByState = db.prepare<[{ state: string; since: string | null }], AttemptRecord>(
+    `SELECT * FROM donation_attempts WHERE state = @state AND (@since IS NULL OR created_at >= @since)
+     ORDER BY created_at, rowid`,
+  );
   const takeLease = db.prepare<[{ reference: string; owner: string; until: number; now: number }]>(
     `INSERT INTO reconcile_leases (reference, owner, lease_until) VALUES (@reference, @owner, @until)
      ON CONFLICT (reference) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
@@ -80,7 +86,9 @@ export function sqliteAttempts(db: Database.Database, options: { leaseMs: number
     get: (reference: string) => selectAttempt.get(reference),
     all: () => selectAttempts.all(),
     list: (filter: AttemptFilter) =>
-      selectByFilter.all({ state: filter.state ?? null, since: filter.since ?? null }),
+      filter.state === undefined
+        ? selectByFilter.all({ state: null, since: filter.since ?? null })
+        : selectByState.all({ state: filter.state, since: filter.since ?? null }),
     lease: (reference: string, owner: string, ms: number, now: number) =>
       takeLease.run({ reference, owner, until: now + ms, now }).changes === 1,
     resolve(reference: string, resolution: Reconciliation, now: number): boolean {
