@@ -127,7 +127,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }),
   );
   // Counts every answer, and what donors got (count-outcomes.ts), once the request is answered.
-  app.use("*", httpMetrics(metrics));
+  app.use("*", httpMetrics(metrics, config.webhooks.length > 0));
   app.use("*", securityHeaders());
   app.use("/v1/*", cors(config.allowedOrigins));
   // A known path asked with another method: 405 with Allow, from the routes themselves.

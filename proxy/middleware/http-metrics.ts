@@ -13,10 +13,13 @@ import { countOutcome } from "./count-outcomes";
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 /**
+ * `queuesEvents`: webhook endpoints are configured, so a charged gift also queues events the
+ * outbox's gauges count.
+ *
  * @example
- * app.use("*", httpMetrics(metrics));
+ * app.use("*", httpMetrics(metrics, config.webhooks.length > 0));
  */
-export function httpMetrics(metrics: Metrics): MiddlewareHandler<AppEnv> {
+export function httpMetrics(metrics: Metrics, queuesEvents = false): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
     await next();
@@ -27,10 +30,15 @@ export function httpMetrics(metrics: Metrics): MiddlewareHandler<AppEnv> {
     const method = METHODS.has(c.req.method) ? c.req.method : "other";
     metrics.httpRequests.inc({ route, method, status: `${Math.floor(status / 100)}xx` });
     metrics.httpSeconds.observe({ route, method }, (performance.now() - started) / 1000);
-    // A donation that may have left an attempt unknown, or counted a decline towards defence mode:
-    // the gauges read from the store follow. A clean success or a replay changes neither, and
-    // reading them again after each one would cost every donation a scan of the store.
-    if (method === "POST" && c.req.path === "/v1/donations" && mayChangeStoreFigures(c.get("logFields")))
+    // A donation that may have left an attempt unknown, counted a decline towards defence mode or
+    // queued webhook events: the gauges read from the store follow. A clean success without
+    // endpoints, or a replay, changes none, and reading them again after each one would cost
+    // every donation a scan of the store.
+    if (
+      method === "POST" &&
+      c.req.path === "/v1/donations" &&
+      mayChangeStoreFigures(c.get("logFields"), queuesEvents)
+    )
       metrics.storeChanged();
     // A bot filter's refusal says why in the log fields (honeypot, form_signals, a form session's reason).
     const filtered = c.get("logFields")?.filtered;
@@ -49,9 +57,10 @@ export function httpMetrics(metrics: Metrics): MiddlewareHandler<AppEnv> {
 
 /**
  * Whether a donation's answer may have changed what the store's gauges count (unknown attempts,
- * defence mode): anything but a replay or a success recorded as such.
+ * defence mode, the webhook outbox): anything but a replay, or a success recorded as such that
+ * queued no event.
  */
-function mayChangeStoreFigures(fields: Record<string, unknown> | undefined): boolean {
+function mayChangeStoreFigures(fields: Record<string, unknown> | undefined, queuesEvents: boolean): boolean {
   if (fields?.idempotency === "replayed") return false;
-  return !(fields?.outcome === "succeeded" && fields.record === undefined);
+  return queuesEvents || !(fields?.outcome === "succeeded" && fields.record === undefined);
 }
