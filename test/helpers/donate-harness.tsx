@@ -11,6 +11,7 @@ import type { FromFrameMessage, ToFrameMessage } from "../../contract/frame";
 import { readDonateAttributes } from "../../widget/donate/base/attributes";
 import { DonateWidget } from "../../widget/donate/DonateWidget";
 import { extrasFor, loadLater } from "../../widget/donate/load-later";
+import type { createGiftModel } from "../../widget/donate/gift/gift";
 
 export const PROXY = "https://give.example.org";
 
@@ -29,6 +30,18 @@ export const HOPE: Campaign = {
 };
 
 /** What every event of a form giving to HOPE carries besides its own facts (widget/donate/base/analytics.ts). */
+/** A gift model's props as a plain form gives them: three amounts, three frequencies, the fee optional. */
+export type GiftProps = Parameters<typeof createGiftModel>[0];
+export const GIFT_PROPS: GiftProps = {
+  amounts: [2500, 5000, 10000],
+  amountLabels: {},
+  monthlyAmounts: null,
+  defaultAmount: null,
+  defaultFrequency: "once",
+  frequencies: ["once", "monthly", "annually"],
+  coverFee: "optional",
+};
+
 export const HOPE_CONTEXT = { currency: "USD", shortcode: "71777", keyword: "HOPE" } as const;
 
 export const PEERS: Peer[] = [

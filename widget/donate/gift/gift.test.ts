@@ -1,19 +1,10 @@
 import { signal } from "@preact/signals-core";
 import { describe, expect, it } from "vitest";
 import type { Campaign } from "../../../contract/api";
-import { HOPE } from "../../../test/helpers/donate-harness";
+import { GIFT_PROPS, type GiftProps, HOPE } from "../../../test/helpers/donate-harness";
 import { createGiftModel, parseAmountInput } from "./gift";
 
-type GiftProps = Parameters<typeof createGiftModel>[0];
-const PROPS: GiftProps = {
-  amounts: [2500, 5000, 10000],
-  amountLabels: {},
-  monthlyAmounts: null,
-  defaultAmount: null,
-  defaultFrequency: "once",
-  frequencies: ["once", "monthly", "annually"],
-  coverFee: "optional",
-};
+const PROPS = GIFT_PROPS;
 
 function gift(props: Partial<GiftProps> = {}, loaded: Campaign | null = HOPE) {
   const campaign = signal<Campaign | null>(loaded);

@@ -1,21 +1,12 @@
 import { signal } from "@preact/signals-core";
 import { describe, expect, it } from "vitest";
 import type { Campaign } from "../../../contract/api";
-import { HOPE } from "../../../test/helpers/donate-harness";
+import { GIFT_PROPS, type GiftProps, HOPE } from "../../../test/helpers/donate-harness";
 import type { MonthlyPrompt } from "../base/attributes";
 import { createGiftModel } from "./gift";
 import { answerMonthly, monthlySuggestion, suggestMonthly } from "./monthly-offer";
 
-type GiftProps = Parameters<typeof createGiftModel>[0];
-const PROPS: GiftProps = {
-  amounts: [2500, 5000, 10000],
-  amountLabels: {},
-  monthlyAmounts: null,
-  defaultAmount: null,
-  defaultFrequency: "once",
-  frequencies: ["once", "monthly", "annually"],
-  coverFee: "optional",
-};
+const PROPS = GIFT_PROPS;
 
 /** A gift model with `monthly-prompt` as `prompt`: what it suggests now, and the donor's answer. */
 function offer(prompt: MonthlyPrompt | null, props: Partial<GiftProps> = {}, loaded: Campaign | null = HOPE) {
