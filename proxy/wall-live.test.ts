@@ -44,16 +44,24 @@ describe("the live hub", () => {
   it("reads once per tick for all its clients and sends each change once to each", async () => {
     let current = figures("10.00");
     let reads = 0;
+    let boards = 0;
     const hub = createLiveHub({
-      progress: { live: async () => (reads++, current) },
+      progress: {
+        live: async () => {
+          reads++;
+          return { ...current, leaders: (kind) => (boards++, current.leaders(kind)) };
+        },
+      },
       tickMs: 20,
     });
     const clients = Array.from({ length: 50 }, () => client());
-    const leaves = clients.map((c) => hub.join(campaign, c.sink, current));
+    const leaves = clients.map((c) => hub.join(campaign, c.sink, current, "teams"));
     await sleep(70);
     current = figures("25.00");
     await sleep(70);
     expect(reads).toBeLessThanOrEqual(8);
+    // One message per view per tick: the board is ranked and written once, not once per client.
+    expect(boards).toBe(reads);
     for (const c of clients) expect(c.got.map(raisedIn)).toEqual(["10.00", "25.00"]);
     expect(hub.connections()).toBe(50);
     for (const leave of leaves) leave();

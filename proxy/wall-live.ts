@@ -93,9 +93,9 @@ export function createLiveHub(options: {
         return;
       }
       const figures = await options.progress.live(entry.campaign);
+      // Each view's message made once, however many connections share it.
       const changed = new Map<LiveView, string>();
-      for (const { view } of entry.clients.values()) {
-        if (changed.has(view)) continue;
+      for (const view of new Set(Array.from(entry.clients.values(), (client) => client.view))) {
         const message = liveEvent(figures, view);
         if (message !== entry.messages.get(view)) changed.set(view, message);
       }
