@@ -6,13 +6,13 @@
  * customElements.define(), attributes and all.
  *
  * For `<givekit-donate>` it asks, in the same moment, for what the form asks for as soon as it
- * runs: its campaign (an early GET its chunk takes over, widget/chunks/early.ts) and its card
+ * runs: its campaign (an early GET its chunk takes over, widget/shared/early-answers.ts) and its card
  * frame (widget/shared/card-frame.ts, which the form's first step gives its look). So a donor
  * waits for one wave of requests after widget.js, not three in a row, and the card fields are
  * ready as the first step is. The rest of the form (its later steps) the form asks for as it
  * starts: the first step has the wave's bandwidth to itself.
  */
-import type { EarlyAnswers } from "./chunks/early";
+import type { EarlyAnswers } from "./shared/early-answers";
 import { earlyCampaignPath } from "./donate/campaign/campaign";
 import { localeOf } from "./i18n";
 import { cardFrameOf, cardFrameUrl } from "./shared/open-card-frame";

@@ -44,8 +44,8 @@ import {
 } from "./donate/base/attributes";
 import { readDonation, readDonationStatus } from "./donate/outcome/donation-responses";
 import { readCampaign, readPeers } from "./donate/base/responses";
-import { readProgress } from "./goal/progress";
-import { readLeaderboard, readLive, readWall } from "./wall/read";
+import { readProgress } from "./shared/read-progress";
+import { readLeaderboard, readLive, readWall } from "./shared/read-feeds";
 import {
   KEYWORD,
   LOCALE,
@@ -247,7 +247,7 @@ describe("widget/donate/base/responses.ts and outcome/donation-responses.ts read
   });
 });
 
-describe("widget/goal/progress.ts reads the progress answer as contract/api.ts does", () => {
+describe("widget/shared/read-progress.ts reads the progress answer as contract/api.ts does", () => {
   it("readProgress and ProgressSchema", () => {
     const progress = objectOf({
       raised: amount,
@@ -427,7 +427,7 @@ describe("widget/shared/attributes.ts reads attributes as the schemas they stand
   });
 });
 
-describe("widget/wall/read.ts reads the wall, the leaderboard and the live feed as contract/api.ts does", () => {
+describe("widget/shared/read-feeds.ts reads the wall, the leaderboard and the live feed as contract/api.ts does", () => {
   const short = field(fc.string({ maxLength: 6 }), 7);
   const progress = objectOf({
     raised: amount,

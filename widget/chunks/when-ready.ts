@@ -1,7 +1,7 @@
 import { loadMessages, useMessageSource, type MessageSource } from "../i18n";
 import type { NeedElement } from "../loader";
 import { rememberScriptOrigin } from "../shared/proxy-url";
-import { useEarlyAnswers, type EarlyAnswers } from "./early";
+import { useEarlyAnswers, type EarlyAnswers } from "../shared/early-answers";
 
 /**
  * A chunk's `define(messages)`: widget.js hands it where this chunk's catalogs are (their

@@ -10,8 +10,8 @@ import "./display.css";
 import type { LiveMessage, Peer, WallEntry } from "../../contract/api";
 import { ANONYMOUS } from "../../contract/gala";
 import { toCents } from "../../contract/money";
-import { readLive } from "../wall/read";
-import { ageText } from "../wall/age";
+import { readLive } from "../shared/read-feeds";
+import { ageText } from "../shared/age-text";
 
 const WORDS = {
   en: {

@@ -15,7 +15,7 @@ import { formatMoney } from "../shared/format";
 import { getJson, part, PlainElement } from "../shared/plain-element";
 import { resolveProxyUrl } from "../shared/proxy-url";
 import css from "./goal.css?inline";
-import { readProgress } from "./progress";
+import { readProgress } from "../shared/read-progress";
 
 export const GOAL_ATTRIBUTES = ["shortcode", "keyword", "refresh", "locale", "proxy"] as const;
 /** Seconds between refreshes: the proxy caches progress for a minute (GIVEKIT_PROGRESS_CACHE_S). */

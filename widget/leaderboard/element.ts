@@ -23,7 +23,7 @@ import { formatMoney } from "../shared/format";
 import { LiveElement } from "../shared/live-feed";
 import { getJson, part } from "../shared/plain-element";
 import { resolveProxyUrl } from "../shared/proxy-url";
-import { readLeaderboard } from "../wall/read";
+import { readLeaderboard } from "../shared/read-feeds";
 import css from "./leaderboard.css?inline";
 
 export const LEADERBOARD_ATTRIBUTES = [

@@ -1,6 +1,6 @@
 import type { Problem } from "../../contract/error-schemas";
 import { isErrorCode, type ErrorCode } from "../../contract/errors";
-import { takeEarly } from "../chunks/early";
+import { takeEarly } from "./early-answers";
 import { isFieldErrors, isObject } from "./checks";
 
 /**
@@ -31,7 +31,7 @@ export function readProblem(body: unknown, status: number): Problem {
 
 /**
  * A small JSON client for the proxy's public API; answers are never thrown, always returned. A GET
- * that widget.js already made (widget/chunks/early.ts) takes its answer over; one that failed to
+ * that widget.js already made (widget/shared/early-answers.ts) takes its answer over; one that failed to
  * arrive is asked again here, as if it had never been made. A GET is sent as widget.js sends it
  * (widget/loader.ts): no credentials, no headers (the proxy answers JSON whatever the Accept).
  */

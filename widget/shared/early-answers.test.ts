@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createApiClient } from "../shared/api-client";
-import { useEarlyAnswers } from "./early";
+import { createApiClient } from "./api-client";
+import { useEarlyAnswers } from "./early-answers";
 
 const PROXY = "https://give.example.org";
 const json = (body: unknown, status = 200) =>

@@ -9,8 +9,8 @@
  */
 import type { LiveMessage } from "../../contract/api";
 import { localeOf } from "../i18n";
-import { ageText } from "../wall/age";
-import { readLive } from "../wall/read";
+import { ageText } from "./age-text";
+import { readLive } from "./read-feeds";
 import liveCss from "./live.css?inline";
 import { part, PlainElement, type AttributeReader, type PlainWidget } from "./plain-element";
 

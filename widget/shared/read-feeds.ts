@@ -1,8 +1,8 @@
 import type { LeaderboardResponse, LiveMessage, Peer, WallEntry, WallResponse } from "../../contract/api";
 import { isAmount, PEER_KINDS } from "../../contract/patterns";
-import { arrayOf, isBoolean, isText, nullable, oneOf, optional, readShape } from "../shared/checks";
-import type { Check } from "../shared/checks";
-import { readProgress } from "../goal/progress";
+import { arrayOf, isBoolean, isText, nullable, oneOf, optional, readShape } from "./checks";
+import type { Check } from "./checks";
+import { readProgress } from "./read-progress";
 import { LEADERBOARD_KINDS } from "../../contract/gala";
 
 /*

@@ -1,6 +1,6 @@
 import type { Progress } from "../../contract/api";
 import { CURRENCY_PATTERN, isAmount } from "../../contract/patterns";
-import { isText, nullable, pattern, readShape, type Check } from "../shared/checks";
+import { isText, nullable, pattern, readShape, type Check } from "./checks";
 
 /*
  * The progress answer, read as contract/api.ts's ProgressSchema reads it, by hand (zod's parsers

@@ -2,7 +2,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { defineLeaderboardElement } from "../leaderboard/element";
 import { defineWallElement } from "./element";
-import { readLeaderboard, readLive, readWall } from "./read";
+import { readLeaderboard, readLive, readWall } from "../shared/read-feeds";
 import { peer, stubFetch } from "../shared/plain-test-helpers";
 
 const PROXY = "https://give.example.org";

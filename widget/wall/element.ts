@@ -20,8 +20,8 @@ import { formatMoney } from "../shared/format";
 import { LiveElement } from "../shared/live-feed";
 import { getJson, part } from "../shared/plain-element";
 import { resolveProxyUrl } from "../shared/proxy-url";
-import { ageText } from "./age";
-import { readWall } from "./read";
+import { ageText } from "../shared/age-text";
+import { readWall } from "../shared/read-feeds";
 import css from "./wall.css?inline";
 
 export const WALL_ATTRIBUTES = ["shortcode", "keyword", "limit", "amounts", "locale", "proxy"] as const;
