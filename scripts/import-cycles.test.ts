@@ -110,6 +110,21 @@ describe("the import-cycle check", () => {
     ]);
   });
 
+  it("refuses an import from widget/shared/ up into an element or a chunk, its tests aside", () => {
+    const root = tree({
+      "contract/api.ts": "export type Live = 1;\n",
+      "widget/i18n/index.ts": "export const locale = 'en';\n",
+      "widget/shared/feed.ts":
+        'import type { Live } from "../../contract/api";\nimport { locale } from "../i18n";\nimport { age } from "./age";\nexport const feed = [locale, age];\nexport type { Live };\n',
+      "widget/shared/age.ts": "export const age = 0;\n",
+      "widget/shared/client.ts": 'import { early } from "../chunks/early";\nexport const client = early;\n',
+      "widget/shared/feed.test.ts": 'import "../wall/element";\n',
+      "widget/chunks/early.ts": "export const early = 0;\n",
+      "widget/wall/element.ts": 'import { feed } from "../shared/feed";\nexport const wall = feed;\n',
+    });
+    expect(roomViolations(importGraph(root))).toEqual(["widget/shared/client.ts -> widget/chunks/early.ts"]);
+  });
+
   it("passes on this repository as `npm run lint` runs it", () => {
     const script = join(import.meta.dirname, "import-cycles.ts");
     const run = () =>
