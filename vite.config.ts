@@ -18,7 +18,7 @@ import { LOCALES } from "./widget/i18n";
  *   module  → dist/widget/givekit.js      the ES module for bundlers: defineElements(), mount()
  *   frame   → dist/widget/frame/card.html the card frame page, its script in dist/widget/assets/
  *   display → dist/widget/display/display.{js,css} the room's screen's script and stylesheet
- *                                         (its page is made by the proxy: proxy/display/)
+ *                                         (its page is made by the proxy: proxy/campaign/display-page.ts, proxy/routes/display.ts)
  *   client  → dist/demo/                  the demo campaign page (index.html, Vite's root)
  */
 const WIDGET_DIR = "dist/widget";

@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { Peer } from "../contract/api";
-import { createPeerIndex } from "../proxy/peer-index";
+import { createPeerIndex } from "../proxy/campaign/peer-index";
 import { DEMO, startSandbox } from "../test/helpers/sandbox";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

@@ -153,7 +153,7 @@ export type PeersResponse = z.infer<typeof PeersResponseSchema>;
 
 // ── gala night: the wall, the leaderboard, the live feed ─────────────────────────────────
 
-/** One gift as a room may see it (proxy/wall.ts decides what): never an e-mail, phone or address. */
+/** One gift as a room may see it (proxy/campaign/wall.ts decides what): never an e-mail, phone or address. */
 export const WallEntrySchema = /* @__PURE__ */ z.object({
   id: /* @__PURE__ */ z.string(),
   /** "Ana G.", or "Anonymous" where the donor asked. */

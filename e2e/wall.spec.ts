@@ -312,7 +312,7 @@ test.describe("gala night", () => {
       }
       await relay.reopen();
       // After the proxy's back-off (10 s, doubling while the upstream stays away: 40 s at most after
-      // 30 s away, proxy/progress.ts BACKOFF_MS), the figures catch up and the note goes.
+      // 30 s away, proxy/campaign/progress.ts BACKOFF_MS), the figures catch up and the note goes.
       await expect(screen.locator('[data-part="raised"]')).toHaveText("$35", { timeout: 45_000 });
       await expect(status).toBeHidden();
       await screen.close();

@@ -42,7 +42,7 @@ export interface Metrics {
   upstreamSeconds: Histogram<"operation">;
   upstreamErrors: Counter<"operation" | "kind">;
   storeSeconds: Histogram<"operation">;
-  /** Campaign progress reads (proxy/progress.ts): full or changes only, ok or failed. */
+  /** Campaign progress reads (proxy/campaign/progress.ts): full or changes only, ok or failed. */
   progressReads: Counter<"kind" | "result">;
   /** Read from the store in the background (never during a scrape): the last value it gave. */
   unknownAttempts: Gauge;

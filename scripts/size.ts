@@ -38,7 +38,7 @@ import { brotliCompressSync, gzipSync } from "node:zlib";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../sandbox/fixture";
 import { DEFAULT_CAMPAIGNS_PATH, loadCampaigns } from "../proxy/config";
 import { loadDisplays } from "../proxy/campaigns";
-import { displayPage } from "../proxy/display/page";
+import { displayPage } from "../proxy/campaign/display-page";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const WIDGET_DIR = join(ROOT, "dist/widget");

@@ -1,11 +1,11 @@
 /**
  * Gala night's feed, as the routes and the live stream send it: the progress cache's figures and
  * newest gifts (one report read for every reader), each gift with the name of the fundraiser or
- * team it credits, and the leaderboards summed from the same read (proxy/leaderboard.ts), with
+ * team it credits, and the leaderboards summed from the same read (proxy/campaign/leaderboard.ts), with
  * the peers' names and goals from the peer lists the picker reads already. Worked out once per
  * read and peer list, so a thousand screens cost one lookup.
  */
-import type { Campaign, Peer, Progress, WallEntry as PublicWallEntry } from "../contract/api";
+import type { Campaign, Peer, Progress, WallEntry as PublicWallEntry } from "../../contract/api";
 import { rankLeaders } from "./leaderboard";
 import type { PeerIndex } from "./peer-index";
 import type { createPeersCache } from "./peers";

@@ -5,11 +5,11 @@
  * leaderboard adds up with the thermometer beside it. The peer lists give only who the peers are
  * (public name, team, goal) and which may be shown (no root page, no hidden captain).
  */
-import type { Peer } from "../contract/api";
-import { LEADERBOARD_LIMIT_MAX } from "../contract/gala";
-import { fromCents, toCents } from "../contract/money";
-import { isAmount } from "../contract/patterns";
-import type { TransactionRow } from "../contract/upstream";
+import type { Peer } from "../../contract/api";
+import { LEADERBOARD_LIMIT_MAX } from "../../contract/gala";
+import { fromCents, toCents } from "../../contract/money";
+import { isAmount } from "../../contract/patterns";
+import type { TransactionRow } from "../../contract/upstream";
 import type { PeerIndex } from "./peer-index";
 
 /** Cents credited to each fundraiser and each team, by id: a read's sums as the store keeps them. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { Campaign, Peer } from "../contract/api";
+import type { Campaign, Peer } from "../../contract/api";
 import type { GalaFigures } from "./gala-feed";
-import { createLiveHub, type LiveClient } from "./wall-live";
+import { createLiveHub, type LiveClient } from "./live-hub";
 
 const campaign = { shortcode: "71777", keyword: "HOPE" } as Campaign;
 const peer = (kind: Peer["kind"], raised: string): Peer => ({

@@ -1,13 +1,13 @@
 /**
  * The live feed of a campaign (GET …/live?of=): every browser connected to this proxy for a
  * campaign gets the same server-sent event (one per `of`: none, teams or fundraisers), made once
- * from the one progress cache (proxy/progress.ts, through proxy/gala-feed.ts) each time a read
+ * from the one progress cache (proxy/campaign/progress.ts, through proxy/campaign/gala-feed.ts) each time a read
  * brings new figures or the peer lists new names. However many screens watch, the proxy looks at its store at most
  * once per TICK_MS per campaign and the upstream is read at most once per interval, as for
  * GET …/progress: a connection costs the upstream nothing.
  */
-import type { Campaign, LiveMessage } from "../contract/api";
-import type { LeaderboardKind } from "../contract/gala";
+import type { Campaign, LiveMessage } from "../../contract/api";
+import type { LeaderboardKind } from "../../contract/gala";
 import type { GalaFeed, GalaFigures } from "./gala-feed";
 
 /** How often a watched campaign's figures are looked at (the store, not the upstream). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Peer } from "../contract/api";
+import type { Peer } from "../../contract/api";
 import { createPeerIndex, PEER_PAGE, searchWords } from "./peer-index";
 
 const peer = (id: string, name: string, kind: Peer["kind"] = "fundraiser"): Peer => ({

@@ -3,7 +3,7 @@
  * the picker receives, and every word of every name in one sorted array, so a search is a
  * binary search and a walk over the words that start with the query, never a scan of the list.
  */
-import type { Peer } from "../contract/api";
+import type { Peer } from "../../contract/api";
 
 /** How many matches one answer carries; the rest are counted. */
 export const PEER_PAGE = 20;

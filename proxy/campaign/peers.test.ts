@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { createPeersCache, toPeers } from "./peers";
-import type { UpstreamClient } from "./upstream/client";
+import type { UpstreamClient } from "../upstream/client";
 
 const fundraisers = [
   { id: "npo-kw", name: "Hope Shelter", is_root: true, team_id: null },

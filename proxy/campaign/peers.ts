@@ -7,13 +7,13 @@
  */
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants, gunzipSync, gzipSync } from "node:zlib";
-import type { Variants } from "../http/precompressed";
-import { isAmount } from "../contract/patterns";
-import type { Campaign, Peer } from "../contract/api";
-import type { UpstreamFundraiser, UpstreamTeam } from "../contract/upstream";
+import type { Variants } from "../../http/precompressed";
+import { isAmount } from "../../contract/patterns";
+import type { Campaign, Peer } from "../../contract/api";
+import type { UpstreamFundraiser, UpstreamTeam } from "../../contract/upstream";
 import { buildPeerIndex, type PeerIndex, type PeerSearch } from "./peer-index";
-import type { PeerListStore } from "./store";
-import type { UpstreamClient } from "./upstream/client";
+import type { PeerListStore } from "../store";
+import type { UpstreamClient } from "../upstream/client";
 
 export { PEER_PAGE, searchWords } from "./peer-index";
 

@@ -15,14 +15,14 @@
  * like the figures), beside the figures, for the wall, the leaderboard and the display (live()).
  */
 import { createHash, randomBytes } from "node:crypto";
-import type { Campaign, Progress } from "../contract/api";
-import { fromCents, toCents } from "../contract/money";
-import { reportDateOf, type TransactionRow } from "../contract/upstream";
+import type { Campaign, Progress } from "../../contract/api";
+import { fromCents, toCents } from "../../contract/money";
+import { reportDateOf, type TransactionRow } from "../../contract/upstream";
 import { CreditTally, type PeerCredits } from "./leaderboard";
-import type { Metrics } from "./metrics";
-import { ProblemError } from "./problem";
-import type { ProgressFigures, ProgressSave, ProgressStore, StoredCredits } from "./store";
-import type { UpstreamClient } from "./upstream/client";
+import type { Metrics } from "../metrics";
+import { ProblemError } from "../problem";
+import type { ProgressFigures, ProgressSave, ProgressStore, StoredCredits } from "../store";
+import type { UpstreamClient } from "../upstream/client";
 import { wallEntry, type WallEntry } from "./wall";
 
 /** The figures and the wall as one read left them; `read_at` tells one read's from the next's. */

@@ -4,7 +4,7 @@
  * "Anonymous" where the donor asked, otherwise first name and last initial. Nothing else of
  * the donor (e-mail, phone, address, message, dedication) is ever copied out of the row.
  */
-import { ANONYMOUS } from "../contract/gala";
+import { ANONYMOUS } from "../../contract/gala";
 
 /** The row fields the wall reads; report rows are loose, so each is checked here. */
 export interface WallSourceRow {

@@ -15,7 +15,7 @@ import { campaignScope } from "../campaigns";
 import { beginConsent, consentRecord, NO_CONSENT, type ConsentHandle, type ConsentSource } from "../consent";
 import type { Defence } from "../defence/defence";
 import type { RateLimits } from "../middleware/rate-limit";
-import type { ProgressCache } from "../progress";
+import type { ProgressCache } from "../campaign/progress";
 import { StoreUnavailableError, type ConsentStore, type NewAttempt } from "../store";
 import type { DonateOutcome, UpstreamClient } from "../upstream/client";
 import type { WebhookEndpoint } from "../webhooks/endpoints";

@@ -8,7 +8,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context";
-import { fingerprint, readIdempotencyKey } from "../idempotency";
+import { fingerprint, readIdempotencyKey } from "./idempotency";
 import { ProblemError } from "../problem";
 import type {
   AttemptOutcome,

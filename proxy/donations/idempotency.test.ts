@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJson, fingerprint, readIdempotencyKey } from "./idempotency";
-import { ProblemError } from "./problem";
+import { ProblemError } from "../problem";
 
 function codeOf(run: () => unknown): string | undefined {
   try {

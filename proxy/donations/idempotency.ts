@@ -4,8 +4,8 @@
  * fingerprint so the store never holds the body itself.
  */
 import { createHmac } from "node:crypto";
-import { IDEMPOTENCY_KEY_MAX } from "../contract/api";
-import { ProblemError } from "./problem";
+import { IDEMPOTENCY_KEY_MAX } from "../../contract/api";
+import { ProblemError } from "../problem";
 
 // Visible ASCII: keys are opaque strings such as UUIDs.
 const KEY_PATTERN = /^[\x21-\x7e]+$/;

@@ -5,7 +5,7 @@
  * Both compressed by Accept-Encoding, with an ETag, cacheable a short while (CAMPAIGN_CACHE).
  * GET /v1/campaigns/{shortcode}/{keyword}/peers?q=: its fundraisers and teams for the picker (at
  *   most PEER_PAGE, with how many `more` match); ?fundraiser=ID or ?team=ID: that one peer.
- * GET /v1/campaigns/{shortcode}/{keyword}/progress: raised, goal and donors (proxy/progress.ts).
+ * GET /v1/campaigns/{shortcode}/{keyword}/progress: raised, goal and donors (proxy/campaign/progress.ts).
  */
 import { Hono, type Context } from "hono";
 import { compressedVariants, variantResponse, type Variants } from "../../http/precompressed";
@@ -13,8 +13,8 @@ import type { Campaign, CampaignResponse, PeersResponse } from "../../contract/a
 import type { CampaignDirectory } from "../campaigns";
 import type { AppEnv } from "../context";
 import { PEER_ID_PATTERN } from "../../contract/patterns";
-import { PEER_QUERY_MAX, type createPeersCache, type PeerQuestion } from "../peers";
-import type { ProgressCache } from "../progress";
+import { PEER_QUERY_MAX, type createPeersCache, type PeerQuestion } from "../campaign/peers";
+import type { ProgressCache } from "../campaign/progress";
 import { ProblemError } from "../problem";
 
 /** Browsers and CDNs may keep campaign settings and peer lists this long, in seconds. */

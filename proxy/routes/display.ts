@@ -16,7 +16,7 @@ import type { DisplaySettings } from "../../contract/api";
 import { campaignScope, type CampaignDirectory } from "../campaigns";
 import type { AppEnv } from "../context";
 import { ProblemError } from "../problem";
-import { DISPLAY_CSP, displayPage } from "./page";
+import { DISPLAY_CSP, displayPage } from "../campaign/display-page";
 
 const ASSETS = { "display.js": "text/javascript", "display.css": "text/css" } as const;
 const SCRIPT = "/display/assets/display.js";

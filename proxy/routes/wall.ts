@@ -1,9 +1,9 @@
 /**
  * Gala night's feeds, all from caches other routes fill already (nothing here asks the upstream):
  * GET /v1/campaigns/{shortcode}/{keyword}/wall?limit=: the newest gifts as a room may see them
- *   (proxy/wall.ts), from the same report read as …/progress.
+ *   (proxy/campaign/wall.ts), from the same report read as …/progress.
  * GET …/leaderboard?of=teams|fundraisers&limit=: peers by raised, summed from the same read
- *   (proxy/leaderboard.ts), named from the peer lists (proxy/peers.ts).
+ *   (proxy/campaign/leaderboard.ts), named from the peer lists (proxy/campaign/peers.ts).
  * GET …/live?of=: server-sent events, `figures` ({progress, wall, stale, leaders when `of` is
  *   given}) at once and on each change.
  * The first two are compressed and cacheable for LIVE_MAX_AGE_S.
@@ -20,9 +20,9 @@ import {
 } from "../../contract/gala";
 import type { CampaignDirectory } from "../campaigns";
 import type { AppEnv } from "../context";
-import type { GalaFeed } from "../gala-feed";
+import type { GalaFeed } from "../campaign/gala-feed";
 import { ProblemError } from "../problem";
-import type { LiveHub } from "../wall-live";
+import type { LiveHub } from "../campaign/live-hub";
 
 /** Browsers and CDNs may keep a wall or a leaderboard this long: a room sees a gift within it. */
 export const LIVE_MAX_AGE_S = 5;

@@ -1,5 +1,5 @@
 /** What both adapters share of the progress figures (proxy/store/sqlite|postgres/progress.ts). */
-import type { WallEntry } from "../wall";
+import type { WallEntry } from "../campaign/wall";
 import type { ProgressFigures, StoredCredits } from "./types";
 
 /** The figures' columns, in the order both adapters read and write them. */

@@ -4,8 +4,8 @@
  * The store never holds a card number, a CVV, a token value or a request body: bodies are kept
  * as an HMAC fingerprint, and answers are rebuilt from an attempt's state.
  */
-import type { PeerCredits } from "../leaderboard";
-import type { WallEntry } from "../wall";
+import type { PeerCredits } from "../campaign/leaderboard";
+import type { WallEntry } from "../campaign/wall";
 
 /** What became of a donation attempt. `unknown`: sent, no answer; it is never re-sent. */
 export type AttemptState =
@@ -276,7 +276,7 @@ export interface DefenceStore {
 }
 
 /**
- * A campaign's progress figures as every proxy on the store shares them (proxy/progress.ts):
+ * A campaign's progress figures as every proxy on the store shares them (proxy/campaign/progress.ts):
  * the figures, what they were made of (the "base": rows created before `base_before`, kept so a
  * refresh reads only the rows after it), and who reads the report now (a lease).
  */
@@ -302,10 +302,10 @@ export interface ProgressFigures {
   /** Failed reads in a row, and when the next may start (a failed read backs off). */
   failures: number;
   retry_at: number;
-  /** The newest gifts as a room may see them (proxy/wall.ts), newest first, at most WALL_KEPT. */
+  /** The newest gifts as a room may see them (proxy/campaign/wall.ts), newest first, at most WALL_KEPT. */
   wall: WallEntry[];
   /**
-   * What the report credits each fundraiser and team (proxy/leaderboard.ts): the base's sums and
+   * What the report credits each fundraiser and team (proxy/campaign/leaderboard.ts): the base's sums and
    * all of them. Null where never summed (figures saved before the store kept them): the next read is a full one.
    */
   credits: StoredCredits | null;
@@ -404,7 +404,7 @@ export interface ListingStore {
   consentsPage(since: string | null, after: number | null, limit: number): Promise<ConsentRecord[]>;
 }
 
-/** A campaign's fundraisers and teams as one proxy read them from the upstream (proxy/peers.ts). */
+/** A campaign's fundraisers and teams as one proxy read them from the upstream (proxy/campaign/peers.ts). */
 export interface PeerSnapshot {
   /** Counts up with each read kept: a proxy whose index is of this version has it already. */
   version: number;

@@ -8,7 +8,7 @@ import { fromCents, toCents } from "../../contract/money";
 import type { ReportRequest, TransactionRow } from "../../contract/upstream";
 import { createMetrics } from "../../proxy/metrics";
 import type { ProblemError } from "../../proxy/problem";
-import { BACKOFF_MS, createProgressCache, RECOUNT_MIN_MS, summarize } from "../../proxy/progress";
+import { BACKOFF_MS, createProgressCache, RECOUNT_MIN_MS, summarize } from "../../proxy/campaign/progress";
 import type { Store } from "../../proxy/store";
 import { openSqliteStore } from "../../proxy/store/sqlite";
 import { DB_FILE } from "../../proxy/store/sqlite/data-dir";

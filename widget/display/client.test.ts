@@ -1,7 +1,7 @@
 // The screen for the room: every figure from the live feed, the leaderboard included.
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { Campaign, DisplaySettings } from "../../contract/api";
-import { displayPage } from "../../proxy/display/page";
+import { displayPage } from "../../proxy/campaign/display-page";
 import { FakeSource, peer, stream, stubFetch } from "../shared/plain-test-helpers";
 
 const campaign = { shortcode: "71777", keyword: "HOPE", peer_fundraising: true } as Campaign;

@@ -1,5 +1,5 @@
 /**
- * The screen for the room (/display/{shortcode}/{keyword}, proxy/display/): its figures, the wall
+ * The screen for the room (/display/{shortcode}/{keyword}, proxy/campaign/display-page.ts, proxy/routes/display.ts): its figures, the wall
  * and the leaderboard, all from each message of the proxy's server-sent events (`…/live?of=`). It never goes blank: when the
  * stream drops or the proxy says its figures are stale, the last ones stay with "reconnecting"
  * and their age, and the stream is opened again until it comes back. Text only (textContent):

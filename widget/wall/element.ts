@@ -1,6 +1,6 @@
 /**
  * `<givekit-wall shortcode keyword>`: the latest gifts as the room may see them (the proxy has
- * already left out what a room may not: widget/../proxy/wall.ts), newest first, kept live by the
+ * already left out what a room may not: proxy/campaign/wall.ts), newest first, kept live by the
  * proxy's server-sent events, polled where those do not get through, and fetched again at once
  * after a gift made through a givekit form on the same page; when they are not live, the last
  * gifts stay under a "Reconnecting…" note (widget/shared/live-feed.ts). Plain DOM, like

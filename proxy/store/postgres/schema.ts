@@ -108,7 +108,7 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE donation_attempts ADD COLUMN utm text;
   `,
-  // 6: campaign progress figures, their base, the lease on reading the report (proxy/progress.ts).
+  // 6: campaign progress figures, their base, the lease on reading the report (proxy/campaign/progress.ts).
   `
   CREATE TABLE progress_figures (
     campaign text PRIMARY KEY,
@@ -161,7 +161,7 @@ const MIGRATIONS: string[] = [
     expire bigint NOT NULL
   );
   `,
-  // 10: the newest gifts a room may see, kept beside the campaign's figures (proxy/wall.ts).
+  // 10: the newest gifts a room may see, kept beside the campaign's figures (proxy/campaign/wall.ts).
   `
   ALTER TABLE progress_figures ADD COLUMN wall text NOT NULL DEFAULT '[]';
   `,
@@ -190,7 +190,7 @@ const MIGRATIONS: string[] = [
   CREATE INDEX webhook_outbox_order ON webhook_outbox (endpoint, order_key, seq) WHERE state = 'pending';
   CREATE INDEX webhook_outbox_created ON webhook_outbox (created_at);
   `,
-  // 12: what the report credits each fundraiser and team (proxy/leaderboard.ts); NULL until a full read sums it.
+  // 12: what the report credits each fundraiser and team (proxy/campaign/leaderboard.ts); NULL until a full read sums it.
   `
   ALTER TABLE progress_figures ADD COLUMN credits text;
   `,

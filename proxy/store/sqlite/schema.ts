@@ -102,7 +102,7 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE donation_attempts ADD COLUMN utm TEXT;
   `,
-  // 7: campaign progress figures, their base, the lease on reading the report (proxy/progress.ts).
+  // 7: campaign progress figures, their base, the lease on reading the report (proxy/campaign/progress.ts).
   `
   CREATE TABLE progress_figures (
     campaign TEXT PRIMARY KEY,
@@ -168,11 +168,11 @@ const MIGRATIONS: string[] = [
   CREATE INDEX webhook_outbox_due ON webhook_outbox (state, next_at);
   CREATE INDEX webhook_outbox_order ON webhook_outbox (endpoint, order_key, state, seq);
   `,
-  // 11: the newest gifts a room may see, kept beside the campaign's figures (proxy/wall.ts).
+  // 11: the newest gifts a room may see, kept beside the campaign's figures (proxy/campaign/wall.ts).
   `
   ALTER TABLE progress_figures ADD COLUMN wall TEXT NOT NULL DEFAULT '[]';
   `,
-  // 12: what the report credits each fundraiser and team (proxy/leaderboard.ts); NULL until a full read sums it.
+  // 12: what the report credits each fundraiser and team (proxy/campaign/leaderboard.ts); NULL until a full read sums it.
   `
   ALTER TABLE progress_figures ADD COLUMN credits TEXT;
   `,
