@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
-import { createCampaignDirectory, loadDisplays } from "./campaigns";
+import { createCampaignDirectory, loadDisplays, type CampaignDirectory } from "./campaigns";
 import { displayRoutes } from "./routes/display";
 import type { ProxyConfig } from "./config";
 import type { AppEnv } from "./context";
@@ -58,7 +58,9 @@ export interface AppDeps {
 }
 
 /**
- * Builds the proxy's Hono app.
+ * Builds the proxy's Hono app, in four steps read top to bottom: the parts the routes share (limits,
+ * the defence, the campaign's public reads), the guards every request passes in order, the routes,
+ * and the answers to what no route answers.
  *
  * @example
  * const config = loadConfig(process.env);
@@ -69,24 +71,53 @@ export interface AppDeps {
  * const res = await app.request("/v1/health"); // 200 {"status":"ok","store":"sqlite"}
  */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
-  const { config, logger, store, upstream } = deps;
   const metrics = deps.metrics ?? createMetrics();
   const lifecycle = deps.lifecycle ?? { draining: false };
-  const campaigns = createCampaignDirectory(config.campaigns);
+  const parts: AppParts = {
+    ...deps,
+    metrics,
+    lifecycle,
+    campaigns: createCampaignDirectory(deps.config.campaigns),
+    ...guardParts(deps),
+    ...campaignReads(deps, metrics, lifecycle),
+  };
+  const app = new Hono<AppEnv>();
+  useGuards(app, parts);
+  mountRoutes(app, parts);
+  answerTheRest(app);
+  return app;
+}
+
+/** What the routes share, made once per app. */
+type AppParts = AppDeps &
+  ReturnType<typeof guardParts> &
+  ReturnType<typeof campaignReads> & {
+    metrics: Metrics;
+    lifecycle: Lifecycle;
+    campaigns: CampaignDirectory;
+  };
+
+/** The client's limits, the card frame's sessions and the card-testing defence, over one set of counters. */
+function guardParts({ config, store, logger, signingSecret, ...deps }: AppDeps) {
   const rateLimits = deps.rateLimits ?? createRateLimits(config.rateLimits, store.counters);
   // One set of counters for the defence's parts: with SQLite, this process's memory.
   const counters = store.counters ?? memoryCounters();
-  const formSessions = createFormSessions(config.defence, { secret: deps.signingSecret, counters });
+  const formSessions = createFormSessions(config.defence, { secret: signingSecret, counters });
   const defence = createDefence(config.defence, {
     store,
     counters,
     logger,
-    secret: deps.signingSecret,
+    secret: signingSecret,
     clientDeclines: (ip) => rateLimits.declinesOf(ip),
     declineLimit: config.rateLimits.declineLimit,
     declineWindowS: config.rateLimits.declineBlockS,
     onSessionDecline: (session) => formSessions.recordDecline(session),
   });
+  return { rateLimits, formSessions, defence };
+}
+
+/** A campaign's public reads (proxy/campaign/): its peers, its progress, gala night's feed and its live hub. */
+function campaignReads({ config, store, logger, upstream }: AppDeps, metrics: Metrics, lifecycle: Lifecycle) {
   const peers = createPeersCache(
     upstream,
     config.peersCacheS,
@@ -110,11 +141,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         "campaign progress: the upstream report failed; serving the last good value",
       ),
   });
-
   const feed = createGalaFeed({ progress, peers });
   const live = createLiveHub({ progress: feed, draining: () => lifecycle.draining });
+  return { peers, progress, feed, live };
+}
 
-  const app = new Hono<AppEnv>();
+/** What every request passes, in this order, before any route. */
+function useGuards(app: Hono<AppEnv>, { config, logger, metrics }: AppParts): void {
   // An X-Request-Id from the reverse proxy is taken when it is short and plain (\w, -, =), so its
   // logs and ours join; otherwise the proxy makes one. Either is answered and on every log line.
   app.use("*", requestId({ headerName: "X-Request-Id", limitLength: REQUEST_ID_MAX }));
@@ -142,7 +175,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         ),
     }),
   );
+}
 
+/** Every route, each handed only what it uses: health and metrics, a campaign's reads, then what moves money. */
+function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
+  const { config, store, upstream, metrics, lifecycle, campaigns, rateLimits, formSessions, defence } = parts;
+  const { peers, progress, feed, live } = parts;
   app.route(
     "/",
     healthRoutes({
@@ -179,7 +217,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       formSessions,
       defence,
       campaigns,
-      secret: deps.signingSecret,
+      secret: parts.signingSecret,
     }),
   );
   app.route(
@@ -188,7 +226,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       campaigns,
       upstream,
       store,
-      signingSecret: deps.signingSecret,
+      signingSecret: parts.signingSecret,
       // A donation's card is admitted by the defence, and each decline is counted by both the
       // client's limits and the defence (donations/attempt.ts says so where it happens).
       rateLimits,
@@ -206,7 +244,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       challengeScriptUrl: config.defence.turnstile?.scriptUrl ?? null,
     }),
   );
+}
 
+/** A path no route knows is a 404 problem; a thrown problem is answered as itself, anything else as a 500. */
+function answerTheRest(app: Hono<AppEnv>): void {
   app.notFound(() => problemResponse(new ProblemError("not_found", "There is nothing at this address.")));
   app.onError((error, c) => {
     const problem = problemOf(error);
@@ -217,7 +258,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     c.set("logFields", { ...c.get("logFields"), code: "internal_error", error: errorSummary(error) });
     return problemResponse(new ProblemError("internal_error", PROBLEM_KINDS.internal_error.title));
   });
-  return app;
 }
 
 /** An unexpected error for the log: its name and message, which never hold request data. */
