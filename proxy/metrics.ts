@@ -75,6 +75,10 @@ export interface Metrics {
 }
 
 /**
+ * The registry and every metric, made in steps: the build's line, what donors got, the requests,
+ * the upstream and the store timed, the background work's (progress, reconciler, webhooks, the
+ * store's figures), and the store's figures read in the background.
+ *
  * @example
  * const metrics = createMetrics();
  * metrics.donations.inc({ outcome: "succeeded" });
@@ -85,18 +89,34 @@ export function createMetrics(build: { version: string } = { version: "unknown" 
   const registers = [registry];
   // process_* and nodejs_* (CPU, memory, event loop lag, handles), as on-call expects them.
   collectDefaultMetrics({ register: registry });
+  countBuild(registers, build.version);
+  const storeFigures = storeFigureReader();
+  return {
+    registry,
+    ...donorMetrics(registers),
+    ...requestMetrics(registers),
+    ...dependencyMetrics(registers),
+    ...backgroundMetrics(registers, storeFigures.figures),
+    watchStore: storeFigures.watch,
+    storeChanged: storeFigures.changed,
+  };
+}
+
+type Registers = Registry[];
+
+/** givekit_build_info: the running version and Node.js, always 1. */
+function countBuild(registers: Registers, version: string): void {
   new Gauge({
     name: "givekit_build_info",
     help: "The running givekit version and Node.js (always 1).",
     labelNames: ["version", "node"],
     registers,
-  }).set({ version: build.version, node: process.version }, 1);
-  let unknownCount: number | null = null;
-  let refreshSoon: (() => void) | undefined;
-  let defenceScopes: { scope: string; on: boolean }[] | null = null;
-  let oldestWebhookAt: number | null | undefined;
-  const metrics: Metrics = {
-    registry,
+  }).set({ version, node: process.version }, 1);
+}
+
+/** What donors and opt-ins got, and who was refused before anything was asked. */
+function donorMetrics(registers: Registers) {
+  return {
     donations: new Counter({
       name: "givekit_donations_total",
       help: "Donation requests answered, by outcome (an attempt's state, replayed, or the refusal's code).",
@@ -109,12 +129,55 @@ export function createMetrics(build: { version: string } = { version: "unknown" 
       labelNames: ["outcome"],
       registers,
     }),
+    optIns: new Counter({
+      name: "givekit_opt_ins_total",
+      help: "SMS opt-ins answered, by outcome (subscribed, or the refusal's code).",
+      labelNames: ["outcome"],
+      registers,
+    }),
     rateLimitRefusals: new Counter({
       name: "givekit_rate_limit_refusals_total",
       help: "Requests refused by a per-client limit or a donor's declines.",
       labelNames: ["route", "code"],
       registers,
     }),
+    botRefusals: new Counter({
+      name: "givekit_bot_refusals_total",
+      help: "Requests refused by a bot filter, by reason.",
+      labelNames: ["reason"],
+      registers,
+    }),
+    clientAddressProblems: new Counter({
+      name: "givekit_client_address_problems_total",
+      help: "Requests whose client address is not what GIVEKIT_TRUST_PROXY expects: untrusted_forwarder (X-Forwarded-For from a peer not trusted), missing_forwarded_for (a trusted proxy sent none).",
+      labelNames: ["problem"],
+      registers,
+    }),
+  } satisfies Partial<Metrics>;
+}
+
+/** Every request answered, by route, method and status class, and how long it took. */
+function requestMetrics(registers: Registers) {
+  return {
+    httpRequests: new Counter({
+      name: "givekit_http_requests_total",
+      help: "Requests answered, by route (its pattern, or unmatched), method and status class (2xx…5xx).",
+      labelNames: ["route", "method", "status"],
+      registers,
+    }),
+    httpSeconds: new Histogram({
+      name: "givekit_http_request_duration_seconds",
+      help: "How long the proxy took to answer, by route and method.",
+      labelNames: ["route", "method"],
+      buckets: HTTP_BUCKETS,
+      registers,
+    }),
+  } satisfies Partial<Metrics>;
+}
+
+/** The upstream's and the store's calls, timed, and their failures. */
+function dependencyMetrics(registers: Registers) {
+  return {
     upstreamSeconds: new Histogram({
       name: "givekit_upstream_request_duration_seconds",
       help: "Upstream calls by operation, until their outcome (a report's polling included).",
@@ -135,54 +198,29 @@ export function createMetrics(build: { version: string } = { version: "unknown" 
       buckets: STORE_BUCKETS,
       registers,
     }),
-    progressReads: new Counter({
-      name: "givekit_progress_reads_total",
-      help: "Campaign progress reads of the transactions report, by kind (full, changes) and result (ok, failed: the last figures were served meanwhile).",
-      labelNames: ["kind", "result"],
-      registers,
-    }),
-    unknownAttempts: new Gauge({
-      name: "givekit_unknown_attempts",
-      help: "Donation attempts whose outcome is unknown, awaiting reconciliation (read from the store every 15 s).",
-      registers,
-      collect() {
-        if (unknownCount !== null) this.set(unknownCount);
-      },
-    }),
-    defenceMode: new Gauge({
-      name: "givekit_defence_mode",
-      help: 'Defence mode per scope (1: on), as every proxy on the store sees it; scope "all" or a campaign (read every 15 s).',
-      labelNames: ["scope"],
-      registers,
-      collect() {
-        if (defenceScopes === null) return;
-        this.reset();
-        for (const { scope, on } of defenceScopes) this.set({ scope }, on ? 1 : 0);
-      },
-    }),
-    httpRequests: new Counter({
-      name: "givekit_http_requests_total",
-      help: "Requests answered, by route (its pattern, or unmatched), method and status class (2xx…5xx).",
-      labelNames: ["route", "method", "status"],
-      registers,
-    }),
-    httpSeconds: new Histogram({
-      name: "givekit_http_request_duration_seconds",
-      help: "How long the proxy took to answer, by route and method.",
-      labelNames: ["route", "method"],
-      buckets: HTTP_BUCKETS,
-      registers,
-    }),
-    optIns: new Counter({
-      name: "givekit_opt_ins_total",
-      help: "SMS opt-ins answered, by outcome (subscribed, or the refusal's code).",
-      labelNames: ["outcome"],
-      registers,
-    }),
     storeErrors: new Counter({
       name: "givekit_store_errors_total",
       help: "Store calls that failed, by operation; kind unavailable: the database could not be reached.",
       labelNames: ["operation", "kind"],
+      registers,
+    }),
+  } satisfies Partial<Metrics>;
+}
+
+/** What the store's figures were at their last background read; null or undefined before the first. */
+interface StoreFigures {
+  unknownCount: number | null;
+  defenceScopes: { scope: string; on: boolean }[] | null;
+  oldestWebhookAt: number | null | undefined;
+}
+
+/** The background work's: progress reads, reconciler passes, webhook tries, and the store's figures. */
+function backgroundMetrics(registers: Registers, read: Readonly<StoreFigures>) {
+  return {
+    progressReads: new Counter({
+      name: "givekit_progress_reads_total",
+      help: "Campaign progress reads of the transactions report, by kind (full, changes) and result (ok, failed: the last figures were served meanwhile).",
+      labelNames: ["kind", "result"],
       registers,
     }),
     reconcilePasses: new Counter({
@@ -203,76 +241,90 @@ export function createMetrics(build: { version: string } = { version: "unknown" 
       labelNames: ["outcome"],
       registers,
     }),
+    unknownAttempts: new Gauge({
+      name: "givekit_unknown_attempts",
+      help: "Donation attempts whose outcome is unknown, awaiting reconciliation (read from the store every 15 s).",
+      registers,
+      collect() {
+        if (read.unknownCount !== null) this.set(read.unknownCount);
+      },
+    }),
+    defenceMode: new Gauge({
+      name: "givekit_defence_mode",
+      help: 'Defence mode per scope (1: on), as every proxy on the store sees it; scope "all" or a campaign (read every 15 s).',
+      labelNames: ["scope"],
+      registers,
+      collect() {
+        if (read.defenceScopes === null) return;
+        this.reset();
+        for (const { scope, on } of read.defenceScopes) this.set({ scope }, on ? 1 : 0);
+      },
+    }),
     webhookOldestAge: new Gauge({
       name: "givekit_webhook_oldest_undelivered_seconds",
       help: "Age of the oldest webhook event not yet delivered nor given up, in seconds; 0 when none waits (read from the store every 15 s).",
       registers,
       collect() {
-        if (oldestWebhookAt === undefined) return;
-        this.set(oldestWebhookAt === null ? 0 : Math.max(0, (Date.now() - oldestWebhookAt) / 1000));
+        if (read.oldestWebhookAt === undefined) return;
+        this.set(read.oldestWebhookAt === null ? 0 : Math.max(0, (Date.now() - read.oldestWebhookAt) / 1000));
       },
     }),
-    clientAddressProblems: new Counter({
-      name: "givekit_client_address_problems_total",
-      help: "Requests whose client address is not what GIVEKIT_TRUST_PROXY expects: untrusted_forwarder (X-Forwarded-For from a peer not trusted), missing_forwarded_for (a trusted proxy sent none).",
-      labelNames: ["problem"],
-      registers,
-    }),
-    botRefusals: new Counter({
-      name: "givekit_bot_refusals_total",
-      help: "Requests refused by a bot filter, by reason.",
-      labelNames: ["reason"],
-      registers,
-    }),
-    watchStore(store) {
-      let stopped = false;
-      const refresh = async () => {
-        try {
-          unknownCount = (await store.listAttempts({ state: "unknown" })).length;
-          oldestWebhookAt = (await store.webhookStats()).oldestPendingAt;
-          const states = await store.defenceStates();
-          const on = new Set(activeDefences(states).map((state) => state.scope));
-          defenceScopes = [
-            { scope: ALL_SCOPE, on: on.has(ALL_SCOPE) },
-            ...states
-              .filter((state) => state.scope !== ALL_SCOPE)
-              .map((state) => ({ scope: state.scope, on: on.has(state.scope) })),
-          ];
-        } catch {
-          // The store is away: the last values stay, and givekit_store_errors_total says why.
+  } satisfies Partial<Metrics>;
+}
+
+/**
+ * The store's figures (unknown attempts, the oldest webhook waiting, defence mode), read now and
+ * every STORE_FIGURES_INTERVAL_MS once watched, and again soon after a change, so a scrape
+ * answers from memory.
+ */
+function storeFigureReader() {
+  const figures: StoreFigures = { unknownCount: null, defenceScopes: null, oldestWebhookAt: undefined };
+  let refreshSoon: (() => void) | undefined;
+  function watch(store: Store): () => void {
+    let stopped = false;
+    const refresh = async () => {
+      try {
+        figures.unknownCount = (await store.listAttempts({ state: "unknown" })).length;
+        figures.oldestWebhookAt = (await store.webhookStats()).oldestPendingAt;
+        const states = await store.defenceStates();
+        const on = new Set(activeDefences(states).map((state) => state.scope));
+        figures.defenceScopes = [
+          { scope: ALL_SCOPE, on: on.has(ALL_SCOPE) },
+          ...states
+            .filter((state) => state.scope !== ALL_SCOPE)
+            .map((state) => ({ scope: state.scope, on: on.has(state.scope) })),
+        ];
+      } catch {
+        // The store is away: the last values stay, and givekit_store_errors_total says why.
+      }
+    };
+    // One read at a time; a change asked for meanwhile is read once more after it.
+    let running: Promise<void> | null = null;
+    let again = false;
+    const run = () => {
+      if (stopped) return;
+      if (running) {
+        again = true;
+        return;
+      }
+      running = refresh().finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          run();
         }
-      };
-      // One read at a time; a change asked for meanwhile is read once more after it.
-      let running: Promise<void> | null = null;
-      let again = false;
-      const run = () => {
-        if (stopped) return;
-        if (running) {
-          again = true;
-          return;
-        }
-        running = refresh().finally(() => {
-          running = null;
-          if (again) {
-            again = false;
-            run();
-          }
-        });
-      };
-      refreshSoon = run;
-      run();
-      const timer = setInterval(run, STORE_FIGURES_INTERVAL_MS);
-      timer.unref();
-      return () => {
-        stopped = true;
-        clearInterval(timer);
-      };
-    },
-    storeChanged() {
-      refreshSoon?.();
-    },
-  };
-  return metrics;
+      });
+    };
+    refreshSoon = run;
+    run();
+    const timer = setInterval(run, STORE_FIGURES_INTERVAL_MS);
+    timer.unref();
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }
+  return { figures, watch, changed: () => refreshSoon?.() };
 }
 
 type AnyFunction = (...args: unknown[]) => unknown;
