@@ -281,17 +281,20 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
     }
   }
 
-  /** A list (fundraisers, teams) streamed row by row, each checked on its own. */
+  /**
+   * A keyword's list (fundraisers or teams, as `list` says where and how to read it) streamed row
+   * by row, each checked on its own.
+   */
   async function eachListed<Row>(
-    what: string,
-    path: string,
-    key: string,
-    query: Record<string, string>,
-    check: (row: unknown) => { success: true; data: Row } | { success: false },
-    envelope: (body: unknown) => boolean,
+    list: PeerList<Row>,
+    shortcode: string,
+    keyword: string,
     onRow: (row: Row) => void,
-    timeoutMs: number,
+    options?: StreamOptions,
   ): Promise<StreamedCount> {
+    const { what, path, key, check, envelope } = list;
+    const query = { shortcode, keyword };
+    const timeoutMs = options?.timeoutMs ?? config.timeoutMs;
     let count = 0;
     let skipped = 0;
     const rows: RowsOptions = {
@@ -318,6 +321,13 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
       throw new UpstreamAnswerError(`Listing ${what} failed (HTTP ${answer.status}).`, answer.status);
     }
     return { rows: count, skipped };
+  }
+
+  /** The same list, all in one array. */
+  async function allListed<Row>(list: PeerList<Row>, shortcode: string, keyword: string): Promise<Row[]> {
+    const all: Row[] = [];
+    await eachListed(list, shortcode, keyword, (row) => all.push(row));
+    return all;
   }
 
   async function eachTransaction(
@@ -470,61 +480,11 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
       throw new UpstreamAnswerError(`Subscribing failed (HTTP ${answer.status}).`, answer.status);
     },
 
-    async fundraisers(shortcode, keyword) {
-      const all: UpstreamFundraiser[] = [];
-      await eachListed(
-        "fundraisers",
-        UPSTREAM_PATHS.fundraisers,
-        "fundraisers",
-        { shortcode, keyword },
-        checkFundraiser,
-        fundraisersEnvelope,
-        (row) => all.push(row),
-        config.timeoutMs,
-      );
-      return all;
-    },
-
-    async teams(shortcode, keyword) {
-      const all: UpstreamTeam[] = [];
-      await eachListed(
-        "teams",
-        UPSTREAM_PATHS.teams,
-        "peer_fundraising_teams",
-        { shortcode, keyword },
-        checkTeam,
-        teamsEnvelope,
-        (row) => all.push(row),
-        config.timeoutMs,
-      );
-      return all;
-    },
-
-    eachFundraiser(shortcode, keyword, onRow, options) {
-      return eachListed(
-        "fundraisers",
-        UPSTREAM_PATHS.fundraisers,
-        "fundraisers",
-        { shortcode, keyword },
-        checkFundraiser,
-        fundraisersEnvelope,
-        onRow,
-        options?.timeoutMs ?? config.timeoutMs,
-      );
-    },
-
-    eachTeam(shortcode, keyword, onRow, options) {
-      return eachListed(
-        "teams",
-        UPSTREAM_PATHS.teams,
-        "peer_fundraising_teams",
-        { shortcode, keyword },
-        checkTeam,
-        teamsEnvelope,
-        onRow,
-        options?.timeoutMs ?? config.timeoutMs,
-      );
-    },
+    fundraisers: (shortcode, keyword) => allListed(FUNDRAISERS, shortcode, keyword),
+    teams: (shortcode, keyword) => allListed(TEAMS, shortcode, keyword),
+    eachFundraiser: (shortcode, keyword, onRow, options) =>
+      eachListed(FUNDRAISERS, shortcode, keyword, onRow, options),
+    eachTeam: (shortcode, keyword, onRow, options) => eachListed(TEAMS, shortcode, keyword, onRow, options),
 
     async transactions(filter) {
       const rows: TransactionRow[] = [];
@@ -541,10 +501,30 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
   };
 }
 
-const fundraisersEnvelope = (body: unknown) => UpstreamFundraisersEnvelopeSchema.safeParse(body).success;
-const teamsEnvelope = (body: unknown) => UpstreamTeamsEnvelopeSchema.safeParse(body).success;
-const checkFundraiser = (row: unknown) => UpstreamFundraiserSchema.safeParse(row);
-const checkTeam = (row: unknown) => UpstreamTeamSchema.safeParse(row);
+/** Where a keyword's peer list is asked for, the key its rows sit under, how a row and the whole answer are checked. */
+interface PeerList<Row> {
+  what: string;
+  path: string;
+  key: string;
+  check: (row: unknown) => { success: true; data: Row } | { success: false };
+  envelope: (body: unknown) => boolean;
+}
+
+const FUNDRAISERS: PeerList<UpstreamFundraiser> = {
+  what: "fundraisers",
+  path: UPSTREAM_PATHS.fundraisers,
+  key: "fundraisers",
+  check: (row) => UpstreamFundraiserSchema.safeParse(row),
+  envelope: (body) => UpstreamFundraisersEnvelopeSchema.safeParse(body).success,
+};
+
+const TEAMS: PeerList<UpstreamTeam> = {
+  what: "teams",
+  path: UPSTREAM_PATHS.teams,
+  key: "peer_fundraising_teams",
+  check: (row) => UpstreamTeamSchema.safeParse(row),
+  envelope: (body) => UpstreamTeamsEnvelopeSchema.safeParse(body).success,
+};
 
 /** The field names an error body points at (only the names: upstream text is never passed on). */
 function errorFields(body: unknown): string[] {
