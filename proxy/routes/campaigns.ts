@@ -12,10 +12,9 @@ import { compressedVariants, variantResponse, type Variants } from "../../http/p
 import type { Campaign, CampaignResponse, PeersResponse } from "../../contract/api";
 import type { CampaignDirectory } from "../campaigns";
 import type { AppEnv } from "../context";
-import { PEER_ID_PATTERN } from "../../contract/patterns";
-import { PEER_QUERY_MAX, type createPeersCache, type PeerQuestion } from "../campaign/peers";
+import type { createPeersCache } from "../campaign/peers";
+import { campaignOfEvent, peerQuestion, servedCampaign } from "../campaign/questions";
 import type { ProgressCache } from "../campaign/progress";
-import { ProblemError } from "../problem";
 
 /** Browsers and CDNs may keep campaign settings and peer lists this long, in seconds. */
 const PUBLIC_MAX_AGE_S = 60;
@@ -25,48 +24,6 @@ const PUBLIC_MAX_AGE_S = 60;
  * (a 304 when unchanged) after that.
  */
 const CAMPAIGN_CACHE = `public, max-age=${PUBLIC_MAX_AGE_S}, stale-while-revalidate=${5 * PUBLIC_MAX_AGE_S}`;
-
-function served(directory: CampaignDirectory, shortcode: string, keyword: string): Campaign {
-  const campaign = directory.byKeyword(shortcode, keyword);
-  // The path's text is not echoed back: it is whatever the caller typed.
-  if (!campaign) throw new ProblemError("campaign_not_served", "This campaign is not served here.");
-  return campaign;
-}
-
-/**
- * What a peers request asks: `q` (at most PEER_QUERY_MAX characters), or one `fundraiser` or
- * `team` by id, or (nothing) the first page. Anything else is a 400 naming the parameter.
- */
-function peerQuestion(params: Record<string, string>): PeerQuestion {
-  const { q, fundraiser, team } = params;
-  const asked = [q, fundraiser, team].filter((value) => value !== undefined).length;
-  if (asked > 1) {
-    throw new ProblemError(
-      "validation_failed",
-      "Ask for a search (q), a fundraiser or a team, one at a time.",
-      {
-        q: ["Use q, fundraiser or team alone."],
-      },
-    );
-  }
-  if (fundraiser !== undefined || team !== undefined) {
-    const [name, id] =
-      fundraiser !== undefined ? (["fundraiser", fundraiser] as const) : (["team", team!] as const);
-    if (!PEER_ID_PATTERN.test(id)) {
-      throw new ProblemError("validation_failed", `That is not a ${name} id.`, {
-        [name]: ["1 to 64 letters, digits, - or _."],
-      });
-    }
-    return { kind: "one", peer: name, id };
-  }
-  if (q === undefined || q === "") return { kind: "first" };
-  if (q.length > PEER_QUERY_MAX) {
-    throw new ProblemError("validation_failed", "The search text is too long.", {
-      q: [`At most ${PEER_QUERY_MAX} characters.`],
-    });
-  }
-  return { kind: "search", query: q };
-}
 
 export function campaignRoutes(deps: {
   campaigns: CampaignDirectory;
@@ -97,24 +54,15 @@ export function campaignRoutes(deps: {
   };
   return new Hono<AppEnv>()
     .get("/v1/campaigns", (c) => {
-      const eventId = c.req.query("event_id");
-      const eventType = c.req.query("event_type");
-      if (!eventId || !eventType) {
-        throw new ProblemError("validation_failed", "Name the campaign by event_id and event_type.", {
-          ...(eventId ? {} : { event_id: ["Required."] }),
-          ...(eventType ? {} : { event_type: ["Required."] }),
-        });
-      }
-      const campaign = deps.campaigns.byEvent(eventId, eventType);
-      if (!campaign) throw new ProblemError("campaign_not_served", "This campaign is not served here.");
+      const campaign = campaignOfEvent(deps.campaigns, c.req.query("event_id"), c.req.query("event_type"));
       return answer(c, campaign);
     })
     .get("/v1/campaigns/:shortcode/:keyword", (c) => {
-      const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
+      const campaign = servedCampaign(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
       return answer(c, campaign);
     })
     .get("/v1/campaigns/:shortcode/:keyword/peers", async (c) => {
-      const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
+      const campaign = servedCampaign(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
       const question = peerQuestion(c.req.query());
       if (!campaign.peer_fundraising)
         return c.json({ peers: [] } satisfies PeersResponse, 200, { "Cache-Control": cacheControl });
@@ -126,7 +74,7 @@ export function campaignRoutes(deps: {
       );
     })
     .get("/v1/campaigns/:shortcode/:keyword/progress", async (c) => {
-      const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
+      const campaign = servedCampaign(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
       const progress = await deps.progress.get(campaign);
       // The figures' age in seconds (they are served while a newer read is under way or failing).
       const age = Math.max(0, Math.floor((Date.now() - Date.parse(progress.updated_at)) / 1000));

@@ -11,51 +11,18 @@
 import { Hono, type Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { compressedVariants, variantResponse, type Variants } from "../../http/precompressed";
-import type { Campaign, LeaderboardResponse, WallResponse } from "../../contract/api";
-import {
-  LEADERBOARD_KINDS,
-  LEADERBOARD_LIMIT_MAX,
-  WALL_LIMIT_MAX,
-  type LeaderboardKind,
-} from "../../contract/gala";
+import type { LeaderboardResponse, WallResponse } from "../../contract/api";
+import { LEADERBOARD_LIMIT_MAX, WALL_LIMIT_MAX } from "../../contract/gala";
 import type { CampaignDirectory } from "../campaigns";
 import type { AppEnv } from "../context";
 import type { GalaFeed } from "../campaign/gala-feed";
-import { ProblemError } from "../problem";
+import { kindOf, limitOf, servedCampaign } from "../campaign/questions";
 import type { LiveHub } from "../campaign/live-hub";
 
 /** Browsers and CDNs may keep a wall or a leaderboard this long: a room sees a gift within it. */
 export const LIVE_MAX_AGE_S = 5;
 export const WALL_LIMIT_DEFAULT = 12;
 export const LEADERBOARD_LIMIT_DEFAULT = 10;
-
-function served(directory: CampaignDirectory, shortcode: string, keyword: string): Campaign {
-  const campaign = directory.byKeyword(shortcode, keyword);
-  if (!campaign) throw new ProblemError("campaign_not_served", "This campaign is not served here.");
-  return campaign;
-}
-
-/** `limit`: 1 to max, `fallback` when absent; anything else is a 400 naming it. */
-function limitOf(value: string | undefined, fallback: number, max: number): number {
-  if (value === undefined || value === "") return fallback;
-  const limit = /^\d{1,3}$/.test(value) ? Number(value) : 0;
-  if (limit < 1 || limit > max) {
-    throw new ProblemError("validation_failed", "The limit is not one this list takes.", {
-      limit: [`A whole number from 1 to ${max}.`],
-    });
-  }
-  return limit;
-}
-
-function kindOf(value: string | undefined, fallback: LeaderboardKind): LeaderboardKind;
-function kindOf(value: string | undefined, fallback: null): LeaderboardKind | null;
-function kindOf(value: string | undefined, fallback: LeaderboardKind | null): LeaderboardKind | null {
-  if (value === undefined || value === "") return fallback;
-  if ((LEADERBOARD_KINDS as readonly string[]).includes(value)) return value as LeaderboardKind;
-  throw new ProblemError("validation_failed", "A leaderboard is of teams or of fundraisers.", {
-    of: ["teams or fundraisers."],
-  });
-}
 
 const encode = (value: unknown) => new Uint8Array(new TextEncoder().encode(JSON.stringify(value)));
 
@@ -83,7 +50,7 @@ export function wallRoutes(deps: { campaigns: CampaignDirectory; feed: GalaFeed;
 
   return new Hono<AppEnv>()
     .get("/v1/campaigns/:shortcode/:keyword/wall", async (c) => {
-      const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
+      const campaign = servedCampaign(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
       const limit = limitOf(c.req.query("limit"), WALL_LIMIT_DEFAULT, WALL_LIMIT_MAX);
       const live = await deps.feed.live(campaign);
       // The wall array is the same object until the next read: the answer is made once per read.
@@ -97,7 +64,7 @@ export function wallRoutes(deps: { campaigns: CampaignDirectory; feed: GalaFeed;
       );
     })
     .get("/v1/campaigns/:shortcode/:keyword/leaderboard", async (c) => {
-      const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
+      const campaign = servedCampaign(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
       const of = kindOf(c.req.query("of"), "teams");
       const limit = limitOf(c.req.query("limit"), LEADERBOARD_LIMIT_DEFAULT, LEADERBOARD_LIMIT_MAX);
       const leaders = (await deps.feed.live(campaign)).leaders(of === "teams" ? "team" : "fundraiser");
@@ -112,7 +79,7 @@ export function wallRoutes(deps: { campaigns: CampaignDirectory; feed: GalaFeed;
       );
     })
     .get("/v1/campaigns/:shortcode/:keyword/live", async (c) => {
-      const campaign = served(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
+      const campaign = servedCampaign(deps.campaigns, c.req.param("shortcode"), c.req.param("keyword"));
       const view = kindOf(c.req.query("of"), null) ?? "";
       // Read before the stream opens: with no figures at all the answer is a problem, not an empty stream.
       const first = await deps.feed.live(campaign);
