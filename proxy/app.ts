@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
-import { createCampaignDirectory, loadDisplays, type CampaignDirectory } from "./campaigns";
+import { createCampaignDirectory, loadDisplays, type CampaignDirectory } from "./campaign/directory";
 import { displayRoutes } from "./routes/display";
 import type { ProxyConfig } from "./config";
 import type { AppEnv } from "./context";

@@ -487,7 +487,7 @@ const EnvSchema = z.object({
 
 const CampaignsFileSchema = z.strictObject({
   campaigns: z.array(CampaignSchema).check(z.minLength(1, "must list at least one campaign")),
-  /** The campaigns with a screen for the room (proxy/campaigns.ts loadDisplays). */
+  /** The campaigns with a screen for the room (proxy/campaign/directory.ts loadDisplays). */
   displays: z.optional(z.array(DisplaySettingsSchema)),
 });
 

@@ -37,7 +37,7 @@ import type { ChunkImports } from "../vite.config";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../sandbox/fixture";
 import { DEFAULT_CAMPAIGNS_PATH, loadCampaigns } from "../proxy/config";
-import { loadDisplays } from "../proxy/campaigns";
+import { loadDisplays } from "../proxy/campaign/directory";
 import { displayPage } from "../proxy/campaign/display-page";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig as loadProxyConfig } from "../proxy/config";
-import { loadDisplays } from "../proxy/campaigns";
+import { loadDisplays } from "../proxy/campaign/directory";
 import { startProxyServer } from "../proxy/listen";
 import { loadConfig as loadSandboxConfig } from "../sandbox/config";
 import { loadFixtureFile } from "../sandbox/fixture";

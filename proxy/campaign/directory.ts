@@ -1,6 +1,6 @@
 /** The campaigns this proxy serves (GIVEKIT_CAMPAIGNS), looked up by keyword or by event. */
 import { readFileSync } from "node:fs";
-import { DisplaySettingsSchema, type Campaign, type DisplaySettings } from "../contract/api";
+import { DisplaySettingsSchema, type Campaign, type DisplaySettings } from "../../contract/api";
 
 export interface CampaignDirectory {
   all: readonly Campaign[];

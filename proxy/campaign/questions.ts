@@ -6,7 +6,7 @@
 import type { Campaign } from "../../contract/api";
 import { LEADERBOARD_KINDS, type LeaderboardKind } from "../../contract/gala";
 import { PEER_ID_PATTERN } from "../../contract/patterns";
-import type { CampaignDirectory } from "../campaigns";
+import type { CampaignDirectory } from "./directory";
 import { ProblemError } from "../problem";
 import { PEER_QUERY_MAX, type PeerQuestion } from "./peers";
 

@@ -11,7 +11,7 @@ import type { Campaign, DonationRequest } from "../../contract/api";
 import { feeCents, fromCents, toCents } from "../../contract/money";
 import { normalizeMobile } from "../../contract/phone";
 import { readUtm } from "../../contract/utm";
-import { campaignScope } from "../campaigns";
+import { campaignScope } from "../campaign/directory";
 import { beginConsent, consentRecord, NO_CONSENT, type ConsentHandle, type ConsentSource } from "../consent";
 import type { Defence } from "../defence/defence";
 import type { RateLimits } from "../middleware/rate-limit";

@@ -5,7 +5,7 @@
  */
 import type { Campaign, DonationRequest } from "../../contract/api";
 import { toCents } from "../../contract/money";
-import type { CampaignDirectory } from "../campaigns";
+import type { CampaignDirectory } from "../campaign/directory";
 import { ProblemError } from "../problem";
 
 /** The campaign a request names (by keyword, by event, or both when they agree). */

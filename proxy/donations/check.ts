@@ -5,7 +5,7 @@
  * nothing.
  */
 import { DonationRequestSchema, type Campaign, type DonationRequest } from "../../contract/api";
-import { campaignScope, type CampaignDirectory } from "../campaigns";
+import { campaignScope, type CampaignDirectory } from "../campaign/directory";
 import type { Defence } from "../defence/defence";
 import { validate } from "../validate";
 import { checkAgainstCampaign, resolveCampaign } from "./campaign";

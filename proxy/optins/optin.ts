@@ -11,7 +11,7 @@ import {
 } from "../../contract/api";
 import { fieldErrors } from "../../contract/error-schemas";
 import type { UpstreamSubscriptionRequest } from "../../contract/upstream";
-import type { CampaignDirectory } from "../campaigns";
+import type { CampaignDirectory } from "../campaign/directory";
 import { beginConsent, consentRecord, type ConsentSource } from "../consent";
 import type { RateLimits } from "../middleware/rate-limit";
 import { ProblemError, problemOf } from "../problem";

@@ -10,7 +10,7 @@
 import { Hono, type Context } from "hono";
 import { compressedVariants, variantResponse, type Variants } from "../../http/precompressed";
 import type { Campaign, CampaignResponse, PeersResponse } from "../../contract/api";
-import type { CampaignDirectory } from "../campaigns";
+import type { CampaignDirectory } from "../campaign/directory";
 import type { AppEnv } from "../context";
 import type { createPeersCache } from "../campaign/peers";
 import { campaignOfEvent, peerQuestion, servedCampaign } from "../campaign/questions";

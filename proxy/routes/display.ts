@@ -13,7 +13,7 @@ import {
   type Variants,
 } from "../../http/precompressed";
 import type { DisplaySettings } from "../../contract/api";
-import { campaignScope, type CampaignDirectory } from "../campaigns";
+import { campaignScope, type CampaignDirectory } from "../campaign/directory";
 import type { AppEnv } from "../context";
 import { ProblemError } from "../problem";
 import { DISPLAY_CSP, displayPage } from "../campaign/display-page";

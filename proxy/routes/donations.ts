@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import { DonationReferenceSchema } from "../../contract/api";
-import type { CampaignDirectory } from "../campaigns";
+import type { CampaignDirectory } from "../campaign/directory";
 import { consentSource } from "../consent";
 import { donationStatus } from "../donations/answer";
 import { runDonation, type AttemptDeps } from "../donations/attempt";

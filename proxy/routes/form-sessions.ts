@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import { FormSessionRequestSchema } from "../../contract/api";
-import { campaignScope, type CampaignDirectory } from "../campaigns";
+import { campaignScope, type CampaignDirectory } from "../campaign/directory";
 import { ProblemError } from "../problem";
 import type { AppEnv } from "../context";
 import type { FormSessions } from "../defence/form-session";

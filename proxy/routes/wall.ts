@@ -13,7 +13,7 @@ import { streamSSE } from "hono/streaming";
 import { compressedVariants, variantResponse, type Variants } from "../../http/precompressed";
 import type { LeaderboardResponse, WallResponse } from "../../contract/api";
 import { LEADERBOARD_LIMIT_MAX, WALL_LIMIT_MAX } from "../../contract/gala";
-import type { CampaignDirectory } from "../campaigns";
+import type { CampaignDirectory } from "../campaign/directory";
 import type { AppEnv } from "../context";
 import type { GalaFeed } from "../campaign/gala-feed";
 import { kindOf, limitOf, servedCampaign } from "../campaign/questions";

@@ -17,7 +17,7 @@ import {
 } from "../../contract/api";
 import { cardBrand, cardDigits, parseExpiry } from "../../contract/card";
 import { LAST4_PATTERN } from "../../contract/patterns";
-import { campaignScope, type CampaignDirectory } from "../campaigns";
+import { campaignScope, type CampaignDirectory } from "../campaign/directory";
 import type { Defence } from "../defence/defence";
 import { cardKey } from "../defence/keys";
 import type { FormSessions } from "../defence/form-session";

@@ -5,7 +5,7 @@
  */
 import type { Campaign, DonationRequest } from "../../contract/api";
 import { toCents } from "../../contract/money";
-import { campaignScope } from "../campaigns";
+import { campaignScope } from "../campaign/directory";
 import type { AttemptOutcome, AttemptRecord, NewConsent, OutboxEvent, Reconciliation } from "../store";
 import type { WebhookEndpoint } from "./endpoints";
 import { giftData, makeEvent, type GivekitEvent } from "./events";

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadDisplays } from "../../proxy/campaigns";
+import { loadDisplays } from "../../proxy/campaign/directory";
 import { ConfigError, DEFAULT_CAMPAIGNS_PATH, loadCampaigns } from "../../proxy/config";
 
 const demo = JSON.parse(readFileSync(DEFAULT_CAMPAIGNS_PATH, "utf8")) as {
