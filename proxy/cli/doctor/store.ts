@@ -5,6 +5,7 @@ import { activeDefences, ALL_SCOPE } from "../../defence/defence-mode";
 import { openStore, type DefenceState, type OutboxStats, type CliStore } from "../../store";
 import { dbFileIn } from "../../store/sqlite/data-dir";
 import { shownEndpoint, type WebhookEndpoint } from "../../webhooks/endpoints";
+import { assertDataDirEnterable } from "./data-dir";
 import { at, Finding, type Check } from "./finding";
 
 const scopeName = (scope: string) => (scope === ALL_SCOPE ? "all campaigns" : `campaign ${scope}`);
@@ -72,7 +73,11 @@ async function withStore<T>(
   noDatabaseYet: string,
   read: (store: CliStore) => Promise<T>,
 ): Promise<T | string> {
-  if (!config.databaseUrl && !existsSync(dbFileIn(config.dataDir))) return noDatabaseYet;
+  if (!config.databaseUrl) {
+    // "No database yet" only when this user could have seen one.
+    assertDataDirEnterable(config.dataDir);
+    if (!existsSync(dbFileIn(config.dataDir))) return noDatabaseYet;
+  }
   const store = await openStore(config, { beside: { write: false } });
   try {
     return await read(store);
