@@ -159,6 +159,8 @@ const JSON_HEADERS = { Accept: "application/json", "Content-Type": "application/
  */
 export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
   const agents = createAgents();
+  /** Aborted by close(): calls still in flight end, and no new one starts. */
+  const stopped = new AbortController();
   const base = config.baseUrl;
   const keepAlive = base.startsWith("https:") ? agents.https : agents.http;
 
@@ -184,6 +186,7 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
       connectTimeoutMs: config.connectTimeoutMs,
       timeoutMs: config.timeoutMs,
       agent: keepAlive,
+      stop: stopped.signal,
     };
     try {
       return await callUpstream(options);
@@ -264,6 +267,7 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
       connectTimeoutMs: config.connectTimeoutMs,
       timeoutMs,
       agent: keepAlive,
+      stop: stopped.signal,
       rows: counted,
     };
     try {
@@ -407,6 +411,7 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
             timeoutMs: config.timeoutMs,
             // A fresh connection: a refused or timed-out connect then proves nothing was sent.
             agent: false,
+            stop: stopped.signal,
           }).catch((error: unknown) => {
             if (error instanceof UpstreamTransportError) sending = error;
             throw error;
@@ -535,6 +540,7 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
     eachTransaction,
 
     close() {
+      stopped.abort();
       agents.http.destroy();
       agents.https.destroy();
     },
