@@ -197,7 +197,17 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       webhooks: config.webhooks,
     }),
   );
-  app.route("/", subscriptionRoutes({ campaigns, upstream, store, rateLimits, webhooks: config.webhooks }));
+  app.route(
+    "/",
+    subscriptionRoutes({
+      campaigns,
+      upstream,
+      store,
+      rateLimits,
+      webhooks: config.webhooks,
+      onListMissing: (list) => metrics.optInListMissing.inc({ list }),
+    }),
+  );
   app.route(
     "/",
     widgetRoutes({

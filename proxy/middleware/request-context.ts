@@ -109,6 +109,8 @@ export function levelOf(
   if (fields.outcome === "declined" || fields.outcome === "failed") return "info";
   if (typeof fields.code === "string" && NOT_THE_DONORS.has(fields.code)) return "warn";
   if (fields.record !== undefined || fields.consentOutcome === "unrecorded") return "warn";
+  // An opt-in list the upstream's account does not have: the campaigns file is wrong.
+  if (fields.listMissing !== undefined) return "warn";
   return status >= 500 ? "error" : "info";
 }
 

@@ -5,31 +5,17 @@
 import { compileTrust } from "../../client-ip";
 import type { ProxyConfig } from "../../config";
 import { DoctorNote, Finding } from "./finding";
-
-/** Where doctor can find a proxy running with this configuration (0.0.0.0 is reached on loopback). */
-function runningProxyUrl(config: ProxyConfig): string | null {
-  if (config.port === 0) return null;
-  const host = config.host === "0.0.0.0" ? "127.0.0.1" : config.host === "::" ? "::1" : config.host;
-  return `http://${host.includes(":") ? `[${host}]` : host}:${config.port}`;
-}
+import { countsByLabel, runningMetrics, runningProxyUrl } from "./running-proxy";
 
 /** The running proxy's count of requests it could not place (client-ip.ts), by problem; null when it cannot be read. */
 async function addressProblems(base: string, token: string): Promise<Record<string, number> | null> {
-  try {
-    const res = await fetch(`${base}/metrics`, {
-      headers: { Authorization: `Bearer ${token}` },
-      signal: AbortSignal.timeout(2000),
-    });
-    if (!res.ok) return null;
-    const counts: Record<string, number> = { untrusted_forwarder: 0, missing_forwarded_for: 0 };
-    for (const [, problem, value] of (await res.text()).matchAll(
-      /^givekit_client_address_problems_total\{problem="(\w+)"\} (\d+)/gm,
-    ))
-      counts[problem!] = Number(value);
-    return counts;
-  } catch {
-    return null;
-  }
+  const text = await runningMetrics(base, token);
+  if (text === null) return null;
+  return {
+    untrusted_forwarder: 0,
+    missing_forwarded_for: 0,
+    ...countsByLabel(text, "givekit_client_address_problems_total", "problem"),
+  };
 }
 
 /** Addresses nobody's reverse proxy has: a trust list holding one believes anybody's header. */

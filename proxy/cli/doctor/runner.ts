@@ -12,6 +12,7 @@ import { describeChallenge } from "./challenge";
 import { checkTrust } from "./client-address";
 import { checkDataDir } from "./data-dir";
 import { DoctorNote, failure, type Check, type DoctorResult } from "./finding";
+import { checkOptInLists, offeredLists } from "./opt-in-lists";
 import { checkOrigins } from "./origins";
 import { defenceCheck, storeCheck, webhooksCheck } from "./store";
 import { campaignCheck, loginCheck, publicTokenCheck } from "./upstream";
@@ -76,6 +77,9 @@ export async function runDoctor(
     loginCheck(upstream),
     publicTokenCheck(upstream),
     ...config.campaigns.map((campaign) => campaignCheck(upstream, campaign)),
+    ...(offeredLists(config).length === 0
+      ? []
+      : [{ name: "opt-in lists", run: () => checkOptInLists(config) }]),
   ];
   try {
     for (const check of checks) {

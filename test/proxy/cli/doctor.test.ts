@@ -82,6 +82,7 @@ describe("givekit doctor", () => {
       "✓ upstream public token: the public token is accepted (a check that subscribes nobody: HTTP 400)",
       expect.stringMatching(/^✓ campaign 71777\/HOPE: exists upstream/),
       expect.stringMatching(/^✓ campaign 41444\/MEALS: exists upstream/),
+      '· opt-in lists: "Hope Alerts", "Volunteers": not checked (set GIVEKIT_METRICS_TOKEN so doctor can read the running proxy\'s counts); the service\'s API has no read of an account\'s lists, so doctor reads what opt-ins met at the running proxy',
       "All checks passed.",
     ]);
     expect(out).not.toContain(DEMO.hope.privateToken);
