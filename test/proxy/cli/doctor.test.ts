@@ -215,13 +215,6 @@ interface Report {
   checks: { check: string; status: string; text: string; variable?: string; fix?: string }[];
 }
 
-/** doctor --json's checks, by name. */
-async function doctorJson(environment: NodeJS.ProcessEnv) {
-  const { code, out } = await givekit(["doctor", "--json"], environment);
-  const report = JSON.parse(out) as Report;
-  return { code, check: (name: string) => report.checks.find((check) => check.check === name)!, report };
-}
-
 /**
  * Another user than the files' owner: as root, `nobody` (root reads everything); otherwise this
  * user, with the mode taken off what it should not reach. `lock` gives a path that mode.
