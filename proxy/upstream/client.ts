@@ -5,6 +5,7 @@
  * (errors.ts), whose text is givekit's, never the upstream's; a donate never throws for a reason
  * the upstream gave: its outcome says what happened (DonateOutcome).
  */
+import { setMaxListeners } from "node:events";
 import {
   LoginResponseSchema,
   ReportEnvelopeSchema,
@@ -161,6 +162,8 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
   const agents = createAgents();
   /** Aborted by close(): calls still in flight end, and no new one starts. */
   const stopped = new AbortController();
+  // Every call in flight listens to it: as many as the proxy has calls, not a leak.
+  setMaxListeners(0, stopped.signal);
   const base = config.baseUrl;
   const keepAlive = base.startsWith("https:") ? agents.https : agents.http;
 

@@ -4,8 +4,7 @@
 // cannot be used, migrate beside a running proxy, doctor on a wrong upstream path, and the
 // figures on-call asks for first.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, request } from "node:http";
-import { connect, type AddressInfo } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +13,7 @@ import { DB_FILE } from "../../proxy/store/sqlite/data-dir";
 import { SQLITE_SCHEMA_VERSION } from "../../proxy/store/sqlite/schema";
 import { openSqlite } from "../../sqlite/open";
 import { runProxy, spawnProxy } from "../helpers/proxy-process";
+import { slowDonations } from "../helpers/slow-upstream";
 import { startProxy } from "../helpers/proxy";
 import { DEMO, startSandbox, type SandboxHandle } from "../helpers/sandbox";
 import {
@@ -220,43 +220,6 @@ describe("stopping", () => {
     },
   );
 });
-
-/** The sandbox behind a relay that holds its answer to the donate call for `delayMs`: a slow upstream for one path. */
-async function slowDonations(target: string, delayMs: number) {
-  const to = new URL(target);
-  const held = new Set<NodeJS.Timeout>();
-  const server = createServer((req, res) => {
-    const forward = () => {
-      const upstream = request(
-        { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      upstream.on("error", () => res.destroy());
-      req.pipe(upstream);
-    };
-    if (req.url?.startsWith(DONATE_PATH)) {
-      req.pause();
-      const timer = setTimeout(() => {
-        held.delete(timer);
-        req.resume();
-        forward();
-      }, delayMs);
-      held.add(timer);
-    } else forward();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: async () => {
-      for (const timer of held) clearTimeout(timer);
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
 
 describe("givekit serve (the bin, as the GUIDE's unit starts it), with an upstream that answers a donation after 10 s", () => {
   it.each(["SIGTERM", "SIGINT"] as const)(
