@@ -287,6 +287,7 @@ async function measure(gifts: number): Promise<ScaleGiftsFigures> {
       store: {
         listAttempts: async (filter) => (filter.state === "unknown" && result === "unknown" ? [attempt] : []),
         leaseReconcile: async () => true,
+        releaseReconcile: async () => undefined,
         resolveUnknown: async (_reference, outcome) => ((result = outcome.state), true),
         noteUnknown: async () => undefined,
       },

@@ -235,7 +235,17 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
       webhooks: config.webhooks,
     }),
   );
-  app.route("/", subscriptionRoutes({ campaigns, upstream, store, rateLimits, webhooks: config.webhooks }));
+  app.route(
+    "/",
+    subscriptionRoutes({
+      campaigns,
+      upstream,
+      store,
+      rateLimits,
+      webhooks: config.webhooks,
+      onListMissing: (list) => metrics.optInListMissing.inc({ list }),
+    }),
+  );
   app.route(
     "/",
     widgetRoutes({

@@ -69,6 +69,26 @@ export function clientAddress(
   return { ip, peer, peerTrusted, forwarded };
 }
 
+/** What the client address can tell the operator about GIVEKIT_TRUST_PROXY. */
+export type AddressProblem = "untrusted_forwarder" | "missing_forwarded_for";
+
+/** Paths a probe or a scraper asks directly, past any reverse proxy: no header is expected of them. */
+const ASKED_DIRECTLY = new Set(["/v1/health", "/v1/ready", "/metrics"]);
+
+/**
+ * The one rule for what an address says about GIVEKIT_TRUST_PROXY, whichever way it was set
+ * (the default trusts loopback too): X-Forwarded-For from a peer not trusted, or none from a
+ * trusted peer (every donor behind it would count as that peer). Null when all is as expected.
+ *
+ * @example
+ * addressProblem(clientAddress("127.0.0.1", undefined, compileTrust(["loopback"])), "/v1/donations"); // "missing_forwarded_for"
+ */
+export function addressProblem(address: ClientAddress, path: string): AddressProblem | null {
+  if (address.forwarded && !address.peerTrusted) return "untrusted_forwarder";
+  if (!address.forwarded && address.peerTrusted && !ASKED_DIRECTLY.has(path)) return "missing_forwarded_for";
+  return null;
+}
+
 /** "::ffff:127.0.0.1" → "127.0.0.1". */
 function stripMapped(address: string): string {
   const lower = address.toLowerCase();

@@ -103,6 +103,10 @@ export async function startProxyServer(
           forced = true;
           cutDelay?.();
           listening.server.closeAllConnections();
+          // The upstream calls in flight end too (their sockets destroyed), rather than holding
+          // the process until the upstream answers or times out; an attempt whose call was
+          // cut after it was sent stays unknown, for the reconciler.
+          upstream.close();
         }
         return closing;
       }

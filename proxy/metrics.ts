@@ -52,6 +52,8 @@ export interface Metrics {
   httpSeconds: Histogram<"route" | "method">;
   /** SMS opt-ins answered, by outcome (subscribed, or the refusal's code). */
   optIns: Counter<"outcome">;
+  /** Opt-ins the upstream refused with 404 for their list: a list of the campaigns file the account lacks. */
+  optInListMissing: Counter<"list">;
   /** Store calls that failed, by operation and kind (unavailable: the database out of reach; error: anything else). */
   storeErrors: Counter<"operation" | "kind">;
   /** Reconciler passes by result (ok, failed), and the attempts they settled by state. */
@@ -133,6 +135,12 @@ function donorMetrics(registers: Registers) {
       name: "givekit_opt_ins_total",
       help: "SMS opt-ins answered, by outcome (subscribed, or the refusal's code).",
       labelNames: ["outcome"],
+      registers,
+    }),
+    optInListMissing: new Counter({
+      name: "givekit_optin_list_missing_total",
+      help: "SMS opt-ins the upstream refused with 404 for their list, by list: a list in the campaigns file that the account does not have (the lists are the campaigns file's, so the labels are few).",
+      labelNames: ["list"],
       registers,
     }),
     rateLimitRefusals: new Counter({

@@ -39,7 +39,7 @@ const COMMANDS: Record<string, Command> = {
     usage: "givekit doctor [--json] [--front URL]",
     options: { json: { type: "boolean" }, front: { type: "string" } },
     run: async (values, env, out) =>
-      (await import("./doctor")).runDoctor(env, out, {
+      (await import("./doctor/runner")).runDoctor(env, out, {
         json: values.json === true,
         ...(typeof values.front === "string" ? { front: values.front } : {}),
       }),

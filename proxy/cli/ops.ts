@@ -3,6 +3,7 @@
  * read from the same store as the proxy (beside it on SQLite, without its lock). Nothing a store
  * keeps is a card number, a CVV or a token, and these commands print only named columns.
  */
+import { randomBytes } from "node:crypto";
 import { ConfigError, loadConfig, type ProxyConfig } from "../config";
 import { createReconciler } from "../reconcile/reconciler";
 import { openStore, StoreOpenError, type AttemptRecord, type AttemptState, type CliStore } from "../store";
@@ -196,14 +197,15 @@ export async function runReconcile(values: Record<string, unknown>, env: NodeJS.
   const reference = values.reference as string | undefined;
   return withStore(env, out, true, async (store, config) => {
     const upstream = createUpstreamClient(config.upstream);
+    const reconciler = createReconciler({
+      store,
+      upstream,
+      settleS: config.reconcileSettleS,
+      // Each run its own owner (a pid alone recurs, in containers and across restarts).
+      owner: `cli-${process.pid}-${randomBytes(4).toString("hex")}`,
+      webhooks: config.webhooks,
+    });
     try {
-      const reconciler = createReconciler({
-        store,
-        upstream,
-        settleS: config.reconcileSettleS,
-        owner: `cli-${process.pid}`,
-        webhooks: config.webhooks,
-      });
       const steps = await reconciler.pass({ reference });
       for (const step of steps) {
         const detail = step.transaction_id
@@ -216,6 +218,8 @@ export async function runReconcile(values: Record<string, unknown>, env: NodeJS.
       out.write(`${steps.length} unknown attempt(s) looked up.\n`);
       return steps.some((step) => step.result === "report_failed") ? 1 : 0;
     } finally {
+      // What it could not settle is the proxy's (or the next run's) to look up at once.
+      await reconciler.release();
       upstream.close();
     }
   });

@@ -79,6 +79,8 @@ export async function runServe(env: NodeJS.ProcessEnv, err: Output): Promise<num
         void running.close({ graceMs: 0, signal });
         for (const name of STOP_SIGNALS) process.removeListener(name, onSignal);
         setTimeout(() => resolve(1), FORCED_EXIT_MS);
+        // Whatever still holds the event loop then (a handle nobody closed) does not hold the exit.
+        setTimeout(() => process.exit(1), FORCED_EXIT_MS * 4).unref();
         return;
       }
       stopping = true;

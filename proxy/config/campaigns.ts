@@ -62,6 +62,41 @@ function describePath(raw: unknown, path: readonly PropertyKey[]): string {
   return `${dotted} (campaign ${entry.shortcode}/${entry.keyword})`;
 }
 
+/** What fixes a campaigns file that has the file's content wrong. */
+const CAMPAIGNS_CONTENT_FIX =
+  'correct that entry of the file (its fields: proxy/GUIDE.md, "The campaigns file"), then run givekit doctor again';
+
+/**
+ * Why a campaigns file cannot be read, as the operator fixes it: four causes, four messages
+ * (no such file, not this user's to read, not a file, not JSON), each naming the file.
+ */
+function unreadableCampaigns(path: string, error: unknown): ConfigError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (error instanceof SyntaxError)
+    return new ConfigError(
+      "GIVEKIT_CAMPAIGNS",
+      `${path}: not JSON (${error.message})`,
+      "correct the JSON at the place named (a missing comma or quote, a trailing comma), or set GIVEKIT_CAMPAIGNS to the right file",
+    );
+  if (code === "ENOENT")
+    return new ConfigError(
+      "GIVEKIT_CAMPAIGNS",
+      `${path}: no such file`,
+      'create it (proxy/GUIDE.md, "The campaigns file"), or set GIVEKIT_CAMPAIGNS to the file\'s path (a relative path is from the working directory)',
+    );
+  if (code === "EACCES" || code === "EPERM")
+    return new ConfigError(
+      "GIVEKIT_CAMPAIGNS",
+      `${path}: this user cannot read it (permission denied, ${code})`,
+      "let the proxy's user read it (e.g. chgrp givekit and chmod 640 the file, and the folders above it must let that user through), and run givekit as that user",
+    );
+  return new ConfigError(
+    "GIVEKIT_CAMPAIGNS",
+    `${path}: cannot be read (${code ?? (error instanceof Error ? error.message : "unknown error")})`,
+    "set GIVEKIT_CAMPAIGNS to the campaigns file itself (a JSON file, not a folder)",
+  );
+}
+
 /**
  * Reads and checks the campaigns file (GIVEKIT_CAMPAIGNS).
  *
@@ -73,8 +108,7 @@ export function loadCampaigns(path: string): Campaign[] {
   try {
     raw = JSON.parse(readFileSync(path, "utf8"));
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : "not readable JSON";
-    throw new ConfigError("GIVEKIT_CAMPAIGNS", `${path}: ${reason}`);
+    throw unreadableCampaigns(path, error);
   }
   const parsed = CampaignsFileSchema.safeParse(raw);
   if (!parsed.success) {
@@ -82,24 +116,30 @@ export function loadCampaigns(path: string): Campaign[] {
     const where = issue.path.length > 0 ? describePath(raw, issue.path) : "(file)";
     const message =
       issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")}` : issue.message;
-    throw new ConfigError("GIVEKIT_CAMPAIGNS", `${path}: ${where}: ${message}`);
+    throw new ConfigError("GIVEKIT_CAMPAIGNS", `${path}: ${where}: ${message}`, CAMPAIGNS_CONTENT_FIX);
   }
   const seen = new Set<string>();
   parsed.data.campaigns.forEach((campaign, index) => {
     const id = `${campaign.shortcode}/${campaign.keyword.toUpperCase()}`;
     if (seen.has(id))
-      throw new ConfigError("GIVEKIT_CAMPAIGNS", `${path}: campaigns.${index}: ${id} is listed twice`);
+      throw new ConfigError(
+        "GIVEKIT_CAMPAIGNS",
+        `${path}: campaigns.${index}: ${id} is listed twice`,
+        CAMPAIGNS_CONTENT_FIX,
+      );
     seen.add(id);
     if (toCents(campaign.min_amount) > toCents(campaign.max_amount)) {
       throw new ConfigError(
         "GIVEKIT_CAMPAIGNS",
         `${path}: campaigns.${index}.min_amount: must not exceed max_amount`,
+        CAMPAIGNS_CONTENT_FIX,
       );
     }
     if (Boolean(campaign.event_id) !== Boolean(campaign.event_type)) {
       throw new ConfigError(
         "GIVEKIT_CAMPAIGNS",
         `${path}: campaigns.${index}: event_id and event_type go together`,
+        CAMPAIGNS_CONTENT_FIX,
       );
     }
   });
@@ -108,6 +148,7 @@ export function loadCampaigns(path: string): Campaign[] {
       throw new ConfigError(
         "GIVEKIT_CAMPAIGNS",
         `${path}: displays.${index}: ${display.shortcode}/${display.keyword} is not one of the campaigns`,
+        CAMPAIGNS_CONTENT_FIX,
       );
   });
   return parsed.data.campaigns;

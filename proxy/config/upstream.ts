@@ -41,6 +41,12 @@ const HttpUrl = z.string().check(
       return false;
     }
   }, "must be an http:// or https:// URL without credentials"),
+  // The proxy adds /api/v2/… itself: a URL ending in it sends every call to /api/v2/api/v2/…,
+  // which the service answers 404 or 401, read as a bad token.
+  z.refine(
+    (value) => !URL.canParse(value) || !/\/api\/v2(\/|$)/i.test(new URL(value).pathname),
+    "must be the service's root, without /api/v2 (the proxy adds /api/v2/… itself): set it to scheme://host[:port], e.g. https://api.example.org",
+  ),
 );
 
 export const UpstreamVariablesSchema = z.object({

@@ -12,6 +12,8 @@ export class ConfigError extends Error {
   constructor(
     readonly variable: string,
     message: string,
+    /** How to fix it, when more can be said than "correct the variable". */
+    readonly fix?: string,
   ) {
     super(`${variable}: ${message}`);
     this.name = "ConfigError";

@@ -5,12 +5,15 @@
  */
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
-import { clientAddress, compileTrust, type ClientAddress } from "../client-ip";
+import {
+  addressProblem,
+  clientAddress,
+  compileTrust,
+  type AddressProblem,
+  type ClientAddress,
+} from "../client-ip";
 import type { AppEnv } from "../context";
 import { inRequestScope } from "../logger";
-
-/** What the client address can tell the operator about GIVEKIT_TRUST_PROXY. */
-export type AddressProblem = "untrusted_forwarder" | "missing_forwarded_for";
 
 export interface RequestContextOptions {
   logger: Logger;
@@ -24,8 +27,6 @@ export interface RequestContextOptions {
 const NOT_THE_DONORS = new Set(["store_unavailable", "upstream_unavailable", "upstream_error"]);
 /** Probes answer often; a failing one is news for the operator, not an error each time. */
 const PROBES = new Set(["/v1/health", "/v1/ready"]);
-/** Paths a probe or a scraper asks directly, past any reverse proxy: no header is expected of them. */
-const DIRECT = new Set([...PROBES, "/metrics"]);
 
 /** How many peers and X-Forwarded-For values are remembered with their client address. */
 const ADDRESSES_KEPT = 1000;
@@ -69,14 +70,8 @@ export function requestContext(options: RequestContextOptions): MiddlewareHandle
       const started = performance.now();
       const requestId = c.get("requestId");
       const address = addressOf(c.env?.incoming?.socket?.remoteAddress, c.req.header("x-forwarded-for"));
-      if (address.forwarded && !address.peerTrusted) problem("untrusted_forwarder", address);
-      else if (
-        !address.forwarded &&
-        address.peerTrusted &&
-        options.trustProxy.explicit &&
-        !DIRECT.has(c.req.path)
-      )
-        problem("missing_forwarded_for", address);
+      const found = addressProblem(address, c.req.path);
+      if (found) problem(found, address);
       const ip = address.ip;
       c.set("clientIp", ip);
       c.set("logFields", {});
@@ -114,6 +109,8 @@ export function levelOf(
   if (fields.outcome === "declined" || fields.outcome === "failed") return "info";
   if (typeof fields.code === "string" && NOT_THE_DONORS.has(fields.code)) return "warn";
   if (fields.record !== undefined || fields.consentOutcome === "unrecorded") return "warn";
+  // An opt-in list the upstream's account does not have: the campaigns file is wrong.
+  if (fields.listMissing !== undefined) return "warn";
   return status >= 500 ? "error" : "info";
 }
 
@@ -132,9 +129,10 @@ function addressAdvice(
       `this is a client forging the header (and is not believed). Told once; givekit_client_address_problems_total counts them.`
     );
   return (
-    `a request from ${address.peer}, a trusted reverse proxy (GIVEKIT_TRUST_PROXY=${now}), came without X-Forwarded-For, ` +
-    `so every donor counts as ${address.peer}. Make the reverse proxy set it (nginx: proxy_set_header X-Forwarded-For ` +
-    `$proxy_add_x_forwarded_for; Caddy does by itself), or set GIVEKIT_TRUST_PROXY=none if nothing is in front. ` +
+    `a request from ${address.peer}, a trusted reverse proxy (GIVEKIT_TRUST_PROXY=${now}${trustProxy.explicit ? "" : ", the default: HOST is loopback"}), ` +
+    `came without X-Forwarded-For, so every donor behind it counts as ${address.peer}. Make the reverse proxy set it ` +
+    `(nginx: proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for; Caddy does by itself), or set ` +
+    `GIVEKIT_TRUST_PROXY=none if nothing is in front (a browser or curl on this host is such a request too). ` +
     `Told once; givekit_client_address_problems_total counts them.`
   );
 }

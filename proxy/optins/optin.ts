@@ -28,6 +28,8 @@ export interface OptInDeps {
   rateLimits: Pick<RateLimits, "consume">;
   /** GIVEKIT_WEBHOOKS: `optin.recorded` is written with the consent record (proxy/webhooks). */
   webhooks?: readonly WebhookEndpoint[];
+  /** Told of a list the upstream answered 404 for (metrics count it; doctor reads the count). */
+  onListMissing?: (list: string) => void;
 }
 
 /** One opt-in to run: the parsed body, who sent it, and where its consent was given. */
@@ -109,6 +111,15 @@ export async function runOptIn(deps: OptInDeps, run: OptInRun): Promise<Subscrip
   if (outcome.kind === "rejected") {
     consent.finish("rejected");
     run.log({ upstreamStatus: outcome.httpStatus });
+    // A list the account does not have is the operator's mistake, not the person's: the
+    // request's line names it, at warn (request-context.ts).
+    if (outcome.httpStatus === 404 && target.list !== undefined) {
+      run.log({
+        listMissing: target.list,
+        fix: `the upstream account has no list "${target.list}": correct opt_in_lists in the campaigns file (GIVEKIT_CAMPAIGNS) or create the list upstream`,
+      });
+      deps.onListMissing?.(target.list);
+    }
     throw new ProblemError(
       "subscription_rejected",
       "The fundraising service did not accept this subscription.",

@@ -13,7 +13,10 @@ import { outboxRows, settledEvents } from "../webhooks/from-attempt";
 import { matchAttempts, mayConcern } from "./match";
 
 export interface ReconcilerOptions {
-  store: Pick<Store, "listAttempts" | "leaseReconcile" | "resolveUnknown" | "noteUnknown">;
+  store: Pick<
+    Store,
+    "listAttempts" | "leaseReconcile" | "releaseReconcile" | "resolveUnknown" | "noteUnknown"
+  >;
   upstream: Pick<UpstreamClient, "eachTransaction">;
   /** GIVEKIT_RECONCILE_SETTLE_S: no row after this long → `not_charged`. */
   settleS: number;
@@ -155,6 +158,14 @@ export function createReconciler(options: ReconcilerOptions) {
         steps.push(await reconcileOne(attempt, unknown));
       }
       return steps;
+    },
+    /**
+     * Gives back the leases this reconciler took. A pass run by hand ends with it, so the
+     * proxy's next pass (or a second run) need not wait out the leases; the proxy's own timer
+     * keeps them, so that several proxies do not look the same attempt up one after another.
+     */
+    async release(): Promise<void> {
+      await options.store.releaseReconcile(owner);
     },
   };
 }

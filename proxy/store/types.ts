@@ -232,6 +232,8 @@ export interface ReconcileStore {
    * true when `owner` holds it now, false when another owner's lease is still running.
    */
   leaseReconcile(reference: string, owner: string, ms: number): Promise<boolean>;
+  /** Gives back every reconcile lease `owner` holds: a pass run by hand has ended, so others need not wait. */
+  releaseReconcile(owner: string): Promise<void>;
   /**
    * Resolves an attempt only while it is still `unknown`; true when this call resolved it. Its
    * `events` are written in the same transaction, only when it did.

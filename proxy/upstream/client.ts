@@ -5,6 +5,7 @@
  * (errors.ts), whose text is givekit's, never the upstream's; a donate never throws for a reason
  * the upstream gave: its outcome says what happened (DonateOutcome).
  */
+import { setMaxListeners } from "node:events";
 import {
   LoginResponseSchema,
   ReportEnvelopeSchema,
@@ -159,6 +160,10 @@ const JSON_HEADERS = { Accept: "application/json", "Content-Type": "application/
  */
 export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
   const agents = createAgents();
+  /** Aborted by close(): calls still in flight end, and no new one starts. */
+  const stopped = new AbortController();
+  // Every call in flight listens to it: as many as the proxy has calls, not a leak.
+  setMaxListeners(0, stopped.signal);
   const base = config.baseUrl;
   const keepAlive = base.startsWith("https:") ? agents.https : agents.http;
 
@@ -184,6 +189,7 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
       connectTimeoutMs: config.connectTimeoutMs,
       timeoutMs: config.timeoutMs,
       agent: keepAlive,
+      stop: stopped.signal,
     };
     try {
       return await callUpstream(options);
@@ -264,6 +270,7 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
       connectTimeoutMs: config.connectTimeoutMs,
       timeoutMs,
       agent: keepAlive,
+      stop: stopped.signal,
       rows: counted,
     };
     try {
@@ -417,6 +424,7 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
             timeoutMs: config.timeoutMs,
             // A fresh connection: a refused or timed-out connect then proves nothing was sent.
             agent: false,
+            stop: stopped.signal,
           }).catch((error: unknown) => {
             if (error instanceof UpstreamTransportError) sending = error;
             throw error;
@@ -495,6 +503,7 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
     eachTransaction,
 
     close() {
+      stopped.abort();
       agents.http.destroy();
       agents.https.destroy();
     },

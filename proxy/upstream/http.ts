@@ -49,6 +49,8 @@ export interface CallOptions {
   timeoutMs: number;
   /** false: a fresh connection, so "connected" means "this request was written to it". */
   agent: HttpAgent | false;
+  /** Aborted when the proxy stops at once (a second stop signal): the call ends there, cut. */
+  stop?: AbortSignal;
 }
 
 /** Keep-alive agents for calls that are safe to retry on a stale socket. */
@@ -146,6 +148,7 @@ function exchange(options: CallOptions, bodyReader: (status: number) => BodyRead
     const fail = (kind: "not_sent" | "unknown", reason: string) => {
       if (settled) return;
       settled = true;
+      options.stop?.removeEventListener("abort", onStop);
       clearTimeout(connectTimer);
       clearTimeout(totalTimer);
       reject(new UpstreamTransportError(kind, reason, req?.reusedSocket ?? false));
@@ -159,6 +162,13 @@ function exchange(options: CallOptions, bodyReader: (status: number) => BodyRead
       () => fail(connected ? "unknown" : "not_sent", "timeout"),
       options.timeoutMs,
     );
+
+    const onStop = () => fail(connected ? "unknown" : "not_sent", "stopped");
+    if (options.stop?.aborted) {
+      onStop();
+      return;
+    }
+    options.stop?.addEventListener("abort", onStop, { once: true });
 
     const headers: Record<string, string | number> = { ...options.headers };
     if (options.body !== undefined) headers["Content-Length"] = Buffer.byteLength(options.body);
@@ -184,6 +194,7 @@ function exchange(options: CallOptions, bodyReader: (status: number) => BodyRead
             return;
           }
           settled = true;
+          options.stop?.removeEventListener("abort", onStop);
           clearTimeout(connectTimer);
           clearTimeout(totalTimer);
           resolve({ status, body });

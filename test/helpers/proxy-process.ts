@@ -34,9 +34,16 @@ export interface ProxyProcess extends ProxyProgram {
   kill(): Promise<void>;
 }
 
+/** How the proxy is started: `npm run proxy`'s entry, or `givekit serve` through the package's bin, as the GUIDE's unit does. */
+export type ProxyEntry = "server" | "bin";
+const ENTRY_ARGS: Record<ProxyEntry, string[]> = {
+  server: ["--import", "tsx", "proxy/server.ts"],
+  bin: ["bin/givekit.js", "serve"],
+};
+
 /** Runs the program with the demo tokens, 127.0.0.1 on a free port, and `env` on top. */
-export function runProxy(env: Record<string, string>): ProxyProgram {
-  const child = spawn(process.execPath, ["--import", "tsx", "proxy/server.ts"], {
+export function runProxy(env: Record<string, string>, entry: ProxyEntry = "server"): ProxyProgram {
+  const child = spawn(process.execPath, ENTRY_ARGS[entry], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",
@@ -60,8 +67,11 @@ export function runProxy(env: Record<string, string>): ProxyProgram {
 }
 
 /** Starts the program and resolves once it listens (rejects if it stops first). */
-export async function spawnProxy(env: Record<string, string>): Promise<ProxyProcess> {
-  const program = runProxy(env);
+export async function spawnProxy(
+  env: Record<string, string>,
+  entry: ProxyEntry = "server",
+): Promise<ProxyProcess> {
+  const program = runProxy(env, entry);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no URL: ${JSON.stringify(program.output())}`)), 30_000);
     program.child.stderr!.on("data", () => {

@@ -218,17 +218,28 @@ describe("a forged X-Forwarded-For", () => {
   });
 });
 
-describe("a trusted reverse proxy that sends no X-Forwarded-For", () => {
-  it("is warned about once with the nginx line to add, counted and caught by doctor", async () => {
-    const via = await start({ GIVEKIT_TRUST_PROXY: "loopback" }, { forwardedFor: false });
+describe.each([
+  ["the default trust (HOST is loopback)", {}],
+  ["GIVEKIT_TRUST_PROXY=loopback", { GIVEKIT_TRUST_PROXY: "loopback" }],
+] as const)("a trusted reverse proxy that sends no X-Forwarded-For, with %s", (_setting, trustEnv) => {
+  it("is warned about once with the nginx line to add, counted and caught by doctor --front", async () => {
+    const via = await start(trustEnv, { forwardedFor: false });
     const guest = clientFrom(via.url, "127.0.0.11");
     for (let i = 0; i < 3; i++) expect((await guest.get("/v1/campaigns/71777/HOPE")).status).toBe(200);
+    // What the setting does: the guest is logged as nginx's address.
+    const ips = logLines(proxy)
+      .filter((line) => line.msg === "request" && line.path === "/v1/campaigns/71777/HOPE")
+      .map((line) => line.ip);
+    expect(ips).toEqual(["127.0.0.1", "127.0.0.1", "127.0.0.1"]);
     const told = warnings("without X-Forwarded-For");
     expect(told).toHaveLength(1);
     expect(told[0]!.msg).toContain("proxy_set_header X-Forwarded-For");
     expect(await figure('givekit_client_address_problems_total{problem="missing_forwarded_for"}')).toBe(3);
-    const { address } = await doctor(via.url, { GIVEKIT_TRUST_PROXY: "loopback" });
+    const { code, address } = await doctor(via.url, trustEnv);
+    expect(code).toBe(1);
     expect(address).toMatchObject({ status: "fail", variable: "GIVEKIT_TRUST_PROXY" });
     expect(address.text).toMatch(/without X-Forwarded-For/);
+    expect(address.text).not.toMatch(/arrived as its client's/);
+    expect(address.fix).toMatch(/proxy_set_header X-Forwarded-For/);
   });
 });

@@ -147,6 +147,19 @@ describe("loadConfig", () => {
     expect(error.message.startsWith(`${variable}: `)).toBe(true);
   });
 
+  it.each([
+    "https://api.example.org/api/v2",
+    "https://api.example.org/api/v2/",
+    "http://127.0.0.1:4010/API/V2",
+  ])(
+    "a base URL ending in /api/v2 (%j) stops the proxy naming UPSTREAM_BASE_URL and the fix, not the token",
+    (value) => {
+      const error = errorOf({ UPSTREAM_BASE_URL: value });
+      expect(error.variable).toBe("UPSTREAM_BASE_URL");
+      expect(error.message).toMatch(/without \/api\/v2 .*set it to scheme:\/\/host\[:port\]/);
+    },
+  );
+
   it.each(["UPSTREAM_BASE_URL", "UPSTREAM_PRIVATE_TOKEN", "UPSTREAM_PUBLIC_TOKEN"])(
     "%s is required",
     (variable) => {
@@ -179,7 +192,7 @@ describe("loadConfig", () => {
 
     it.each([
       ["a missing file", "/nonexistent/campaigns.json", "no such file"],
-      ["a file that is not JSON", "{nope", "not readable JSON"],
+      ["a file that is not JSON", "{nope", "not JSON ("],
       ["no campaigns", { campaigns: [] }, "at least one"],
       ["a bad fee rate", { campaigns: [{ ...CAMPAIGN, fee_rate: "3%" }] }, "campaigns.0.fee_rate"],
       ["an unknown field", { campaigns: [{ ...CAMPAIGN, colour: "red" }] }, "colour"],

@@ -13,6 +13,7 @@ import { DB_FILE } from "../../proxy/store/sqlite/data-dir";
 import { SQLITE_SCHEMA_VERSION } from "../../proxy/store/sqlite/schema";
 import { openSqlite } from "../../sqlite/open";
 import { runProxy, spawnProxy } from "../helpers/proxy-process";
+import { slowDonations } from "../helpers/slow-upstream";
 import { startProxy } from "../helpers/proxy";
 import { DEMO, startSandbox, type SandboxHandle } from "../helpers/sandbox";
 import {
@@ -220,6 +221,47 @@ describe("stopping", () => {
   );
 });
 
+describe("givekit serve (the bin, as the GUIDE's unit starts it), with an upstream that answers a donation after 10 s", () => {
+  it.each(["SIGTERM", "SIGINT"] as const)(
+    "a second %s ends the donation in flight and exits within a second",
+    { timeout: 60_000 },
+    async (signal) => {
+      const slow = await slowDonations(sandbox.url, 10_000);
+      try {
+        const proxy = await spawnProxy(
+          {
+            UPSTREAM_BASE_URL: slow.url,
+            GIVEKIT_DATA_DIR: join(dir, `second-${signal}`),
+            // Readiness answers "stopping" for a while, so the test sees the first signal taken.
+            GIVEKIT_STOP_DELAY_S: "10",
+          },
+          "bin",
+        );
+        const api = client(proxy.url);
+        const before = await upstreamCalls(sandbox, DONATE_PATH);
+        const inFlight = donate(api, donationBody(await tokenize(api))).then(
+          (reply) => reply.status,
+          () => "cut off",
+        );
+        // The donation has reached the upstream, which holds its answer.
+        await expect
+          .poll(() => upstreamCalls(sandbox, DONATE_PATH), { interval: 50, timeout: 15_000 })
+          .toBe(before);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        proxy.child.kill(signal);
+        await expect.poll(async () => (await api.get("/v1/ready")).status, { interval: 20 }).toBe(503);
+        const second = performance.now();
+        proxy.child.kill(signal);
+        expect(await proxy.exited).toBe(1);
+        expect(performance.now() - second).toBeLessThan(1000);
+        expect(await inFlight).toBe("cut off");
+      } finally {
+        await slow.close();
+      }
+    },
+  );
+});
+
 describe("givekit serve with NODE_ENV=production", () => {
   it(
     "refuses the demo campaigns and no ALLOWED_ORIGINS, naming both and the way to insist",
@@ -308,7 +350,7 @@ describe("a SQLite store of an older schema", () => {
 
 describe("givekit doctor and the command line", () => {
   it("an UPSTREAM_BASE_URL with a wrong path fails (a 404 is not an accepted token), naming the variable; --json says the same", async () => {
-    const env = { UPSTREAM_BASE_URL: `${sandbox.url}/api/v2`, GIVEKIT_DATA_DIR: join(dir, "doctor") };
+    const env = { UPSTREAM_BASE_URL: `${sandbox.url}/gateway`, GIVEKIT_DATA_DIR: join(dir, "doctor") };
     const lines = await givekit(["doctor"], env);
     expect(lines.code).toBe(1);
     expect(lines.out).toMatch(
@@ -330,6 +372,19 @@ describe("givekit doctor and the command line", () => {
     // Every failure names its variable.
     for (const check of report.checks.filter((each) => each.status === "fail"))
       expect(check.variable, check.check).toMatch(/^[A-Z_]+$/);
+    // The path the proxy adds itself is a configuration error, not a token's.
+    const doubled = await givekit(["doctor", "--json"], {
+      ...env,
+      UPSTREAM_BASE_URL: `${sandbox.url}/api/v2`,
+    });
+    expect((JSON.parse(doubled.out) as typeof report).checks).toEqual([
+      expect.objectContaining({
+        check: "configuration",
+        status: "fail",
+        variable: "UPSTREAM_BASE_URL",
+        text: expect.stringContaining("without /api/v2"),
+      }),
+    ]);
   });
 
   it("--version prints the package's version; an old variable's line comes from every command", async () => {

@@ -355,6 +355,11 @@ describe.each(adapters)("the $name store", (adapter) => {
       expect(await b.leaseReconcile("gk_u", "proxy-other", 30_000)).toBe(false);
       clock.now += 30_001;
       expect(await b.leaseReconcile("gk_u", "proxy-late", 30_000)).toBe(true);
+      // Given back by its owner (a run by hand that ended), at once another's; another's release frees nothing.
+      await a.releaseReconcile("proxy-other");
+      expect(await a.leaseReconcile("gk_u", "proxy-next", 30_000)).toBe(false);
+      await b.releaseReconcile("proxy-late");
+      expect(await a.leaseReconcile("gk_u", "proxy-next", 30_000)).toBe(true);
     });
 
     it("resolves an attempt only while it is unknown, and notes why one stays unknown", async () => {

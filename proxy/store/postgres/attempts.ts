@@ -145,6 +145,10 @@ export function pgReconciliation({ query, transaction, now }: PgContext): Reconc
       return result.rowCount === 1;
     },
 
+    async releaseReconcile(owner) {
+      await query("DELETE FROM reconcile_leases WHERE owner = $1", [owner]);
+    },
+
     async resolveUnknown(reference, resolution, events = []) {
       const outbox = events.length > 0 ? outboxInsert(events, 1) : null;
       const at = now();

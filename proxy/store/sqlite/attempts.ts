@@ -52,6 +52,7 @@ export function sqliteAttempts(db: Database.Database, options: { leaseMs: number
      ON CONFLICT (reference) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
      WHERE reconcile_leases.lease_until <= @now OR reconcile_leases.owner = excluded.owner`,
   );
+  const giveBackLeases = db.prepare<[string]>("DELETE FROM reconcile_leases WHERE owner = ?");
   const resolveUnknown = db.prepare(
     `UPDATE donation_attempts SET state = @state, transaction_id = @transaction_id, note = NULL, updated_at = @updated_at
      WHERE reference = @reference AND state = 'unknown'`,
@@ -91,6 +92,7 @@ export function sqliteAttempts(db: Database.Database, options: { leaseMs: number
         : selectByState.all({ state: filter.state, since: filter.since ?? null }),
     lease: (reference: string, owner: string, ms: number, now: number) =>
       takeLease.run({ reference, owner, until: now + ms, now }).changes === 1,
+    release: (owner: string) => void giveBackLeases.run(owner),
     resolve(reference: string, resolution: Reconciliation, now: number): boolean {
       return (
         resolveUnknown.run({ ...resolution, reference, updated_at: new Date(now).toISOString() }).changes ===

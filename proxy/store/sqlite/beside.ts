@@ -23,6 +23,7 @@ export type CliStore = Pick<
   | "attempt"
   | "consents"
   | "leaseReconcile"
+  | "releaseReconcile"
   | "resolveUnknown"
   | "noteUnknown"
   | "defenceStates"
@@ -102,6 +103,9 @@ export function openSqliteBeside(dataDir: string, options: { readonly: boolean }
     },
     async leaseReconcile(reference, owner, ms) {
       return attempts.lease(reference, owner, ms, Date.now());
+    },
+    async releaseReconcile(owner) {
+      attempts.release(owner);
     },
     async resolveUnknown(reference, resolution, events = []) {
       return db.transaction(() => {

@@ -119,6 +119,10 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
       await durable();
       return held;
     },
+    async releaseReconcile(owner) {
+      write(() => attempts.release(owner));
+      await durable();
+    },
     async resolveUnknown(reference, resolution, events = []) {
       const resolved = write(() => {
         const done = attempts.resolve(reference, resolution, now());

@@ -1,6 +1,6 @@
 // `givekit doctor` and the command line around it, against the sandbox.
 import { execFile } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -82,6 +82,7 @@ describe("givekit doctor", () => {
       "✓ upstream public token: the public token is accepted (a check that subscribes nobody: HTTP 400)",
       expect.stringMatching(/^✓ campaign 71777\/HOPE: exists upstream/),
       expect.stringMatching(/^✓ campaign 41444\/MEALS: exists upstream/),
+      '· opt-in lists: "Hope Alerts", "Volunteers": not checked (set GIVEKIT_METRICS_TOKEN so doctor can read the running proxy\'s counts); the service\'s API has no read of an account\'s lists, so doctor reads what opt-ins met at the running proxy',
       "All checks passed.",
     ]);
     expect(out).not.toContain(DEMO.hope.privateToken);
@@ -206,6 +207,104 @@ describe("givekit doctor", () => {
     const { code, out } = await givekit(["doctor"], env({ UPSTREAM_BASE_URL: "ftp://x" }));
     expect(code).toBe(1);
     expect(out).toMatch(/^✗ configuration: UPSTREAM_BASE_URL: /);
+  });
+});
+
+interface Report {
+  ok: boolean;
+  checks: { check: string; status: string; text: string; variable?: string; fix?: string }[];
+}
+
+/**
+ * Another user than the files' owner: as root, `nobody` (root reads everything); otherwise this
+ * user, with the mode taken off what it should not reach. `lock` gives a path that mode.
+ */
+const asRoot = process.getuid?.() === 0;
+const OTHER = { uid: 65534, gid: 65534 };
+const lock = (path: string) => chmodSync(path, asRoot ? 0o700 : 0o000);
+
+/** doctor --json through the bin, as that other user. */
+async function doctorAsOther(environment: NodeJS.ProcessEnv): Promise<{ code: number; report: Report }> {
+  const answer = await run(process.execPath, [BIN, "doctor", "--json"], {
+    env: { ...process.env, HOME: tmpdir(), ...environment },
+    ...(asRoot ? OTHER : {}),
+  }).catch((error: { code: number; stdout: string }) => error);
+  return {
+    code: "code" in answer ? answer.code : 0,
+    report: JSON.parse(answer.stdout) as Report,
+  };
+}
+
+describe("givekit doctor: every ✗ says what to change and how", () => {
+  it("a campaigns file missing, unreadable, not JSON or not the schema: four messages, each naming the file and its fix", async () => {
+    const shared = mkdtempSync(join(tmpdir(), "givekit-campaigns-"));
+    chmodSync(shared, 0o755);
+    const missing = join(shared, "missing.json");
+    const unreadable = join(shared, "unreadable.json");
+    copyFileSync(ownCampaigns, unreadable);
+    lock(unreadable);
+    const notJson = join(shared, "not-json.json");
+    writeFileSync(notJson, '{"campaigns": [ {"shortcode": "71777",, } ]}');
+    const notSchema = join(shared, "not-schema.json");
+    writeFileSync(notSchema, JSON.stringify({ campaigns: [{ shortcode: "71777" }] }));
+    chmodSync(notJson, 0o644);
+    chmodSync(notSchema, 0o644);
+    try {
+      const seen = [];
+      for (const [path, problem, fix] of [
+        [missing, /no such file/, /create it/],
+        [unreadable, /cannot read it \(permission denied, E(ACCES|PERM)\)/, /let the proxy's user read it/],
+        [notJson, /not JSON \(.+\)/, /correct the JSON/],
+        [notSchema, /campaigns\.0\.keyword/, /correct that entry/],
+      ] as const) {
+        const { code, report } = await doctorAsOther(
+          env({ GIVEKIT_CAMPAIGNS: path, GIVEKIT_DATA_DIR: shared }),
+        );
+        expect(code, path).toBe(1);
+        const configuration = report.checks.find((check) => check.check === "configuration")!;
+        expect(configuration, path).toMatchObject({ status: "fail", variable: "GIVEKIT_CAMPAIGNS" });
+        expect(configuration.text, path).toContain(path);
+        expect(configuration.text, path).toMatch(problem);
+        expect(configuration.fix, path).toMatch(fix);
+        expect(configuration.text, path).toContain(`Fix: ${configuration.fix}`);
+        seen.push(configuration.text.replace(path, "FILE").split(". Fix:")[0]);
+      }
+      expect(new Set(seen).size).toBe(4);
+    } finally {
+      rmSync(shared, { recursive: true, force: true });
+    }
+  });
+
+  it("run by a user who cannot enter the data directory: no ✓ beside a real store, the permission named", async () => {
+    const shared = mkdtempSync(join(tmpdir(), "givekit-store-"));
+    chmodSync(shared, 0o755);
+    const dataDir = join(shared, "data");
+    const campaigns = join(shared, "campaigns.json");
+    copyFileSync(ownCampaigns, campaigns);
+    chmodSync(campaigns, 0o644);
+    try {
+      // A real store, made as the proxy's user would make it.
+      expect((await givekit(["migrate"], env({ GIVEKIT_DATA_DIR: dataDir }))).code).toBe(0);
+      lock(dataDir);
+      const { code, report } = await doctorAsOther(
+        env({ GIVEKIT_DATA_DIR: dataDir, GIVEKIT_CAMPAIGNS: campaigns, GIVEKIT_WIDGET_DIR: shared }),
+      );
+      expect(code).toBe(1);
+      for (const name of ["data directory", "store", "defence mode"]) {
+        const check = report.checks.find((found) => found.check === name)!;
+        expect(check, name).toMatchObject({ status: "fail", variable: "GIVEKIT_DATA_DIR" });
+        expect(check.text, name).toContain(dataDir);
+        expect(check.text, name).toMatch(/permission denied, E(ACCES|PERM)/);
+        expect(check.fix, name).toMatch(/run doctor as the proxy's user/);
+      }
+      expect(report.checks.filter((check) => check.text.includes("no database yet"))).toEqual([]);
+      // Every failure, whatever its check, names a fix.
+      for (const check of report.checks.filter((found) => found.status === "fail"))
+        expect(check.fix, check.check).toBeTruthy();
+    } finally {
+      chmodSync(dataDir, 0o700);
+      rmSync(shared, { recursive: true, force: true });
+    }
   });
 });
 

@@ -97,6 +97,30 @@ describe.each(["sqlite", "postgres"] as const)(
       expect(after.out).toBe("");
     });
 
+    it("two reconcile runs in a row: the second settles what the first leased and could not", async () => {
+      const lost = await donate(
+        ctx.api,
+        donationBody(await tokenize(ctx.api), { amount: "999.99" }),
+        randomUUID(),
+      );
+      expect(lost.status).toBe(202);
+      const reference = lost.json.donation.reference as string;
+      // Within the settle window: no row yet, so the attempt stays unknown (and was leased).
+      const first = await givekit(["reconcile"], env());
+      expect(first.out).toContain(`${reference}: unknown: waiting until`);
+      // The window over (a second is the least it can be): the next run settles it at once.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const second = await givekit(["reconcile"], { ...env(), GIVEKIT_RECONCILE_SETTLE_S: "1" });
+      expect(second.out).not.toContain("leased_elsewhere");
+      expect(second.out).toContain(`${reference}: not_charged`);
+      // As the store has it: settled, nothing charged.
+      expect((await ctx.api.get(`/v1/donations/${reference}`)).json.donation).toMatchObject({
+        status: "NotCharged",
+        reference,
+      });
+      expect((await collected(ctx.sandbox, "HOPE")).filter((row) => row.amount === "999.99")).toEqual([]);
+    });
+
     it("attempts shows the page's utm values the donation carried, cleaned; the service never gets them", async () => {
       const token = await tokenize(ctx.api);
       const utm = {
