@@ -279,6 +279,15 @@ function expectProblem(reply: Reply, sent?: string) {
   expect(ProblemSchema.safeParse(reply.json).success).toBe(true);
 }
 
+/** A body to send as JSON, with no headers of its own. */
+const asJson = (body: unknown) => ({ raw: JSON.stringify(body), headers: {} });
+
+/** Bad input is the proxy's to refuse (4xx): none comes back from the upstream as a 5xx. */
+function expectNoServerError(batch: readonly unknown[], replies: readonly Reply[]): void {
+  const failed = replies.findIndex((reply) => reply.status >= 500);
+  expect(failed === -1 ? null : { body: batch[failed], answer: replies[failed]!.text }).toBeNull();
+}
+
 /** Sends each request of a batch side by side; their answers, in order. */
 function sendAll(
   api: Client,
@@ -321,16 +330,13 @@ describe("bad input", () => {
     const tokens = [await tokenize(ctx.api), await tokenize(ctx.api)];
     const statuses = new Map<number, number>();
     const count = (reply: Reply) => statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
-    const asJson = (body: unknown) => ({ raw: JSON.stringify(body), headers: {} });
     await fc.assert(
       fc.asyncProperty(
         fc.array(takenDonation(tokens), { minLength: BATCH, maxLength: BATCH }),
         async (batch) => {
           const replies = await sendAll(ctx.api, "/v1/donations", batch.map(asJson));
           replies.forEach(count);
-          // Bad input is the proxy's to refuse (4xx); none comes back from the upstream as a 5xx.
-          const failed = replies.findIndex((reply) => reply.status >= 500);
-          expect(failed === -1 ? null : { body: batch[failed], answer: replies[failed]!.text }).toBeNull();
+          expectNoServerError(batch, replies);
         },
       ),
       { numRuns: TAKEN_DONATIONS / BATCH, endOnFailure: true },
@@ -339,8 +345,7 @@ describe("bad input", () => {
       fc.asyncProperty(fc.array(takenSubscription, { minLength: BATCH, maxLength: BATCH }), async (batch) => {
         const replies = await sendAll(ctx.api, "/v1/subscriptions", batch.map(asJson));
         replies.forEach(count);
-        const failed = replies.findIndex((reply) => reply.status >= 500);
-        expect(failed === -1 ? null : { body: batch[failed], answer: replies[failed]!.text }).toBeNull();
+        expectNoServerError(batch, replies);
       }),
       { numRuns: TAKEN_SUBSCRIPTIONS / BATCH, endOnFailure: true },
     );
