@@ -55,12 +55,14 @@ const Required = (max: number, message: string) =>
   z.string().check(z.trim(), z.minLength(1, message), z.maxLength(max));
 const EMAIL_MESSAGE = "Enter an e-mail address such as name@example.org.";
 /** A donor's or a dedication's e-mail: its shape, and the standards' lengths (patterns.ts's emailFits). */
-const Email = /* @__PURE__ */ z.email({ pattern: EMAIL_PATTERN, message: EMAIL_MESSAGE }).check(
-  z.refine(
-    emailFits,
-    `An e-mail address is at most ${EMAIL_MAX} characters, ${EMAIL_LOCAL_MAX} of them before the @.`,
-  ),
-);
+const Email = /* @__PURE__ */ z
+  .email({ pattern: EMAIL_PATTERN, message: EMAIL_MESSAGE })
+  .check(
+    z.refine(
+      emailFits,
+      `An e-mail address is at most ${EMAIL_MAX} characters, ${EMAIL_LOCAL_MAX} of them before the @.`,
+    ),
+  );
 const PeerId = /* @__PURE__ */ z
   .string()
   .check(z.regex(PEER_ID_PATTERN, "Choose a fundraiser or team from the list."));

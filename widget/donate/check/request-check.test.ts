@@ -75,6 +75,9 @@ const matchingOr = (pattern: RegExp, ...misses: string[]) =>
     { weight: 1, arbitrary: fc.constantFrom(...misses) },
   );
 
+/** A domain of `length` characters ("ddd….org"). */
+const domain = (length: number) => `${"d".repeat(length - 4)}.org`;
+
 /** An address of the right shape near the standards' lengths: a local part of 60 to 70, a whole of 240 to 300. */
 const longEmail = fc
   .tuple(fc.integer({ min: 60, max: 70 }), fc.integer({ min: 240, max: 300 }), fc.boolean())
@@ -262,7 +265,6 @@ describe("the widget's request check and DonationRequestSchema", () => {
       checkRefuses({ ...GOOD, ...change, donor: { ...GOOD.donor, ...donor } });
     expect(refused({}, { email: "grace@" })).toEqual(["donor.email"]);
     // The standards' lengths: 64 before the @, 254 in all.
-    const domain = (length: number) => `${"d".repeat(length - 4)}.org`;
     expect(refused({}, { email: `${"a".repeat(64)}@${domain(189)}` })).toEqual([]);
     expect(refused({}, { email: `${"a".repeat(65)}@example.org` })).toEqual(["donor.email"]);
     expect(refused({}, { email: `ana@${domain(251)}` })).toEqual(["donor.email"]);
