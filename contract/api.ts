@@ -21,7 +21,10 @@ import {
   CONSENT_TEXT_MIN,
   COUNTRY_PATTERN,
   CURRENCY_PATTERN,
+  EMAIL_LOCAL_MAX,
+  EMAIL_MAX,
   EMAIL_PATTERN,
+  emailFits,
   FULL_NAME_MAX,
   hasTarget,
   NAME_MAX,
@@ -51,6 +54,15 @@ const Text = (max: number) => z.string().check(z.maxLength(max));
 const Required = (max: number, message: string) =>
   z.string().check(z.trim(), z.minLength(1, message), z.maxLength(max));
 const EMAIL_MESSAGE = "Enter an e-mail address such as name@example.org.";
+/** A donor's or a dedication's e-mail: its shape, and the standards' lengths (patterns.ts's emailFits). */
+const Email = /* @__PURE__ */ z
+  .email({ pattern: EMAIL_PATTERN, message: EMAIL_MESSAGE })
+  .check(
+    z.refine(
+      emailFits,
+      `An e-mail address is at most ${EMAIL_MAX} characters, ${EMAIL_LOCAL_MAX} of them before the @.`,
+    ),
+  );
 const PeerId = /* @__PURE__ */ z
   .string()
   .check(z.regex(PEER_ID_PATTERN, "Choose a fundraiser or team from the list."));
@@ -323,7 +335,7 @@ export const DonorSchema = /* @__PURE__ */ z
     full_name: z.optional(Required(FULL_NAME_MAX, "Enter your name.")),
     first_name: z.optional(Required(NAME_MAX, "Enter your first name.")),
     last_name: z.optional(Required(NAME_MAX, "Enter your last name.")),
-    email: z.email({ pattern: EMAIL_PATTERN, message: EMAIL_MESSAGE }),
+    email: Email,
     phone: z.optional(
       /* @__PURE__ */ z
         .string()
@@ -361,7 +373,7 @@ export const DedicationSchema = /* @__PURE__ */ z.strictObject({
       "Enter the name without < or >, line breaks or direction marks.",
     ),
   ),
-  notify_email: z.optional(z.email({ pattern: EMAIL_PATTERN, message: EMAIL_MESSAGE })),
+  notify_email: z.optional(Email),
 });
 
 export const DonationRequestSchema = /* @__PURE__ */ z

@@ -57,6 +57,8 @@ export const TARGET_TEXT_MAX = 64;
 export const ORIGIN_MAX = 200;
 /** The longest e-mail address (RFC 5321's path limit less its brackets). */
 export const EMAIL_MAX = 254;
+/** The longest local part of an e-mail address, the part before the @ (RFC 5321). */
+export const EMAIL_LOCAL_MAX = 64;
 /** The longest full name a donor may give; a first or last name is shorter. */
 export const FULL_NAME_MAX = 200;
 /** The longest first or last name (a donor's, or an SMS subscriber's). */
@@ -94,9 +96,19 @@ export const codePoints = (text: string): number => [...text].length;
 export const EMAIL_PATTERN =
   /^[\w!#$%&'*+/=?^`{|}~-]+(?:\.[\w!#$%&'*+/=?^`{|}~-]+)*@(?:[A-Za-z\d](?:[A-Za-z\d-]*[A-Za-z\d])?\.)+[A-Za-z]{2,}$/;
 
+/**
+ * Whether an e-mail address keeps to the standards' lengths: at most EMAIL_MAX characters, at
+ * most EMAIL_LOCAL_MAX before the @. The pattern takes ASCII only, so characters are octets.
+ */
+export const emailFits = (address: string): boolean =>
+  address.length <= EMAIL_MAX && address.lastIndexOf("@") <= EMAIL_LOCAL_MAX;
+
 /** True when `value` is a string the pattern matches. */
 export const matches = (pattern: RegExp, value: unknown): value is string =>
   typeof value === "string" && pattern.test(value);
+
+/** An e-mail address as givekit takes one: EMAIL_PATTERN's shape and emailFits' lengths. */
+export const isEmail = (value: unknown): value is string => matches(EMAIL_PATTERN, value) && emailFits(value);
 
 /** A money amount as it travels: "25", "25.50"; not "007", "1e3" or "-5". */
 export const isAmount = (value: unknown): value is string => matches(AMOUNT_PATTERN, value);

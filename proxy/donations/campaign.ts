@@ -1,7 +1,8 @@
 /**
  * A donation's campaign: the one the request names, served by this proxy, and the rules the
- * schema cannot know (its amount range, the frequencies it offers). Checked before any key is
- * claimed: a request refused here claims nothing and costs nothing.
+ * schema cannot know (its amount range, the frequencies it offers). Checked once the key is
+ * claimed (a replay is answered as it first was, whatever the campaign says now): a request
+ * refused here frees its key and costs nothing.
  */
 import type { Campaign, DonationRequest } from "../../contract/api";
 import { toCents } from "../../contract/money";

@@ -1,8 +1,10 @@
 /**
- * A donation's checks before any key is claimed, in order: the schema, the campaign it names and
- * that campaign's rules (campaign.ts), then the defence's admission of its card token (a refused
- * token leaves the key free for the next one). A request refused here claims nothing and costs
- * nothing.
+ * A donation's checks, in the two places the flow (routes/donations.ts) puts them:
+ * `readDonation` before its key is looked up (the body against the schema: a request the schema
+ * refuses is no donation, has no key to look up, and claims nothing), and `checkDonation` after
+ * the key is claimed (its campaign and that campaign's rules, campaign.ts, then the defence's
+ * admission of its card token). What `checkDonation` weighs is what holds now for a donor, a
+ * client or a card: a replay never meets it, and a request it refuses frees its key (claim.ts).
  */
 import { DonationRequestSchema, type Campaign, type DonationRequest } from "../../contract/api";
 import { campaignScope, type CampaignDirectory } from "../campaign/directory";
@@ -10,17 +12,26 @@ import type { Defence } from "../defence/defence";
 import { validate } from "../validate";
 import { checkAgainstCampaign, resolveCampaign } from "./campaign";
 
-/** A donation that may claim its key: the checked request, its campaign, and how its card was made. */
+/** A donation that may go on to its attempt: its campaign, and how its card was made. */
 export interface CheckedDonation {
-  request: DonationRequest;
   campaign: Campaign;
   /** The card token was made under a solved challenge. */
   proven: boolean;
 }
 
 /**
+ * The body against the contract's schema: 400 validation_failed naming each field, else the request.
+ *
  * @example
- * const { request, campaign, proven } = await checkDonation(deps, c.get("body"), c.get("clientIp"));
+ * const request = readDonation(c.get("body"));
+ */
+export function readDonation(body: unknown): DonationRequest {
+  return validate(DonationRequestSchema, body);
+}
+
+/**
+ * @example
+ * const { campaign, proven } = await checkDonation(deps, request, c.get("clientIp"));
  */
 export async function checkDonation(
   deps: {
@@ -28,10 +39,9 @@ export async function checkDonation(
     /** Every path to the card network is gated: a charge's card token too (defence/scrutiny.ts). */
     defence: Pick<Defence, "admitDonation">;
   },
-  body: unknown,
+  request: DonationRequest,
   ip: string,
 ): Promise<CheckedDonation> {
-  const request = validate(DonationRequestSchema, body);
   const campaign = resolveCampaign(deps.campaigns, request);
   checkAgainstCampaign(campaign, request);
   const { proven } = await deps.defence.admitDonation({
@@ -40,5 +50,5 @@ export async function checkDonation(
     token: request.credit_card_token,
     email: request.donor.email,
   });
-  return { request, campaign, proven };
+  return { campaign, proven };
 }

@@ -1,10 +1,12 @@
 /**
  * A donation's Idempotency-Key, on any number of proxies sharing a store. The one place that
  * reads the header: `requireKey()` before the body is read (without a key nothing else
- * matters), then `claimKey()` once the request is checked (an invalid request claims nothing):
- * it claims the key atomically, replays a finished donation from its attempt's state (answer.ts),
- * answers 422 for another body and 409 (with Retry-After) while the first runs, and frees a claim
- * whose request never got as far as recording an attempt.
+ * matters), then `claimKey()` once the schema has read the body (an invalid request claims
+ * nothing) and before anything else weighs it (the campaign's rules, the defence, the client's
+ * limits: a replay is its first answer whatever holds now): it claims the key atomically, replays
+ * a finished donation from its attempt's state (answer.ts), answers 422 for another body and 409
+ * (with Retry-After) while the first runs, and frees a claim whose request never got as far as
+ * recording an attempt (refused by the campaign's rules, the defence or a limit).
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context";
@@ -63,7 +65,7 @@ export function requireKey(): MiddlewareHandler<ClaimEnv> {
  * Runs after the body is parsed and checked.
  *
  * @example
- * app.post("/v1/donations", requireKey(), jsonBody(), checkDonation, claimKey({ store, secret }), handler);
+ * app.post("/v1/donations", requireKey(), jsonBody(), readDonation, claimKey({ store, secret }), checksThenAttempt);
  */
 export function claimKey(options: { store: ClaimStore; secret: string }): MiddlewareHandler<ClaimEnv> {
   const { store } = options;
@@ -126,7 +128,7 @@ export function claimKey(options: { store: ClaimStore; secret: string }): Middle
       await next();
     } finally {
       if (!begun) {
-        // Refused before any attempt (a rate limit): the same key may simply be retried. If the
+        // Refused before any attempt (the defence, a limit): the same key may simply be retried. If the
         // store is out of reach, the claim's lease frees it.
         await timed(() => store.releaseKey(claim)).catch(() => log({ release: "failed" }));
       }

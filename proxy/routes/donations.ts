@@ -1,15 +1,17 @@
 /**
- * POST /v1/donations and GET /v1/donations/{reference}: the steps in order (the key read, the
- * body, the checks, the key claimed, the client's turn, the attempt); each is proxy/donations/'s
- * (its checks, its key, its attempt, its answer).
+ * POST /v1/donations and GET /v1/donations/{reference}. A donation's steps read top to bottom:
+ * the request (its key's header, its body, the schema), then its key looked up and claimed, and
+ * only then what holds now (the campaign's rules, the defence, the client's limits), then the
+ * attempt. Each step is proxy/donations/'s (check.ts, claim.ts, attempt.ts, answer.ts).
  */
 import { Hono } from "hono";
 import { DonationReferenceSchema } from "../../contract/api";
+import type { DonationRequest } from "../../contract/api";
 import type { CampaignDirectory } from "../campaign/directory";
 import { consentSource } from "../consent";
 import { donationStatus } from "../donations/answer";
 import { runDonation, type AttemptDeps } from "../donations/attempt";
-import { checkDonation, type CheckedDonation } from "../donations/check";
+import { checkDonation, readDonation } from "../donations/check";
 import { claimKey, requireKey, type ClaimEnv, type ClaimStore } from "../donations/claim";
 import { jsonBody } from "../middleware/json-body";
 import type { Defence } from "../defence/defence";
@@ -30,13 +32,8 @@ export interface DonationDeps extends AttemptDeps {
   defence: Pick<Defence, "admitDonation" | "recordDecline">;
 }
 
-/** The parsed request and its campaign, checked before any key is claimed. */
-type DonationEnv = ClaimEnv & {
-  Variables: ClaimEnv["Variables"] & {
-    donation: Omit<CheckedDonation, "proven">;
-    proven: CheckedDonation["proven"];
-  };
-};
+/** The request as the schema read it, before its key is looked up. */
+type DonationEnv = ClaimEnv & { Variables: ClaimEnv["Variables"] & { request: DonationRequest } };
 
 function donationNotFound(): ProblemError {
   return new ProblemError("not_found", "No donation has this reference.");
@@ -61,32 +58,37 @@ export function donationRoutes(deps: DonationDeps) {
   });
   return app.post(
     "/v1/donations",
+    // 1. The request: a key in its header, a JSON body, the schema. Nothing is looked up yet.
     requireKey(),
     jsonBody(),
     async (c, next) => {
-      const { proven, ...donation } = await checkDonation(deps, c.get("body"), c.get("clientIp"));
-      c.set("donation", donation);
-      c.set("proven", proven);
+      c.set("request", readDonation(c.get("body")));
       await next();
     },
+    // 2. Its key, before anything weighs the donor, the client or the card: a key with an answer
+    // gets it byte for byte, a key in flight 409, another body 422, whatever holds for them now.
     claimKey({ store: deps.store, secret: deps.signingSecret }),
-    async (c, next) => {
-      // A replay never gets here: only what may go upstream takes a place (rate-limit.ts).
-      await deps.rateLimits.admit("donations", c.get("clientIp"));
-      const leave = await deps.rateLimits.enterDonation(c.get("clientIp"), c.get("proven"));
+    // 3. What holds now: the campaign's rules, the defence, the client's turn (only what may go
+    // upstream takes a place: rate-limit.ts). A refusal here frees the key (claim.ts).
+    async (c) => {
+      const ip = c.get("clientIp");
+      const request = c.get("request");
+      const { campaign, proven } = await checkDonation(deps, request, ip);
+      await deps.rateLimits.admit("donations", ip);
+      const leave = await deps.rateLimits.enterDonation(ip, proven);
       try {
-        await next();
+        // 4. The attempt: recorded, sent, decided, answered (attempt.ts, answer.ts).
+        return await runDonation(deps, {
+          request,
+          campaign,
+          claim: c.get("claim"),
+          ip,
+          consent: consentSource(c),
+          log: (fields) => c.set("logFields", { ...c.get("logFields"), ...fields }),
+        });
       } finally {
         await leave();
       }
     },
-    (c) =>
-      runDonation(deps, {
-        ...c.get("donation"),
-        claim: c.get("claim"),
-        ip: c.get("clientIp"),
-        consent: consentSource(c),
-        log: (fields) => c.set("logFields", { ...c.get("logFields"), ...fields }),
-      }),
   );
 }

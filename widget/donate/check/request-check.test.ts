@@ -75,8 +75,19 @@ const matchingOr = (pattern: RegExp, ...misses: string[]) =>
     { weight: 1, arbitrary: fc.constantFrom(...misses) },
   );
 
+/** A domain of `length` characters ("ddd….org"). */
+const domain = (length: number) => `${"d".repeat(length - 4)}.org`;
+
+/** An address of the right shape near the standards' lengths: a local part of 60 to 70, a whole of 240 to 300. */
+const longEmail = fc
+  .tuple(fc.integer({ min: 60, max: 70 }), fc.integer({ min: 240, max: 300 }), fc.boolean())
+  .map(([local, whole, longLocal]) => {
+    const name = longLocal ? "a".repeat(local) : "ana";
+    return `${name}@${"d".repeat(Math.max(1, whole - name.length - 5))}.org`;
+  });
 const email = fc.oneof(
   { weight: 4, arbitrary: fc.emailAddress() },
+  { weight: 2, arbitrary: longEmail },
   {
     weight: 2,
     arbitrary: fc.constantFrom(
@@ -253,6 +264,10 @@ describe("the widget's request check and DonationRequestSchema", () => {
     const refused = (change: Partial<UncheckedRequest>, donor: Partial<UncheckedRequest["donor"]> = {}) =>
       checkRefuses({ ...GOOD, ...change, donor: { ...GOOD.donor, ...donor } });
     expect(refused({}, { email: "grace@" })).toEqual(["donor.email"]);
+    // The standards' lengths: 64 before the @, 254 in all.
+    expect(refused({}, { email: `${"a".repeat(64)}@${domain(189)}` })).toEqual([]);
+    expect(refused({}, { email: `${"a".repeat(65)}@example.org` })).toEqual(["donor.email"]);
+    expect(refused({}, { email: `ana@${domain(251)}` })).toEqual(["donor.email"]);
     expect(refused({}, { first_name: "   " })).toEqual(["donor.first_name"]);
     expect(refused({}, { phone: "268 555 1234" })).toEqual(["donor.phone"]);
     // A form that asks no phone has no phone rule, and sends no phone: one would be the proxy's to judge.

@@ -3,14 +3,14 @@
  * its part of the request's check. An extra: fetched beside later.ts only by a form that asks for a dedication.
  */
 import { DEDICATION_KINDS, DEDICATION_NAME_MAX, DEDICATION_NAME_REFUSED } from "../../../contract/dedication";
-import { EMAIL_MAX, EMAIL_PATTERN } from "../../../contract/patterns";
+import { EMAIL_MAX, isEmail } from "../../../contract/patterns";
 import { Checkbox, Choices } from "../../shared/Field";
 import { reactive } from "../../shared/reactive";
 import type { Messages } from "../../i18n";
 import type { TextField as LaterTextField } from "../../shared/TextField";
 import type { FormEdits } from "../base/fields";
 import type { DedicationModel } from "./dedication-model";
-import { oneOf, optional, pattern, textWithin, type Shape } from "../../shared/checks";
+import { oneOf, optional, textWithin, type Shape } from "../../shared/checks";
 
 export { createDedicationModel } from "./dedication-model";
 /** The message and the dedication's line within the memo the service keeps: the request's check asks it too. */
@@ -88,5 +88,5 @@ export const dedicationShape: Shape = {
   kind: oneOf(DEDICATION_KINDS),
   name: (value) =>
     textWithin(1, DEDICATION_NAME_MAX, true)(value) && !DEDICATION_NAME_REFUSED.test(String(value).trim()),
-  notify_email: optional(pattern(EMAIL_PATTERN)),
+  notify_email: optional(isEmail),
 };
