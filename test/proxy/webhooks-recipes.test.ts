@@ -84,6 +84,15 @@ afterAll(async () => {
   await slack.close();
 });
 
+/** The verified events of the full-name and declined gifts (by their donors' e-mails and honoree). */
+const fullNameAndDeclined = () =>
+  verified.filter(
+    (event) =>
+      ["dee@example.org", "sam.ro@example.org"].includes(
+        (event.data.donor as { email?: string } | undefined)?.email ?? "",
+      ) || event.data.honoree_name === "Grandma Li",
+  );
+
 const csvRows = () => {
   try {
     return readFileSync(csvPath, "utf8").split("\n").filter(Boolean);
@@ -162,21 +171,14 @@ describe("the GUIDE's webhook recipes against a proxy", () => {
     const charged = (await collected(ctx.sandbox)).filter((row) => row.amount === "300.00");
     expect(charged).toHaveLength(1);
 
-    const mine = () =>
-      verified.filter(
-        (event) =>
-          ["dee@example.org", "sam.ro@example.org"].includes(
-            (event.data.donor as { email?: string } | undefined)?.email ?? "",
-          ) || event.data.honoree_name === "Grandma Li",
-      );
     await until(
       () =>
-        mine().length === 3 &&
+        fullNameAndDeclined().length === 3 &&
         mails.length === mailsBefore + 1 &&
         csvRows().length === rowsBefore + 1 &&
         slack.accepted().length === slackBefore + 1,
     );
-    const byType = Object.fromEntries(mine().map((event) => [event.type, event.data]));
+    const byType = Object.fromEntries(fullNameAndDeclined().map((event) => [event.type, event.data]));
     expect(byType["donation.declined"]).toMatchObject({
       amount_cents: 6000,
       reason: "card_declined",
