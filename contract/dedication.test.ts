@@ -1,7 +1,7 @@
 // The memo's one rule (contract/dedication.ts) over all of Unicode: whatever a donor writes, no
 // line of the memo the upstream keeps reads as a dedication to a program, an export or a person,
 // but the one line the proxy writes; the defused line says whose words they were; nothing grows.
-import fc from "fast-check";
+import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type Dedication, donorMessage, memoWithDedication, readDedication } from "./dedication";
 import { codePoints } from "./patterns";

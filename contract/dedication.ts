@@ -89,7 +89,11 @@ function defuse(line: string): string {
     first: read.at[codePoints(read.text.slice(0, found.index))]!,
     last: read.at[codePoints(read.text.slice(0, found.index + found[0].length)) - 1]!,
   }));
-  for (const { first, last } of spans.reverse()) codes.splice(first, last - first + 1, DEFUSED);
+  // From the last span back, so the indexes of those before it hold.
+  for (let index = spans.length - 1; index >= 0; index--) {
+    const { first, last } = spans[index]!;
+    codes.splice(first, last - first + 1, DEFUSED);
+  }
   return codes.join("");
 }
 

@@ -122,9 +122,9 @@ async function outOfView(page: Page): Promise<string[]> {
 /** Texts shown cut with an ellipsis (their content wider than their box), ordinary names among them. */
 async function cutNames(page: Page, longest: number): Promise<string[]> {
   return page.evaluate(
-    (longest) =>
+    (most) =>
       [...document.querySelectorAll<HTMLElement>(".name, h1")]
-        .filter((element) => element.textContent!.length <= longest && element.checkVisibility())
+        .filter((element) => element.textContent!.length <= most && element.checkVisibility())
         .filter(
           (element) =>
             element.getBoundingClientRect().bottom <=
@@ -138,12 +138,12 @@ async function cutNames(page: Page, longest: number): Promise<string[]> {
 
 /** The rows a list shows whole (inside its section's box). */
 async function rowsShown(page: Page, list: string): Promise<number> {
-  return page.evaluate((list) => {
+  return page.evaluate((part) => {
     const section = document
-      .querySelector(`[data-part="${list}"]`)!
+      .querySelector(`[data-part="${part}"]`)!
       .closest("section")!
       .getBoundingClientRect();
-    return [...document.querySelectorAll(`[data-part="${list}"] > li`)].filter((row) => {
+    return [...document.querySelectorAll(`[data-part="${part}"] > li`)].filter((row) => {
       const box = row.getBoundingClientRect();
       return box.top >= section.top - 1 && box.bottom <= section.bottom + 1;
     }).length;
