@@ -361,6 +361,18 @@ export const DonorSchema = /* @__PURE__ */ z
   );
 export type Donor = z.infer<typeof DonorSchema>;
 
+/**
+ * The donor's name however it was given: the full name of a form with `fields="full-name"`, else
+ * the first and last names joined.
+ *
+ * @example
+ * donorName({ full_name: "Mx Sam Rivera" }); // "Mx Sam Rivera"
+ * donorName({ first_name: "Ana", last_name: "Doe" }); // "Ana Doe"
+ */
+export function donorName(donor: Pick<Donor, "full_name" | "first_name" | "last_name">): string {
+  return donor.full_name ?? [donor.first_name, donor.last_name].filter(Boolean).join(" ");
+}
+
 /** "In honor of" or "in memory of" someone, and who is told of the gift (contract/dedication.ts). */
 export const DedicationSchema = /* @__PURE__ */ z.strictObject({
   kind: z.enum(DEDICATION_KINDS),

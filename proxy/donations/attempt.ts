@@ -7,7 +7,7 @@
  * the reconciler settles it. A decline is counted against its client and by the defence.
  */
 import { randomBytes } from "node:crypto";
-import type { Campaign, DonationRequest } from "../../contract/api";
+import { donorName, type Campaign, type DonationRequest } from "../../contract/api";
 import { feeCents, fromCents, toCents } from "../../contract/money";
 import { normalizeMobile } from "../../contract/phone";
 import { readUtm } from "../../contract/utm";
@@ -137,7 +137,7 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
       deps.defence.recordDecline(campaignScope(campaign), {
         token: request.credit_card_token,
         email: request.donor.email,
-        name: request.donor.full_name ?? `${request.donor.first_name ?? ""} ${request.donor.last_name ?? ""}`,
+        name: donorName(request.donor),
         amount: attempt.amount,
         ip,
       }),

@@ -4,6 +4,7 @@
  * fields only: a payload never holds a card number, a payment token, an API token or a CVV.
  */
 import { randomUUID } from "node:crypto";
+import { donorName } from "../../contract/api";
 import type { DedicationKind } from "../../contract/dedication";
 
 export const EVENT_TYPES = [
@@ -25,8 +26,19 @@ export interface GiftData {
   amount_cents: number;
   currency: string;
   recurring_frequency?: string;
-  donor?: { first_name?: string; last_name?: string; email?: string };
+  donor?: GiftDonor;
   anonymous?: boolean;
+}
+
+/**
+ * Who gave: `name` always (the full name as given, or the first and last names joined: see
+ * contract/api.ts's donorName), the two names when the form asked for them apart.
+ */
+export interface GiftDonor {
+  name: string;
+  first_name?: string;
+  last_name?: string;
+  email?: string;
 }
 
 export type EventData = {
@@ -48,7 +60,7 @@ export type EventData = {
     honoree_name: string;
     /** Who to tell of the gift, when the donor gave an address. */
     notify_email?: string;
-    donor?: { first_name?: string; last_name?: string };
+    donor?: Omit<GiftDonor, "email">;
     amount_cents?: number;
   };
 };
@@ -69,6 +81,18 @@ export function makeEvent<T extends EventType>(
   return { id: `evt_${randomUUID()}`, type, version: EVENT_VERSION, created: now.toISOString(), data };
 }
 
+/** The donor's names as an event carries them: its `name` however given, the two names when given apart. */
+export function donorNames(donor: {
+  full_name?: string;
+  first_name?: string;
+  last_name?: string;
+}): Omit<GiftDonor, "email"> {
+  const names: Omit<GiftDonor, "email"> = { name: donorName(donor) };
+  if (donor.first_name) names.first_name = donor.first_name;
+  if (donor.last_name) names.last_name = donor.last_name;
+  return names;
+}
+
 /** The gift fields an event may carry, picked one by one from whatever the caller holds. */
 export function giftData(source: {
   reference: string;
@@ -77,7 +101,7 @@ export function giftData(source: {
   currency?: string;
   recurring_frequency?: string | null;
   anonymous?: boolean;
-  donor?: { first_name?: string; last_name?: string; email?: string } | null;
+  donor?: { full_name?: string; first_name?: string; last_name?: string; email?: string } | null;
 }): GiftData {
   const data: GiftData = {
     reference: source.reference,
@@ -87,9 +111,6 @@ export function giftData(source: {
   };
   if (source.recurring_frequency) data.recurring_frequency = source.recurring_frequency;
   if (source.anonymous !== undefined) data.anonymous = source.anonymous;
-  if (source.donor) {
-    const { first_name, last_name, email } = source.donor;
-    data.donor = { first_name, last_name, email };
-  }
+  if (source.donor) data.donor = { ...donorNames(source.donor), email: source.donor.email };
   return data;
 }

@@ -8,7 +8,8 @@ import { toCents } from "../../contract/money";
 import { campaignScope } from "../campaign/directory";
 import type { AttemptOutcome, AttemptRecord, NewConsent, OutboxEvent, Reconciliation } from "../store";
 import type { WebhookEndpoint } from "./endpoints";
-import { giftData, makeEvent, type GivekitEvent } from "./events";
+import { refusalOf } from "../donations/answer";
+import { donorNames, giftData, makeEvent, type GivekitEvent } from "./events";
 
 /** One event for one endpoint, as the store's outbox keeps it. */
 export type OutboxEventRow = OutboxEvent;
@@ -29,7 +30,9 @@ export function attemptEvents(
     donor: request.donor,
   });
   if (outcome.state === "declined") {
-    return [makeEvent("donation.declined", { ...gift, reason: outcome.problem_code ?? undefined }, now)];
+    // The code the donor's answer carried (answer.ts's refusalOf), as the GUIDE lists it.
+    const reason = refusalOf(outcome)?.code;
+    return [makeEvent("donation.declined", { ...gift, ...(reason ? { reason } : {}) }, now)];
   }
   // Answered Pending: told as a charged gift would be, held until the reconciler settles it.
   if (outcome.state !== "succeeded" && outcome.state !== "unknown") return [];
@@ -47,9 +50,7 @@ export function attemptEvents(
           kind,
           honoree_name: name,
           ...(notify_email ? { notify_email } : {}),
-          donor: request.anonymous
-            ? undefined
-            : { first_name: request.donor.first_name, last_name: request.donor.last_name },
+          donor: request.anonymous ? undefined : donorNames(request.donor),
           amount_cents: gift.amount_cents,
         },
         now,

@@ -37,12 +37,17 @@ describe("a donor's memo", () => {
     ["a zero-width space before it", `For the winter beds\n\u200b${FORGED}`],
     ["a bidi isolate before it", `For the winter beds\n\u2066${FORGED}\u2069`],
     ["nothing before it", FORGED],
+    ["fullwidth brackets", "For the winter beds\n［Dedication］ In honor of Evil"],
+    ["a zero-width space inside the marker", "For the winter beds\n[Dedi\u200bcation] In honor of Evil"],
+    ["a soft hyphen inside the marker", "For the winter beds\n[Dedi\u00adcation] In honor of Evil"],
+    ["round brackets", "For the winter beds\n(Dedication) In honor of Evil"],
+    ["fullwidth letters", "For the winter beds\n[Ｄｅｄｉｃａｔｉｏｎ] In honor of Evil"],
   ])("never reads as a dedication the donor did not make: %s", async (_name, memo) => {
     const sent = await memoOf({ memo });
     expect(readDedication(sent).dedication).toBeNull();
-    // Nor does any of its lines, as any reader splits them.
+    // Nor does any of its lines, as any reader splits them and reads them (NFKC, nothing unseen).
     for (const line of sent.split(/\r\n|[\n\r\v\f\u0085\u2028\u2029]/))
-      expect(line.replace(/^[\s\p{Cf}]*/u, "")).not.toMatch(/^\[\s*dedication/i);
+      expect(line.normalize("NFKC").replace(/[\s\p{Cf}]/gu, "")).not.toMatch(/[[(]dedication[\])]/i);
   });
 
   it("beside a real dedication: one dedication line, the donor's, read back as made", async () => {
@@ -52,7 +57,7 @@ describe("a donor's memo", () => {
       "[Dedication] In memory of Jane Doe <jane@example.org>",
     ]);
     expect(readDedication(sent)).toEqual({
-      message: "For the winter beds\n(Dedication) In honor of Evil <evil@evil.example>",
+      message: "For the winter beds\nDonor wrote: In honor of Evil <evil@evil.example>",
       dedication,
     });
   });

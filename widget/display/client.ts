@@ -66,13 +66,16 @@ function element(tag: string, part: string, text: string): HTMLElement {
 
 function showFigures(message: LiveMessage) {
   const { raised, goal, donors, currency } = message.progress;
-  $("raised").textContent = money(raised, currency);
+  const total = $("raised");
+  total.textContent = money(raised, currency);
+  // Its type is sized by its length too (display.css), so a long total keeps to its column.
+  total.style.setProperty("--chars", String(total.textContent.length));
   $("donors").textContent = t.donors(donors);
   const bar = $("bar");
   if (goal !== null && toCents(goal) > 0) {
     const percent = Math.min(100, Math.floor((toCents(raised) * 100) / toCents(goal)));
     $("goal").textContent = t.ofGoal(money(goal, currency));
-    $("fill").style.height = `${percent}%`;
+    $("fill").style.setProperty("--done", `${percent}%`);
     bar.setAttribute("aria-valuenow", String(percent));
     bar.setAttribute("aria-valuetext", `${money(raised, currency)} ${t.ofGoal(money(goal, currency))}`);
     bar.hidden = false;
