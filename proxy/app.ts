@@ -9,6 +9,7 @@ import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
 import { createCampaignDirectory, loadDisplays } from "./campaigns";
 import { displayRoutes } from "./display/routes";
+import { formEventRoutes } from "./dashboard/form-events";
 import type { ProxyConfig } from "./config";
 import type { AppEnv } from "./context";
 import { cors } from "./middleware/cors";
@@ -170,6 +171,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(
     "/",
     formSessionRoutes({ formSessions, rateLimits, campaigns, allowedOrigins: config.allowedOrigins }),
+  );
+  app.route(
+    "/",
+    formEventRoutes({ store, counters, formSessions, campaigns, config: config.dashboard }),
   );
   app.route(
     "/",

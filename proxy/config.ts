@@ -167,6 +167,16 @@ export interface ProxyConfig {
   webhooks: WebhookEndpoint[];
   /** GIVEKIT_WEBHOOK_BACKOFF_MS: a failed delivery's first wait; each next one doubles (at most 6 h). */
   webhookBackoffMs: number;
+  // ---- The staff dashboard (proxy/dashboard/): its settings, in this one block. ----
+  dashboard: DashboardConfig;
+}
+
+/** The staff dashboard's settings (proxy/dashboard/; proxy/GUIDE.md, "The staff dashboard"). */
+export interface DashboardConfig {
+  /** GIVEKIT_DASHBOARD_CHANNELS: the most channels counted per campaign and hour; more are `other`. */
+  channels: number;
+  /** GIVEKIT_RATE_FORM_EVENTS(_PER_MIN): one address's beacons; past them a beacon counts nothing. */
+  formEvents: BucketConfig;
 }
 
 /** A configuration value that cannot be used; the message names the variable. */
@@ -253,6 +263,10 @@ export const CONFIG_DEFAULTS = {
   GIVEKIT_ALLOW_DEMO_SETUP: "false",
   GIVEKIT_WEBHOOKS: "",
   GIVEKIT_WEBHOOK_BACKOFF_MS: "30000",
+  // ---- The staff dashboard ----
+  GIVEKIT_DASHBOARD_CHANNELS: "20",
+  GIVEKIT_RATE_FORM_EVENTS: "60",
+  GIVEKIT_RATE_FORM_EVENTS_PER_MIN: "600",
 } as const;
 
 export type ConfigVariable = keyof typeof CONFIG_DEFAULTS;
@@ -483,6 +497,10 @@ const EnvSchema = z.object({
   /** Read by parseWebhooks in loadConfig (JSON, with secrets: never echoed). */
   GIVEKIT_WEBHOOKS: z.string(),
   GIVEKIT_WEBHOOK_BACKOFF_MS: whole(10, 3_600_000),
+  // ---- The staff dashboard ----
+  GIVEKIT_DASHBOARD_CHANNELS: whole(1, 200),
+  GIVEKIT_RATE_FORM_EVENTS: whole(1, MAX_COUNT),
+  GIVEKIT_RATE_FORM_EVENTS_PER_MIN: whole(1, MAX_COUNT),
 });
 
 const CampaignsFileSchema = z.strictObject({
@@ -717,6 +735,11 @@ export function loadConfig(given: Record<string, string | undefined>): ProxyConf
     allowDemoSetup: e.GIVEKIT_ALLOW_DEMO_SETUP === "true",
     webhooks: webhooks.endpoints,
     webhookBackoffMs: e.GIVEKIT_WEBHOOK_BACKOFF_MS,
+    // ---- The staff dashboard ----
+    dashboard: {
+      channels: e.GIVEKIT_DASHBOARD_CHANNELS,
+      formEvents: { burst: e.GIVEKIT_RATE_FORM_EVENTS, perMin: e.GIVEKIT_RATE_FORM_EVENTS_PER_MIN },
+    },
   };
 }
 
