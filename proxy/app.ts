@@ -9,7 +9,10 @@ import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
 import { createCampaignDirectory, loadDisplays } from "./campaigns";
 import { displayRoutes } from "./display/routes";
+import { createDashboardAccess } from "./dashboard/access";
 import { formEventRoutes } from "./dashboard/form-events";
+import { dashboardPages } from "./dashboard/pages";
+import { dashboardRoutes } from "./dashboard/routes";
 import type { ProxyConfig } from "./config";
 import type { AppEnv } from "./context";
 import { cors } from "./middleware/cors";
@@ -167,6 +170,20 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(
     "/",
     displayRoutes({ campaigns, displays: loadDisplays(config.campaignsPath), widgetDir: config.widgetDir }),
+  );
+  app.route(
+    "/",
+    dashboardRoutes({
+      access: createDashboardAccess({ secret: deps.signingSecret, store }),
+      logger,
+      pages: dashboardPages({
+        store,
+        campaigns,
+        widgetDir: config.widgetDir,
+        liveS: config.dashboard.liveS,
+        draining: () => lifecycle.draining,
+      }),
+    }),
   );
   app.route(
     "/",

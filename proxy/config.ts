@@ -177,6 +177,8 @@ export interface DashboardConfig {
   channels: number;
   /** GIVEKIT_RATE_FORM_EVENTS(_PER_MIN): one address's beacons; past them a beacon counts nothing. */
   formEvents: BucketConfig;
+  /** GIVEKIT_DASHBOARD_LIVE_S: how often an open dashboard gets its figures again. */
+  liveS: number;
 }
 
 /** A configuration value that cannot be used; the message names the variable. */
@@ -265,6 +267,7 @@ export const CONFIG_DEFAULTS = {
   GIVEKIT_WEBHOOK_BACKOFF_MS: "30000",
   // ---- The staff dashboard ----
   GIVEKIT_DASHBOARD_CHANNELS: "20",
+  GIVEKIT_DASHBOARD_LIVE_S: "5",
   GIVEKIT_RATE_FORM_EVENTS: "60",
   GIVEKIT_RATE_FORM_EVENTS_PER_MIN: "600",
 } as const;
@@ -499,6 +502,7 @@ const EnvSchema = z.object({
   GIVEKIT_WEBHOOK_BACKOFF_MS: whole(10, 3_600_000),
   // ---- The staff dashboard ----
   GIVEKIT_DASHBOARD_CHANNELS: whole(1, 200),
+  GIVEKIT_DASHBOARD_LIVE_S: whole(1, 300),
   GIVEKIT_RATE_FORM_EVENTS: whole(1, MAX_COUNT),
   GIVEKIT_RATE_FORM_EVENTS_PER_MIN: whole(1, MAX_COUNT),
 });
@@ -738,6 +742,7 @@ export function loadConfig(given: Record<string, string | undefined>): ProxyConf
     // ---- The staff dashboard ----
     dashboard: {
       channels: e.GIVEKIT_DASHBOARD_CHANNELS,
+      liveS: e.GIVEKIT_DASHBOARD_LIVE_S,
       formEvents: { burst: e.GIVEKIT_RATE_FORM_EVENTS, perMin: e.GIVEKIT_RATE_FORM_EVENTS_PER_MIN },
     },
   };
