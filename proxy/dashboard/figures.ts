@@ -4,8 +4,9 @@
  * attempts, the defence from its periods, health from the store, the outbox and the unknown
  * attempts. One function per panel, each from plain rows, so each is tested on its own.
  */
-import { FORM_REASONS, FORM_STEPS, type FormStep } from "../../contract/form-steps";
+import { FORM_REASONS, FORM_STEPS } from "../../contract/form-steps";
 import { toCents } from "../../contract/money";
+import type { FunnelStep, Giving, GivingHour, Health, Segment } from "../../contract/dashboard";
 import type { AttemptRecord, DefenceState, FormStepCount, OutboxStats } from "../store";
 
 export const HOUR_MS = 3_600_000;
@@ -18,18 +19,6 @@ export function hoursOf(period: Period, now: number): { fromHour: number; toHour
   const toHour = Math.floor(now / HOUR_MS);
   if (period === "today") return { fromHour: Math.floor(now / (24 * HOUR_MS)) * 24, toHour };
   return { fromHour: toHour - (period === "7d" ? 7 : 30) * 24 + 1, toHour };
-}
-
-export interface FunnelStep {
-  step: FormStep;
-  /** Forms that reached this step. */
-  reached: number;
-  /** Of those, how many did not reach the next (0 at the last step). */
-  left: number;
-  /** left / reached, 0 when none reached it. */
-  shareLeft: number;
-  /** Why donors stopped here, where the form knows (reason → count), largest first. */
-  reasons: { reason: string; count: number }[];
 }
 
 /** The funnel of these counts: each step's reached, the share that left before the next, and why. */
@@ -64,15 +53,6 @@ export function funnel(counts: readonly FormStepCount[]): FunnelStep[] {
   });
 }
 
-export interface Segment {
-  /** The channel or the device class. */
-  name: string;
-  shown: number;
-  thanked: number;
-  /** thanked / shown, 0 when none was shown. */
-  shareFinished: number;
-}
-
 /** Forms shown and thank-yous reached per channel or per device class, most shown first. */
 export function segments(counts: readonly FormStepCount[], by: "channel" | "device"): Segment[] {
   const of = new Map<string, Segment>();
@@ -89,26 +69,6 @@ export function segments(counts: readonly FormStepCount[], by: "channel" | "devi
       shareFinished: segment.shown === 0 ? 0 : segment.thanked / segment.shown,
     }))
     .toSorted((a, b) => b.shown - a.shown || (a.name < b.name ? -1 : 1));
-}
-
-export interface GivingHour {
-  /** The hour's start, ISO 8601 (UTC). */
-  hour: string;
-  gifts: number;
-  /** Charged, fee included, in cents. */
-  cents: number;
-}
-
-export interface Giving {
-  gifts: number;
-  cents: number;
-  averageCents: number;
-  /** Gifts with a recurring frequency / gifts. */
-  recurringShare: number;
-  /** Gifts that covered the fee / gifts. */
-  feeCoveredShare: number;
-  declined: number;
-  perHour: GivingHour[];
 }
 
 /** Giving in these hours from the proxy's own attempts: gifts that went through (or were reconciled as charged). */
@@ -147,18 +107,6 @@ export function giving(
     declined: inPeriod.filter((a) => a.state === "declined").length,
     perHour: [...perHour.values()],
   };
-}
-
-export interface Health {
-  store: boolean;
-  /** Donations sent with no answer yet, waiting for the reconciler. */
-  unknownOutcomes: number;
-  webhooksWaiting: number;
-  webhooksDead: number;
-  /** Endpoints whose deliveries fail, with since when. */
-  webhooksFailing: { endpoint: string; since: string }[];
-  /** Defence periods open now (a scope and the signal that opened it). */
-  defenceOpen: { scope: string; signal: string; until: string }[];
 }
 
 export function health(facts: {

@@ -9,6 +9,7 @@
 import { join } from "node:path";
 import { Hono, type Context } from "hono";
 import { streamSSE } from "hono/streaming";
+import type { DashboardData } from "../../contract/dashboard";
 import { precompressedFiles, variantResponse } from "../../http/precompressed";
 import { campaignScope, type CampaignDirectory } from "../campaigns";
 import type { AppEnv } from "../context";
@@ -38,6 +39,32 @@ function cell(value: unknown): string {
   return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
+/** One table of a view as CSV (RFC 4180, CRLF): the numbers the page shows. */
+function csv(table: Table, data: DashboardData): string {
+  const rows: unknown[][] =
+    table === "funnel"
+      ? [
+          ["step", "reached", "left", "share_left", "reasons"],
+          ...data.funnel.map((s) => [
+            s.step,
+            s.reached,
+            s.left,
+            s.shareLeft.toFixed(4),
+            s.reasons.map((r) => `${r.reason}:${r.count}`).join(" "),
+          ]),
+        ]
+      : table === "giving"
+        ? [
+            ["hour", "gifts", "amount"],
+            ...data.giving.perHour.map((h) => [h.hour, h.gifts, (h.cents / 100).toFixed(2)]),
+          ]
+        : [
+            [table === "channels" ? "channel" : "device", "shown", "thanked", "share_finished"],
+            ...data[table].map((s) => [s.name, s.shown, s.thanked, s.shareFinished.toFixed(4)]),
+          ];
+  return rows.map((row) => row.map(cell).join(",")).join("\r\n") + "\r\n";
+}
+
 export function dashboardPages(deps: {
   store: Store;
   campaigns: CampaignDirectory;
@@ -62,7 +89,7 @@ export function dashboardPages(deps: {
     return { period, campaign };
   }
 
-  async function figures(view: { period: Period; campaign: string | undefined }) {
+  async function figures(view: { period: Period; campaign: string | undefined }): Promise<DashboardData> {
     const at = now();
     const hours = hoursOf(view.period, at);
     const [counts, attempts, outbox, defence, storeUp, unknown] = await Promise.all([
@@ -84,31 +111,6 @@ export function dashboardPages(deps: {
       giving: giving(attempts, hours, view.campaign),
       health: health({ store: storeUp, unknown: unknown.length, outbox, defence, now: at }),
     };
-  }
-
-  function csv(table: Table, data: Awaited<ReturnType<typeof figures>>): string {
-    const rows: unknown[][] =
-      table === "funnel"
-        ? [
-            ["step", "reached", "left", "share_left", "reasons"],
-            ...data.funnel.map((s) => [
-              s.step,
-              s.reached,
-              s.left,
-              s.shareLeft.toFixed(4),
-              s.reasons.map((r) => `${r.reason}:${r.count}`).join(" "),
-            ]),
-          ]
-        : table === "giving"
-          ? [
-              ["hour", "gifts", "amount"],
-              ...data.giving.perHour.map((h) => [h.hour, h.gifts, (h.cents / 100).toFixed(2)]),
-            ]
-          : [
-              [table === "channels" ? "channel" : "device", "shown", "thanked", "share_finished"],
-              ...data[table].map((s) => [s.name, s.shown, s.thanked, s.shareFinished.toFixed(4)]),
-            ];
-    return rows.map((row) => row.map(cell).join(",")).join("\r\n") + "\r\n";
   }
 
   return new Hono<AppEnv>()

@@ -134,6 +134,65 @@ describe("signing in", () => {
   });
 });
 
+describe("signed in", () => {
+  it("each table downloads as CSV for the view asked; a made-up period or campaign is 400 naming it; an empty period is zeros, not an error", async () => {
+    const p = await proxy();
+    const cookie = cookieOf(await p.signIn(await p.invite()));
+    const hour = Math.floor(Date.now() / HOUR_MS);
+    await p.store.addFormCounts(
+      [
+        {
+          campaign: "71777/HOPE",
+          hour,
+          step: "shown",
+          reason: "reached",
+          channel: "=cmd",
+          device: "phone",
+          count: 4,
+        },
+        {
+          campaign: "71777/HOPE",
+          hour,
+          step: "shown",
+          reason: "closed",
+          channel: "=cmd",
+          device: "phone",
+          count: 1,
+        },
+        {
+          campaign: "71777/HOPE",
+          hour,
+          step: "amount",
+          reason: "reached",
+          channel: "=cmd",
+          device: "phone",
+          count: 3,
+        },
+      ],
+      20,
+    );
+    const funnel = await p.get("/dashboard/funnel.csv?period=today&campaign=71777/HOPE", cookie);
+    expect(funnel.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(funnel.headers.get("content-disposition")).toBe('attachment; filename="givekit-funnel-today.csv"');
+    expect((await funnel.text()).split("\r\n").slice(0, 3)).toEqual([
+      "step,reached,left,share_left,reasons",
+      "shown,4,1,0.2500,closed:1",
+      "amount,3,3,1.0000,",
+    ]);
+    // A channel a spreadsheet would run as a formula is text.
+    expect((await (await p.get("/dashboard/channels.csv", cookie)).text()).split("\r\n")[1]).toBe(
+      "'=cmd,4,0,0.0000",
+    );
+    const bad = await p.get("/dashboard/data.json?period=forever&campaign=99999/NOPE", cookie);
+    expect(bad.status).toBe(400);
+    expect(Object.keys(((await bad.json()) as { errors: object }).errors)).toEqual(["period", "campaign"]);
+    const empty = (await (await p.get("/dashboard/data.json?campaign=41444/MEALS", cookie)).json()) as {
+      funnel: { reached: number }[];
+    };
+    expect(empty.funnel.map((step) => step.reached)).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+});
+
 describe("what is refused", () => {
   it("a link used twice: the second sign-in is refused; the first session still holds", async () => {
     const p = await proxy();
