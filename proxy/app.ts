@@ -189,7 +189,17 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     "/",
     formSessionRoutes({ formSessions, rateLimits, campaigns, allowedOrigins: config.allowedOrigins }),
   );
-  app.route("/", formEventRoutes({ store, counters, formSessions, campaigns, config: config.dashboard }));
+  app.route(
+    "/",
+    formEventRoutes({
+      store,
+      counters,
+      formSessions,
+      campaigns,
+      config: config.dashboard,
+      secret: deps.signingSecret,
+    }),
+  );
   app.route(
     "/",
     paymentTokenRoutes({

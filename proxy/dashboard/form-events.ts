@@ -6,6 +6,7 @@
  * nothing of the session, the address, the page or the browser. A beacon is what
  * navigator.sendBeacon sends: text/plain (or a Blob's type, or none), JSON inside.
  */
+import { createHmac } from "node:crypto";
 import { Hono } from "hono";
 import {
   countedChannel,
@@ -38,14 +39,22 @@ export function formEventRoutes(deps: {
   counters: Counters;
   formSessions: FormSessions;
   campaigns: CampaignDirectory;
+  /** The proxy's signing secret, from which the flood bucket's key is derived. */
+  secret: string;
   config: DashboardConfig;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
   const { burst, perMin } = deps.config.formEvents;
+  // The flood bucket is named by a keyed hash of the client, so not even it holds an address.
+  const tagKey = createHmac("sha256", deps.secret).update("givekit form events").digest();
+  const clientTag = (ip: string) =>
+    createHmac("sha256", tagKey).update(rateLimitKey(ip)).digest("base64url").slice(0, 16);
   const served = new Set(deps.campaigns.all.map(campaignScope));
 
   return new Hono<AppEnv>().post(FORM_EVENTS_PATH, async (c) => {
+    // Counting keeps no address: not even the request's own log line has it.
+    c.set("logFields", { ...c.get("logFields"), ip: null });
     const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     if (!BEACON_TYPES.has(type))
       throw new ProblemError(
@@ -65,7 +74,7 @@ export function formEventRoutes(deps: {
 
     // A flood from one address is shed before it costs the store anything.
     const turn = await deps.counters.take({
-      key: `bucket:form-events:${rateLimitKey(c.get("clientIp"))}`,
+      key: `bucket:form-events:${clientTag(c.get("clientIp"))}`,
       burst,
       intervalMs: MINUTE_MS / perMin,
     });

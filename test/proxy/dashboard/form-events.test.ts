@@ -40,9 +40,10 @@ async function proxy(env: Record<string, string> = {}) {
   });
   const store = await openStore(config);
   opened.push({ store, dir });
+  const lines: string[] = [];
   const app = createApp({
     config,
-    logger: createLogger("silent"),
+    logger: createLogger("info", { write: (line: string) => lines.push(line) }),
     store,
     signingSecret: SECRET,
     upstream: createUpstreamClient(config.upstream),
@@ -52,6 +53,7 @@ async function proxy(env: Record<string, string> = {}) {
     config,
     store,
     dir,
+    lines,
     async session(
       campaign: Record<string, string> = { shortcode: "71777", keyword: "HOPE" },
       ip = "203.0.113.5",
@@ -304,6 +306,9 @@ describe("the store stays bounded", () => {
       .join("");
     for (const secret of ["198.51.100.77", session, session.split(".")[2]!])
       expect(bytes).not.toContain(secret);
+    const counting = p.lines.filter((line) => line.includes("/v1/form-events"));
+    expect(counting).toHaveLength(1);
+    for (const secret of ["198.51.100.77", session.split(".")[2]!]) expect(counting[0]).not.toContain(secret);
     rmSync(p.dir, { recursive: true, force: true });
   });
 });
