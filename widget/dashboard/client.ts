@@ -362,7 +362,11 @@ let stream: EventSource | null = null;
 async function follow(): Promise<void> {
   stream?.close();
   const params = view();
-  history.replaceState(null, "", `?${params}`);
+  // The address keeps the view (and a language asked for), so a reload shows the same.
+  const shown = new URLSearchParams(params);
+  const lang = new URLSearchParams(location.search).get("lang");
+  if (lang) shown.set("lang", lang);
+  history.replaceState(null, "", `?${shown}`);
   const first = await fetch(`/dashboard/data.json?${params}`, { credentials: "same-origin" });
   if (first.ok) draw((await first.json()) as DashboardData);
   stream = new EventSource(`/dashboard/live?${params}`);
