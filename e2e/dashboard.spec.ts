@@ -106,7 +106,7 @@ test.describe("the staff dashboard", () => {
     browser,
   }) => {
     test.setTimeout(60_000);
-    await withServers(ENV, async ({ sandbox, proxy }) => {
+    await withServers(ENV, async ({ sandbox, proxy, host }) => {
       // Six donors: two leave at the amount, one declined at the card, three reach the thanks.
       await donorSteps(proxy.url, ["shown"], { step: "shown", reason: "closed" }, "email");
       await donorSteps(proxy.url, ["shown"], undefined, "sms");
@@ -161,6 +161,28 @@ test.describe("the staff dashboard", () => {
         await give(proxy.url, "40.00");
         await expect(gifts).toHaveText(viewport.width === 390 ? "2" : "3", { timeout: 5000 });
         expect(await overflowing(page)).toEqual([]);
+        if (viewport.width === 390) {
+          // The cookie replayed from another site (localhost is not 127.0.0.1's site): SameSite=Strict
+          // keeps it home, so the proxy sees no session; from its own page it does.
+          const other = await context.newPage();
+          // A page of that other site linking to the dashboard's data: following the link is a
+          // cross-site navigation, which a Lax cookie would still go with and a Strict one does not.
+          const elsewhere = `${host.url.replace("127.0.0.1", "localhost")}/elsewhere.html`;
+          const data = `${proxy.url}/dashboard/data.json?period=30d`;
+          await other.route(elsewhere, (route) =>
+            route.fulfill({
+              contentType: "text/html",
+              body: `<!doctype html><title>elsewhere</title><a href="${data}">figures</a>`,
+            }),
+          );
+          await other.goto(elsewhere);
+          const [followed] = await Promise.all([other.waitForResponse(data), other.click("a")]);
+          expect(followed.status()).toBe(401);
+          expect(await followed.text()).not.toContain("HOPE");
+          // Opened from the dashboard's own site, the same address answers.
+          expect((await other.goto(data))!.status()).toBe(200);
+          await other.close();
+        }
         if (viewport.width === 1920) {
           // In Spanish, as asked; the address keeps the language for a reload.
           await page.goto(`${proxy.url}/dashboard?lang=es&period=7d`);
