@@ -19,6 +19,8 @@ import { LOCALES } from "./widget/i18n";
  *   frame   → dist/widget/frame/card.html the card frame page, its script in dist/widget/assets/
  *   display → dist/widget/display/display.{js,css} the room's screen's script and stylesheet
  *                                         (its page is made by the proxy: proxy/campaign/display-page.ts, proxy/routes/display.ts)
+ *   dashboard → dist/widget/dashboard/dashboard.{js,css} the staff dashboard's script and
+ *                                         stylesheet (its page is made by the proxy: proxy/dashboard/)
  *   client  → dist/demo/                  the demo campaign page (index.html, Vite's root)
  */
 const WIDGET_DIR = "dist/widget";
@@ -269,7 +271,15 @@ export default defineConfig({
   builder: {
     async buildApp(builder) {
       await rm(WIDGET_DIR, { recursive: true, force: true });
-      for (const name of [...Object.keys(ELEMENT_CHUNKS), "widget", "module", "frame", "display", "client"]) {
+      for (const name of [
+        ...Object.keys(ELEMENT_CHUNKS),
+        "widget",
+        "module",
+        "frame",
+        "display",
+        "dashboard",
+        "client",
+      ]) {
         await builder.build(builder.environments[name]!);
       }
     },
@@ -328,6 +338,20 @@ export default defineConfig({
     frame: {
       consumer: "client",
       build: widgetBuild({ rolldownOptions: { input: FRAME_HTML_SOURCE } }),
+    },
+    dashboard: {
+      consumer: "client",
+      build: widgetBuild({
+        cssCodeSplit: false,
+        rolldownOptions: {
+          input: { dashboard: "widget/dashboard/client.ts" },
+          output: {
+            format: "es",
+            entryFileNames: "dashboard/[name].js",
+            assetFileNames: "dashboard/dashboard[extname]",
+          },
+        },
+      }),
     },
     display: {
       consumer: "client",

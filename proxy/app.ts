@@ -9,6 +9,10 @@ import { requestId } from "hono/request-id";
 import type { Logger } from "pino";
 import { createCampaignDirectory, loadDisplays, type CampaignDirectory } from "./campaign/directory";
 import { displayRoutes } from "./routes/display";
+import { createDashboardAccess } from "./dashboard/access";
+import { formEventRoutes } from "./dashboard/form-events";
+import { dashboardPages } from "./dashboard/pages";
+import { dashboardRoutes } from "./dashboard/routes";
 import type { ProxyConfig } from "./config";
 import type { AppEnv } from "./context";
 import { cors } from "./middleware/cors";
@@ -113,7 +117,7 @@ function guardParts({ config, store, logger, signingSecret, ...deps }: AppDeps) 
     declineWindowS: config.rateLimits.declineBlockS,
     onSessionDecline: (session) => formSessions.recordDecline(session),
   });
-  return { rateLimits, formSessions, defence };
+  return { rateLimits, counters, formSessions, defence };
 }
 
 /** A campaign's public reads (proxy/campaign/): its peers, its progress, gala night's feed and its live hub. */
@@ -181,6 +185,7 @@ function useGuards(app: Hono<AppEnv>, { config, logger, metrics }: AppParts): vo
 function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
   const { config, store, upstream, metrics, lifecycle, campaigns, rateLimits, formSessions, defence } = parts;
   const { peers, progress, feed, live } = parts;
+  const { logger, signingSecret, counters } = parts;
   app.route(
     "/",
     healthRoutes({
@@ -207,7 +212,32 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
   );
   app.route(
     "/",
+    dashboardRoutes({
+      access: createDashboardAccess({ secret: signingSecret, store }),
+      logger,
+      pages: dashboardPages({
+        store,
+        campaigns,
+        widgetDir: config.widgetDir,
+        liveS: config.dashboard.liveS,
+        draining: () => lifecycle.draining,
+      }),
+    }),
+  );
+  app.route(
+    "/",
     formSessionRoutes({ formSessions, rateLimits, campaigns, allowedOrigins: config.allowedOrigins }),
+  );
+  app.route(
+    "/",
+    formEventRoutes({
+      store,
+      counters,
+      formSessions,
+      campaigns,
+      config: config.dashboard,
+      secret: signingSecret,
+    }),
   );
   app.route(
     "/",
@@ -217,7 +247,7 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
       formSessions,
       defence,
       campaigns,
-      secret: parts.signingSecret,
+      secret: signingSecret,
     }),
   );
   app.route(
@@ -226,7 +256,7 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
       campaigns,
       upstream,
       store,
-      signingSecret: parts.signingSecret,
+      signingSecret: signingSecret,
       // A donation's card is admitted by the defence, and each decline is counted by both the
       // client's limits and the defence (donations/attempt.ts says so where it happens).
       rateLimits,

@@ -74,6 +74,19 @@ const COMMANDS: Record<string, Command> = {
     },
     run: runConsentsExport,
   },
+  "dashboard invite": {
+    summary:
+      "print a sign-in link to the staff dashboard for --name (logged at sign-in), single use, good --for a while (12h by default, at most 7d)",
+    usage: "givekit dashboard invite --name NAME [--for 12h]",
+    options: { name: { type: "string" }, for: { type: "string" } },
+    run: async (values, env, out) => (await import("./dashboard")).runDashboardInvite(values, env, out),
+  },
+  "dashboard revoke": {
+    summary: "end every staff dashboard session and unused invite at once",
+    usage: "givekit dashboard revoke",
+    options: {},
+    run: async (values, env, out) => (await import("./dashboard")).runDashboardRevoke(values, env, out),
+  },
   "webhooks list": {
     summary:
       "list webhook events, one row per endpoint, in the outbox's order: id, type, endpoint, state, tries, last error (JSON lines with --json); never a secret",

@@ -14,6 +14,7 @@
  *   defence.ts      GIVEKIT_MIN_FORM_MS, GIVEKIT_FORM_SESSION_*, GIVEKIT_DEFENCE_*, GIVEKIT_TOKEN_HOLD_S, GIVEKIT_IDENTITY_DECLINES, GIVEKIT_CHALLENGE_*, TURNSTILE_*
  *   reconcile.ts    GIVEKIT_RECONCILE_*
  *   webhooks.ts     GIVEKIT_WEBHOOKS, GIVEKIT_WEBHOOK_BACKOFF_MS
+ *   dashboard.ts    GIVEKIT_DASHBOARD_*, GIVEKIT_RATE_FORM_EVENTS* (the staff dashboard)
  *   values.ts       what they share: ConfigError, whole numbers, ratios, paths
  */
 import * as z from "zod/mini";
@@ -30,6 +31,12 @@ import {
   DefenceVariablesSchema,
   type DefenceConfig,
 } from "./defence";
+import {
+  DASHBOARD_DEFAULTS,
+  dashboardConfig,
+  DashboardVariablesSchema,
+  type DashboardConfig,
+} from "./dashboard";
 import { NETWORK_DEFAULTS, networkConfig, NetworkVariablesSchema, type NetworkConfig } from "./network";
 import {
   RATE_LIMITS_DEFAULTS,
@@ -68,6 +75,7 @@ import {
 } from "./webhooks";
 
 export { DEFAULT_CAMPAIGNS_PATH, loadCampaigns } from "./campaigns";
+export type { DashboardConfig } from "./dashboard";
 export type { DefenceConfig } from "./defence";
 export { parseOrigin } from "./network";
 export type { BucketConfig, RateLimitConfig } from "./rate-limits";
@@ -81,6 +89,7 @@ export interface ProxyConfig
   upstream: UpstreamConfig;
   rateLimits: RateLimitConfig;
   defence: DefenceConfig;
+  dashboard: DashboardConfig;
   /** Variables set under an old name, each as a line the proxy logs at start: "OLD is now NEW". */
   deprecations: string[];
 }
@@ -96,6 +105,7 @@ export const CONFIG_DEFAULTS = {
   ...DEFENCE_DEFAULTS,
   ...RECONCILE_DEFAULTS,
   ...WEBHOOKS_DEFAULTS,
+  ...DASHBOARD_DEFAULTS,
 } as const;
 
 export type ConfigVariable = keyof typeof CONFIG_DEFAULTS;
@@ -119,6 +129,7 @@ const EnvSchema = z.object({
   ...DefenceVariablesSchema.shape,
   ...ReconcileVariablesSchema.shape,
   ...WebhooksVariablesSchema.shape,
+  ...DashboardVariablesSchema.shape,
 });
 
 /** Variables renamed, by their old name: the old one still works, with a line in the log. */
@@ -157,6 +168,7 @@ export function loadConfig(given: Record<string, string | undefined>): ProxyConf
     ...defenceConfig(e),
     ...reconcileConfig(e),
     ...webhooks,
+    ...dashboardConfig(e),
     deprecations,
   };
 }

@@ -184,6 +184,11 @@ export function createFormSessions(
       const [cards] = await count.add([{ key: `fs-cards:${session.id}`, points: 1, ttlMs: ttl }]);
       return cards!.points > config.formSessionCards ? "card_churn" : null;
     },
+    /** How long from now whatever is counted against this session must be kept: to the end of its last renewal (0: no good session). */
+    lifeLeftMs(text: unknown): number {
+      const session = read(text);
+      return typeof session === "string" ? 0 : countsTtl(session);
+    },
     /** A donation made with a card from this session was declined: enough of them block the session. */
     async recordDecline(sessionId: string): Promise<void> {
       await count.add([{ key: `fs-declines:${sessionId}`, points: 1, ttlMs: lifeMs }]);

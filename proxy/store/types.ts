@@ -374,7 +374,9 @@ export interface Store
     ProgressStore,
     ListingStore,
     PeerListStore,
-    WebhookOutboxStore {
+    WebhookOutboxStore,
+    FormCountStore,
+    DashboardAccessStore {
   readonly kind: "sqlite" | "postgres";
   /** Whether the store answers now. */
   healthy(): Promise<boolean>;
@@ -515,4 +517,46 @@ export interface WebhookOutboxStore {
    * ones too (same event ids: a receiver can tell). Returns how many.
    */
   requeueWebhooks(filter: OutboxFilter, mode: "retry" | "replay"): Promise<number>;
+}
+
+/**
+ * One count of the donate form's steps (contract/form-steps.ts): how many times, in one hour of
+ * one campaign, donors of one channel and device class reached a step or stopped there for a
+ * reason. Nothing else is kept: no session, address, name, e-mail, user agent or cookie.
+ */
+export interface FormStepCount {
+  /** The campaign's defence scope ("71777/HOPE"). */
+  campaign: string;
+  /** The hour, in whole hours since the epoch (UTC). */
+  hour: number;
+  step: string;
+  reason: string;
+  channel: string;
+  device: string;
+  count: number;
+}
+
+/** The counts of the dashboard's funnel: bounded by campaign × hour × step × reason × channel × device. */
+export interface FormCountStore {
+  /**
+   * Adds these counts. A channel new to its campaign's hour once that hour already has
+   * `channelCap` channels (besides `direct` and `other`) is counted as `other`, so a page that
+   * makes up channels cannot grow the store.
+   */
+  addFormCounts(counts: readonly FormStepCount[], channelCap: number): Promise<void>;
+  /** The counts of the hours from `fromHour` to `toHour` (both included), of one campaign or all. */
+  formCounts(filter: { fromHour: number; toHour: number; campaign?: string }): Promise<FormStepCount[]>;
+}
+
+/** Who may open the staff dashboard: single-use invites, and the generation every sign-in belongs to. */
+export interface DashboardAccessStore {
+  /** The current generation: a session or invite of an older one is refused (revoked). */
+  dashboardGeneration(): Promise<number>;
+  /** Ends every session and unused invite: the generation moves on; resolves with the new one. */
+  revokeDashboard(): Promise<number>;
+  /**
+   * Spends an invite (by its random id) once: true the first time, false ever after. Spent ids
+   * are kept until `expiresAt`, after which the invite is refused as expired anyway.
+   */
+  spendDashboardInvite(id: string, expiresAt: number): Promise<boolean>;
 }

@@ -7,7 +7,7 @@ import { openPostgresStore } from "../../proxy/store/postgres";
 import { openSqliteStore } from "../../proxy/store/sqlite";
 import { memoryCounters } from "../../proxy/store/counters";
 import { ClaimLostError } from "../../proxy/store/errors";
-import type { Claim, ClaimResult, Store } from "../../proxy/store/types";
+import type { Claim, ClaimResult, FormStepCount, Store } from "../../proxy/store/types";
 import { sql, testDatabase } from "../helpers/postgres";
 
 const LEASE_MS = 20_000;
@@ -58,7 +58,7 @@ const adapters: Adapter[] = [
       await probe.close();
       await sql(
         databaseUrl,
-        "TRUNCATE idempotency_keys, donation_attempts, consent_records, consent_texts, givekit_rate_limits, reconcile_leases, defence_modes RESTART IDENTITY",
+        "TRUNCATE idempotency_keys, donation_attempts, consent_records, consent_texts, givekit_rate_limits, reconcile_leases, defence_modes, form_step_counts, dashboard_invites RESTART IDENTITY; UPDATE dashboard_generation SET generation = 1",
       );
       return databaseUrl;
     },
@@ -120,6 +120,18 @@ async function unknownAttempt(store: Store, reference: string, clock: { now: num
   clock.now += LEASE_MS + 1;
   await store.expireLeases();
 }
+
+/** One count of the form's steps, "shown reached" on a phone unless `more` says otherwise. */
+const formCount = (hour: number, channel: string, more: Partial<FormStepCount> = {}): FormStepCount => ({
+  campaign: "71777/HOPE",
+  hour,
+  step: "shown",
+  reason: "reached",
+  channel,
+  device: "phone",
+  count: 1,
+  ...more,
+});
 
 const refs = (list: { reference: string }[]) => list.map((a) => a.reference);
 
@@ -538,6 +550,74 @@ describe.each(adapters)("the $name store", (adapter) => {
     });
   });
 
+  describe("form step counts (FormCountStore)", () => {
+    it("adds counts by their key, keeps them over a restart, and reads them by hours and campaign", async () => {
+      const place = await adapter.place();
+      const first = await open(place);
+      await first.addFormCounts(
+        [
+          formCount(10, "email"),
+          formCount(10, "email"),
+          formCount(11, "email", { step: "card", reason: "declined" }),
+        ],
+        5,
+      );
+      await first.addFormCounts(
+        [formCount(10, "email", { campaign: "71777/GALA" }), formCount(12, "direct", { device: "larger" })],
+        5,
+      );
+      await first.close();
+      stores.splice(stores.indexOf(first), 1);
+      const store = await open(place);
+      const rows = (filter: { fromHour: number; toHour: number; campaign?: string }) =>
+        store
+          .formCounts(filter)
+          .then((list) =>
+            list
+              .map((r) => `${r.campaign} ${r.hour} ${r.step} ${r.reason} ${r.channel} ${r.device} ${r.count}`)
+              .toSorted(),
+          );
+      expect(await rows({ fromHour: 10, toHour: 11, campaign: "71777/HOPE" })).toEqual([
+        "71777/HOPE 10 shown reached email phone 2",
+        "71777/HOPE 11 card declined email phone 1",
+      ]);
+      expect(await rows({ fromHour: 0, toHour: 100 })).toHaveLength(4);
+      expect(await rows({ fromHour: 13, toHour: 20 })).toEqual([]);
+    });
+
+    it("a campaign's hour counts at most the cap of channels besides direct and other; the rest are other", async () => {
+      const store = await open();
+      await store.addFormCounts([formCount(10, "a"), formCount(10, "direct"), formCount(10, "b")], 2);
+      await store.addFormCounts(
+        [formCount(10, "c"), formCount(10, "a"), formCount(10, "other"), formCount(11, "c")],
+        2,
+      );
+      const channels = (hour: number) =>
+        store
+          .formCounts({ fromHour: hour, toHour: hour })
+          .then((list) => list.map((r) => `${r.channel} ${r.count}`).toSorted());
+      expect(await channels(10)).toEqual(["a 2", "b 1", "direct 1", "other 2"]);
+      expect(await channels(11)).toEqual(["c 1"]);
+    });
+  });
+
+  describe("dashboard access (DashboardAccessStore)", () => {
+    it("an invite is spent once; a revoke moves the generation on, for every store on the same data", async () => {
+      let now = Date.parse("2026-11-28T18:00:00Z");
+      const place = await adapter.place();
+      const store = await open(place, () => now);
+      expect(await store.dashboardGeneration()).toBe(1);
+      expect(await store.spendDashboardInvite("invite-1", now + 60_000)).toBe(true);
+      expect(await store.spendDashboardInvite("invite-1", now + 60_000)).toBe(false);
+      expect(await store.spendDashboardInvite("invite-2", now + 60_000)).toBe(true);
+      expect(await store.revokeDashboard()).toBe(2);
+      expect(await store.dashboardGeneration()).toBe(2);
+      // Past its end a spent invite is forgotten (its link is refused as expired by then anyway).
+      now += 120_000;
+      expect(await store.spendDashboardInvite("invite-3", now + 60_000)).toBe(true);
+    });
+  });
+
   describe("health", () => {
     it("reports its health", async () => {
       expect(await (await open()).healthy()).toBe(true);
@@ -604,6 +684,32 @@ describe("on PostgreSQL, with several proxies", () => {
     expect(await sql(place, "SELECT key, points FROM givekit_rate_limits ORDER BY key")).toEqual(
       hits.map((hit) => ({ key: hit.key, points: 40 })).toSorted((x, y) => (x.key < y.key ? -1 : 1)),
     );
+  });
+
+  it("dashboard access is shared: an invite spent on one proxy is spent on the other; a revoke ends it on both", async () => {
+    const place = await postgres.place();
+    const [a, b] = [await postgres.open(place), await postgres.open(place)];
+    stores.push(a!, b!);
+    const until = Date.now() + 60_000;
+    const spent = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (i % 2 ? a! : b!).spendDashboardInvite("invite-1", until)),
+    );
+    expect(spent.filter(Boolean)).toHaveLength(1);
+    expect(await a!.revokeDashboard()).toBe(2);
+    expect(await b!.dashboardGeneration()).toBe(2);
+    expect(await sql(place, "SELECT id FROM dashboard_invites")).toEqual([{ id: "invite-1" }]);
+  });
+
+  it("the channel cap holds across proxies: 40 new channels at once over two proxies keep at most the cap", async () => {
+    const place = await postgres.place();
+    const [a, b] = [await postgres.open(place), await postgres.open(place)];
+    stores.push(a!, b!);
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? a! : b!).addFormCounts([formCount(20, `c${i}`)], 5)),
+    );
+    const rows = await a!.formCounts({ fromHour: 20, toHour: 20 });
+    expect(rows.filter((row) => row.channel !== "other")).toHaveLength(5);
+    expect(rows.reduce((sum, row) => sum + row.count, 0)).toBe(40);
   });
 
   it("a bucket is shared: 40 turns at once over two proxies take exactly its burst, round after round", async () => {

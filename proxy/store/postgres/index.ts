@@ -13,6 +13,7 @@ import { pgContext } from "./connection";
 import { pgConsents } from "./consents";
 import { pgCounters } from "./counters";
 import { pgDefence } from "./defence";
+import { pgFormCounts } from "./form-counts";
 import { openError } from "./errors";
 import { pgIdempotencyKeys } from "./idempotency-keys";
 import { pgListings } from "./listings";
@@ -88,6 +89,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     ...pgPeerLists(ctx),
     ...pgProgress(ctx),
     ...pgOutbox(ctx),
+    ...pgFormCounts(ctx),
 
     async healthy() {
       try {

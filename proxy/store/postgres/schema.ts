@@ -194,6 +194,30 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE progress_figures ADD COLUMN credits text;
   `,
+  // 13: the dashboard's counts of the form's steps (contract/form-steps.ts), never per person;
+  // its spent invites and the generation a revoke moves on (proxy/dashboard/).
+  `
+  CREATE TABLE form_step_counts (
+    campaign text NOT NULL,
+    hour integer NOT NULL,
+    step text NOT NULL,
+    reason text NOT NULL,
+    channel text NOT NULL,
+    device text NOT NULL,
+    count bigint NOT NULL,
+    PRIMARY KEY (campaign, hour, step, reason, channel, device)
+  );
+  CREATE INDEX form_step_counts_hour ON form_step_counts (hour);
+  CREATE TABLE dashboard_invites (
+    id text PRIMARY KEY,
+    expires_at bigint NOT NULL
+  );
+  CREATE TABLE dashboard_generation (
+    one integer PRIMARY KEY CHECK (one = 1),
+    generation integer NOT NULL
+  );
+  INSERT INTO dashboard_generation (one, generation) VALUES (1, 1);
+  `,
 ];
 
 /** The schema version this code writes. */

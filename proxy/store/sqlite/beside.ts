@@ -12,6 +12,7 @@ import { sqliteAttempts } from "./attempts";
 import { sqliteConsents } from "./consents";
 import { dbFileIn } from "./data-dir";
 import { sqliteDefence } from "./defence";
+import { sqliteFormCounts } from "./form-counts";
 import { sqliteListings } from "./listings";
 import { sqliteOutbox } from "./outbox";
 import { SQLITE_SCHEMA_VERSION } from "./schema";
@@ -34,6 +35,8 @@ export type CliStore = Pick<
   | "webhookStats"
   | "webhooksPage"
   | "requeueWebhooks"
+  | "dashboardGeneration"
+  | "revokeDashboard"
 >;
 
 /**
@@ -85,7 +88,14 @@ export function openSqliteBeside(dataDir: string, options: { readonly: boolean }
   const defence = sqliteDefence(db);
   const listings = sqliteListings(db);
   const outbox = sqliteOutbox(db);
+  const dashboard = sqliteFormCounts(db);
   return {
+    async dashboardGeneration() {
+      return dashboard.generation();
+    },
+    async revokeDashboard() {
+      return whenFree(db, () => dashboard.revoke());
+    },
     async attemptsPage(filter, after, limit) {
       return listings.attemptsPage(filter, after, limit);
     },

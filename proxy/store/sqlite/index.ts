@@ -11,6 +11,7 @@ import { sqliteAttempts } from "./attempts";
 import { sqliteConsents } from "./consents";
 import { DB_FILE, lockDataDir, syncDirectory } from "./data-dir";
 import { sqliteDefence } from "./defence";
+import { sqliteFormCounts } from "./form-counts";
 import { createGroupCommit } from "./group-commit";
 import { sqliteKeys } from "./idempotency-keys";
 import { sqliteListings } from "./listings";
@@ -65,6 +66,7 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
   const peerLists = sqlitePeerLists(db);
   const progress = sqliteProgress(db);
   const outbox = sqliteOutbox(db);
+  const formCounts = sqliteFormCounts(db);
   const { write, durable } = commits;
 
   // Whatever a previous run left in flight is orphaned: this process holds the lock. Webhook
@@ -232,6 +234,26 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
       const changed = write(() => outbox.requeue(filter, mode, now()));
       await durable();
       return changed;
+    },
+    // Counts need no fsync: a crash loses at most the last moment's steps.
+    async addFormCounts(counts, channelCap) {
+      if (counts.length > 0) write(() => formCounts.add(counts, channelCap));
+    },
+    async formCounts(filter) {
+      return formCounts.counts(filter);
+    },
+    async dashboardGeneration() {
+      return formCounts.generation();
+    },
+    async revokeDashboard() {
+      const generation = write(() => formCounts.revoke());
+      await durable();
+      return generation;
+    },
+    async spendDashboardInvite(id, expiresAt) {
+      const spent = write(() => formCounts.spend(id, expiresAt, now()));
+      await durable();
+      return spent;
     },
     async healthy() {
       return db.open;

@@ -176,6 +176,30 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE progress_figures ADD COLUMN credits TEXT;
   `,
+  // 13: the dashboard's counts of the form's steps (contract/form-steps.ts), never per person;
+  // its spent invites and the generation a revoke moves on (proxy/dashboard/).
+  `
+  CREATE TABLE form_step_counts (
+    campaign TEXT NOT NULL,
+    hour INTEGER NOT NULL,
+    step TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    device TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (campaign, hour, step, reason, channel, device)
+  ) WITHOUT ROWID;
+  CREATE INDEX form_step_counts_hour ON form_step_counts (hour);
+  CREATE TABLE dashboard_invites (
+    id TEXT PRIMARY KEY,
+    expires_at INTEGER NOT NULL
+  );
+  CREATE TABLE dashboard_generation (
+    one INTEGER PRIMARY KEY CHECK (one = 1),
+    generation INTEGER NOT NULL
+  );
+  INSERT INTO dashboard_generation (one, generation) VALUES (1, 1);
+  `,
 ];
 
 /** The schema version this code writes. */

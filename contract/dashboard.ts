@@ -1,0 +1,74 @@
+/**
+ * The staff dashboard's figures as GET /dashboard/data.json and /dashboard/live send them
+ * (proxy/dashboard/figures.ts makes them; the page's script, widget/dashboard/, draws them).
+ * Types only: nothing here reaches a bundle.
+ */
+import type { FormStep } from "./form-steps";
+
+export interface FunnelStep {
+  step: FormStep;
+  /** Forms that reached this step. */
+  reached: number;
+  /** Of those, how many did not reach the next (0 at the last step). */
+  left: number;
+  /** left / reached, 0 when none reached it. */
+  shareLeft: number;
+  /** Why donors stopped here, where the form knows (reason → count), largest first. */
+  reasons: { reason: string; count: number }[];
+}
+
+export interface Segment {
+  /** The channel or the device class. */
+  name: string;
+  shown: number;
+  thanked: number;
+  /** thanked / shown, 0 when none was shown. */
+  shareFinished: number;
+}
+
+export interface GivingHour {
+  /** The hour's start, ISO 8601 (UTC). */
+  hour: string;
+  gifts: number;
+  /** Charged, fee included, in cents. */
+  cents: number;
+}
+
+export interface Giving {
+  gifts: number;
+  cents: number;
+  averageCents: number;
+  /** Gifts with a recurring frequency / gifts. */
+  recurringShare: number;
+  /** Gifts that covered the fee / gifts. */
+  feeCoveredShare: number;
+  declined: number;
+  perHour: GivingHour[];
+}
+
+export interface Health {
+  store: boolean;
+  /** Donations sent with no answer yet, waiting for the reconciler. */
+  unknownOutcomes: number;
+  webhooksWaiting: number;
+  webhooksDead: number;
+  /** Endpoints whose deliveries fail, with since when. */
+  webhooksFailing: { endpoint: string; since: string }[];
+  /** Defence periods open now (a scope and the signal that opened it). */
+  defenceOpen: { scope: string; signal: string; until: string }[];
+}
+
+/** Every panel of one view: a period, and one campaign or all. */
+export interface DashboardData {
+  period: "today" | "7d" | "30d";
+  /** "71777/HOPE", or null for every campaign. */
+  campaign: string | null;
+  campaigns: string[];
+  /** When these figures were made (ISO 8601). */
+  at: string;
+  funnel: FunnelStep[];
+  channels: Segment[];
+  devices: Segment[];
+  giving: Giving;
+  health: Health;
+}

@@ -1,0 +1,204 @@
+// The staff dashboard in Chromium: signed in with a link from `givekit dashboard invite`, it shows
+// the form's funnel as the beacons counted it and giving as the proxy recorded it, moves while
+// open (server-sent events), reads at 390 and 1920 px without overflow, and axe finds nothing.
+import { randomUUID } from "node:crypto";
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { main } from "../proxy/cli/main";
+import { DEMO } from "../test/helpers/sandbox";
+import { expect, test, withServers } from "./fixtures";
+
+const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+const ENV = { GIVEKIT_DASHBOARD_LIVE_S: "1" };
+
+/** A sign-in link, as the operator's `givekit dashboard invite` prints it. */
+async function inviteLink(proxy: { url: string; dataDir: string }, sandboxUrl: string): Promise<string> {
+  let out = "";
+  const code = await main(
+    ["dashboard", "invite", "--name", "events desk", "--for", "1h"],
+    {
+      UPSTREAM_BASE_URL: sandboxUrl,
+      UPSTREAM_PRIVATE_TOKEN: DEMO.hope.privateToken,
+      UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
+      GIVEKIT_DATA_DIR: proxy.dataDir,
+      GIVEKIT_PUBLIC_URL: proxy.url,
+    },
+    { write: (text: string) => (out += text) },
+    { write: () => undefined },
+  );
+  expect(code).toBe(0);
+  return out.split("\n")[0]!;
+}
+
+async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, json: res.status === 204 ? null : await res.json() };
+}
+
+/** One donor's form as its beacons tell it: a session, then each step reached (and why it stopped). */
+async function donorSteps(
+  proxyUrl: string,
+  steps: string[],
+  stop?: { step: string; reason: string },
+  channel?: string,
+) {
+  const { json } = await post(`${proxyUrl}/v1/form-sessions`, { shortcode: "71777", keyword: "HOPE" });
+  const events = [...steps.map((step) => ({ step, reason: "reached" })), ...(stop ? [stop] : [])];
+  const reply = await fetch(`${proxyUrl}/v1/form-events`, {
+    method: "POST",
+    headers: { "Content-Type": "text/plain;charset=UTF-8" },
+    body: JSON.stringify({ form_session: json.form_session, device: "phone", channel, events }),
+  });
+  expect(reply.status).toBe(204);
+}
+
+/** A gift through the proxy to the sandbox: a card tokenized, then donated. */
+async function give(proxyUrl: string, amount: string) {
+  const session = await post(`${proxyUrl}/v1/form-sessions`, { shortcode: "71777", keyword: "HOPE" });
+  const token = await post(`${proxyUrl}/v1/payment-tokens`, {
+    card_number: "4242424242424242",
+    cvv: "317",
+    expiration_date: "12/2031",
+    website: "",
+    form_session: session.json.form_session,
+  });
+  const gift = await post(
+    `${proxyUrl}/v1/donations`,
+    {
+      shortcode: "71777",
+      keyword: "HOPE",
+      amount,
+      donor: { first_name: "Ana", last_name: "Doe", email: "ana@example.org" },
+      credit_card_token: token.json.token,
+    },
+    { "Idempotency-Key": randomUUID() },
+  );
+  expect(gift.status).toBe(200);
+}
+
+async function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out: string[] = [];
+    for (const element of document.querySelectorAll("*")) {
+      // Inside a scrolling panel (a wide table) is not past the page's edge.
+      if (element.closest(".scroll")) continue;
+      const box = element.getBoundingClientRect();
+      if (box.width > 0 && (box.left < -1 || box.right > width + 1)) out.push(element.tagName);
+    }
+    return out;
+  });
+}
+
+/** The rows of the table under a heading, each as "cell | cell | …". */
+async function rowsUnder(page: Page, heading: string): Promise<string[]> {
+  return page
+    .locator(`section:has(h2:text-is('${heading}')) tbody tr`)
+    .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent).join(" | ")));
+}
+
+test.describe("the staff dashboard", () => {
+  test("signed in by its link: the funnel is what the donors did, giving moves live, 390 and 1920 px without overflow, axe clean", async ({
+    browser,
+  }) => {
+    test.setTimeout(60_000);
+    await withServers(ENV, async ({ sandbox, proxy, host }) => {
+      // Six donors: two leave at the amount, one declined at the card, three reach the thanks.
+      await donorSteps(proxy.url, ["shown"], { step: "shown", reason: "closed" }, "email");
+      await donorSteps(proxy.url, ["shown"], undefined, "sms");
+      await donorSteps(
+        proxy.url,
+        ["shown", "amount", "details", "card"],
+        { step: "card", reason: "declined" },
+        "email",
+      );
+      for (let i = 0; i < 3; i++)
+        await donorSteps(
+          proxy.url,
+          ["shown", "amount", "details", "card", "sent", "thanks"],
+          undefined,
+          "email",
+        );
+      await give(proxy.url, "25.00");
+
+      const link = await inviteLink(proxy, sandbox.url);
+      for (const viewport of [
+        { width: 390, height: 844 },
+        { width: 1920, height: 1080 },
+      ]) {
+        const context = await browser.newContext({ viewport });
+        const page = await context.newPage();
+        // Before signing in: 401, and no campaign named.
+        const refused = await page.goto(`${proxy.url}/dashboard`);
+        expect(refused!.status()).toBe(401);
+        expect(await page.content()).not.toContain("HOPE");
+        if (viewport.width === 390) {
+          await page.goto(link);
+        } else {
+          // A second context needs its own link: the first was spent.
+          await page.goto(await inviteLink(proxy, sandbox.url));
+        }
+        await expect(page).toHaveURL(`${proxy.url}/dashboard?period=today`);
+        await expect(page.locator("h1")).toHaveText("How giving goes");
+        expect(await rowsUnder(page, "Where donors stop")).toEqual([
+          "Form shown | 6 | 2 (33.3%) | closed the form: 1",
+          "Gift chosen | 4 | 0 (0%) | ",
+          "Details given | 4 | 0 (0%) | ",
+          "Card entered | 4 | 1 (25%) | card declined: 1",
+          "Gift sent | 3 | 0 (0%) | ",
+          "Thank-you | 3 | 0 (0%) | ",
+        ]);
+        expect(await rowsUnder(page, "By channel")).toEqual(["email | 5 | 3 | 60%", "sms | 1 | 0 | 0%"]);
+        expect(await rowsUnder(page, "By device")).toEqual(["Phone | 6 | 3 | 50%"]);
+        const gifts = page.locator(".figure dd").first();
+        await expect(gifts).toHaveText(viewport.width === 390 ? "1" : "2");
+        await expect(page.locator("svg.chart rect.bar")).not.toHaveCount(0);
+        // A gift made with the dashboard open moves it within the live interval.
+        await give(proxy.url, "40.00");
+        await expect(gifts).toHaveText(viewport.width === 390 ? "2" : "3", { timeout: 5000 });
+        expect(await overflowing(page)).toEqual([]);
+        if (viewport.width === 390) {
+          // The cookie replayed from another site (localhost is not 127.0.0.1's site): SameSite=Strict
+          // keeps it home, so the proxy sees no session; from its own page it does.
+          const other = await context.newPage();
+          // A page of that other site linking to the dashboard's data: following the link is a
+          // cross-site navigation, which a Lax cookie would still go with and a Strict one does not.
+          const elsewhere = `${host.url.replace("127.0.0.1", "localhost")}/elsewhere.html`;
+          const data = `${proxy.url}/dashboard/data.json?period=30d`;
+          await other.route(elsewhere, (route) =>
+            route.fulfill({
+              contentType: "text/html",
+              body: `<!doctype html><title>elsewhere</title><a href="${data}">figures</a>`,
+            }),
+          );
+          await other.goto(elsewhere);
+          const [followed] = await Promise.all([other.waitForResponse(data), other.click("a")]);
+          expect(followed.status()).toBe(401);
+          expect(await followed.text()).not.toContain("HOPE");
+          // Opened from the dashboard's own site, the same address answers.
+          expect((await other.goto(data))!.status()).toBe(200);
+          await other.close();
+        }
+        if (viewport.width === 1920) {
+          // In Spanish, as asked; the address keeps the language for a reload.
+          await page.goto(`${proxy.url}/dashboard?lang=es&period=7d`);
+          await expect(page.locator("h1")).toHaveText("Cómo van los donativos");
+          await expect(page.locator("#period")).toHaveValue("7d");
+          expect((await rowsUnder(page, "Dónde se detienen los donantes"))[0]).toBe(
+            "Formulario mostrado | 6 | 2 (33.3%) | cerró el formulario: 1",
+          );
+          await page.reload();
+          await expect(page.locator("h1")).toHaveText("Cómo van los donativos");
+        }
+        const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+        expect(results.violations.map((violation) => violation.id)).toEqual([]);
+        await context.close();
+      }
+      expect(proxy.logs.filter((line) => line.includes('"dashboard_sign_in":"events desk"'))).toHaveLength(2);
+    });
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * The staff dashboard's page and data, behind its sign-in (routes.ts): GET /dashboard (the page:
+ * its places, filled by its own script), /dashboard/data.json (every panel's figures),
+ * /dashboard/live (the same figures by server-sent events, every GIVEKIT_DASHBOARD_LIVE_S),
+ * /dashboard/{table}.csv (one table, as a spreadsheet opens it) and /dashboard/assets/
+ * (the script and stylesheet the build made). Nothing inline runs: the page's CSP is the
+ * display's.
+ */
+import { join } from "node:path";
+import { Hono, type Context } from "hono";
+import { streamSSE } from "hono/streaming";
+import type { DashboardData } from "../../contract/dashboard";
+import { precompressedFiles, variantResponse } from "../../http/precompressed";
+import { campaignScope, type CampaignDirectory } from "../campaign/directory";
+import type { AppEnv } from "../context";
+import { DISPLAY_CSP, escapeHtml } from "../campaign/display-page";
+import { ProblemError } from "../problem";
+import type { Store } from "../store";
+import { funnel, giving, health, hoursOf, PERIODS, segments, type Period } from "./figures";
+
+const ASSETS = { "dashboard.js": "text/javascript", "dashboard.css": "text/css" } as const;
+/** The tables a CSV is offered of. */
+export const TABLES = ["funnel", "channels", "devices", "giving"] as const;
+type Table = (typeof TABLES)[number];
+
+/** The page's languages; the first is the default. */
+const LANGUAGES = ["en", "es"] as const;
+
+function languageOf(c: Context<AppEnv>): (typeof LANGUAGES)[number] {
+  const asked = c.req.query("lang");
+  if (asked === "es" || asked === "en") return asked;
+  return /^es\b/i.test(c.req.header("accept-language") ?? "") ? "es" : "en";
+}
+
+/** One CSV cell: quoted when it must be, and never a formula a spreadsheet would run. */
+function cell(value: unknown): string {
+  const text = String(value);
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** One table of a view as CSV (RFC 4180, CRLF): the numbers the page shows. */
+function csv(table: Table, data: DashboardData): string {
+  const rows: unknown[][] =
+    table === "funnel"
+      ? [
+          ["step", "reached", "left", "share_left", "reasons"],
+          ...data.funnel.map((s) => [
+            s.step,
+            s.reached,
+            s.left,
+            s.shareLeft.toFixed(4),
+            s.reasons.map((r) => `${r.reason}:${r.count}`).join(" "),
+          ]),
+        ]
+      : table === "giving"
+        ? [
+            ["hour", "gifts", "amount"],
+            ...data.giving.perHour.map((h) => [h.hour, h.gifts, (h.cents / 100).toFixed(2)]),
+          ]
+        : [
+            [table === "channels" ? "channel" : "device", "shown", "thanked", "share_finished"],
+            ...data[table].map((s) => [s.name, s.shown, s.thanked, s.shareFinished.toFixed(4)]),
+          ];
+  return rows.map((row) => row.map(cell).join(",")).join("\r\n") + "\r\n";
+}
+
+export function dashboardPages(deps: {
+  store: Store;
+  campaigns: CampaignDirectory;
+  widgetDir: string;
+  liveS: number;
+  draining: () => boolean;
+  now?: () => number;
+}) {
+  const now = deps.now ?? Date.now;
+  const files = precompressedFiles();
+  const served = deps.campaigns.all.map(campaignScope);
+
+  /** The period and campaign a request asks for (none: today, every campaign); anything else is 400. */
+  function viewOf(c: Context<AppEnv>): { period: Period; campaign: string | undefined } {
+    const period = (c.req.query("period") ?? "today") as Period;
+    const campaign = c.req.query("campaign") || undefined;
+    const errors: Record<string, string[]> = {};
+    if (!PERIODS.includes(period)) errors.period = [`A period is one of ${PERIODS.join(", ")}.`];
+    if (campaign !== undefined && !served.includes(campaign))
+      errors.campaign = ["Not a campaign served here."];
+    if (Object.keys(errors).length > 0) throw new ProblemError("validation_failed", "No such view.", errors);
+    return { period, campaign };
+  }
+
+  async function figures(view: { period: Period; campaign: string | undefined }): Promise<DashboardData> {
+    const at = now();
+    const hours = hoursOf(view.period, at);
+    const [counts, attempts, outbox, defence, storeUp, unknown] = await Promise.all([
+      deps.store.formCounts({ ...hours, campaign: view.campaign }),
+      deps.store.listAttempts({ since: new Date(hours.fromHour * 3_600_000).toISOString() }),
+      deps.store.webhookStats(),
+      deps.store.defenceStates(),
+      deps.store.healthy(),
+      deps.store.listAttempts({ state: "unknown" }),
+    ]);
+    return {
+      period: view.period,
+      campaign: view.campaign ?? null,
+      campaigns: served,
+      at: new Date(at).toISOString(),
+      funnel: funnel(counts),
+      channels: segments(counts, "channel"),
+      devices: segments(counts, "device"),
+      giving: giving(attempts, hours, view.campaign),
+      health: health({ store: storeUp, unknown: unknown.length, outbox, defence, now: at }),
+    };
+  }
+
+  return new Hono<AppEnv>()
+    .get("/", (c) => {
+      const lang = languageOf(c);
+      return c.html(
+        `<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>givekit dashboard</title>
+<link rel="stylesheet" href="/dashboard/assets/dashboard.css">
+<script type="module" src="/dashboard/assets/dashboard.js"></script>
+</head>
+<body>
+<main id="dashboard" data-lang="${escapeHtml(lang)}" data-live-s="${deps.liveS}"><h1>givekit</h1><p id="status" role="status"></p></main>
+</body>
+</html>
+`,
+        200,
+        {
+          "Content-Security-Policy": DISPLAY_CSP,
+          "Referrer-Policy": "no-referrer",
+          "Cache-Control": "no-store",
+        },
+      );
+    })
+    .get("/data.json", async (c) => c.json(await figures(viewOf(c)), 200, { "Cache-Control": "no-store" }))
+    .get("/live", async (c) => {
+      const view = viewOf(c);
+      const first = await figures(view);
+      return streamSSE(c, async (stream) => {
+        const state = { open: true };
+        stream.onAbort(() => {
+          state.open = false;
+        });
+        let data = first;
+        while (state.open && !deps.draining()) {
+          await stream.writeSSE({ event: "figures", data: JSON.stringify(data) });
+          await stream.sleep(deps.liveS * 1000);
+          if (state.open) data = await figures(view);
+        }
+      });
+    })
+    .get("/assets/:name", async (c) => {
+      const name = c.req.param("name");
+      if (!Object.hasOwn(ASSETS, name)) throw new ProblemError("not_found", "No such dashboard file.");
+      const variants = await files.get(join(deps.widgetDir, "dashboard", name));
+      if (!variants)
+        throw new ProblemError("not_found", "The dashboard is not built yet: run `npm run build`.");
+      c.set("subresource", true);
+      return variantResponse(
+        { acceptEncoding: c.req.header("accept-encoding"), ifNoneMatch: c.req.header("if-none-match") },
+        variants,
+        {
+          "Content-Type": `${ASSETS[name as keyof typeof ASSETS]}; charset=utf-8`,
+          "Cache-Control": "no-cache",
+        },
+      );
+    })
+    .get("/:file{[a-z]+\\.csv}", async (c) => {
+      const table = c.req.param("file").replace(/\.csv$/, "") as Table;
+      if (!TABLES.includes(table)) throw new ProblemError("not_found", "No such table.");
+      const view = viewOf(c);
+      return c.body(csv(table, await figures(view)), 200, {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="givekit-${table}-${view.period}.csv"`,
+        "Cache-Control": "no-store",
+      });
+    });
+}

@@ -1,0 +1,96 @@
+/**
+ * The PostgreSQL store's form step counts and dashboard access (proxy/store/types.ts
+ * FormCountStore, DashboardAccessStore), shared by every proxy. Counts are on the lazy pool: a
+ * database crash may lose the last moment's steps, never a gift. A campaign hour's counts are
+ * added under an advisory lock of that hour, so the channel cap holds across proxies.
+ */
+import { cappedChannels } from "../form-counts";
+import type { DashboardAccessStore, FormCountStore, FormStepCount } from "../types";
+import type { PgContext } from "./connection";
+
+const COLUMNS = "campaign, hour, step, reason, channel, device, count";
+
+export function pgFormCounts({
+  query,
+  transaction,
+  lazy,
+  pool,
+  now,
+}: PgContext): FormCountStore & DashboardAccessStore {
+  return {
+    async addFormCounts(counts, channelCap) {
+      if (counts.length === 0) return;
+      const hours = [...new Set(counts.map((count) => `${count.campaign}\n${count.hour}`))].toSorted();
+      await transaction(async (client) => {
+        // In a fixed order, so two proxies adding the same hours never wait on each other.
+        for (const hour of hours)
+          await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 46))", [hour]);
+        const known = new Map<string, string[]>();
+        for (const hour of hours) {
+          const [campaign, at] = hour.split("\n");
+          const { rows } = await client.query<{ channel: string }>(
+            "SELECT DISTINCT channel FROM form_step_counts WHERE campaign = $1 AND hour = $2",
+            [campaign, Number(at)],
+          );
+          known.set(
+            hour,
+            rows.map((row) => row.channel),
+          );
+        }
+        const capped = cappedChannels(
+          counts,
+          channelCap,
+          (campaign, hour) => known.get(`${campaign}\n${hour}`) ?? [],
+        );
+        await client.query(
+          `INSERT INTO form_step_counts AS f (${COLUMNS})
+           SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[])
+           ON CONFLICT (campaign, hour, step, reason, channel, device) DO UPDATE SET count = f.count + excluded.count`,
+          [
+            capped.map((c) => c.campaign),
+            capped.map((c) => c.hour),
+            capped.map((c) => c.step),
+            capped.map((c) => c.reason),
+            capped.map((c) => c.channel),
+            capped.map((c) => c.device),
+            capped.map((c) => c.count),
+          ],
+        );
+      }, lazy);
+    },
+    async formCounts({ fromHour, toHour, campaign }) {
+      const { rows } = await query<FormStepCount & { count: string }>(
+        `SELECT ${COLUMNS} FROM form_step_counts WHERE hour BETWEEN $1 AND $2 AND ($3::text IS NULL OR campaign = $3)`,
+        [fromHour, toHour, campaign ?? null],
+        lazy,
+      );
+      return rows.map((row) => ({ ...row, count: Number(row.count) }));
+    },
+    async dashboardGeneration() {
+      const { rows } = await query<{ generation: number }>(
+        "SELECT generation FROM dashboard_generation",
+        [],
+        pool,
+      );
+      return rows[0]!.generation;
+    },
+    async revokeDashboard() {
+      const { rows } = await query<{ generation: number }>(
+        "UPDATE dashboard_generation SET generation = generation + 1 RETURNING generation",
+        [],
+        pool,
+      );
+      return rows[0]!.generation;
+    },
+    async spendDashboardInvite(id, expiresAt) {
+      return transaction(async (client) => {
+        await client.query("DELETE FROM dashboard_invites WHERE expires_at <= $1", [now()]);
+        const spent = await client.query(
+          "INSERT INTO dashboard_invites (id, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+          [id, expiresAt],
+        );
+        return spent.rowCount === 1;
+      });
+    },
+  };
+}

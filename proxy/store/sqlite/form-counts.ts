@@ -1,0 +1,47 @@
+/** The SQLite store's form step counts and dashboard access (proxy/store/types.ts FormCountStore, DashboardAccessStore). */
+import type Database from "better-sqlite3";
+import { cappedChannels } from "../form-counts";
+import type { FormStepCount } from "../types";
+
+export function sqliteFormCounts(db: Database.Database) {
+  const channels = db.prepare<[string, number], { channel: string }>(
+    "SELECT DISTINCT channel FROM form_step_counts WHERE campaign = ? AND hour = ?",
+  );
+  const add = db.prepare(
+    `INSERT INTO form_step_counts (campaign, hour, step, reason, channel, device, count)
+     VALUES (@campaign, @hour, @step, @reason, @channel, @device, @count)
+     ON CONFLICT (campaign, hour, step, reason, channel, device) DO UPDATE SET count = count + excluded.count`,
+  );
+  const all = db.prepare<[number, number], FormStepCount>(
+    "SELECT campaign, hour, step, reason, channel, device, count FROM form_step_counts WHERE hour BETWEEN ? AND ?",
+  );
+  const ofCampaign = db.prepare<[number, number, string], FormStepCount>(
+    "SELECT campaign, hour, step, reason, channel, device, count FROM form_step_counts WHERE hour BETWEEN ? AND ? AND campaign = ?",
+  );
+  const generation = db.prepare<[], { generation: number }>("SELECT generation FROM dashboard_generation");
+  const revoke = db.prepare<[], { generation: number }>(
+    "UPDATE dashboard_generation SET generation = generation + 1 RETURNING generation",
+  );
+  const forgetSpent = db.prepare("DELETE FROM dashboard_invites WHERE expires_at <= ?");
+  const spend = db.prepare("INSERT OR IGNORE INTO dashboard_invites (id, expires_at) VALUES (?, ?)");
+  return {
+    // Run inside the group commit's write: one writer, so the cap is exact.
+    add(counts: readonly FormStepCount[], channelCap: number) {
+      for (const count of cappedChannels(counts, channelCap, (campaign, hour) =>
+        channels.all(campaign, hour).map((row) => row.channel),
+      ))
+        add.run(count);
+    },
+    counts(filter: { fromHour: number; toHour: number; campaign?: string }): FormStepCount[] {
+      return filter.campaign === undefined
+        ? all.all(filter.fromHour, filter.toHour)
+        : ofCampaign.all(filter.fromHour, filter.toHour, filter.campaign);
+    },
+    generation: () => generation.get()!.generation,
+    revoke: () => revoke.get()!.generation,
+    spend(id: string, expiresAt: number, now: number): boolean {
+      forgetSpent.run(now);
+      return spend.run(id, expiresAt).changes === 1;
+    },
+  };
+}

@@ -1,0 +1,392 @@
+/**
+ * The staff dashboard's page (/dashboard, proxy/dashboard/): every panel drawn from the proxy's
+ * figures (GET /dashboard/data.json, then /dashboard/live by server-sent events), the chart as
+ * plain SVG made here. Text only (textContent): nothing the proxy sends is read as markup.
+ * English and Spanish, by the page's `lang`.
+ */
+// oxlint-disable-next-line import/no-unassigned-import -- the stylesheet is built beside the script (vite.config.ts, dashboard)
+import "./dashboard.css";
+import type { DashboardData, Segment } from "../../contract/dashboard";
+
+const WORDS = {
+  en: {
+    title: "How giving goes",
+    period: "Period",
+    periods: { today: "Today", "7d": "Last 7 days", "30d": "Last 30 days" },
+    campaign: "Campaign",
+    all: "All campaigns",
+    giving: "Giving",
+    gifts: "Gifts",
+    raised: "Raised",
+    average: "Average gift",
+    monthly: "Monthly gifts",
+    fee: "Covered the fee",
+    declined: "Cards declined",
+    perHour: "Gifts per hour",
+    noGifts: "No gifts in this period yet.",
+    funnel: "Where donors stop",
+    step: "Step",
+    reached: "Reached",
+    left: "Left here",
+    why: "Why, where the form knows",
+    channels: "By channel",
+    channel: "Channel",
+    devices: "By device",
+    device: "Device",
+    shown: "Forms shown",
+    thanked: "Gifts thanked",
+    finished: "Finished",
+    health: "Health",
+    store: "Store",
+    ok: "answering",
+    down: "not answering",
+    unknown: "Gifts waiting for the reconciler",
+    waiting: "Webhooks waiting",
+    dead: "Webhooks given up",
+    failing: "Failing webhook endpoints",
+    defence: "Card-testing defence open now",
+    none: "none",
+    csv: "Download CSV",
+    live: (time: string) => `Live, as of ${time}`,
+    reconnecting: "Reconnecting…",
+    steps: {
+      shown: "Form shown",
+      amount: "Gift chosen",
+      details: "Details given",
+      card: "Card entered",
+      sent: "Gift sent",
+      thanks: "Thank-you",
+    } as Record<string, string>,
+    reasons: {
+      invalid_amount: "amount refused",
+      invalid_name: "name refused",
+      invalid_email: "e-mail refused",
+      invalid_phone: "phone refused",
+      invalid_address: "address refused",
+      invalid_other: "a field refused",
+      declined: "card declined",
+      challenge_unsolved: "check not solved in time",
+      upstream_error: "service error",
+      closed: "closed the form",
+    } as Record<string, string>,
+    deviceNames: { phone: "Phone", larger: "Larger screen" } as Record<string, string>,
+  },
+  es: {
+    title: "Cómo van los donativos",
+    period: "Período",
+    periods: { today: "Hoy", "7d": "Últimos 7 días", "30d": "Últimos 30 días" },
+    campaign: "Campaña",
+    all: "Todas las campañas",
+    giving: "Donativos",
+    gifts: "Donativos",
+    raised: "Recaudado",
+    average: "Donativo promedio",
+    monthly: "Donativos mensuales",
+    fee: "Cubrieron la comisión",
+    declined: "Tarjetas rechazadas",
+    perHour: "Donativos por hora",
+    noGifts: "Aún no hay donativos en este período.",
+    funnel: "Dónde se detienen los donantes",
+    step: "Paso",
+    reached: "Llegaron",
+    left: "Salieron aquí",
+    why: "Por qué, cuando el formulario lo sabe",
+    channels: "Por canal",
+    channel: "Canal",
+    devices: "Por dispositivo",
+    device: "Dispositivo",
+    shown: "Formularios mostrados",
+    thanked: "Donativos agradecidos",
+    finished: "Terminaron",
+    health: "Estado",
+    store: "Base de datos",
+    ok: "responde",
+    down: "no responde",
+    unknown: "Donativos esperando la conciliación",
+    waiting: "Webhooks en espera",
+    dead: "Webhooks abandonados",
+    failing: "Destinos de webhooks con fallas",
+    defence: "Defensa contra pruebas de tarjetas activa",
+    none: "ninguno",
+    csv: "Descargar CSV",
+    live: (time: string) => `En vivo, a las ${time}`,
+    reconnecting: "Reconectando…",
+    steps: {
+      shown: "Formulario mostrado",
+      amount: "Monto elegido",
+      details: "Datos dados",
+      card: "Tarjeta ingresada",
+      sent: "Donativo enviado",
+      thanks: "Agradecimiento",
+    } as Record<string, string>,
+    reasons: {
+      invalid_amount: "monto rechazado",
+      invalid_name: "nombre rechazado",
+      invalid_email: "correo rechazado",
+      invalid_phone: "teléfono rechazado",
+      invalid_address: "dirección rechazada",
+      invalid_other: "un campo rechazado",
+      declined: "tarjeta rechazada",
+      challenge_unsolved: "verificación no resuelta a tiempo",
+      upstream_error: "error del servicio",
+      closed: "cerró el formulario",
+    } as Record<string, string>,
+    deviceNames: { phone: "Teléfono", larger: "Pantalla más grande" } as Record<string, string>,
+  },
+};
+
+const SVG = "http://www.w3.org/2000/svg";
+const main = document.getElementById("dashboard")!;
+const locale = main.dataset.lang === "es" ? "es" : "en";
+const words = WORDS[locale];
+const tag = locale === "es" ? "es-US" : "en-US";
+const money = new Intl.NumberFormat(tag, { style: "currency", currency: "USD" });
+const whole = new Intl.NumberFormat(tag);
+const percent = new Intl.NumberFormat(tag, { style: "percent", maximumFractionDigits: 1 });
+const clock = new Intl.DateTimeFormat(tag, { hour: "numeric", minute: "2-digit", second: "2-digit" });
+const hourLabel = new Intl.DateTimeFormat(tag, { hour: "numeric" });
+
+/** An element with text and a class, children appended. */
+function el<K extends keyof HTMLElementTagNameMap>(
+  name: K,
+  text?: string | null,
+  className?: string,
+  ...children: Node[]
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(name);
+  if (text !== null && text !== undefined) node.textContent = text;
+  if (className) node.className = className;
+  node.append(...children);
+  return node;
+}
+
+function svg(name: string, attributes: Record<string, string | number>, text?: string): SVGElement {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** A table: its caption, head and rows, every cell text. */
+function table(caption: string, head: string[], rows: string[][]): HTMLElement {
+  const thead = el("thead", null, undefined, el("tr", null, undefined, ...head.map((h) => el("th", h))));
+  for (const th of thead.querySelectorAll("th")) th.scope = "col";
+  const body = el(
+    "tbody",
+    null,
+    undefined,
+    ...rows.map((row) =>
+      el("tr", null, undefined, ...row.map((cell, i) => (i === 0 ? rowHead(cell) : el("td", cell)))),
+    ),
+  );
+  // A wide table scrolls inside its panel: the region takes the keyboard's focus to scroll it.
+  const region = el("div", null, "scroll", el("table", null, undefined, el("caption", caption), thead, body));
+  region.tabIndex = 0;
+  region.setAttribute("role", "region");
+  region.setAttribute("aria-label", caption);
+  return region;
+}
+
+function rowHead(text: string): HTMLElement {
+  const th = el("th", text);
+  th.scope = "row";
+  return th;
+}
+
+/** The CSV link of one table for the view on screen. */
+function csvLink(name: string, params: URLSearchParams): HTMLElement {
+  const link = el("a", words.csv, "csv");
+  link.href = `/dashboard/${name}.csv?${params}`;
+  link.setAttribute("download", "");
+  return link;
+}
+
+/** Gifts per hour as bars, the hours along the bottom: a chart the page draws itself. */
+function chart(data: DashboardData): Node {
+  const hours = data.giving.perHour;
+  if (data.giving.gifts === 0) return el("p", words.noGifts, "empty");
+  const width = 720;
+  const height = 200;
+  const top = Math.max(...hours.map((h) => h.gifts));
+  const step = width / hours.length;
+  const figure = svg("svg", { viewBox: `0 0 ${width} ${height + 24}`, role: "img", class: "chart" });
+  figure.append(
+    svg(
+      "title",
+      {},
+      `${words.perHour}: ${hours.map((h) => `${hourLabel.format(new Date(h.hour))} ${h.gifts}`).join(", ")}`,
+    ),
+  );
+  hours.forEach((hour, index) => {
+    const barHeight = top === 0 ? 0 : Math.round((hour.gifts / top) * (height - 16));
+    figure.append(
+      svg("rect", {
+        x: (index * step + step * 0.1).toFixed(1),
+        y: height - barHeight,
+        width: (step * 0.8).toFixed(1),
+        height: barHeight,
+        class: "bar",
+      }),
+    );
+    // A label every few hours, so they never overlap at any width.
+    if (index % Math.ceil(hours.length / 12) === 0)
+      figure.append(
+        svg(
+          "text",
+          { x: (index * step + step / 2).toFixed(1), y: height + 18, "text-anchor": "middle", class: "axis" },
+          hourLabel.format(new Date(hour.hour)),
+        ),
+      );
+  });
+  return figure;
+}
+
+function figureBox(label: string, value: string): HTMLElement {
+  return el("div", null, "figure", el("dt", label), el("dd", value));
+}
+
+function segmentRows(list: Segment[], names: Record<string, string> = {}): string[][] {
+  return list.map((s) => [
+    names[s.name] ?? s.name,
+    whole.format(s.shown),
+    whole.format(s.thanked),
+    percent.format(s.shareFinished),
+  ]);
+}
+
+const controls = el("form", null, "controls");
+const periodSelect = el("select");
+const campaignSelect = el("select");
+const status = document.getElementById("status") ?? el("p");
+const panels = el("div", null, "panels");
+
+function labelled(text: string, select: HTMLSelectElement, id: string): HTMLElement {
+  select.id = id;
+  const label = el("label", text);
+  label.htmlFor = id;
+  return el("div", null, "control", label, select);
+}
+
+function view(): URLSearchParams {
+  const params = new URLSearchParams({ period: periodSelect.value || "today" });
+  if (campaignSelect.value) params.set("campaign", campaignSelect.value);
+  return params;
+}
+
+function draw(data: DashboardData): void {
+  if (campaignSelect.options.length === 0) {
+    campaignSelect.append(new Option(words.all, ""), ...data.campaigns.map((c) => new Option(c, c)));
+    campaignSelect.value = data.campaign ?? "";
+  }
+  const params = view();
+  const g = data.giving;
+  const giving = el(
+    "section",
+    null,
+    "panel wide",
+    el("h2", words.giving),
+    el(
+      "dl",
+      null,
+      "figures",
+      figureBox(words.gifts, whole.format(g.gifts)),
+      figureBox(words.raised, money.format(g.cents / 100)),
+      figureBox(words.average, money.format(g.averageCents / 100)),
+      figureBox(words.monthly, percent.format(g.recurringShare)),
+      figureBox(words.fee, percent.format(g.feeCoveredShare)),
+      figureBox(words.declined, whole.format(g.declined)),
+    ),
+    el("h3", words.perHour),
+    chart(data),
+    csvLink("giving", params),
+  );
+  const funnel = el(
+    "section",
+    null,
+    "panel wide",
+    el("h2", words.funnel),
+    table(
+      words.funnel,
+      [words.step, words.reached, words.left, words.why],
+      data.funnel.map((s) => [
+        words.steps[s.step] ?? s.step,
+        whole.format(s.reached),
+        s.reached === 0 ? "–" : `${whole.format(s.left)} (${percent.format(s.shareLeft)})`,
+        s.reasons.map((r) => `${words.reasons[r.reason] ?? r.reason}: ${whole.format(r.count)}`).join(", "),
+      ]),
+    ),
+    csvLink("funnel", params),
+  );
+  const segmentHead = (first: string) => [first, words.shown, words.thanked, words.finished];
+  const channels = el(
+    "section",
+    null,
+    "panel",
+    el("h2", words.channels),
+    table(words.channels, segmentHead(words.channel), segmentRows(data.channels)),
+    csvLink("channels", params),
+  );
+  const devices = el(
+    "section",
+    null,
+    "panel",
+    el("h2", words.devices),
+    table(words.devices, segmentHead(words.device), segmentRows(data.devices, words.deviceNames)),
+    csvLink("devices", params),
+  );
+  const h = data.health;
+  const health = el(
+    "section",
+    null,
+    "panel",
+    el("h2", words.health),
+    el(
+      "dl",
+      null,
+      "facts",
+      figureBox(words.store, h.store ? words.ok : words.down),
+      figureBox(words.unknown, whole.format(h.unknownOutcomes)),
+      figureBox(words.waiting, whole.format(h.webhooksWaiting)),
+      figureBox(words.dead, whole.format(h.webhooksDead)),
+      figureBox(words.failing, h.webhooksFailing.map((f) => f.endpoint).join(", ") || words.none),
+      figureBox(words.defence, h.defenceOpen.map((d) => `${d.scope}: ${d.signal}`).join(", ") || words.none),
+    ),
+  );
+  panels.replaceChildren(giving, funnel, channels, devices, health);
+  status.textContent = words.live(clock.format(new Date(data.at)));
+}
+
+let stream: EventSource | null = null;
+
+/** Reads the view once, then follows it live; a dropped stream says so and the browser reopens it. */
+async function follow(): Promise<void> {
+  stream?.close();
+  const params = view();
+  // The address keeps the view (and a language asked for), so a reload shows the same.
+  const shown = new URLSearchParams(params);
+  const lang = new URLSearchParams(location.search).get("lang");
+  if (lang) shown.set("lang", lang);
+  history.replaceState(null, "", `?${shown}`);
+  const first = await fetch(`/dashboard/data.json?${params}`, { credentials: "same-origin" });
+  if (first.ok) draw((await first.json()) as DashboardData);
+  stream = new EventSource(`/dashboard/live?${params}`);
+  stream.addEventListener("figures", (event) =>
+    draw(JSON.parse((event as MessageEvent<string>).data) as DashboardData),
+  );
+  stream.addEventListener("error", () => {
+    status.textContent = words.reconnecting;
+  });
+}
+
+const asked = new URLSearchParams(location.search);
+periodSelect.append(...(["today", "7d", "30d"] as const).map((p) => new Option(words.periods[p], p)));
+periodSelect.value = asked.get("period") ?? "today";
+if (asked.get("campaign")) campaignSelect.append(new Option(asked.get("campaign")!, asked.get("campaign")!));
+controls.append(
+  labelled(words.period, periodSelect, "period"),
+  labelled(words.campaign, campaignSelect, "campaign"),
+);
+for (const select of [periodSelect, campaignSelect]) select.addEventListener("change", () => void follow());
+document.title = `givekit · ${words.title}`;
+main.replaceChildren(el("h1", words.title), controls, status, panels);
+void follow();
