@@ -289,6 +289,7 @@ async function measure(gifts: number): Promise<ScaleGiftsFigures> {
         leaseReconcile: async () => true,
         resolveUnknown: async (_reference, outcome) => ((result = outcome.state), true),
         noteUnknown: async () => undefined,
+        claimedTransactions: async () => [],
       },
       upstream,
       settleS: 900,

@@ -243,6 +243,11 @@ export interface ReconcileStore {
   ): Promise<boolean>;
   /** Notes why an attempt stays unknown (only while it is). */
   noteUnknown(reference: string, note: string): Promise<void>;
+  /**
+   * Which of these upstream transaction ids a succeeded attempt already holds: looked up by an
+   * index, so its cost follows the ids asked about, never the number of attempts kept.
+   */
+  claimedTransactions(transactionIds: readonly string[]): Promise<string[]>;
 }
 
 /** SMS consent records: kept before the number is sent, with what became of them. */

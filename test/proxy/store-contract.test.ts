@@ -339,6 +339,24 @@ describe.each(adapters)("the $name store", (adapter) => {
       expect(await store.listAttempts({ state: "not_charged" })).toEqual([]);
     });
 
+    it("tells which transaction ids a succeeded attempt holds, of those asked about only", async () => {
+      const clock = { now: Date.parse("2026-11-22T10:00:00Z") };
+      const store = await open(undefined, () => clock.now);
+      const paid = started(await store.claimKey({ ...request, key: "paid" }));
+      await store.startAttempt(paid, attempt("gk_paid", "paid"));
+      await store.finishAttempt("gk_paid", success);
+      await unknownAttempt(store, "gk_settled", clock);
+      await store.resolveUnknown("gk_settled", { state: "succeeded", transaction_id: "100007" });
+      // A declined attempt's id (the upstream's, of the refusal) is nobody's charge.
+      const refused = started(await store.claimKey({ ...request, key: "refused" }));
+      await store.startAttempt(refused, attempt("gk_refused", "refused"));
+      await store.finishAttempt("gk_refused", { ...success, state: "declined", transaction_id: "100003" });
+      const claimed = await store.claimedTransactions(["100001", "100002", "100003", "100007"]);
+      expect(claimed.toSorted()).toEqual(["100001", "100007"]);
+      expect(await store.claimedTransactions(["100002"])).toEqual([]);
+      expect(await store.claimedTransactions([])).toEqual([]);
+    });
+
     it("one owner at a time holds an attempt's lease, until it runs out", async () => {
       const clock = { now: Date.parse("2026-11-22T10:00:00Z") };
       const place = await adapter.place();

@@ -25,6 +25,7 @@ export type CliStore = Pick<
   | "leaseReconcile"
   | "resolveUnknown"
   | "noteUnknown"
+  | "claimedTransactions"
   | "defenceStates"
   | "healthy"
   | "close"
@@ -125,6 +126,9 @@ export function openSqliteBeside(dataDir: string, options: { readonly: boolean }
     },
     async noteUnknown(reference, note) {
       attempts.note(reference, note, Date.now());
+    },
+    async claimedTransactions(transactionIds) {
+      return attempts.claimed(transactionIds);
     },
     async defenceStates(scopes) {
       return defence.states(scopes);

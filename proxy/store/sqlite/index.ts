@@ -135,6 +135,9 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
       write(() => attempts.note(reference, note, now()));
       await durable();
     },
+    async claimedTransactions(transactionIds) {
+      return attempts.claimed(transactionIds);
+    },
     async recordConsent(consent, events = []) {
       const id = write(() => {
         const kept = consents.insert(consent, now());

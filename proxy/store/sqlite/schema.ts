@@ -176,6 +176,10 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE progress_figures ADD COLUMN credits TEXT;
   `,
+  // 13: the reconciler asks which transaction ids an attempt already holds (proxy/reconcile).
+  `
+  CREATE INDEX donation_attempts_transaction ON donation_attempts (transaction_id);
+  `,
 ];
 
 /** The schema version this code writes. */
