@@ -203,6 +203,12 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
     async saveProgress(campaign, token, figures, donors) {
       return write(() => progress.save(campaign, token, figures, donors));
     },
+    async stageProgressDonors(campaign, token, donors) {
+      return write(() => progress.stage(campaign, token, donors));
+    },
+    async pruneProgressDonors(campaign, token, limit) {
+      return write(() => progress.prune(campaign, token, limit));
+    },
     async failProgressRead(campaign, token, retryAt) {
       write(() => progress.fail(campaign, token, retryAt));
     },
