@@ -35,6 +35,38 @@ const WARM_REQUESTS = Number(process.env.BENCH_SCALE_WARM_REQUESTS || 200);
 const PROGRESS_PATH = "/v1/campaigns/71777/HOPE/progress";
 const START_TIMEOUT_MS = 30_000;
 const COLD_LIMIT_MS = 600_000;
+const METRICS_TOKEN = "bench-metrics-token-0123456789abcdef";
+
+/**
+ * The proxy's event-loop delay since the last scrape, in ms: GET /metrics shows prom-client's
+ * nodejs_eventloop_lag gauges (perf_hooks.monitorEventLoopDelay), which start again at each scrape.
+ */
+async function loopDelay(url: string): Promise<{ p99: number; max: number }> {
+  const reply = await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+  const text = await reply.text();
+  const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? NaN) * 1000;
+  return { p99: gauge("nodejs_eventloop_lag_p99_seconds"), max: gauge("nodejs_eventloop_lag_max_seconds") };
+}
+
+/** GET /v1/health one after another until stopped; the slowest answer's time, in ms. */
+function healthProbes(url: string): { stop(): Promise<number> } {
+  let running = true;
+  let slowest = 0;
+  const done = (async () => {
+    while (running) {
+      const at = performance.now();
+      await (await fetch(`${url}/v1/health`)).arrayBuffer();
+      slowest = Math.max(slowest, performance.now() - at);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await done;
+      return slowest;
+    },
+  };
+}
 
 export interface ScaleGiftsFigures {
   gifts: number;
@@ -51,6 +83,10 @@ export interface ScaleGiftsFigures {
   proxyRssMb: number;
   reconcileMs: number;
   reconcileResult: string;
+  /** The proxy's event-loop delay during the cold read (its /metrics), and the slowest health probe meanwhile. */
+  coldLoopP99Ms: number;
+  coldLoopMaxMs: number;
+  coldHealthMaxMs: number;
 }
 
 interface Program {
@@ -195,12 +231,15 @@ async function measure(gifts: number): Promise<ScaleGiftsFigures> {
         UPSTREAM_PUBLIC_TOKEN: hope.publicToken,
         GIVEKIT_DATA_DIR: dataDir,
         GIVEKIT_RECONCILE_INTERVAL_S: "0",
+        GIVEKIT_METRICS_TOKEN: METRICS_TOKEN,
       },
       "stderr",
     );
     const pid = proxy.child.pid!;
 
-    // Cold: from the first page view to the first figures.
+    // Cold: from the first page view to the first figures, health timed throughout.
+    await loopDelay(proxy.url);
+    const probes = healthProbes(proxy.url);
     started = performance.now();
     let cold503s = 0;
     let figures: { raised: string; donors: number } | undefined;
@@ -215,6 +254,8 @@ async function measure(gifts: number): Promise<ScaleGiftsFigures> {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const coldMs = performance.now() - started;
+    const coldHealthMaxMs = await probes.stop();
+    const coldLoop = await loopDelay(proxy.url);
     const afterCold = memoryOf(pid);
 
     // Warm: one page view after another.
@@ -314,6 +355,9 @@ async function measure(gifts: number): Promise<ScaleGiftsFigures> {
       proxyRssMb: afterWarm.rss,
       reconcileMs: round(reconcileMs, 0),
       reconcileResult: steps[0]?.result ?? "none",
+      coldLoopP99Ms: round(coldLoop.p99),
+      coldLoopMaxMs: round(coldLoop.max),
+      coldHealthMaxMs: round(coldHealthMaxMs),
     };
   } finally {
     await proxy?.stop();
@@ -337,7 +381,7 @@ export async function benchScaleGifts(
     all.push(figures);
     print(
       `  ${gifts.toLocaleString("en-US").padStart(9)} gifts: bulk ${figures.bulkMs} ms; report ${(figures.reportBytes / 1e6).toFixed(1)} MB in ${figures.reportMs} ms; ` +
-        `progress cold ${figures.coldMs} ms (${figures.cold503s} × 503 first), warm median ${figures.warmMedianMs} ms p95 ${figures.warmP95Ms} ms, ` +
+        `progress cold ${figures.coldMs} ms (${figures.cold503s} × 503 first; event-loop delay p99 ${figures.coldLoopP99Ms} ms max ${figures.coldLoopMaxMs} ms, health max ${figures.coldHealthMaxMs} ms), warm median ${figures.warmMedianMs} ms p95 ${figures.warmP95Ms} ms, ` +
         `${figures.progressBytes} B, equals the sandbox's totals: ${figures.equalsSandbox ? "yes" : "NO"}; ` +
         `proxy peak ${figures.proxyPeakMb} MB, ${figures.proxyRssMb} MB warm; reconciler ${figures.reconcileMs} ms (${figures.reconcileResult})`,
     );

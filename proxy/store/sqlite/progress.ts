@@ -90,7 +90,8 @@ export function sqliteProgress(db: Database.Database) {
       const range = counted.get(campaign);
       if (!range) return 0;
       let count = 0;
-      for (const donor of donors) if (known.get(campaign, donor, range.donors_from, range.donors_saved)) count++;
+      for (const donor of donors)
+        if (known.get(campaign, donor, range.donors_from, range.donors_saved)) count++;
       return count;
     },
   };
