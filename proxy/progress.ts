@@ -324,6 +324,28 @@ async function changesRead(
 }
 
 /**
+ * The donor hashes in batches of DONOR_BATCH, in the store's key order: a batch of neighbours
+ * rewrites a few pages of the store's index where one in random order rewrites nearly all of them
+ * (at a million gifts, tens of MB per batch). Grouped by first character, each group sorted on its
+ * own, so no step sorts them all at once.
+ */
+async function* inKeyOrder(donors: readonly string[]): AsyncGenerator<string[]> {
+  const groups = new Map<string, string[]>();
+  for (let at = 0; at < donors.length; at++) {
+    if (at > 0 && at % (DONOR_BATCH * 10) === 0) await yieldToRequests();
+    const donor = donors[at]!;
+    const group = groups.get(donor[0]!);
+    if (group) group.push(donor);
+    else groups.set(donor[0]!, [donor]);
+  }
+  for (const first of [...groups.keys()].sort()) {
+    await yieldToRequests();
+    const group = groups.get(first)!.sort();
+    for (let at = 0; at < group.length; at += DONOR_BATCH) yield group.slice(at, at + DONOR_BATCH);
+  }
+}
+
+/**
  * Saves a read under its lease, never half: the donor hashes no saved read counts are pruned
  * first (a failed read's, the base a full read replaced), the read's own are staged batch by
  * batch, and one last write saves the figures and makes those donors count. A read that stops
@@ -331,10 +353,9 @@ async function changesRead(
  */
 async function saveRead(store: ProgressStore, id: string, token: string, read: ReadResult): Promise<void> {
   while ((await store.pruneProgressDonors(id, token, DONOR_BATCH)) > 0) await yieldToRequests();
-  const donors = read.donors.add;
-  for (let at = 0; at < donors.length; at += DONOR_BATCH) {
+  for await (const batch of inKeyOrder(read.donors.add)) {
     await yieldToRequests();
-    if (!(await store.stageProgressDonors(id, token, donors.slice(at, at + DONOR_BATCH)))) {
+    if (!(await store.stageProgressDonors(id, token, batch))) {
       throw new Error("the progress read's lease was taken over before its donors were saved");
     }
   }

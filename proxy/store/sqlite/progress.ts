@@ -30,8 +30,8 @@ export function sqliteProgress(db: Database.Database) {
   const counted = db.prepare<[string], { donors_from: number; donors_saved: number }>(
     "SELECT donors_from, donors_saved FROM progress_figures WHERE campaign = ?",
   );
-  const addDonor = db.prepare<[string, string, number]>(
-    "INSERT OR IGNORE INTO progress_donors (campaign, donor, seq) VALUES (?, ?, ?)",
+  const addDonors = db.prepare<[string, number, string]>(
+    "INSERT OR IGNORE INTO progress_donors (campaign, donor, seq) SELECT ?, value, ? FROM json_each(?)",
   );
   const prune = db.prepare<[{ campaign: string; from: number; saved: number; limit: number }]>(
     `DELETE FROM progress_donors WHERE (campaign, donor, seq) IN (
@@ -75,7 +75,7 @@ export function sqliteProgress(db: Database.Database) {
     stage(campaign: string, token: string, donors: readonly string[]): boolean {
       const held = leaseHeld.get(campaign, token);
       if (!held) return false;
-      for (const donor of donors) addDonor.run(campaign, donor, held.donors_saved + 1);
+      addDonors.run(campaign, held.donors_saved + 1, JSON.stringify(donors));
       return true;
     },
     prune(campaign: string, token: string, limit: number): number {
