@@ -58,7 +58,7 @@ const adapters: Adapter[] = [
       await probe.close();
       await sql(
         databaseUrl,
-        "TRUNCATE idempotency_keys, donation_attempts, consent_records, consent_texts, givekit_rate_limits, reconcile_leases, defence_modes RESTART IDENTITY",
+        "TRUNCATE idempotency_keys, donation_attempts, consent_records, consent_texts, givekit_rate_limits, reconcile_leases, defence_modes, progress_figures, progress_donors RESTART IDENTITY",
       );
       return databaseUrl;
     },
@@ -400,6 +400,67 @@ describe.each(adapters)("the $name store", (adapter) => {
         false,
       );
       expect((await store.attempt("gk_paid"))?.state).toBe("succeeded");
+    });
+  });
+
+  describe("progress donors (ProgressStore)", () => {
+    const figures = (donors: number) => ({
+      raised_cents: 1000,
+      gifts: donors,
+      donors,
+      read_at: 1,
+      full_at: 1,
+      base_before: 0,
+      base_cents: 1000,
+      base_gifts: donors,
+      base_donors: donors,
+      base_anonymous: 0,
+      wall: [],
+      credits: { base: { fundraiser: {}, team: {} }, all: { fundraiser: {}, team: {} } },
+    });
+    const campaign = "71777/HOPE";
+
+    it("a read's donors count once its figures are saved, never halfway; a full read's replace the base", async () => {
+      const store = await open();
+      const claim = (token: string) =>
+        store.claimProgressRead(campaign, token, 60_000, Number.MAX_SAFE_INTEGER, true);
+      expect(await claim("read-1")).toBe(true);
+      expect(await store.stageProgressDonors(campaign, "read-1", ["d-a", "d-b"])).toBe(true);
+      expect(await store.stageProgressDonors(campaign, "read-1", ["d-c"])).toBe(true);
+      // Staged, not saved: nobody counts them yet.
+      expect(await store.knownDonors(campaign, ["d-a", "d-b", "d-c"])).toBe(0);
+      expect(await store.saveProgress(campaign, "read-1", figures(3), { reset: true })).toBe(true);
+      expect(await store.knownDonors(campaign, ["d-a", "d-b", "d-c", "d-x"])).toBe(3);
+
+      // A read that fails after staging: the base stays as it was, the next read prunes its batch.
+      expect(await claim("read-2")).toBe(true);
+      expect(await store.stageProgressDonors(campaign, "read-2", ["d-x"])).toBe(true);
+      await store.failProgressRead(campaign, "read-2", 0);
+      expect(await store.stageProgressDonors(campaign, "read-2", ["d-y"])).toBe(false);
+      expect(await store.knownDonors(campaign, ["d-a", "d-x", "d-y"])).toBe(1);
+      expect(await claim("read-3")).toBe(true);
+      expect(await store.pruneProgressDonors(campaign, "read-3", 1000)).toBe(1);
+      expect(await store.pruneProgressDonors(campaign, "read-3", 1000)).toBe(0);
+
+      // Changes add to the base (a donor already in it counts once).
+      expect(await store.stageProgressDonors(campaign, "read-3", ["d-c", "d-d"])).toBe(true);
+      expect(await store.saveProgress(campaign, "read-3", figures(4), { reset: false })).toBe(true);
+      expect(await store.knownDonors(campaign, ["d-a", "d-b", "d-c", "d-d", "d-x"])).toBe(4);
+
+      // A full read replaces them: the old base no longer counts, and is pruned in batches.
+      expect(await claim("read-4")).toBe(true);
+      expect(await store.stageProgressDonors(campaign, "read-4", ["d-a", "d-e"])).toBe(true);
+      expect(await store.saveProgress(campaign, "read-4", figures(2), { reset: true })).toBe(true);
+      expect(await store.knownDonors(campaign, ["d-a", "d-b", "d-c", "d-d", "d-e"])).toBe(2);
+      expect(await claim("read-5")).toBe(true);
+      // Five old rows (d-a, d-b, d-c of the first read; d-c, d-d of the third), two at a time.
+      expect(await store.pruneProgressDonors(campaign, "read-5", 2)).toBe(2);
+      expect(await store.pruneProgressDonors(campaign, "read-5", 2)).toBe(2);
+      expect(await store.pruneProgressDonors(campaign, "read-5", 2)).toBe(1);
+      expect(await store.pruneProgressDonors(campaign, "read-5", 2)).toBe(0);
+      expect(await store.knownDonors(campaign, ["d-a", "d-b", "d-c", "d-d", "d-e"])).toBe(2);
+      // Only the lease's holder prunes.
+      expect(await store.pruneProgressDonors(campaign, "read-4", 2)).toBe(0);
     });
   });
 
