@@ -50,10 +50,10 @@ async function loopDelay(url: string): Promise<{ p99: number; max: number }> {
 
 /** GET /v1/health one after another until stopped; the slowest answer's time, in ms. */
 function healthProbes(url: string): { stop(): Promise<number> } {
-  let running = true;
+  const state = { running: true };
   let slowest = 0;
   const done = (async () => {
-    while (running) {
+    while (state.running) {
       const at = performance.now();
       await (await fetch(`${url}/v1/health`)).arrayBuffer();
       slowest = Math.max(slowest, performance.now() - at);
@@ -61,7 +61,7 @@ function healthProbes(url: string): { stop(): Promise<number> } {
   })();
   return {
     async stop() {
-      running = false;
+      state.running = false;
       await done;
       return slowest;
     },

@@ -338,9 +338,9 @@ async function* inKeyOrder(donors: readonly string[]): AsyncGenerator<string[]> 
     if (group) group.push(donor);
     else groups.set(donor[0]!, [donor]);
   }
-  for (const first of [...groups.keys()].sort()) {
+  for (const first of [...groups.keys()].toSorted()) {
     await yieldToRequests();
-    const group = groups.get(first)!.sort();
+    const group = groups.get(first)!.toSorted();
     for (let at = 0; at < group.length; at += DONOR_BATCH) yield group.slice(at, at + DONOR_BATCH);
   }
 }

@@ -123,6 +123,21 @@ async function unknownAttempt(store: Store, reference: string, clock: { now: num
 
 const refs = (list: { reference: string }[]) => list.map((a) => a.reference);
 
+/** Progress figures as a read saves them, of `donors` donors. */
+const progressSave = (donors: number) => ({
+  raised_cents: 1000,
+  gifts: donors,
+  donors,
+  read_at: 1,
+  full_at: 1,
+  base_before: 0,
+  base_cents: 1000,
+  base_gifts: donors,
+  base_donors: donors,
+  base_anonymous: 0,
+  wall: [],
+  credits: { base: { fundraiser: {}, team: {} }, all: { fundraiser: {}, team: {} } },
+});
 describe.each(adapters)("the $name store", (adapter) => {
   async function open(place?: string, now?: () => number): Promise<Store> {
     const store = await adapter.open(place ?? (await adapter.place()), now);
@@ -404,20 +419,6 @@ describe.each(adapters)("the $name store", (adapter) => {
   });
 
   describe("progress donors (ProgressStore)", () => {
-    const figures = (donors: number) => ({
-      raised_cents: 1000,
-      gifts: donors,
-      donors,
-      read_at: 1,
-      full_at: 1,
-      base_before: 0,
-      base_cents: 1000,
-      base_gifts: donors,
-      base_donors: donors,
-      base_anonymous: 0,
-      wall: [],
-      credits: { base: { fundraiser: {}, team: {} }, all: { fundraiser: {}, team: {} } },
-    });
     const campaign = "71777/HOPE";
 
     it("a read's donors count once its figures are saved, never halfway; a full read's replace the base", async () => {
@@ -429,7 +430,7 @@ describe.each(adapters)("the $name store", (adapter) => {
       expect(await store.stageProgressDonors(campaign, "read-1", ["d-c"])).toBe(true);
       // Staged, not saved: nobody counts them yet.
       expect(await store.knownDonors(campaign, ["d-a", "d-b", "d-c"])).toBe(0);
-      expect(await store.saveProgress(campaign, "read-1", figures(3), { reset: true })).toBe(true);
+      expect(await store.saveProgress(campaign, "read-1", progressSave(3), { reset: true })).toBe(true);
       expect(await store.knownDonors(campaign, ["d-a", "d-b", "d-c", "d-x"])).toBe(3);
 
       // A read that fails after staging: the base stays as it was, the next read prunes its batch.
@@ -444,13 +445,13 @@ describe.each(adapters)("the $name store", (adapter) => {
 
       // Changes add to the base (a donor already in it counts once).
       expect(await store.stageProgressDonors(campaign, "read-3", ["d-c", "d-d"])).toBe(true);
-      expect(await store.saveProgress(campaign, "read-3", figures(4), { reset: false })).toBe(true);
+      expect(await store.saveProgress(campaign, "read-3", progressSave(4), { reset: false })).toBe(true);
       expect(await store.knownDonors(campaign, ["d-a", "d-b", "d-c", "d-d", "d-x"])).toBe(4);
 
       // A full read replaces them: the old base no longer counts, and is pruned in batches.
       expect(await claim("read-4")).toBe(true);
       expect(await store.stageProgressDonors(campaign, "read-4", ["d-a", "d-e"])).toBe(true);
-      expect(await store.saveProgress(campaign, "read-4", figures(2), { reset: true })).toBe(true);
+      expect(await store.saveProgress(campaign, "read-4", progressSave(2), { reset: true })).toBe(true);
       expect(await store.knownDonors(campaign, ["d-a", "d-b", "d-c", "d-d", "d-e"])).toBe(2);
       expect(await claim("read-5")).toBe(true);
       // Five old rows (d-a, d-b, d-c of the first read; d-c, d-d of the third), two at a time.
