@@ -28,6 +28,7 @@ import { createReconciler } from "../proxy/reconcile/reconciler";
 import type { AttemptRecord } from "../proxy/store";
 import { createUpstreamClient } from "../proxy/upstream/client";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../sandbox/fixture";
+import { loopDelay, METRICS_TOKEN, probeHealth } from "../test/helpers/loop-delay";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DEFAULT_SIZES = [1_000, 100_000, 1_000_000];
@@ -35,39 +36,6 @@ const WARM_REQUESTS = Number(process.env.BENCH_SCALE_WARM_REQUESTS || 200);
 const PROGRESS_PATH = "/v1/campaigns/71777/HOPE/progress";
 const START_TIMEOUT_MS = 30_000;
 const COLD_LIMIT_MS = 600_000;
-const METRICS_TOKEN = "bench-metrics-token-0123456789abcdef";
-
-/**
- * The proxy's event-loop delay since the last scrape, in ms: GET /metrics shows prom-client's
- * nodejs_eventloop_lag gauges (perf_hooks.monitorEventLoopDelay), which start again at each scrape.
- */
-async function loopDelay(url: string): Promise<{ p99: number; max: number }> {
-  const reply = await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
-  const text = await reply.text();
-  const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? NaN) * 1000;
-  return { p99: gauge("nodejs_eventloop_lag_p99_seconds"), max: gauge("nodejs_eventloop_lag_max_seconds") };
-}
-
-/** GET /v1/health one after another until stopped; the slowest answer's time, in ms. */
-function healthProbes(url: string): { stop(): Promise<number> } {
-  const state = { running: true };
-  let slowest = 0;
-  const done = (async () => {
-    while (state.running) {
-      const at = performance.now();
-      await (await fetch(`${url}/v1/health`)).arrayBuffer();
-      slowest = Math.max(slowest, performance.now() - at);
-    }
-  })();
-  return {
-    async stop() {
-      state.running = false;
-      await done;
-      return slowest;
-    },
-  };
-}
-
 export interface ScaleGiftsFigures {
   gifts: number;
   bulkMs: number;
@@ -239,7 +207,7 @@ async function measure(gifts: number): Promise<ScaleGiftsFigures> {
 
     // Cold: from the first page view to the first figures, health timed throughout.
     await loopDelay(proxy.url);
-    const probes = healthProbes(proxy.url);
+    const probes = probeHealth(proxy.url);
     started = performance.now();
     let cold503s = 0;
     let figures: { raised: string; donors: number } | undefined;
@@ -254,7 +222,7 @@ async function measure(gifts: number): Promise<ScaleGiftsFigures> {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const coldMs = performance.now() - started;
-    const coldHealthMaxMs = await probes.stop();
+    const coldHealthMaxMs = (await probes.stop()).max;
     const coldLoop = await loopDelay(proxy.url);
     const afterCold = memoryOf(pid);
 

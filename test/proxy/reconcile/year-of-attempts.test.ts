@@ -12,6 +12,7 @@ import { openPostgresStore } from "../../../proxy/store/postgres";
 import { openSqliteStore } from "../../../proxy/store/sqlite";
 import { DB_FILE } from "../../../proxy/store/sqlite/data-dir";
 import { openSqlite } from "../../../sqlite/open";
+import { loopDelay, METRICS_TOKEN, probeHealth } from "../../helpers/loop-delay";
 import { sql, testDatabase } from "../../helpers/postgres";
 import { spawnProxy, type ProxyProcess } from "../../helpers/proxy-process";
 import { startSandbox, type SandboxHandle } from "../../helpers/sandbox";
@@ -22,7 +23,6 @@ const STORES = [
   { name: "SQLite", attempts: 1_000_000 },
   { name: "PostgreSQL", attempts: 200_000 },
 ] as const;
-const METRICS_TOKEN = "m".repeat(32);
 const INTERVAL_S = 1;
 const CONNECT_TIMEOUT_MS = 500;
 const TIMEOUT_MS = 800;
@@ -82,45 +82,6 @@ async function fillDatabase(url: string, count: number): Promise<void> {
 function peakMb(pid: number): number {
   const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
   return Number(kb) / 1024;
-}
-
-/**
- * The proxy's own event-loop delay since the last scrape (GET /metrics: the nodejs_eventloop_lag
- * gauges, from monitorEventLoopDelay, start again at each scrape), in ms.
- */
-async function loopDelay(url: string): Promise<{ p99: number; max: number }> {
-  const text = await (
-    await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })
-  ).text();
-  const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1]) * 1000;
-  return { p99: gauge("nodejs_eventloop_lag_p99_seconds"), max: gauge("nodejs_eventloop_lag_max_seconds") };
-}
-
-/** Asks /v1/health one request after another until stopped, timing every one. */
-function probeHealth(url: string) {
-  const times: number[] = [];
-  let failures = 0;
-  const state = { running: true };
-  const done = (async () => {
-    while (state.running) {
-      const started = performance.now();
-      try {
-        const res = await fetch(`${url}/v1/health`);
-        await res.arrayBuffer();
-        if (res.status !== 200) failures++;
-      } catch {
-        failures++;
-      }
-      times.push(performance.now() - started);
-    }
-  })();
-  return {
-    async stop() {
-      state.running = false;
-      await done;
-      return { times, failures, max: Math.max(...times) };
-    },
-  };
 }
 
 describe.each(STORES)(
