@@ -18,6 +18,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { Peer } from "../contract/api";
 import { createPeerIndex } from "../proxy/campaign/peer-index";
+import { loopDelay, METRICS_TOKEN } from "../test/helpers/loop-delay";
 import { DEMO, startSandbox } from "../test/helpers/sandbox";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -43,6 +44,9 @@ export interface PeerScaleFigures {
   rssStartMb: number;
   rssAfterMb: number;
   rssPeakMb: number;
+  /** The proxy's event-loop delay while the first search loads the lists (its /metrics), ms. */
+  coldLoopP99Ms: number;
+  coldLoopMaxMs: number;
 }
 
 const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -83,6 +87,7 @@ async function startProxy(upstreamUrl: string): Promise<{ url: string; child: Ch
       UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
       GIVEKIT_DATA_DIR: `${ROOT}node_modules/.cache/givekit-scale-peers-${process.pid}-${Date.now()}`,
       GIVEKIT_RECONCILE_INTERVAL_S: "0",
+      GIVEKIT_METRICS_TOKEN: METRICS_TOKEN,
       ...(process.env.BENCH_PROXY_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_PROXY_NODE_OPTIONS } : {}),
     },
     stdio: ["ignore", "ignore", "pipe"],
@@ -118,8 +123,10 @@ async function measure(size: number): Promise<PeerScaleFigures> {
     });
     if (!bulk.ok) throw new Error(`the sandbox's bulk route answered ${bulk.status}: ${await bulk.text()}`);
     const start = memoryOf(child.pid!);
+    await loopDelay(url);
     const cold = await get(`${url}${PATH}?q=a`);
     if (cold.status !== 200) throw new Error(`the first search answered ${cold.status}`);
+    const coldLoop = await loopDelay(url);
     const keystrokes = await Promise.all(TYPED.map((q) => get(`${url}${PATH}?q=${encodeURIComponent(q)}`)));
     const same: number[] = [];
     const others: number[] = [];
@@ -134,6 +141,8 @@ async function measure(size: number): Promise<PeerScaleFigures> {
       peers: size,
       coldMs: cold.ms,
       coldBytes: cold.bytes,
+      coldLoopP99Ms: coldLoop.p99,
+      coldLoopMaxMs: coldLoop.max,
       warmSameMs: median(same),
       warmOtherMs: median(others),
       keystrokeMaxBytes: Math.max(...keystrokes.map((k) => k.bytes)),
@@ -187,7 +196,8 @@ export async function scalePeersBench(
     const f = await measure(size);
     sizes.push(f);
     say(
-      `peers ${size.toLocaleString("en")}: search "a" cold ${f.coldMs.toFixed(0)} ms, ${f.coldBytes} B; ` +
+      `peers ${size.toLocaleString("en")}: search "a" cold ${f.coldMs.toFixed(0)} ms, ${f.coldBytes} B ` +
+        `(event-loop delay p99 ${f.coldLoopP99Ms.toFixed(1)} ms max ${f.coldLoopMaxMs.toFixed(1)} ms); ` +
         `warm (same) ${f.warmSameMs.toFixed(1)} ms, warm (other) ${f.warmOtherMs.toFixed(1)} ms; ` +
         `largest keystroke ${f.keystrokeMaxBytes} B; proxy RSS ${f.rssStartMb.toFixed(0)} → ${f.rssAfterMb.toFixed(0)} MB (peak ${f.rssPeakMb.toFixed(0)} MB)`,
     );

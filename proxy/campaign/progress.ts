@@ -22,6 +22,7 @@ import { CreditTally, type PeerCredits } from "./leaderboard";
 import type { Metrics } from "../metrics";
 import { ProblemError } from "../problem";
 import type { ProgressFigures, ProgressSave, ProgressStore, StoredCredits } from "../store";
+import { DONOR_BATCH } from "../store/progress";
 import type { UpstreamClient } from "../upstream/client";
 import { wallEntry, type WallEntry } from "./wall";
 
@@ -87,6 +88,8 @@ export const RECOUNT_MIN_MS = 2000;
 export const COUNT_WAIT_MS = 3000;
 /** A page asking before there are any figures waits this long for the first read, then gets a 503. */
 export const COLD_WAIT_MS = 5000;
+/** While another proxy holds the first read's lease, a cold page looks at the store this often. */
+const COLD_POLL_MS = 50;
 /** A report read's own time limit: far above UPSTREAM_TIMEOUT_MS, since a big account's report streams for a while. */
 export const REPORT_TIMEOUT_MS = 300_000;
 /** The lease on reading a report outlasts its time limit, so two proxies never read it at once. */
@@ -183,16 +186,199 @@ export interface ProgressOptions {
   reportTimeoutMs?: number;
 }
 
+/** What one read found: the figures to save, and the base's donor hashes it adds (or replaces, with `reset`). */
+interface ReadResult {
+  figures: ProgressSave;
+  donors: { reset: boolean; add: readonly string[] };
+}
+
+/** What the steps of a read need. */
+interface ReadContext {
+  upstream: Pick<UpstreamClient, "eachTransaction">;
+  store: ProgressStore;
+  reportTimeoutMs: number;
+}
+
+/** Gives the event loop back between two bounded steps of a read, so no request waits behind it. */
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+// A read, step by step: stream the campaign's rows (streamCollected), sum them (fullRead or
+// changesRead), then save the sums and the donors (saveRead). The report's parsing is bounded in
+// slices by proxy/upstream/http.ts; each step here touches the store in batches of DONOR_BATCH.
+
+/** Streams the campaign's collected rows created at or after `since` (all of them when 0). */
+async function streamCollected(
+  { upstream, reportTimeoutMs }: ReadContext,
+  campaign: Campaign,
+  since: number,
+  onRow: (row: TransactionRow, at: number) => void,
+): Promise<void> {
+  const wanted = campaign.keyword.toUpperCase();
+  await upstream.eachTransaction(
+    {
+      shortcode: campaign.shortcode,
+      keyword: campaign.keyword,
+      status: "collected",
+      ...(since > 0 ? { start_date: reportDateOf(new Date(since - DAY_MS)) } : {}),
+    },
+    (row) => {
+      if (row.status !== "collected" || row.shortcode !== campaign.shortcode) return;
+      if (row.keyword.toUpperCase() !== wanted) return;
+      const at = Date.parse(row.created_at);
+      // A row with no readable time cannot be placed by day: only a full read counts it.
+      if (since > 0 && !(at >= since)) return;
+      onRow(row, Number.isFinite(at) ? at : 0);
+    },
+    { timeoutMs: reportTimeoutMs },
+  );
+}
+
+/** A full read: every row; the base is every row before the last UTC midnight (BASE_LAG_MS ago). */
+async function fullRead(ctx: ReadContext, campaign: Campaign, startedAt: number): Promise<ReadResult> {
+  const boundary = utcMidnight(startedAt - BASE_LAG_MS);
+  const base = new Tally();
+  const tail = new Tally();
+  const wall = new NewestGifts();
+  const baseCredits = new CreditTally();
+  const tailCredits = new CreditTally();
+  await streamCollected(ctx, campaign, 0, (row, at) => {
+    (at < boundary ? base : tail).add(row);
+    (at < boundary ? baseCredits : tailCredits).add(row);
+    wall.add(wallEntry(row));
+  });
+  let shared = 0;
+  for (const donor of tail.donors) if (base.donors.has(donor)) shared++;
+  const figures: ProgressSave = {
+    raised_cents: base.cents + tail.cents,
+    gifts: base.gifts + tail.gifts,
+    donors: base.donors.size + base.anonymous + tail.donors.size - shared + tail.anonymous,
+    read_at: startedAt,
+    full_at: startedAt,
+    base_before: boundary,
+    base_cents: base.cents,
+    base_gifts: base.gifts,
+    base_donors: base.donors.size,
+    base_anonymous: base.anonymous,
+    wall: wall.newest(),
+    credits: { base: baseCredits.toJSON(), all: tailCredits.addAll(baseCredits.toJSON()).toJSON() },
+  };
+  return { figures, donors: { reset: true, add: [...base.donors] } };
+}
+
+/** How many of `donors` the campaign's saved base has, asked in batches that give the event loop back. */
+async function countKnown(store: ProgressStore, id: string, donors: readonly string[]): Promise<number> {
+  let known = 0;
+  for (let at = 0; at < donors.length; at += DONOR_BATCH) {
+    if (at > 0) await yieldToRequests();
+    known += await store.knownDonors(id, donors.slice(at, at + DONOR_BATCH));
+  }
+  return known;
+}
+
+/** Only the changes: rows from the base's midnight on; a new day's midnight folds a day in. */
+async function changesRead(
+  ctx: ReadContext,
+  campaign: Campaign,
+  startedAt: number,
+  last: ProgressFigures & { credits: StoredCredits },
+): Promise<ReadResult> {
+  const id = idOf(campaign);
+  const boundary = Math.max(last.base_before, utcMidnight(startedAt - BASE_LAG_MS));
+  const fold = new Tally();
+  const tail = new Tally();
+  // Kept gifts from before this read's rows stay; those it covers come from its rows only (a refund drops off).
+  const wall = new NewestGifts();
+  for (const entry of last.wall) if (timeOf(entry) < last.base_before) wall.add(entry);
+  const baseCredits = new CreditTally().addAll(last.credits.base);
+  const tailCredits = new CreditTally();
+  await streamCollected(ctx, campaign, last.base_before, (row, at) => {
+    (at < boundary ? fold : tail).add(row);
+    (at < boundary ? baseCredits : tailCredits).add(row);
+    wall.add(wallEntry(row));
+  });
+  const foldDonors = [...fold.donors];
+  const foldNew = foldDonors.length - (await countKnown(ctx.store, id, foldDonors));
+  const outsideFold = [...tail.donors].filter((donor) => !fold.donors.has(donor));
+  const tailKnown = tail.donors.size - outsideFold.length + (await countKnown(ctx.store, id, outsideFold));
+  const base = {
+    cents: last.base_cents + fold.cents,
+    gifts: last.base_gifts + fold.gifts,
+    donors: last.base_donors + foldNew,
+    anonymous: last.base_anonymous + fold.anonymous,
+  };
+  const figures: ProgressSave = {
+    raised_cents: base.cents + tail.cents,
+    gifts: base.gifts + tail.gifts,
+    donors: base.donors + base.anonymous + tail.donors.size - tailKnown + tail.anonymous,
+    read_at: startedAt,
+    full_at: last.full_at,
+    base_before: boundary,
+    base_cents: base.cents,
+    base_gifts: base.gifts,
+    base_donors: base.donors,
+    base_anonymous: base.anonymous,
+    wall: wall.newest(),
+    credits: { base: baseCredits.toJSON(), all: tailCredits.addAll(baseCredits.toJSON()).toJSON() },
+  };
+  return { figures, donors: { reset: false, add: foldDonors } };
+}
+
+/**
+ * The donor hashes in batches of DONOR_BATCH, in the store's key order: a batch of neighbours
+ * rewrites a few pages of the store's index where one in random order rewrites nearly all of them
+ * (at a million gifts, tens of MB per batch). Grouped by first character, each group sorted on its
+ * own, so no step sorts them all at once.
+ */
+async function* inKeyOrder(donors: readonly string[]): AsyncGenerator<string[]> {
+  const groups = new Map<string, string[]>();
+  for (let at = 0; at < donors.length; at++) {
+    if (at > 0 && at % (DONOR_BATCH * 10) === 0) await yieldToRequests();
+    const donor = donors[at]!;
+    const group = groups.get(donor[0]!);
+    if (group) group.push(donor);
+    else groups.set(donor[0]!, [donor]);
+  }
+  for (const first of [...groups.keys()].toSorted()) {
+    await yieldToRequests();
+    const group = groups.get(first)!.toSorted();
+    for (let at = 0; at < group.length; at += DONOR_BATCH) yield group.slice(at, at + DONOR_BATCH);
+  }
+}
+
+/**
+ * Saves a read under its lease, never half: the donor hashes no saved read counts are pruned
+ * first (a failed read's, the base a full read replaced), the read's own are staged batch by
+ * batch, and one last write saves the figures and makes those donors count. A read that stops
+ * anywhere before that last write leaves the figures and the base as they were.
+ */
+async function saveRead(store: ProgressStore, id: string, token: string, read: ReadResult): Promise<void> {
+  while ((await store.pruneProgressDonors(id, token, DONOR_BATCH)) > 0) await yieldToRequests();
+  for await (const batch of inKeyOrder(read.donors.add)) {
+    await yieldToRequests();
+    if (!(await store.stageProgressDonors(id, token, batch))) {
+      throw new Error("the progress read's lease was taken over before its donors were saved");
+    }
+  }
+  await yieldToRequests();
+  if (!(await store.saveProgress(id, token, read.figures, { reset: read.donors.reset }))) {
+    throw new Error("the progress read's lease was taken over before its figures were saved");
+  }
+}
+
 /**
  * @example
  * const progress = createProgressCache({ upstream, store, ttlS: 60, onStale: (c, e) => log.warn(e) });
  * await progress.get(campaign); // {raised: "18240.00", goal: "25000.00", donors: 412, …}
  */
 export function createProgressCache(options: ProgressOptions): ProgressCache {
-  const { upstream, store, onStale, metrics } = options;
+  const { store, onStale, metrics } = options;
   const now = options.now ?? Date.now;
   const intervalMs = options.ttlS * 1000;
-  const reportTimeoutMs = options.reportTimeoutMs ?? REPORT_TIMEOUT_MS;
+  const ctx: ReadContext = {
+    upstream: options.upstream,
+    store,
+    reportTimeoutMs: options.reportTimeoutMs ?? REPORT_TIMEOUT_MS,
+  };
   const entries = new Map<string, Entry>();
 
   function entryOf(campaign: Campaign): Entry {
@@ -208,108 +394,10 @@ export function createProgressCache(options: ProgressOptions): ProgressCache {
     return entry.figures;
   }
 
-  /** Streams the campaign's collected rows created at or after `since` (all of them when 0). */
-  async function read(campaign: Campaign, since: number, onRow: (row: TransactionRow, at: number) => void) {
-    const wanted = campaign.keyword.toUpperCase();
-    await upstream.eachTransaction(
-      {
-        shortcode: campaign.shortcode,
-        keyword: campaign.keyword,
-        status: "collected",
-        ...(since > 0 ? { start_date: reportDateOf(new Date(since - DAY_MS)) } : {}),
-      },
-      (row) => {
-        if (row.status !== "collected" || row.shortcode !== campaign.shortcode) return;
-        if (row.keyword.toUpperCase() !== wanted) return;
-        const at = Date.parse(row.created_at);
-        // A row with no readable time cannot be placed by day: only a full read counts it.
-        if (since > 0 && !(at >= since)) return;
-        onRow(row, Number.isFinite(at) ? at : 0);
-      },
-      { timeoutMs: reportTimeoutMs },
-    );
-  }
-
-  /** A full read: every row; the base is every row before the last UTC midnight (BASE_LAG_MS ago). */
-  async function fullRead(campaign: Campaign, startedAt: number) {
-    const boundary = utcMidnight(startedAt - BASE_LAG_MS);
-    const base = new Tally();
-    const tail = new Tally();
-    const wall = new NewestGifts();
-    const baseCredits = new CreditTally();
-    const tailCredits = new CreditTally();
-    await read(campaign, 0, (row, at) => {
-      (at < boundary ? base : tail).add(row);
-      (at < boundary ? baseCredits : tailCredits).add(row);
-      wall.add(wallEntry(row));
-    });
-    let shared = 0;
-    for (const donor of tail.donors) if (base.donors.has(donor)) shared++;
-    const figures: ProgressSave = {
-      raised_cents: base.cents + tail.cents,
-      gifts: base.gifts + tail.gifts,
-      donors: base.donors.size + base.anonymous + tail.donors.size - shared + tail.anonymous,
-      read_at: startedAt,
-      full_at: startedAt,
-      base_before: boundary,
-      base_cents: base.cents,
-      base_gifts: base.gifts,
-      base_donors: base.donors.size,
-      base_anonymous: base.anonymous,
-      wall: wall.newest(),
-      credits: { base: baseCredits.toJSON(), all: tailCredits.addAll(baseCredits.toJSON()).toJSON() },
-    };
-    return { figures, donors: { reset: true, add: [...base.donors] } };
-  }
-
-  /** Only the changes: rows from the base's midnight on; a new day's midnight folds a day in. */
-  async function changesRead(
-    campaign: Campaign,
-    startedAt: number,
-    last: ProgressFigures & { credits: StoredCredits },
-  ) {
-    const id = idOf(campaign);
-    const boundary = Math.max(last.base_before, utcMidnight(startedAt - BASE_LAG_MS));
-    const fold = new Tally();
-    const tail = new Tally();
-    // Kept gifts from before this read's rows stay; those it covers come from its rows only (a refund drops off).
-    const wall = new NewestGifts();
-    for (const entry of last.wall) if (timeOf(entry) < last.base_before) wall.add(entry);
-    const baseCredits = new CreditTally().addAll(last.credits.base);
-    const tailCredits = new CreditTally();
-    await read(campaign, last.base_before, (row, at) => {
-      (at < boundary ? fold : tail).add(row);
-      (at < boundary ? baseCredits : tailCredits).add(row);
-      wall.add(wallEntry(row));
-    });
-    const foldDonors = [...fold.donors];
-    const foldNew = foldDonors.length - (await store.knownDonors(id, foldDonors));
-    const outsideFold = [...tail.donors].filter((donor) => !fold.donors.has(donor));
-    const tailKnown = tail.donors.size - outsideFold.length + (await store.knownDonors(id, outsideFold));
-    const base = {
-      cents: last.base_cents + fold.cents,
-      gifts: last.base_gifts + fold.gifts,
-      donors: last.base_donors + foldNew,
-      anonymous: last.base_anonymous + fold.anonymous,
-    };
-    const figures: ProgressSave = {
-      raised_cents: base.cents + tail.cents,
-      gifts: base.gifts + tail.gifts,
-      donors: base.donors + base.anonymous + tail.donors.size - tailKnown + tail.anonymous,
-      read_at: startedAt,
-      full_at: last.full_at,
-      base_before: boundary,
-      base_cents: base.cents,
-      base_gifts: base.gifts,
-      base_donors: base.donors,
-      base_anonymous: base.anonymous,
-      wall: wall.newest(),
-      credits: { base: baseCredits.toJSON(), all: tailCredits.addAll(baseCredits.toJSON()).toJSON() },
-    };
-    return { figures, donors: { reset: false, add: foldDonors } };
-  }
-
-  /** One refresh, if this proxy gets the lease (nobody else reading, no back-off, figures stale). */
+  /**
+   * One refresh, if this proxy gets the lease (nobody else reading, no back-off, figures stale):
+   * claim the lease, read (in full, or only the changes), save, and look at the figures again.
+   */
   async function refresh(
     campaign: Campaign,
     entry: Entry,
@@ -331,10 +419,10 @@ export function createProgressCache(options: ProgressOptions): ProgressCache {
         : null;
     const kind = changesOnly ? "changes" : "full";
     try {
-      const { figures, donors } = changesOnly
-        ? await changesRead(campaign, startedAt, changesOnly)
-        : await fullRead(campaign, startedAt);
-      await store.saveProgress(id, token, figures, donors);
+      const read = changesOnly
+        ? await changesRead(ctx, campaign, startedAt, changesOnly)
+        : await fullRead(ctx, campaign, startedAt);
+      await saveRead(store, id, token, read);
       metrics?.progressReads.inc({ kind, result: "ok" });
     } catch (error) {
       const failures = (last?.failures ?? 0) + 1;
@@ -369,6 +457,9 @@ export function createProgressCache(options: ProgressOptions): ProgressCache {
       // Another proxy may be the one reading: look at the store again shortly.
       await Promise.race([entry.refreshing, sleep(Math.min(left, 250))]);
       if (!entry.refreshing) await look(campaign, entry);
+      // Still cold with no read of this proxy's running: another holds the lease. Wait a moment
+      // before asking again, or the asking would spin without giving the event loop back.
+      if (!entry.refreshing && !(entry.figures && entry.figures.read_at > 0)) await sleep(COLD_POLL_MS);
     }
     const retryAt = entry.figures?.retry_at ?? 0;
     const retryS = Math.max(1, Math.ceil(((retryAt > now() ? retryAt : now() + 5000) - now()) / 1000));

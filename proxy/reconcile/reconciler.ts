@@ -15,7 +15,12 @@ import { matchAttempts, mayConcern } from "./match";
 export interface ReconcilerOptions {
   store: Pick<
     Store,
-    "listAttempts" | "leaseReconcile" | "releaseReconcile" | "resolveUnknown" | "noteUnknown"
+    | "listAttempts"
+    | "leaseReconcile"
+    | "releaseReconcile"
+    | "resolveUnknown"
+    | "noteUnknown"
+    | "claimedTransactions"
   >;
   upstream: Pick<UpstreamClient, "eachTransaction">;
   /** GIVEKIT_RECONCILE_SETTLE_S: no row after this long → `not_charged`. */
@@ -99,12 +104,9 @@ export function createReconciler(options: ReconcilerOptions) {
         "report rows of an unexpected shape were skipped, never matched",
       );
     }
-    // Transaction ids already given to an attempt are never given to a second.
-    const claimed = new Set(
-      (await options.store.listAttempts({ state: "succeeded" }))
-        .map((other) => other.transaction_id)
-        .filter((id): id is string => id !== null),
-    );
+    // Transaction ids already given to an attempt are never given to a second: the store is asked
+    // about the ids of these few rows only, never for every attempt it keeps.
+    const claimed = new Set(await options.store.claimedTransactions(rows.map((row) => row.transaction_id)));
     // Every unknown attempt the same rows could belong to is matched together: a row that fits
     // two of them is given to neither.
     const resolution = matchAttempts(

@@ -245,6 +245,11 @@ export interface ReconcileStore {
   ): Promise<boolean>;
   /** Notes why an attempt stays unknown (only while it is). */
   noteUnknown(reference: string, note: string): Promise<void>;
+  /**
+   * Which of these upstream transaction ids a succeeded attempt already holds: looked up by an
+   * index, so its cost follows the ids asked about, never the number of attempts kept.
+   */
+  claimedTransactions(transactionIds: readonly string[]): Promise<string[]>;
 }
 
 /** SMS consent records: kept before the number is sent, with what became of them. */
@@ -339,18 +344,30 @@ export interface ProgressStore {
     pastBackoff?: boolean,
   ): Promise<boolean>;
   /**
-   * Saves what a read found and ends the lease (only while `token` holds it; false if not). The
-   * base's donor hashes: all replaced by `donors` when `resetDonors`, else `donors` are added.
+   * Adds a batch of the base's donor hashes for the read `token` holds (false: the lease is no
+   * longer its). Nobody counts them until saveProgress saves that read: a read that fails leaves
+   * the base as it was, and its batches to pruneProgressDonors.
+   */
+  stageProgressDonors(campaign: string, token: string, donors: readonly string[]): Promise<boolean>;
+  /**
+   * Forgets up to `limit` donor hashes no saved read counts (a failed read's, or the base a full
+   * read replaced), while `token` holds the lease; how many it forgot (0: none are left).
+   */
+  pruneProgressDonors(campaign: string, token: string, limit: number): Promise<number>;
+  /**
+   * Saves what a read found and ends the lease (only while `token` holds it; false if not), in
+   * one write: the figures, and the donor hashes the read staged, counted from now on. With
+   * `reset` (a full read) they replace the base's; else they are added to it.
    */
   saveProgress(
     campaign: string,
     token: string,
     figures: ProgressSave,
-    donors: { reset: boolean; add: readonly string[] },
+    donors: { reset: boolean },
   ): Promise<boolean>;
   /** A read failed: ends the lease, counts the failure, and no read starts before `retryAt`. */
   failProgressRead(campaign: string, token: string, retryAt: number): Promise<void>;
-  /** How many of these donor hashes the campaign's base already has. */
+  /** How many of these donor hashes the campaign's base (as last saved) already has. */
   knownDonors(campaign: string, donors: readonly string[]): Promise<number>;
 }
 

@@ -92,6 +92,9 @@ export function callUpstream(options: CallOptions): Promise<UpstreamAnswer> {
   return exchange(options, wholeBody);
 }
 
+/** The longest an answer is read (and its rows handed over) before the event loop is given back. */
+export const READ_SLICE_MS = 10;
+
 export interface RowsOptions {
   /** The keys from the root to the answer's big array, e.g. ["report", "transactions"]. */
   path: readonly string[];
@@ -179,10 +182,23 @@ function exchange(options: CallOptions, bodyReader: (status: number) => BodyRead
       (res: IncomingMessage) => {
         const status = res.statusCode ?? 0;
         const reader = bodyReader(status);
+        // Reading (a big report's rows: parsed, checked, summed by the caller) runs in slices of
+        // at most READ_SLICE_MS: the answer is paused and taken up again after the event loop has
+        // served whatever else waits (a donation, a probe), instead of reading on while data is there.
+        let sliceStart: number | null = null;
         res.on("data", (chunk: Buffer) => {
           if (settled) return;
+          sliceStart ??= performance.now();
           const stop = reader.data(chunk);
-          if (stop !== undefined) fail("unknown", stop);
+          if (stop !== undefined) {
+            fail("unknown", stop);
+            return;
+          }
+          if (performance.now() - sliceStart >= READ_SLICE_MS) {
+            sliceStart = null;
+            res.pause();
+            setImmediate(() => res.resume());
+          }
         });
         res.on("end", () => {
           if (settled) return;

@@ -58,7 +58,7 @@ const adapters: Adapter[] = [
       await probe.close();
       await sql(
         databaseUrl,
-        "TRUNCATE idempotency_keys, donation_attempts, consent_records, consent_texts, givekit_rate_limits, reconcile_leases, defence_modes, form_step_counts, dashboard_invites RESTART IDENTITY; UPDATE dashboard_generation SET generation = 1",
+        "TRUNCATE idempotency_keys, donation_attempts, consent_records, consent_texts, givekit_rate_limits, reconcile_leases, defence_modes, form_step_counts, dashboard_invites, progress_figures, progress_donors RESTART IDENTITY; UPDATE dashboard_generation SET generation = 1",
       );
       return databaseUrl;
     },
@@ -135,6 +135,21 @@ const formCount = (hour: number, channel: string, more: Partial<FormStepCount> =
 
 const refs = (list: { reference: string }[]) => list.map((a) => a.reference);
 
+/** Progress figures as a read saves them, of `donors` donors. */
+const progressSave = (donors: number) => ({
+  raised_cents: 1000,
+  gifts: donors,
+  donors,
+  read_at: 1,
+  full_at: 1,
+  base_before: 0,
+  base_cents: 1000,
+  base_gifts: donors,
+  base_donors: donors,
+  base_anonymous: 0,
+  wall: [],
+  credits: { base: { fundraiser: {}, team: {} }, all: { fundraiser: {}, team: {} } },
+});
 describe.each(adapters)("the $name store", (adapter) => {
   async function open(place?: string, now?: () => number): Promise<Store> {
     const store = await adapter.open(place ?? (await adapter.place()), now);
@@ -351,6 +366,24 @@ describe.each(adapters)("the $name store", (adapter) => {
       expect(await store.listAttempts({ state: "not_charged" })).toEqual([]);
     });
 
+    it("tells which transaction ids a succeeded attempt holds, of those asked about only", async () => {
+      const clock = { now: Date.parse("2026-11-22T10:00:00Z") };
+      const store = await open(undefined, () => clock.now);
+      const paid = started(await store.claimKey({ ...request, key: "paid" }));
+      await store.startAttempt(paid, attempt("gk_paid", "paid"));
+      await store.finishAttempt("gk_paid", success);
+      await unknownAttempt(store, "gk_settled", clock);
+      await store.resolveUnknown("gk_settled", { state: "succeeded", transaction_id: "100007" });
+      // A declined attempt's id (the upstream's, of the refusal) is nobody's charge.
+      const refused = started(await store.claimKey({ ...request, key: "refused" }));
+      await store.startAttempt(refused, attempt("gk_refused", "refused"));
+      await store.finishAttempt("gk_refused", { ...success, state: "declined", transaction_id: "100003" });
+      const claimed = await store.claimedTransactions(["100001", "100002", "100003", "100007"]);
+      expect(claimed.toSorted()).toEqual(["100001", "100007"]);
+      expect(await store.claimedTransactions(["100002"])).toEqual([]);
+      expect(await store.claimedTransactions([])).toEqual([]);
+    });
+
     it("one owner at a time holds an attempt's lease, until it runs out", async () => {
       const clock = { now: Date.parse("2026-11-22T10:00:00Z") };
       const place = await adapter.place();
@@ -399,6 +432,53 @@ describe.each(adapters)("the $name store", (adapter) => {
         false,
       );
       expect((await store.attempt("gk_paid"))?.state).toBe("succeeded");
+    });
+  });
+
+  describe("progress donors (ProgressStore)", () => {
+    const campaign = "71777/HOPE";
+
+    it("a read's donors count once its figures are saved, never halfway; a full read's replace the base", async () => {
+      const store = await open();
+      const claim = (token: string) =>
+        store.claimProgressRead(campaign, token, 60_000, Number.MAX_SAFE_INTEGER, true);
+      expect(await claim("read-1")).toBe(true);
+      expect(await store.stageProgressDonors(campaign, "read-1", ["d-a", "d-b"])).toBe(true);
+      expect(await store.stageProgressDonors(campaign, "read-1", ["d-c"])).toBe(true);
+      // Staged, not saved: nobody counts them yet.
+      expect(await store.knownDonors(campaign, ["d-a", "d-b", "d-c"])).toBe(0);
+      expect(await store.saveProgress(campaign, "read-1", progressSave(3), { reset: true })).toBe(true);
+      expect(await store.knownDonors(campaign, ["d-a", "d-b", "d-c", "d-x"])).toBe(3);
+
+      // A read that fails after staging: the base stays as it was, the next read prunes its batch.
+      expect(await claim("read-2")).toBe(true);
+      expect(await store.stageProgressDonors(campaign, "read-2", ["d-x"])).toBe(true);
+      await store.failProgressRead(campaign, "read-2", 0);
+      expect(await store.stageProgressDonors(campaign, "read-2", ["d-y"])).toBe(false);
+      expect(await store.knownDonors(campaign, ["d-a", "d-x", "d-y"])).toBe(1);
+      expect(await claim("read-3")).toBe(true);
+      expect(await store.pruneProgressDonors(campaign, "read-3", 1000)).toBe(1);
+      expect(await store.pruneProgressDonors(campaign, "read-3", 1000)).toBe(0);
+
+      // Changes add to the base (a donor already in it counts once).
+      expect(await store.stageProgressDonors(campaign, "read-3", ["d-c", "d-d"])).toBe(true);
+      expect(await store.saveProgress(campaign, "read-3", progressSave(4), { reset: false })).toBe(true);
+      expect(await store.knownDonors(campaign, ["d-a", "d-b", "d-c", "d-d", "d-x"])).toBe(4);
+
+      // A full read replaces them: the old base no longer counts, and is pruned in batches.
+      expect(await claim("read-4")).toBe(true);
+      expect(await store.stageProgressDonors(campaign, "read-4", ["d-a", "d-e"])).toBe(true);
+      expect(await store.saveProgress(campaign, "read-4", progressSave(2), { reset: true })).toBe(true);
+      expect(await store.knownDonors(campaign, ["d-a", "d-b", "d-c", "d-d", "d-e"])).toBe(2);
+      expect(await claim("read-5")).toBe(true);
+      // Five old rows (d-a, d-b, d-c of the first read; d-c, d-d of the third), two at a time.
+      expect(await store.pruneProgressDonors(campaign, "read-5", 2)).toBe(2);
+      expect(await store.pruneProgressDonors(campaign, "read-5", 2)).toBe(2);
+      expect(await store.pruneProgressDonors(campaign, "read-5", 2)).toBe(1);
+      expect(await store.pruneProgressDonors(campaign, "read-5", 2)).toBe(0);
+      expect(await store.knownDonors(campaign, ["d-a", "d-b", "d-c", "d-d", "d-e"])).toBe(2);
+      // Only the lease's holder prunes.
+      expect(await store.pruneProgressDonors(campaign, "read-4", 2)).toBe(0);
     });
   });
 

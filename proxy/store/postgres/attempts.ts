@@ -121,11 +121,14 @@ export function pgAttempts({ query, pool, lazy, now, leaseMs }: PgContext): Atte
     },
 
     async listAttempts(filter) {
+      // With a state, `state = $2` alone lets PostgreSQL search donation_attempts_state_created_seq.
       const { rows } = await query<AttemptRecord>(
-        `SELECT ${ATTEMPT_COLUMNS} FROM donation_attempts
-         WHERE ($1::text IS NULL OR state = $1) AND ($2::text IS NULL OR created_at >= $2)
-         ORDER BY created_at, seq`,
-        [filter.state ?? null, filter.since ?? null],
+        filter.state === undefined
+          ? `SELECT ${ATTEMPT_COLUMNS} FROM donation_attempts WHERE ($1::text IS NULL OR created_at >= $1)
+             ORDER BY created_at, seq`
+          : `SELECT ${ATTEMPT_COLUMNS} FROM donation_attempts WHERE state = $2 AND ($1::text IS NULL OR created_at >= $1)
+             ORDER BY created_at, seq`,
+        filter.state === undefined ? [filter.since ?? null] : [filter.since ?? null, filter.state],
       );
       return rows;
     },
@@ -184,6 +187,16 @@ export function pgReconciliation({ query, transaction, now }: PgContext): Reconc
         return done;
       });
       return resolved;
+    },
+
+    async claimedTransactions(transactionIds) {
+      if (transactionIds.length === 0) return [];
+      const { rows } = await query<{ transaction_id: string }>(
+        `SELECT transaction_id FROM donation_attempts
+         WHERE transaction_id = ANY($1::text[]) AND state = 'succeeded'`,
+        [transactionIds],
+      );
+      return rows.map((row) => row.transaction_id);
     },
 
     async noteUnknown(reference, note) {

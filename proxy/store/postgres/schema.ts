@@ -218,6 +218,20 @@ const MIGRATIONS: string[] = [
   );
   INSERT INTO dashboard_generation (one, generation) VALUES (1, 1);
   `,
+  // 14: the reconciler asks which transaction ids an attempt already holds (proxy/reconcile).
+  `
+  CREATE INDEX donation_attempts_transaction ON donation_attempts (transaction_id);
+  `,
+  // 15: a read's donor hashes are written in batches under a number of their own (seq), counted
+  // once the read is saved: from donors_from to donors_saved (proxy/store/types.ts ProgressStore).
+  `
+  ALTER TABLE progress_donors ADD COLUMN seq bigint NOT NULL DEFAULT 0;
+  ALTER TABLE progress_donors DROP CONSTRAINT progress_donors_pkey;
+  ALTER TABLE progress_donors ADD PRIMARY KEY (campaign, donor, seq);
+  CREATE INDEX progress_donors_seq ON progress_donors (campaign, seq);
+  ALTER TABLE progress_figures ADD COLUMN donors_from bigint NOT NULL DEFAULT 0;
+  ALTER TABLE progress_figures ADD COLUMN donors_saved bigint NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** The schema version this code writes. */

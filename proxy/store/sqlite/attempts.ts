@@ -57,6 +57,11 @@ export function sqliteAttempts(db: Database.Database, options: { leaseMs: number
     `UPDATE donation_attempts SET state = @state, transaction_id = @transaction_id, note = NULL, updated_at = @updated_at
      WHERE reference = @reference AND state = 'unknown'`,
   );
+  // INDEXED BY: left to itself, SQLite searches by state ('succeeded': nearly every attempt kept).
+  const selectClaimed = db.prepare<[string], { transaction_id: string }>(
+    `SELECT transaction_id FROM donation_attempts INDEXED BY donation_attempts_transaction
+     WHERE transaction_id IN (SELECT value FROM json_each(?)) AND state = 'succeeded'`,
+  );
   const noteUnknown = db.prepare<[string, string, string]>(
     "UPDATE donation_attempts SET note = ?, updated_at = ? WHERE reference = ? AND state = 'unknown'",
   );
@@ -99,6 +104,8 @@ export function sqliteAttempts(db: Database.Database, options: { leaseMs: number
         1
       );
     },
+    claimed: (transactionIds: readonly string[]) =>
+      selectClaimed.all(JSON.stringify(transactionIds)).map((row) => row.transaction_id),
     note(reference: string, note: string, now: number): void {
       noteUnknown.run(note, new Date(now).toISOString(), reference);
     },

@@ -27,6 +27,7 @@ export type CliStore = Pick<
   | "releaseReconcile"
   | "resolveUnknown"
   | "noteUnknown"
+  | "claimedTransactions"
   | "defenceStates"
   | "healthy"
   | "close"
@@ -139,6 +140,9 @@ export function openSqliteBeside(dataDir: string, options: { readonly: boolean }
     },
     async noteUnknown(reference, note) {
       attempts.note(reference, note, Date.now());
+    },
+    async claimedTransactions(transactionIds) {
+      return attempts.claimed(transactionIds);
     },
     async defenceStates(scopes) {
       return defence.states(scopes);

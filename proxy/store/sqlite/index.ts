@@ -141,6 +141,9 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
       write(() => attempts.note(reference, note, now()));
       await durable();
     },
+    async claimedTransactions(transactionIds) {
+      return attempts.claimed(transactionIds);
+    },
     async recordConsent(consent, events = []) {
       const id = write(() => {
         const kept = consents.insert(consent, now());
@@ -205,6 +208,12 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
     },
     async saveProgress(campaign, token, figures, donors) {
       return write(() => progress.save(campaign, token, figures, donors));
+    },
+    async stageProgressDonors(campaign, token, donors) {
+      return write(() => progress.stage(campaign, token, donors));
+    },
+    async pruneProgressDonors(campaign, token, limit) {
+      return write(() => progress.prune(campaign, token, limit));
     },
     async failProgressRead(campaign, token, retryAt) {
       write(() => progress.fail(campaign, token, retryAt));

@@ -16,6 +16,7 @@ export function sqliteProgress(db: Database.Database) {
   );
   const save = db.prepare(
     `UPDATE progress_figures SET ${PROGRESS_COLUMNS.map((name) => `${name} = @${name}`).join(", ")}, wall = @wall, credits = @credits,
+       donors_from = CASE WHEN @reset = 1 THEN donors_saved + 1 ELSE donors_from END, donors_saved = donors_saved + 1,
        lease_token = NULL, lease_until = 0, failures = 0, retry_at = 0
      WHERE campaign = @campaign AND lease_token = @token`,
   );
@@ -23,32 +24,22 @@ export function sqliteProgress(db: Database.Database) {
     `UPDATE progress_figures SET lease_token = NULL, lease_until = 0, failures = failures + 1, retry_at = ?
      WHERE campaign = ? AND lease_token = ?`,
   );
-  const resetDonors = db.prepare("DELETE FROM progress_donors WHERE campaign = ?");
-  const addDonor = db.prepare("INSERT OR IGNORE INTO progress_donors (campaign, donor) VALUES (?, ?)");
-  const known = db.prepare<[string, string], { one: number }>(
-    "SELECT 1 AS one FROM progress_donors WHERE campaign = ? AND donor = ?",
+  const leaseHeld = db.prepare<[string, string], { donors_from: number; donors_saved: number }>(
+    "SELECT donors_from, donors_saved FROM progress_figures WHERE campaign = ? AND lease_token = ?",
   );
-  const saveAll = db.transaction(
-    (
-      campaign: string,
-      token: string,
-      values: ProgressSave,
-      donors: { reset: boolean; add: readonly string[] },
-    ) => {
-      if (
-        save.run({
-          ...values,
-          wall: wallColumn(values.wall),
-          credits: creditsColumn(values.credits),
-          campaign,
-          token,
-        }).changes === 0
-      )
-        return false;
-      if (donors.reset) resetDonors.run(campaign);
-      for (const donor of donors.add) addDonor.run(campaign, donor);
-      return true;
-    },
+  const counted = db.prepare<[string], { donors_from: number; donors_saved: number }>(
+    "SELECT donors_from, donors_saved FROM progress_figures WHERE campaign = ?",
+  );
+  const addDonors = db.prepare<[string, number, string]>(
+    "INSERT OR IGNORE INTO progress_donors (campaign, donor, seq) SELECT ?, value, ? FROM json_each(?)",
+  );
+  const prune = db.prepare<[{ campaign: string; from: number; saved: number; limit: number }]>(
+    `DELETE FROM progress_donors WHERE (campaign, donor, seq) IN (
+       SELECT campaign, donor, seq FROM progress_donors
+       WHERE campaign = @campaign AND (seq < @from OR seq > @saved) LIMIT @limit)`,
+  );
+  const known = db.prepare<[string, string, number, number], { one: number }>(
+    "SELECT 1 AS one FROM progress_donors WHERE campaign = ? AND donor = ? AND seq BETWEEN ? AND ? LIMIT 1",
   );
   return {
     figures: (campaign: string): ProgressFigures | undefined => {
@@ -71,13 +62,36 @@ export function sqliteProgress(db: Database.Database) {
         staleBefore: Math.min(staleBefore, Number.MAX_SAFE_INTEGER),
         pastBackoff: pastBackoff ? 1 : 0,
       })?.lease_token === token,
-    save: saveAll,
+    save: (campaign: string, token: string, values: ProgressSave, donors: { reset: boolean }) =>
+      save.run({
+        ...values,
+        wall: wallColumn(values.wall),
+        credits: creditsColumn(values.credits),
+        reset: donors.reset ? 1 : 0,
+        campaign,
+        token,
+      }).changes === 1,
+    /** The read `token` holds writes its donors under the number after the last saved read's. */
+    stage(campaign: string, token: string, donors: readonly string[]): boolean {
+      const held = leaseHeld.get(campaign, token);
+      if (!held) return false;
+      addDonors.run(campaign, held.donors_saved + 1, JSON.stringify(donors));
+      return true;
+    },
+    prune(campaign: string, token: string, limit: number): number {
+      const held = leaseHeld.get(campaign, token);
+      if (!held) return 0;
+      return prune.run({ campaign, from: held.donors_from, saved: held.donors_saved, limit }).changes;
+    },
     fail: (campaign: string, token: string, retryAt: number) => {
       fail.run(retryAt, campaign, token);
     },
     known(campaign: string, donors: readonly string[]) {
+      const range = counted.get(campaign);
+      if (!range) return 0;
       let count = 0;
-      for (const donor of donors) if (known.get(campaign, donor)) count++;
+      for (const donor of donors)
+        if (known.get(campaign, donor, range.donors_from, range.donors_saved)) count++;
       return count;
     },
   };

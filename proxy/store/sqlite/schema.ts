@@ -200,6 +200,26 @@ const MIGRATIONS: string[] = [
   );
   INSERT INTO dashboard_generation (one, generation) VALUES (1, 1);
   `,
+  // 14: the reconciler asks which transaction ids an attempt already holds (proxy/reconcile).
+  `
+  CREATE INDEX donation_attempts_transaction ON donation_attempts (transaction_id);
+  `,
+  // 15: a read's donor hashes are written in batches under a number of their own (seq), counted
+  // once the read is saved: from donors_from to donors_saved (proxy/store/types.ts ProgressStore).
+  `
+  ALTER TABLE progress_donors RENAME TO progress_donors_before_seq;
+  CREATE TABLE progress_donors (
+    campaign TEXT NOT NULL,
+    donor TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    PRIMARY KEY (campaign, donor, seq)
+  ) WITHOUT ROWID;
+  CREATE INDEX progress_donors_seq ON progress_donors (campaign, seq);
+  INSERT INTO progress_donors (campaign, donor, seq) SELECT campaign, donor, 0 FROM progress_donors_before_seq;
+  DROP TABLE progress_donors_before_seq;
+  ALTER TABLE progress_figures ADD COLUMN donors_from INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE progress_figures ADD COLUMN donors_saved INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** The schema version this code writes. */
