@@ -7,6 +7,8 @@
  * by message, from the form's first step (here).
  */
 
+import type { ToFrameMessage } from "../../contract/frame";
+
 export const CARD_FRAME_SLOT = "card-frame";
 
 /** `host`'s card frame, if it has one yet. */
@@ -16,8 +18,13 @@ export const cardFrameIn = (host: Element): HTMLIFrameElement | null =>
 /** A form that will not show (a campaign not served, attributes it cannot read) keeps no frame open. */
 export const dropCardFrame = (host: Element): void => cardFrameIn(host)?.remove();
 
-/** The look the frame takes from the form (contract/frame.ts's `givekit:theme`). */
-export type FrameTheme = Partial<Record<"text" | "font" | "size" | "accent" | "radius", string>>;
+/**
+ * The look the frame takes from the form (contract/frame.ts's `givekit:theme`), with what the
+ * frame counts the form's steps by: the viewport's width and the form's channel.
+ */
+export type FrameTheme = Partial<Record<"text" | "font" | "size" | "accent" | "radius" | "channel", string>> & {
+  width?: number;
+};
 
 /**
  * The theme the frame takes from the page: the form's text colour, font and size as computed
@@ -25,7 +32,14 @@ export type FrameTheme = Partial<Record<"text" | "font" | "size" | "accent" | "r
  */
 export function frameTheme(host: Element): FrameTheme {
   const style = getComputedStyle(host.shadowRoot?.querySelector(".gk-root") ?? host);
-  const theme: FrameTheme = { text: style.color, font: style.fontFamily, size: style.fontSize };
+  const theme: FrameTheme = {
+    text: style.color,
+    font: style.fontFamily,
+    size: style.fontSize,
+    width: innerWidth,
+    // The element's channel tag, else the page's utm_source (the proxy counts a free text as "other").
+    channel: host.getAttribute("source") || new URLSearchParams(location.search).get("utm_source") || undefined,
+  };
   for (const name of ["accent", "radius"] as const) {
     const value = style.getPropertyValue(`--givekit-${name}`).trim();
     if (value) theme[name] = value;
@@ -39,9 +53,11 @@ export function frameTheme(host: Element): FrameTheme {
  * are ready as the form is, whenever the rest of the form comes (card-port.ts gives it again).
  */
 export function themeCardFrame(host: Element, proxyOrigin: string): void {
-  const frame = cardFrameIn(host);
-  const send = () =>
-    frame?.contentWindow?.postMessage({ type: "givekit:theme", ...frameTheme(host) }, proxyOrigin);
-  frame?.addEventListener("load", send);
+  const send = () => tellCardFrame(host, proxyOrigin, { type: "givekit:theme", ...frameTheme(host) });
+  cardFrameIn(host)?.addEventListener("load", send);
   send();
 }
+
+/** Posts `message` to `host`'s card frame, if it has one (a frame still loading does not hear it). */
+export const tellCardFrame = (host: Element, proxyOrigin: string, message: ToFrameMessage): void =>
+  cardFrameIn(host)?.contentWindow?.postMessage(message, proxyOrigin);

@@ -1,5 +1,6 @@
 import { UNREACHABLE, isErrorCode } from "../../contract/errors";
 import type { FromFrameMessage, ToFrameMessage } from "../../contract/frame";
+import { isFormStep } from "../../contract/form-steps";
 import { LAST4_PATTERN } from "../../contract/patterns";
 import {
   isBoolean,
@@ -33,7 +34,10 @@ const TO_FRAME: Record<string, Shape> = {
     size: optional(isText),
     accent: optional(isText),
     radius: optional(isText),
+    width: optional(isFiniteNumber),
+    channel: optional(isText),
   },
+  "givekit:step": { step: optional(isFormStep), code: optional(isText), field: optional(isText) },
 };
 
 const isTokenErrorCode: Check = (value) => isErrorCode(value) || value === UNREACHABLE;
