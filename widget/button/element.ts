@@ -6,7 +6,7 @@
 import { DONATE_ATTRIBUTES } from "../donate/base/attribute-names";
 import { loadedMessages, loadMessages, localeOf } from "../i18n";
 import type { NeedElement } from "../loader";
-import { cardFrameIn } from "../shared/card-frame";
+import { tellCardFrame } from "../shared/card-frame";
 import { adoptStyles } from "../shared/styles";
 import css from "./button.css?inline";
 
@@ -63,8 +63,7 @@ export class ButtonElement extends HTMLElement {
   /** The donor closed the form: the focus goes back to the button, and the form's card frame counts it. */
   #closed() {
     this.#button.focus();
-    const frame = this.#form && cardFrameIn(this.#form);
-    frame?.contentWindow?.postMessage({ type: "givekit:step", code: "closed" }, new URL(frame.src).origin);
+    if (this.#form) tellCardFrame(this.#form, { type: "givekit:step", code: "closed" });
   }
 
   #busy(): boolean {

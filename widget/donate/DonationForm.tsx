@@ -63,8 +63,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
 
   /** Tells the card frame what it counts of the form's steps (widget/frame/form-events.ts). */
   #tell(news: Omit<Extract<ToFrameMessage, { type: "givekit:step" }>, "type">) {
-    const { host, model } = this.props;
-    tellCardFrame(host, new URL(model.props.proxyUrl).origin, { type: "givekit:step", ...news });
+    tellCardFrame(this.props.host, { type: "givekit:step", ...news });
   }
 
   #onBack = (event: TargetedEvent<HTMLButtonElement>) => {
