@@ -1,7 +1,5 @@
 import type { ComponentChildren, TargetedEvent } from "preact";
-import type { ToFrameMessage } from "../../contract/frame";
 import type { Locale, Messages } from "../i18n";
-import { tellCardFrame } from "../shared/card-frame";
 import { emit } from "../shared/events";
 import { formatMoney } from "../shared/format";
 import { lazy } from "./base/lazy";
@@ -48,8 +46,6 @@ export class DonationForm extends Reactive<DonationFormProps> {
     model.step.value = step;
     this.#stepNews = forward ? (t.donate.steps[step] ?? "") : "";
     this.forceUpdate(() => {
-      // Drawn: the card frame counts the step passed (the gift: "amount"; the donor's: "details").
-      if (forward) this.#tell({ step: step > 1 ? "details" : "amount" });
       const heading = form?.querySelector<HTMLElement>(`#gk-step-${step}`);
       const section = heading?.parentElement;
       if (forward && section) {
@@ -59,11 +55,6 @@ export class DonationForm extends Reactive<DonationFormProps> {
       }
       heading?.focus();
     });
-  }
-
-  /** Tells the card frame what it counts of the form's steps (widget/frame/form-events.ts). */
-  #tell(news: Omit<Extract<ToFrameMessage, { type: "givekit:step" }>, "type">) {
-    tellCardFrame(this.props.host, { type: "givekit:step", ...news });
   }
 
   #onBack = (event: TargetedEvent<HTMLButtonElement>) => {
@@ -81,17 +72,15 @@ export class DonationForm extends Reactive<DonationFormProps> {
     const outcome = model.status.peek();
     if (result.kind === "next") this.#show(form, model.step.peek(), true);
     else if (result.kind === "invalid" || result.kind === "failed") {
-      const first = result.kind === "invalid" ? result.fields[0] : undefined;
-      const code = result.code ?? "validation_failed";
+      const first = result.kind === "invalid" ? result.fields[0] : null;
       // In steps, the first problem's step is shown, and its field focused once it is.
       if (steps && first) model.step.value = stepOf(first);
       this.forceUpdate(() => {
-        this.#tell({ code, field: first });
         if (first === "card") model.rest.peek()?.cardPort.focus();
         else if (first) focusField(form, first);
         else form.querySelector<HTMLElement>("[type=submit]")?.focus();
       });
-      emit(host, "givekit:error", { code });
+      emit(host, "givekit:error", { code: result.code ?? "validation_failed" });
     } else if (outcome.kind === "success" || outcome.kind === "pending") {
       // The attempt came with the rest of the form (later.ts), and so does what tells the page.
       await rest.loaded.peek()!.tellDonation(host, model, outcome);
@@ -131,6 +120,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
     const cardField = cardPort && (
       <CardField
         card={cardPort}
+        form={model}
         host={host}
         proxyUrl={model.props.proxyUrl}
         locale={locale}

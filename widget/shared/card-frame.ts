@@ -19,10 +19,12 @@ export const cardFrameIn = (host: Element): HTMLIFrameElement | null =>
 export const dropCardFrame = (host: Element): void => cardFrameIn(host)?.remove();
 
 /**
- * The look the frame takes from the form (contract/frame.ts's `givekit:theme`), with what the
- * frame counts the form's steps by: the viewport's width and the form's channel.
+ * The look the frame takes from the form (contract/frame.ts's `givekit:theme`); the rest of the
+ * form adds what the frame counts the form's steps by: the viewport's width and the form's channel.
  */
-export type FrameTheme = Partial<Record<"text" | "font" | "size" | "accent" | "radius" | "channel", string>> & {
+export type FrameTheme = Partial<
+  Record<"text" | "font" | "size" | "accent" | "radius" | "channel", string>
+> & {
   width?: number;
 };
 
@@ -32,14 +34,7 @@ export type FrameTheme = Partial<Record<"text" | "font" | "size" | "accent" | "r
  */
 export function frameTheme(host: Element): FrameTheme {
   const style = getComputedStyle(host.shadowRoot?.querySelector(".gk-root") ?? host);
-  const theme: FrameTheme = {
-    text: style.color,
-    font: style.fontFamily,
-    size: style.fontSize,
-    width: innerWidth,
-    // The element's channel tag, else the page's utm_source (the proxy counts a free text as "other").
-    channel: host.getAttribute("source") || new URLSearchParams(location.search).get("utm_source") || undefined,
-  };
+  const theme: FrameTheme = { text: style.color, font: style.fontFamily, size: style.fontSize };
   for (const name of ["accent", "radius"] as const) {
     const value = style.getPropertyValue(`--givekit-${name}`).trim();
     if (value) theme[name] = value;
