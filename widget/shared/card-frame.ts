@@ -59,5 +59,5 @@ export function themeCardFrame(host: Element): void {
  */
 export function tellCardFrame(host: Element, message: ToFrameMessage): void {
   const frame = cardFrameIn(host);
-  frame?.contentWindow?.postMessage(message, new URL(frame.src).origin);
+  frame?.contentWindow?.postMessage(message, new URL(frame.src, location.href).origin);
 }
