@@ -5,7 +5,10 @@ import { DEMO } from "../test/helpers/sandbox";
 import { expect } from "./fixtures";
 
 /** A sign-in link, as the operator's `givekit dashboard invite` prints it. */
-export async function inviteLink(proxy: { url: string; dataDir: string }, sandboxUrl: string): Promise<string> {
+export async function inviteLink(
+  proxy: { url: string; dataDir: string },
+  sandboxUrl: string,
+): Promise<string> {
   let out = "";
   const code = await main(
     ["dashboard", "invite", "--name", "events desk", "--for", "1h"],
@@ -29,4 +32,3 @@ export async function rowsUnder(page: Page, heading: string): Promise<string[]> 
     .locator(`section:has(h2:text-is('${heading}')) tbody tr`)
     .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent).join(" | ")));
 }
-

@@ -4,7 +4,6 @@
 import { randomUUID } from "node:crypto";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { DEMO } from "../test/helpers/sandbox";
 import { inviteLink, rowsUnder } from "./dashboard-helpers";
 import { expect, test, withServers } from "./fixtures";
 

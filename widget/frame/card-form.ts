@@ -83,8 +83,7 @@ export function mountCardForm(
     } else if (message.type === "givekit:step") {
       if (message.step) formEvents?.reach(message.step);
       if (message.code) formEvents?.stop(message.code, message.field);
-    }
-    else if (message.type === "givekit:focus") edits.focusFirstProblem(true);
+    } else if (message.type === "givekit:focus") edits.focusFirstProblem(true);
     // The donor has just come to the card: nothing is wrong yet.
     else if (message.type === "givekit:start") edits.focusFirstProblem(false);
     else if (message.type === "givekit:theme") {

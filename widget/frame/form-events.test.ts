@@ -7,6 +7,9 @@ afterEach(() => {
   Reflect.deleteProperty(document, "visibilityState");
 });
 
+/** A beacon waits on the session's promise: this lets it settle. */
+const settle = () => vi.advanceTimersByTimeAsync(0);
+
 function setup(session: string | null = "fs-1") {
   vi.useFakeTimers();
   const beacons: { url: string; body: FormEventsBody }[] = [];
@@ -17,14 +20,12 @@ function setup(session: string | null = "fs-1") {
       return true;
     },
   });
-  // The beacon waits on the session's promise: let it settle.
-  const settle = () => vi.advanceTimersByTimeAsync(0);
   return { events, beacons, settle };
 }
 
 describe("the card frame's step beacons (widget/frame/form-events.ts)", () => {
   it("sends the steps reached as one beacon a short while after the form shows, nothing personal in it", async () => {
-    const { events, beacons, settle } = setup();
+    const { events, beacons } = setup();
     events.about(390, "spring-gala");
     events.reach("shown");
     events.reach("details");
@@ -54,7 +55,7 @@ describe("the card frame's step beacons (widget/frame/form-events.ts)", () => {
   });
 
   it("counts a reason at the furthest step reached, each step and reason once", async () => {
-    const { events, beacons, settle } = setup();
+    const { events, beacons } = setup();
     events.about(1280, undefined);
     events.reach("card");
     events.reach("sent");
@@ -77,7 +78,7 @@ describe("the card frame's step beacons (widget/frame/form-events.ts)", () => {
   });
 
   it("names a refused field's reason, and counts nothing for codes that say nothing of the donor or after the thanks", async () => {
-    const { events, beacons, settle } = setup();
+    const { events, beacons } = setup();
     events.about(800, "x");
     events.reach("amount");
     events.stop("validation_failed", "email");
@@ -92,10 +93,11 @@ describe("the card frame's step beacons (widget/frame/form-events.ts)", () => {
   });
 
   it("sends at once when FORM_EVENTS_MAX wait, and when the page is hidden", async () => {
-    const { events, beacons, settle } = setup();
+    const { events, beacons } = setup();
     events.about(800, undefined);
     events.reach("sent");
-    for (const field of ["amount", "email", "phone", "fullName", "zip", "memo"]) events.stop("validation_failed", field);
+    for (const field of ["amount", "email", "phone", "fullName", "zip", "memo"])
+      events.stop("validation_failed", field);
     expect(beacons).toHaveLength(0);
     // The twelfth: five steps, six refused fields and a decline.
     events.stop("card_declined");
@@ -112,7 +114,7 @@ describe("the card frame's step beacons (widget/frame/form-events.ts)", () => {
   });
 
   it("waits for the form's look (its device and channel) before sending, and sends nothing without a session", async () => {
-    const { events, beacons, settle } = setup();
+    const { events, beacons } = setup();
     events.reach("shown");
     await vi.advanceTimersByTimeAsync(FORM_EVENTS_FLUSH_MS * 3);
     expect(beacons).toEqual([]);
