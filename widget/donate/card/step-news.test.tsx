@@ -20,7 +20,11 @@ const told = (type: string) =>
   frame()
     .posted.map((entry) => entry.message as Record<string, unknown>)
     .filter((message) => message.type === type)
-    .map(({ type: _, ...rest }) => rest);
+    .map((message) => {
+      const rest = { ...message };
+      delete rest.type;
+      return rest;
+    });
 
 describe("the form's steps, told to its card frame", () => {
   it("gives the width and the page's utm_source with its look, then each step passed and the field refused", async () => {
