@@ -6,7 +6,7 @@
 import { DONATE_ATTRIBUTES } from "../donate/base/attribute-names";
 import { loadedMessages, loadMessages, localeOf } from "../i18n";
 import type { NeedElement } from "../loader";
-import { tellCardFrame } from "../shared/card-frame";
+import { tellCardFrame } from "../shared/tell-card-frame";
 import { adoptStyles } from "../shared/styles";
 import css from "./button.css?inline";
 

@@ -49,7 +49,7 @@ class Donation extends Reactive<WidgetProps> {
         return emit(host, "givekit:error", { code: "campaign_not_served" });
       }
       // The form shows: its card frame takes its look (and only then asks for a form session).
-      themeCardFrame(host);
+      themeCardFrame(host, new URL(this.props.proxyUrl).origin);
       const { model } = this;
       const campaign = model.campaign.peek()!;
       const start = amountWithinRange(model.gift.amountCents.peek(), model.props, campaign);

@@ -7,8 +7,6 @@
  * by message, from the form's first step (here).
  */
 
-import type { ToFrameMessage } from "../../contract/frame";
-
 export const CARD_FRAME_SLOT = "card-frame";
 
 /** `host`'s card frame, if it has one yet. */
@@ -47,17 +45,10 @@ export function frameTheme(host: Element): FrameTheme {
  * there already) and as it loads (if it comes after). The first step does it, so the card fields
  * are ready as the form is, whenever the rest of the form comes (card-port.ts gives it again).
  */
-export function themeCardFrame(host: Element): void {
-  const send = () => tellCardFrame(host, { type: "givekit:theme", ...frameTheme(host) });
-  cardFrameIn(host)?.addEventListener("load", send);
-  send();
-}
-
-/**
- * Posts `message` to `host`'s card frame, if it has one (a frame still loading does not hear it),
- * addressed to the origin of the frame's own address: the proxy's.
- */
-export function tellCardFrame(host: Element, message: ToFrameMessage): void {
+export function themeCardFrame(host: Element, proxyOrigin: string): void {
   const frame = cardFrameIn(host);
-  frame?.contentWindow?.postMessage(message, new URL(frame.src, location.href).origin);
+  const send = () =>
+    frame?.contentWindow?.postMessage({ type: "givekit:theme", ...frameTheme(host) }, proxyOrigin);
+  frame?.addEventListener("load", send);
+  send();
 }

@@ -1,5 +1,6 @@
 import { effect } from "@preact/signals-core";
-import { cardFrameIn, frameTheme, tellCardFrame, type FrameTheme } from "../../shared/card-frame";
+import { cardFrameIn, frameTheme, type FrameTheme } from "../../shared/card-frame";
+import { tellCardFrame } from "../../shared/tell-card-frame";
 import type { DonationModel } from "../DonationModel";
 
 type Form = Pick<DonationModel, "props" | "step" | "refusals" | "status" | "errorFields">;
