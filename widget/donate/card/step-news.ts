@@ -1,5 +1,5 @@
 import { effect } from "@preact/signals-core";
-import { cardFrameIn, frameTheme, type FrameTheme } from "../../shared/card-frame";
+import { frameTheme, type FrameTheme } from "../../shared/card-frame";
 import { tellCardFrame } from "../../shared/tell-card-frame";
 import type { DonationModel } from "../DonationModel";
 
@@ -20,18 +20,15 @@ export const countedTheme = (host: Element, form: Form): FrameTheme => ({
 const told = new WeakSet<object>();
 
 /**
- * Tells `host`'s card frame what it counts of the form's steps (widget/frame/form-events.ts): the
- * look with its width and channel (now, and as an early frame loads), a step passed (the gift's:
- * "amount"; the donor's: "details"), why an attempt was refused (its code, the first field
- * refused). After the form is drawn, never in the donor's way; it comes with the rest of the form,
+ * Tells `host`'s card frame what it counts of the form's steps (widget/frame/form-events.ts) and
+ * cannot see: a step passed (the gift's: "amount"; the donor's: "details"), why an attempt was
+ * refused (its code, the first field refused). The width and channel go with the look the card
+ * port gives the frame as the form takes it over (countedTheme, CardField.tsx). After the form is drawn, never in the donor's way; it comes with the rest of the form,
  * so the first step pays nothing for it.
  */
 export function tellSteps(host: Element, form: Form): void {
   if (told.has(form)) return;
   told.add(form);
-  const look = () => tellCardFrame(host, { type: "givekit:theme", ...countedTheme(host, form) });
-  cardFrameIn(host)?.addEventListener("load", look);
-  look();
   const tell = (news: { step?: "amount" | "details"; code?: string; field?: string }) =>
     requestAnimationFrame(() => tellCardFrame(host, { type: "givekit:step", ...news }));
   effect(() => {
