@@ -5,6 +5,7 @@
  */
 import * as z from "zod/mini";
 import { ERROR_CODES, UNREACHABLE } from "./errors";
+import { FORM_STEPS } from "./form-steps";
 import { LAST4_PATTERN } from "./patterns";
 
 /** A message id: one per tokenize request, never empty. */
@@ -30,6 +31,21 @@ export const ToFrameMessageSchema = /* @__PURE__ */ z.discriminatedUnion("type",
     size: z.optional(z.string()),
     accent: z.optional(z.string()),
     radius: z.optional(z.string()),
+    /** The page's viewport width in CSS pixels: the frame counts the form's steps by its device class. */
+    width: z.optional(z.number()),
+    /** The element's channel tag, else the page's `utm_source`: the channel the steps are counted under. */
+    channel: z.optional(z.string()),
+  }),
+  /**
+   * What the donor did that the frame cannot see (widget/frame/form-events.ts counts it): a step
+   * reached (`step`), or why the form stopped them: the attempt's `code` (`closed`: the dialog
+   * holding the form was closed) and, for a refused field, the first such `field`.
+   */
+  z.object({
+    type: z.literal("givekit:step"),
+    step: z.optional(z.enum(FORM_STEPS)),
+    code: z.optional(z.string()),
+    field: z.optional(z.string()),
   }),
 ]);
 export type ToFrameMessage = z.infer<typeof ToFrameMessageSchema>;

@@ -4,31 +4,11 @@
 import { randomUUID } from "node:crypto";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { main } from "../proxy/cli/main";
-import { DEMO } from "../test/helpers/sandbox";
+import { inviteLink, rowsUnder } from "./dashboard-helpers";
 import { expect, test, withServers } from "./fixtures";
 
 const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 const ENV = { GIVEKIT_DASHBOARD_LIVE_S: "1" };
-
-/** A sign-in link, as the operator's `givekit dashboard invite` prints it. */
-async function inviteLink(proxy: { url: string; dataDir: string }, sandboxUrl: string): Promise<string> {
-  let out = "";
-  const code = await main(
-    ["dashboard", "invite", "--name", "events desk", "--for", "1h"],
-    {
-      UPSTREAM_BASE_URL: sandboxUrl,
-      UPSTREAM_PRIVATE_TOKEN: DEMO.hope.privateToken,
-      UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
-      GIVEKIT_DATA_DIR: proxy.dataDir,
-      GIVEKIT_PUBLIC_URL: proxy.url,
-    },
-    { write: (text: string) => (out += text) },
-    { write: () => undefined },
-  );
-  expect(code).toBe(0);
-  return out.split("\n")[0]!;
-}
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(url, {
@@ -92,13 +72,6 @@ async function overflowing(page: Page): Promise<string[]> {
     }
     return out;
   });
-}
-
-/** The rows of the table under a heading, each as "cell | cell | …". */
-async function rowsUnder(page: Page, heading: string): Promise<string[]> {
-  return page
-    .locator(`section:has(h2:text-is('${heading}')) tbody tr`)
-    .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent).join(" | ")));
 }
 
 test.describe("the staff dashboard", () => {

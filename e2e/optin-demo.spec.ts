@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { AxeBuilder } from "@axe-core/playwright";
-import type { Page, Route } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { DEMO_DIR, writeDemo } from "./demo-page";
 import { expect, test } from "./fixtures";
 import {
   completeDonation,
@@ -15,31 +15,9 @@ import {
   uniqueName,
 } from "./optin-helpers";
 
-/** The demo campaign page as `npm run build` leaves it for `npm start` to serve. */
-const DEMO_DIR = fileURLToPath(new URL("../dist/demo/", import.meta.url));
-const PLACEHOLDER = "__GIVEKIT_PROXY__";
-
-/**
- * Opens the built demo page with the proxy's URL written in, as the demo server does, at the
- * host page server's origin (the one the proxy allows). The page is written into a document
- * of that origin, since Chromium would not let a page made up by the test reach loopback.
- */
+/** Opens the built demo page (demo-page.ts) and waits until its forms are ready. */
 async function openDemo(page: Page, hostUrl: string, proxyUrl: string) {
-  if (!existsSync(`${DEMO_DIR}index.html`))
-    throw new Error("dist/demo is missing: run `npm run build` first.");
-  const html = readFileSync(`${DEMO_DIR}index.html`, "utf8").replaceAll(PLACEHOLDER, proxyUrl);
-  // The built page links its script from the root ("/assets/…").
-  await page.route(`${hostUrl}/assets/**`, async (route: Route) => {
-    const path = new URL(route.request().url()).pathname.slice(1);
-    if (path.includes("..") || !existsSync(DEMO_DIR + path)) return route.fulfill({ status: 404 });
-    return route.fulfill({
-      status: 200,
-      contentType: "text/javascript",
-      body: readFileSync(DEMO_DIR + path, "utf8"),
-    });
-  });
-  await page.goto(`${hostUrl}/optin-demo-host.html`);
-  await page.setContent(html);
+  await writeDemo(page, hostUrl, proxyUrl);
   await expect(optinOf(page).getByRole("button", { name: "Subscribe" })).toBeVisible();
   // The demo asks in steps: its form is ready when its first step is.
   await expect(donateOf(page).getByRole("button", { name: "Next" })).toBeVisible();

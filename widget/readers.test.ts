@@ -25,6 +25,7 @@ import {
 } from "../contract/api";
 import { PositiveAmountSchema } from "../contract/money-schemas";
 import { ERROR_CODES, UNREACHABLE } from "../contract/errors";
+import { FORM_STEPS } from "../contract/form-steps";
 import { FromFrameMessageSchema, ToFrameMessageSchema } from "../contract/frame";
 import {
   AMOUNT_PATTERN,
@@ -277,9 +278,15 @@ describe("widget/shared/frame-messages.ts reads the frame's messages as contract
           "givekit:focus",
           "givekit:start",
           "givekit:theme",
+          "givekit:step",
         ),
         "givekit:token",
       ),
+      width: field(fc.integer({ min: 0, max: 4000 }), Number.NaN, "390"),
+      channel: field(fc.constantFrom("spring-gala", "newsletter", "")),
+      step: field(fc.constantFrom(...FORM_STEPS), "reached", "Shown", "toString"),
+      code: field(fc.constantFrom("card_declined", "validation_failed", "closed")),
+      field: field(fc.constantFrom("email", "amount")),
       id,
       text: field(fc.constantFrom("rgb(27, 31, 36)", ""), 12),
       font: field(fc.string({ maxLength: 6 })),

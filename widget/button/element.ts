@@ -6,6 +6,7 @@
 import { DONATE_ATTRIBUTES } from "../donate/base/attribute-names";
 import { loadedMessages, loadMessages, localeOf } from "../i18n";
 import type { NeedElement } from "../loader";
+import { tellCardFrame } from "../shared/tell-card-frame";
 import { adoptStyles } from "../shared/styles";
 import css from "./button.css?inline";
 
@@ -49,7 +50,7 @@ export class ButtonElement extends HTMLElement {
       // Escape closes, but not while a donation is in flight.
       dialog.addEventListener("cancel", (event) => this.#busy() && event.preventDefault());
       // A browser closes anyway on a second Escape in a row: the donation is still under way, so it opens again.
-      dialog.addEventListener("close", () => (this.#busy() ? dialog.showModal() : button.focus()));
+      dialog.addEventListener("close", () => (this.#busy() ? dialog.showModal() : this.#closed()));
     }
     this.#label();
   }
@@ -57,6 +58,12 @@ export class ButtonElement extends HTMLElement {
   attributeChangedCallback(name: string) {
     if (name !== "label") this.#copy(name);
     if (name === "label" || name === "locale") this.#label();
+  }
+
+  /** The donor closed the form: the focus goes back to the button, and the form's card frame counts it. */
+  #closed() {
+    this.#button.focus();
+    if (this.#form) tellCardFrame(this.#form, { type: "givekit:step", code: "closed" });
   }
 
   #busy(): boolean {

@@ -120,6 +120,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
     const cardField = cardPort && (
       <CardField
         card={cardPort}
+        form={model}
         host={host}
         proxyUrl={model.props.proxyUrl}
         locale={locale}

@@ -4,6 +4,7 @@ import { cardEdits } from "./card-edit";
 import { emptyCardFormState } from "./card-state";
 import { cardTokenizer } from "./card-tokenize";
 import { buildCardView, paintCardView } from "./card-view";
+import type { FormEvents } from "./form-events";
 import type { FormSessionSource } from "./form-session";
 import type { ParentChannel } from "./parent-channel";
 
@@ -18,6 +19,8 @@ export interface CardFormProps {
   origin?: string;
   /** The frame's form session (openFormSession). */
   formSession: FormSessionSource;
+  /** The form's steps, counted (form-events.ts); none in a frame that counts nothing. */
+  formEvents?: Pick<FormEvents, "about" | "reach" | "stop" | "close">;
   /** Takes the form's look, as the page sends it (start.ts). */
   applyTheme?: (theme: Omit<Extract<ToFrameMessage, { type: "givekit:theme" }>, "type">) => void;
 }
@@ -30,12 +33,16 @@ export interface CardFormProps {
  */
 export function mountCardForm(
   root: HTMLElement,
-  { channel, t, locale, campaign, origin, formSession, applyTheme }: CardFormProps,
+  { channel, t, locale, campaign, origin, formSession, formEvents, applyTheme }: CardFormProps,
 ): () => void {
   const state = emptyCardFormState();
   const view = buildCardView(t);
   const paint = () => paintCardView(view, state, t);
-  const send = (message: FromFrameMessage) => channel.send(message);
+  const send = (message: FromFrameMessage) => {
+    // A card the donor has entered whole is a step of the form's.
+    if (message.type === "givekit:card-state" && message.complete) formEvents?.reach("card");
+    channel.send(message);
+  };
   const edits = cardEdits({ state, view, send, paint });
   const tokenize = cardTokenizer({ state, view, edits, send, paint, locale, campaign, origin, formSession });
 
@@ -69,21 +76,35 @@ export function mountCardForm(
   observer?.observe(document.body);
 
   const stopListening = channel.listen((message: ToFrameMessage) => {
-    if (message.type === "givekit:tokenize") void tokenize(message.id);
-    else if (message.type === "givekit:focus") edits.focusFirstProblem(true);
+    if (message.type === "givekit:tokenize") {
+      // Asked for a token: the page has checked the gift and sends it.
+      formEvents?.reach("sent");
+      void tokenize(message.id);
+    } else if (message.type === "givekit:step") {
+      if (message.step) formEvents?.reach(message.step);
+      if (message.code) formEvents?.stop(message.code, message.field);
+    } else if (message.type === "givekit:focus") edits.focusFirstProblem(true);
     // The donor has just come to the card: nothing is wrong yet.
     else if (message.type === "givekit:start") edits.focusFirstProblem(false);
     else if (message.type === "givekit:theme") {
-      const { type: _, ...theme } = message;
+      const { type: _, width, channel: source, ...theme } = message;
       applyTheme?.(theme);
+      // The form shows (it sends its look as it does): the first step, counted.
+      formEvents?.about(width, source);
+      formEvents?.reach("shown");
       themed = true;
       // The page may have opened this frame before it listened: it hears the card's state now.
       edits.report(state.values);
       measure();
-    } else edits.clear();
+    } else {
+      // The page clears the card after a gift (and for the next one): the thank-you is shown.
+      formEvents?.reach("thanks");
+      edits.clear();
+    }
   });
 
   return () => {
+    formEvents?.close();
     stopListening();
     stylesheet?.removeEventListener("load", measure);
     observer?.disconnect();

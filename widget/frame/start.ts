@@ -1,5 +1,6 @@
 import { frameEn } from "../i18n/frame-en";
 import { mountCardForm } from "./card-form";
+import { createFormEvents } from "./form-events";
 import { openFormSession } from "./form-session";
 import { createParentChannel, trustedParentOrigin } from "./parent-channel";
 
@@ -59,6 +60,8 @@ export async function startCardFrame(root: HTMLElement): Promise<void> {
     campaign,
     origin: parentOrigin,
     formSession,
+    // Counted under the session: a frame for no campaign has none worth counting under.
+    formEvents: campaign ? createFormEvents({ formSession }) : undefined,
     applyTheme: themed,
   });
 }

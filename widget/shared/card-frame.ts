@@ -16,8 +16,15 @@ export const cardFrameIn = (host: Element): HTMLIFrameElement | null =>
 /** A form that will not show (a campaign not served, attributes it cannot read) keeps no frame open. */
 export const dropCardFrame = (host: Element): void => cardFrameIn(host)?.remove();
 
-/** The look the frame takes from the form (contract/frame.ts's `givekit:theme`). */
-export type FrameTheme = Partial<Record<"text" | "font" | "size" | "accent" | "radius", string>>;
+/**
+ * The look the frame takes from the form (contract/frame.ts's `givekit:theme`); the rest of the
+ * form adds what the frame counts the form's steps by: the viewport's width and the form's channel.
+ */
+export type FrameTheme = Partial<
+  Record<"text" | "font" | "size" | "accent" | "radius" | "channel", string>
+> & {
+  width?: number;
+};
 
 /**
  * The theme the frame takes from the page: the form's text colour, font and size as computed

@@ -1,5 +1,6 @@
 import { UNREACHABLE, isErrorCode } from "../../contract/errors";
 import type { FromFrameMessage, ToFrameMessage } from "../../contract/frame";
+import { isFormStep } from "../../contract/form-steps";
 import { LAST4_PATTERN } from "../../contract/patterns";
 import {
   isBoolean,
@@ -19,7 +20,8 @@ import {
 /*
  * The card frame's messages, read as contract/frame.ts's schemas read them. Both ends check
  * them by hand rather than with zod, which keeps the frame's script a few kilobytes;
- * widget/readers.test.ts holds these readers to the schemas.
+ * widget/readers.test.ts holds these readers to the schemas. Their shapes are made by pure calls,
+ * so a bundle that reads one way only (the page's, the frame's) leaves the other's shapes out.
  */
 
 const TO_FRAME: Record<string, Shape> = {
@@ -28,11 +30,18 @@ const TO_FRAME: Record<string, Shape> = {
   "givekit:focus": {},
   "givekit:start": {},
   "givekit:theme": {
-    text: optional(isText),
-    font: optional(isText),
-    size: optional(isText),
-    accent: optional(isText),
-    radius: optional(isText),
+    text: /* @__PURE__ */ optional(isText),
+    font: /* @__PURE__ */ optional(isText),
+    size: /* @__PURE__ */ optional(isText),
+    accent: /* @__PURE__ */ optional(isText),
+    radius: /* @__PURE__ */ optional(isText),
+    width: /* @__PURE__ */ optional(isFiniteNumber),
+    channel: /* @__PURE__ */ optional(isText),
+  },
+  "givekit:step": {
+    step: /* @__PURE__ */ optional(isFormStep),
+    code: /* @__PURE__ */ optional(isText),
+    field: /* @__PURE__ */ optional(isText),
   },
 };
 
@@ -43,8 +52,17 @@ const FROM_FRAME: Record<string, Shape> = {
   "givekit:submit": {},
   "givekit:resize": { height: isFiniteNumber },
   "givekit:card-state": { complete: isBoolean, brand: isText },
-  "givekit:token": { id: isFilled, token: isFilled, brand: isText, last4: pattern(LAST4_PATTERN) },
-  "givekit:token-error": { id: isFilled, code: isTokenErrorCode, errors: optional(isFieldErrors) },
+  "givekit:token": {
+    id: isFilled,
+    token: isFilled,
+    brand: isText,
+    last4: /* @__PURE__ */ pattern(LAST4_PATTERN),
+  },
+  "givekit:token-error": {
+    id: isFilled,
+    code: isTokenErrorCode,
+    errors: /* @__PURE__ */ optional(isFieldErrors),
+  },
 };
 
 /** The message `data` is, by its `type` and that type's shape; null for anything else. */

@@ -1,0 +1,34 @@
+/** The staff dashboard as the browser tests sign in to it and read it. */
+import type { Page } from "@playwright/test";
+import { main } from "../proxy/cli/main";
+import { DEMO } from "../test/helpers/sandbox";
+import { expect } from "./fixtures";
+
+/** A sign-in link, as the operator's `givekit dashboard invite` prints it. */
+export async function inviteLink(
+  proxy: { url: string; dataDir: string },
+  sandboxUrl: string,
+): Promise<string> {
+  let out = "";
+  const code = await main(
+    ["dashboard", "invite", "--name", "events desk", "--for", "1h"],
+    {
+      UPSTREAM_BASE_URL: sandboxUrl,
+      UPSTREAM_PRIVATE_TOKEN: DEMO.hope.privateToken,
+      UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
+      GIVEKIT_DATA_DIR: proxy.dataDir,
+      GIVEKIT_PUBLIC_URL: proxy.url,
+    },
+    { write: (text: string) => (out += text) },
+    { write: () => undefined },
+  );
+  expect(code).toBe(0);
+  return out.split("\n")[0]!;
+}
+
+/** The rows of the table under a heading, each as "cell | cell | …". */
+export async function rowsUnder(page: Page, heading: string): Promise<string[]> {
+  return page
+    .locator(`section:has(h2:text-is('${heading}')) tbody tr`)
+    .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent).join(" | ")));
+}
