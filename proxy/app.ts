@@ -86,6 +86,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     declineLimit: config.rateLimits.declineLimit,
     declineWindowS: config.rateLimits.declineBlockS,
     onSessionDecline: (session) => formSessions.recordDecline(session),
+    onBreakerOpen: (scope) => metrics.breakerOpens.inc({ scope }),
   });
   const peers = createPeersCache(
     upstream,

@@ -9,6 +9,7 @@ import { compileTrust } from "../client-ip";
 import type { Campaign } from "../../contract/api";
 import { ConfigError, DEFAULT_CAMPAIGNS_PATH, loadConfig, packageRoot, type ProxyConfig } from "../config";
 import { activeDefences, ALL_SCOPE } from "../defence/defence-mode";
+import { describeHumanCheck } from "./doctor-human-check";
 import { openStore, StoreOpenError, type DefenceState, type OutboxStats } from "../store";
 import { shownEndpoint, type WebhookEndpoint } from "../webhooks/endpoints";
 import { dbFileIn } from "../store/sqlite/data-dir";
@@ -469,6 +470,7 @@ export async function runDoctor(
             : "none configured (TURNSTILE_SITE_KEY, TURNSTILE_SECRET): defence mode asks givekit's own challenge (a proof of work)",
         ),
     },
+    { name: "human check", run: async () => new DoctorNote(describeHumanCheck(config.defence)) },
     ...(config.databaseUrl
       ? []
       : [{ name: "data directory", run: async () => checkDataDir(config.dataDir) }]),

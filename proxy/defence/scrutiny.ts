@@ -84,16 +84,19 @@ export function createAdmission(
       await deps.guarded("reading defence mode", () => Promise.reject(error));
     }
     const declines = deps.clientDeclines ? await deps.clientDeclines(request.ip).catch(() => 0) : 0;
+    // One level (twice the work) more for each decline past the limit, without a cap: a tester
+    // behind one client pays more for every card; a person there pays once.
     if (declines >= declineLimit)
-      reasons.push({
-        level: 1 + Math.floor((declines - declineLimit) / declineLimit),
-        why: "client_declines",
-      });
+      reasons.push({ level: 1 + declines - declineLimit, why: "client_declines" });
     if (request.session?.bulk) reasons.push({ level: 0, why: "session_bulk" });
     if (request.session?.foreign) reasons.push({ level: 0, why: "session_foreign" });
     if (reasons.length === 0) return null;
     const top = reasons.reduce((a, b) => (b.level > a.level ? b : a));
-    return { level: Math.min(top.level, pow.maxLevel), why: top.why };
+    // maxLevel caps the evidence of defence mode; a client's own declines rise past it.
+    return {
+      level: top.why === "client_declines" ? top.level : Math.min(top.level, pow.maxLevel),
+      why: top.why,
+    };
   }
 
   return {
@@ -108,9 +111,9 @@ export function createAdmission(
      */
     async admitTokenization(
       request: CardRequest,
-    ): Promise<{ proven: number | null; scrutiny: Scrutiny | null }> {
+    ): Promise<{ proven: number | null; scrutiny: Scrutiny | null; human: boolean }> {
       const found = await scrutiny(request);
-      if (!found) return { proven: null, scrutiny: found };
+      if (!found) return { proven: null, scrutiny: found, human: false };
       const bound = request.session?.id ?? `client:${rateLimitKey(request.ip)}`;
       const ask = async (level: number) =>
         new ProblemError(
@@ -134,7 +137,7 @@ export function createAdmission(
             },
           );
         const verdict = await verifier.verify(request.proof, request.ip);
-        if (verdict.kind === "passed") return { proven: found.level, scrutiny: found };
+        if (verdict.kind === "passed") return { proven: found.level, scrutiny: found, human: true };
         if (verdict.kind === "failed") throw challengeFailed();
         deps.logger.warn(
           { event: "challenge_unavailable", reason: verdict.reason, fallback: "pow" },
@@ -144,7 +147,7 @@ export function createAdmission(
       }
       if (!request.proof) throw await ask(found.level);
       const verdict = await pow.verify(request.proof, bound, found.level);
-      if (verdict.kind === "passed") return { proven: verdict.level, scrutiny: found };
+      if (verdict.kind === "passed") return { proven: verdict.level, scrutiny: found, human: false };
       if (verdict.kind === "too_easy") throw await ask(found.level);
       deps.logger.info(
         { event: "challenge_refused", reason: verdict.reason, scrutiny: found.why },

@@ -27,7 +27,7 @@ export interface DonationDeps extends AttemptDeps {
    * Every path to the card network is gated: a charge's card token too (defence/scrutiny.ts); and
    * each decline is a signal.
    */
-  defence: Pick<Defence, "admitDonation" | "recordDecline">;
+  defence: Pick<Defence, "admitDonation" | "recordDecline" | "recordCharge">;
 }
 
 /** The parsed request and its campaign, checked before any key is claimed. */

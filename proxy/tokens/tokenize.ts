@@ -122,13 +122,14 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     throw looksDeclined();
   }
   const scope = campaign ?? (session?.campaign || undefined);
-  const { proven, scrutiny } = await deps.defence.admitTokenization({
+  const { proven, scrutiny, probe, human } = await deps.defence.admitTokenization({
     ip,
     campaign: scope,
     session,
     proof: typeof proof === "string" ? proof : undefined,
   });
   if (scrutiny) log({ scrutiny: scrutiny.why, proven });
+  if (probe.length > 0) log({ breakerProbe: probe.join(" ") });
   await deps.rateLimits.admitTokenization(ip);
   await deps.defence.recordTokenization({ digits, key }, scope);
   // The schema accepted the date, so it parses; the upstream takes MM/YYYY.
@@ -149,6 +150,8 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     proven,
     session: session?.id ?? null,
     card: key,
+    ...(probe.length > 0 ? { probe } : {}),
+    ...(human ? { human } : {}),
   });
   return {
     token: outcome.token,

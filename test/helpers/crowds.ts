@@ -229,7 +229,11 @@ async function give(
       token,
       card.amount,
       card.ip,
-      who === "person" ? `guest.${card.amount.replace(".", "-")}@example.org` : TESTER_EMAIL,
+      who === "person"
+        ? `guest.${card.amount.replace(".", "-")}@example.org`
+        : who === "solver"
+          ? inventedEmail()
+          : TESTER_EMAIL,
     );
     if (round > 0 || gift.code !== "card_check_required" || who === "bot") return gift;
     token = undefined;
@@ -238,6 +242,8 @@ async function give(
 
 /** A tester's one identity; each person has their own (told apart by their unique amount). */
 const TESTER_EMAIL = "card.tester@example.org";
+/** A tester that solves invents a donor per card, as testers' scripts do: the narrow refusals never meet it twice. */
+const inventedEmail = () => `donor.${randomBytes(6).toString("hex")}@example.net`;
 
 async function donate(
   stack: CrowdStack,
@@ -256,7 +262,9 @@ async function donate(
       donor:
         email === TESTER_EMAIL
           ? { first_name: "Card", last_name: "Tester", email }
-          : { first_name: "Guest", last_name: `Donor ${amount}`, email },
+          : email.endsWith("@example.net")
+            ? { first_name: "Alex", last_name: `Smith ${email.slice(6, 12)}`, email }
+            : { first_name: "Guest", last_name: `Donor ${amount}`, email },
       credit_card_token: token,
     },
     ip,
@@ -395,7 +403,9 @@ export type ScenarioName =
   | "griefer-gala"
   | "tester-gala"
   | "stockpile-solving"
-  | "distributed-solving";
+  | "distributed-solving"
+  | "spread-solving"
+  | "paced-solving";
 /** The scenarios that hold with or without Turnstile. */
 export const SCENARIO_NAMES: ScenarioName[] = ["gala", "giving-day", "bot-spread", "bot-paced", "burst"];
 /** The testers and griefers against the defaults (givekit's own challenge). */
@@ -407,6 +417,14 @@ export const DEFENCE_SCENARIO_NAMES: ScenarioName[] = [
 ];
 /** The same testers, paying every challenge as the frame does: what a determined one gets, and at what cost. */
 export const SOLVING_SCENARIO_NAMES: ScenarioName[] = ["stockpile-solving", "distributed-solving"];
+
+/** Testers that solve every challenge and invent a donor per card, against the circuit breakers (issue 42's bounds). */
+export const BREAKER_SCENARIO_NAMES: ScenarioName[] = [
+  "spread-solving",
+  "paced-solving",
+  "distributed-solving",
+  "stockpile-solving",
+];
 
 /** What each scenario is, in the words proxy/GUIDE.md uses. */
 export const SCENARIOS: Record<ScenarioName, string> = {
@@ -424,10 +442,14 @@ export const SCENARIOS: Record<ScenarioName, string> = {
   "tester-gala": "a tester beside a gala: 40 dead cards from the venue's address while its 60 guests give",
   "stockpile-solving": "the stockpile, its bot solving every challenge (3 minutes at most)",
   "distributed-solving": "the distributed tester, solving every challenge (3 minutes at most)",
+  "spread-solving":
+    "a tester over 100 addresses that solves every challenge: 300 cards (90 % dead), a new donor each, 4 at a time",
+  "paced-solving": "a tester that solves, from one address: 60 dead cards in 2 minutes, a new donor each",
 };
 
-/** A tester's card: live (the sandbox charges it) one in `liveEvery`, else dead. */
-const testerCard = (n: number, liveEvery: number) => (n % liveEvery === 0 ? goodCard() : deadCard(n));
+/** A tester's card: live (the sandbox charges it) one in `liveEvery` (0: none), else dead. */
+const testerCard = (n: number, liveEvery: number) =>
+  liveEvery > 0 && n % liveEvery === 0 ? goodCard() : deadCard(n);
 /** Amounts a tester's live cards are charged: told apart from people's in the report. */
 const TESTER_AMOUNT = "5.00";
 
@@ -444,6 +466,8 @@ async function runTester(
     stockpile: boolean;
     forMs: number;
     tally: SolveTally;
+    /** Card n is sent no sooner than n times this after the start (a paced tester). */
+    everyMs?: number;
   },
 ): Promise<void> {
   const until = Date.now() + options.forMs;
@@ -469,7 +493,9 @@ async function runTester(
     amount: TESTER_AMOUNT,
   });
   if (!options.stockpile) {
+    const began = Date.now();
     await pool(cards, async ({ n }) => {
+      if (options.everyMs) await sleep(began + n * options.everyMs - Date.now());
       if (sessions[n]) await give(stack, card(n), options.who, undefined, options.tally);
     });
     return;
@@ -530,14 +556,26 @@ export async function runScenario(name: ScenarioName, stack: CrowdStack): Promis
     case "stockpile":
     case "stockpile-solving":
     case "distributed":
-    case "distributed-solving": {
+    case "distributed-solving":
+    case "spread-solving":
+    case "paced-solving": {
       const tally: SolveTally = { cpuS: 0, count: 0 };
       const stockpile = name.startsWith("stockpile");
+      const shape =
+        name === "spread-solving"
+          ? { cards: 300, liveEvery: 10, address: (n: number) => `10.66.0.${n % 100}`, workers: 4 }
+          : name === "paced-solving"
+            ? { cards: 60, liveEvery: 0, address: () => "203.0.113.67", workers: 1, everyMs: 2000 }
+            : stockpile
+              ? {
+                  cards: 300,
+                  liveEvery: 10,
+                  address: (n: number) => `10.77.${Math.floor(n / 250)}.${n % 250}`,
+                  workers: 10,
+                }
+              : { cards: 1000, liveEvery: 5, address: (n: number) => `10.88.0.${n % 100}`, workers: 10 };
       await runTester(stack, {
-        cards: stockpile ? 300 : 1000,
-        liveEvery: stockpile ? 10 : 5,
-        address: stockpile ? (n) => `10.77.${Math.floor(n / 250)}.${n % 250}` : (n) => `10.88.0.${n % 100}`,
-        workers: 10,
+        ...shape,
         who: name.endsWith("-solving") ? "solver" : "bot",
         stockpile,
         forMs: 180_000,

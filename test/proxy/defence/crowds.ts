@@ -21,7 +21,7 @@ import { testDatabase } from "../../helpers/postgres";
 import { spawnProxy } from "../../helpers/proxy-process";
 
 /** Each proxy a program of its own, as a host runs them: the crowds' clients do not slow its event loop. */
-const asProgram: ProxyLauncher = async (upstreamUrl, env) => {
+export const asProgram: ProxyLauncher = async (upstreamUrl, env) => {
   const dataDir = mkdtempSync(join(tmpdir(), "givekit-crowd-"));
   const proxy = await spawnProxy({ ...env, UPSTREAM_BASE_URL: upstreamUrl, GIVEKIT_DATA_DIR: dataDir });
   return {
