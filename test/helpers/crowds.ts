@@ -103,6 +103,8 @@ export interface ScenarioFigures {
   wallS: number;
   /** People elsewhere during a scenario that has them (the griefer's): their good cards and how many were charged. */
   elsewhere?: { goodCards: number; charged: number };
+  /** What open circuit breakers added to the people's time, in seconds: median and 95th percentile. */
+  waitS?: { median: number; p95: number };
   /** A tester's live cards confirmed (charged), and the CPU seconds it paid solving challenges per card that reached the upstream. */
   botLiveCharged?: number;
   botCpuSPerCharge?: number;
@@ -120,6 +122,7 @@ interface Answer {
   status: number;
   code?: string;
   json: Record<string, unknown>;
+  retryAfter?: string;
 }
 
 let turn = 0;
@@ -138,7 +141,12 @@ async function post(
       body: JSON.stringify(body),
     });
     const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-    return { status: response.status, code: typeof json.code === "string" ? json.code : undefined, json };
+    return {
+      status: response.status,
+      code: typeof json.code === "string" ? json.code : undefined,
+      json,
+      retryAfter: response.headers.get("Retry-After") ?? undefined,
+    };
   } catch {
     return { status: 0, code: "network_error", json: {} };
   }
@@ -217,23 +225,32 @@ async function give(
   who: Sender,
   token?: string,
   tally?: SolveTally,
+  waited?: { ms: number },
 ): Promise<Answer> {
+  // A person's widget waits through an open circuit breaker and tries again by itself; a bot moves on.
+  const patient = (send: () => Promise<Answer>) =>
+    who === "person" ? throughBreakers(send, waited ?? { ms: 0 }) : send();
   for (let round = 0; ; round++) {
     if (!token) {
-      const minted = await tokenize(stack, card.number, card.formSession, card.ip, who, tally);
+      const minted = await patient(() => tokenize(stack, card.number, card.formSession, card.ip, who, tally));
       if (minted.status !== 201) return minted;
       token = String(minted.json.token);
     }
-    const gift = await donate(
-      stack,
-      token,
-      card.amount,
-      card.ip,
-      who === "person"
-        ? `guest.${card.amount.replace(".", "-")}@example.org`
-        : who === "solver"
-          ? inventedEmail()
-          : TESTER_EMAIL,
+    const sent = token;
+    const key = randomUUID();
+    const gift = await patient(() =>
+      donate(
+        stack,
+        sent,
+        card.amount,
+        card.ip,
+        who === "person"
+          ? `guest.${card.amount.replace(".", "-")}@example.org`
+          : who === "solver"
+            ? inventedEmail()
+            : TESTER_EMAIL,
+        key,
+      ),
     );
     if (round > 0 || gift.code !== "card_check_required" || who === "bot") return gift;
     token = undefined;
@@ -251,6 +268,7 @@ async function donate(
   amount: string,
   ip: string,
   email = TESTER_EMAIL,
+  key: string = randomUUID(),
 ): Promise<Answer> {
   return post(
     stack,
@@ -268,8 +286,29 @@ async function donate(
       credit_card_token: token,
     },
     ip,
-    { "Idempotency-Key": randomUUID() },
+    { "Idempotency-Key": key },
   );
+}
+
+/** How long the widget waits through open circuit breakers before it tells the donor to try later (widget/donate/outcome/attempt.ts). */
+const BREAKER_PATIENCE_MS = 180_000;
+
+/**
+ * Sends again, as the widget does, while an open circuit breaker holds the card (429 with
+ * `breaker`), after its Retry-After; adds the time waited to `waited`. The same request each time
+ * (the same Idempotency-Key for a donation): nothing can be charged twice.
+ */
+async function throughBreakers(send: () => Promise<Answer>, waited: { ms: number }): Promise<Answer> {
+  const began = Date.now();
+  for (;;) {
+    const answer = await send();
+    if (answer.status !== 429 || answer.json.breaker !== true) return answer;
+    const afterS = Number(answer.retryAfter ?? "5") || 5;
+    if (Date.now() - began + afterS * 1000 > BREAKER_PATIENCE_MS) return answer;
+    // Spread a little, as phones do: not every waiting widget in the same millisecond.
+    await sleep(afterS * 1000 + randomInt(0, 1000));
+    waited.ms = Date.now() - began;
+  }
 }
 
 interface Person {
@@ -308,8 +347,13 @@ function people(
   });
 }
 
+/** Every person's time waited at open circuit breakers, in ms, by the scenario that ran them. */
+const waitsOf = new WeakMap<Person[], number[]>();
+
 async function runPeople(stack: CrowdStack, crowd: Person[]): Promise<Record<string, number>> {
   const refused: Record<string, number> = {};
+  const waits: number[] = [];
+  waitsOf.set(crowd, waits);
   const began = Date.now();
   await Promise.all(
     crowd.map(async (person) => {
@@ -318,11 +362,16 @@ async function runPeople(stack: CrowdStack, crowd: Person[]): Promise<Record<str
       await sleep(person.formMs);
       const why = await (async () => {
         if (!formSession) return "no_form_session";
+        const waited = { ms: 0 };
         const gift = await give(
           stack,
           { number: person.card, formSession, ip: person.ip, amount: person.amount },
           "person",
+          undefined,
+          undefined,
+          waited,
         );
+        waits.push(waited.ms);
         return gift.status === 200 ? null : (gift.code ?? String(gift.status));
       })();
       if (why && !person.card.endsWith("0002")) refused[why] = (refused[why] ?? 0) + 1;
@@ -518,10 +567,18 @@ async function runTester(
   });
 }
 
+/** The median and 95th percentile of waits in ms, in seconds to a tenth. */
+function percentiles(waits: number[]): { median: number; p95: number } {
+  const sorted = waits.toSorted((a, b) => a - b);
+  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0;
+  return { median: Math.round(at(0.5) / 100) / 10, p95: Math.round(at(0.95) / 100) / 10 };
+}
+
 /** Runs one scenario against a fresh stack; the figures are read from the sandbox's report. */
 export async function runScenario(name: ScenarioName, stack: CrowdStack): Promise<ScenarioFigures> {
   const began = Date.now();
   const figures = async (crowd: Person[], refused: Record<string, number>, charged: number) => ({
+    ...(waitsOf.has(crowd) ? { waitS: percentiles(waitsOf.get(crowd)!) } : {}),
     scenario: name,
     goodCards: crowd.filter((person) => !person.card.endsWith("0002")).length,
     charged,
@@ -664,7 +721,10 @@ export function describeFigures(label: string, figures: ScenarioFigures): string
       : figures.goodCards > 0 && figures.botDonations > 0
         ? `; ${figures.botDonations} tester charges and ${figures.botTokenizations} tokenizations reached the upstream`
         : "";
+  const waited = figures.waitS
+    ? `; waited at breakers: median ${figures.waitS.median} s, p95 ${figures.waitS.p95} s`
+    : "";
   return figures.goodCards > 0
-    ? `${label} ${figures.scenario}: ${figures.charged} of ${figures.goodCards} good cards charged once${refused ? ` (refused: ${refused})` : ""}${elsewhere}${tester} in ${figures.wallS} s${defence}`
+    ? `${label} ${figures.scenario}: ${figures.charged} of ${figures.goodCards} good cards charged once${refused ? ` (refused: ${refused})` : ""}${elsewhere}${tester}${waited} in ${figures.wallS} s${defence}`
     : `${label} ${figures.scenario}: ${figures.botDonations} bot donations and ${figures.botTokenizations} card tokenizations reached the upstream${tester} in ${figures.wallS} s${defence}`;
 }
