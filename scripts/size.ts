@@ -74,10 +74,13 @@ export const BUDGETS = {
  * to the rest of the form (the submit path, the card's state, success-url) and to the monthly
  * invitation's extra. A whole donation is 26.69 KB (26.75 before): the moved code costs a little
  * more in the smaller chunk than it saved in the first one; the monthly invitation's reckoning and
- * look and the address's fields, now in their extras, paid it back.
+ * look and the address's fields, now in their extras, paid it back. Then 26.84 KB (2026-11-29,
+ * issue 42): the submit path waits through the proxy's open circuit breakers by itself, saying
+ * "Checking…" with a way out, rather than failing the donor (+0.15 KB, in the rest of the form,
+ * not the first step: the donate page went 19.92 → 19.94 KB for the button's words).
  */
 export const GUARDS: Partial<Record<keyof typeof BUDGETS, number>> = {
-  donation: 26.75 * KB,
+  donation: 26.9 * KB,
 };
 
 /** dist/widget/chunks.json, written by the build (vite.config.ts). */

@@ -5,8 +5,8 @@
  * on PostgreSQL) over a window; each charge widens both by `successShare`, so a crowd's usual
  * share of declined cards never spends them. Past a budget the scope's breaker opens (a note in
  * the store, logged and counted once): cards wait. Once its time is over it lets one card through
- * as a probe (one every `openS` while the probe's outcome is unknown); a charge closes it, a
- * decline opens it again for twice as long. Where Turnstile is configured, a person who passes it
+ * as a probe (one every `openS` while the probe's outcome is unknown); a charge closes it (with
+ * one decline of its budget left), a decline opens it again for twice as long. Where Turnstile is configured, a person who passes it
  * goes through an open breaker: the human check is asked before anyone is refused.
  */
 import type { Logger } from "pino";
@@ -191,8 +191,14 @@ export function createBreaker(
       probe: BreakerScope[],
     ): Promise<void> {
       if (outcome === "charged") {
-        await count.add(scopes.flatMap((scope) => [tokens(scope, -1), charges(scope, 1)]));
-        for (const scope of probe) await close(scope);
+        const states = await count.add(scopes.flatMap((scope) => [tokens(scope, -1), charges(scope, 1)]));
+        for (const scope of probe) {
+          // Closed with one decline of its budget left: cards flow again, and the next decline opens it.
+          const charged = states[scopes.indexOf(scope) * 2 + 1]!.points;
+          const left = Math.max(0, Math.ceil(allowance(budgets(scope).declines, charged)) - 1);
+          await count.set([declines(scope, left)]);
+          await close(scope);
+        }
         return;
       }
       const states = await count.add(scopes.flatMap((scope) => [declines(scope, 1), charges(scope, 0)]));

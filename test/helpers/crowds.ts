@@ -706,6 +706,34 @@ export async function runAllScenarios(
   }
 }
 
+/** What each breaker scenario may put through to the upstream (issue 42's bounds). */
+const BREAKER_BOUNDS: Partial<Record<ScenarioName, string>> = {
+  "spread-solving": "30 declined, 30 tokenizations",
+  "paced-solving": "10",
+  "distributed-solving": "50 tokenizations, 50 charges",
+  "stockpile-solving": "30",
+};
+
+/** One cell of the breakers' table: what reached the upstream, and the tester's CPU per card that did. */
+const reachedCell = (figures: ScenarioFigures) =>
+  `${figures.botDonations} declined + ${figures.botLiveCharged ?? 0} live charges, ${figures.botTokenizations} tokenizations; ${figures.botCpuSPerCharge} CPU s each`;
+
+/**
+ * The circuit breakers' table as proxy/GUIDE.md ("Circuit breakers") shows it, from the breaker
+ * scenarios run on each store (BREAKER_SCENARIO_NAMES' order): the test and the bench print it.
+ */
+export function breakerTable(sqlite: ScenarioFigures[], postgres: ScenarioFigures[]): string {
+  const rows = sqlite.map((figures, i) => {
+    const name = figures.scenario as ScenarioName;
+    return `| ${SCENARIOS[name]} | ${reachedCell(figures)} | ${postgres[i] ? reachedCell(postgres[i]) : "-"} | ${BREAKER_BOUNDS[name] ?? "printed"} |`;
+  });
+  return [
+    "| a tester that solves every challenge, a new donor per card | one proxy, SQLite | two proxies, PostgreSQL | bound |",
+    "| --- | --- | --- | --- |",
+    ...rows,
+  ].join("\n");
+}
+
 /** One line of figures, as the tests and the bench print them. */
 export function describeFigures(label: string, figures: ScenarioFigures): string {
   const refused = Object.entries(figures.refused)

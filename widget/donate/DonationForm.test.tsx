@@ -411,12 +411,14 @@ describe("the donation form", () => {
       fillDonor(widget);
       frame().cardComplete();
       fireEvent.click(await reach(widget, "Donate $25.00"));
-      const button = await widget.findByRole("button", { name: /^Checking… Many cards were declined/ });
+      const button = await widget.findByRole("button", {
+        name: "Checking… If this takes long, try again in a minute, or switch off Wi-Fi.",
+      });
       expect(button.hasAttribute("disabled")).toBe(true);
       expect(widget.queryByRole("alert")).toBeNull();
       await vi.advanceTimersByTimeAsync(BREAKER_PATIENCE_MS);
       expect((await widget.findByRole("alert")).textContent).toBe(
-        "Too many gifts from this network right now. Try again in a minute, or switch off Wi-Fi.",
+        "Too many gifts from this network right now. Try again in a minute.",
       );
       expect(events.at(-1)?.type).toBe("givekit:error");
       // Every try the same gift: one key.

@@ -75,9 +75,8 @@ export const donateLaterEn = {
       "We still cannot confirm it. Please give the organization this reference before you donate again.",
     notCharged: "Your donation did not go through, so nothing was charged. You can try again.",
     inProgress: "Your donation is still being processed. Wait a moment, then try again.",
-    rateLimited: "Too many gifts from this network right now. Try again in a minute, or switch off Wi-Fi.",
-    checking:
-      "Checking… Many cards were declined on this network lately; we will try again by itself. If it takes long, try again in a minute, or switch off Wi-Fi.",
+    rateLimited: "Too many gifts from this network right now. Try again in a minute.",
+    checking: "Checking… If this takes long, try again in a minute, or switch off Wi-Fi.",
     tooManyDeclines:
       "Too many declined cards from this network, so nothing was charged. Please try again later.",
     invalidPeer: "That fundraiser or team is not part of this campaign. Choose another one or remove it.",

@@ -75,10 +75,10 @@ export function createAttempt({ api, card, form }: { api: ApiClient; card: CardT
     async send(gift: Gift): Promise<SubmitResult> {
       let current = retained?.fingerprint === gift.fingerprint ? retained : null;
       let result: Awaited<ReturnType<ApiClient["post"]>>;
-      const began = Date.now();
+      let waits = 0;
       // Held by an open breaker: "Checking…", then the very same request again (nothing was sent).
       const waited = async () => {
-        if (Date.now() - began + BREAKER_RETRY_MS > BREAKER_PATIENCE_MS) return false;
+        if (++waits > BREAKER_PATIENCE_MS / BREAKER_RETRY_MS) return false;
         status.value = { kind: "submitting", checking: true };
         await new Promise((resolve) => setTimeout(resolve, BREAKER_RETRY_MS));
         return true;
