@@ -37,6 +37,10 @@ export const breakerScopes = (ip: string, campaign?: string): BreakerScope[] => 
   ...(campaign ? [`campaign:${campaign}` as const] : []),
 ];
 
+/** Where a scope's open breaker is noted in the store. */
+const noteKey = (scope: BreakerScope) => `breaker:${scope}`;
+const kindOf = (scope: BreakerScope) => (scope.startsWith("client:") ? "client" : "campaign");
+
 /** What a card waiting at an open breaker is told: 429 with when to come back, and a way out. */
 function waiting(retryAfterS: number): ProblemError {
   return new ProblemError(
@@ -65,7 +69,6 @@ export function createBreaker(
 ) {
   const count = deps.counters;
   const windowMs = config.windowS * 1000;
-  const noteKey = (scope: BreakerScope) => `breaker:${scope}`;
   const tokens = (scope: BreakerScope, points: number) => ({
     key: `brk-tokens:${scope}`,
     points,
@@ -81,7 +84,6 @@ export function createBreaker(
     points,
     ttlMs: windowMs,
   });
-  const kindOf = (scope: BreakerScope) => (scope.startsWith("client:") ? "client" : "campaign");
   const budgets = (scope: BreakerScope) =>
     kindOf(scope) === "client"
       ? { declines: config.clientDeclines, tokens: config.clientTokens }

@@ -25,6 +25,10 @@ export { cardKey, tokenKey } from "./keys";
 export type { MintedToken } from "./minted";
 export type { CardRequest, Scrutiny } from "./scrutiny";
 
+/** A card held by an open breaker (429): where Turnstile is configured, the human check is asked first. */
+const isWaiting = (error: unknown) =>
+  error instanceof ProblemError && error.code === "rate_limited" && error.extensions?.breaker === true;
+
 /**
  * @example
  * const defence = createDefence(config.defence, { store, counters: store.counters, logger, secret });
@@ -102,9 +106,6 @@ export function createDefence(
     logger: deps.logger,
     onOpen: deps.onBreakerOpen,
   });
-  /** A card waiting at an open breaker (429) where Turnstile is configured: the human check is asked first. */
-  const isWaiting = (error: unknown) =>
-    error instanceof ProblemError && error.code === "rate_limited" && error.extensions?.breaker === true;
   const askHuman = () =>
     new ProblemError(
       "challenge_required",
