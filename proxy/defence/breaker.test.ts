@@ -8,7 +8,7 @@ import { breakerScopes, createBreaker } from "./breaker";
 const CONFIG: BreakerConfig = {
   windowS: 600,
   clientDeclines: 3,
-  clientTokens: 6,
+  clientTokens: 8,
   campaignDeclines: 10,
   campaignTokens: 15,
   successShare: 0.1,
@@ -70,9 +70,13 @@ describe("a circuit breaker", () => {
     // Another client is not held by this one's breaker.
     expect(await admit(breaker, breakerScopes("198.51.100.8"))).toMatchObject({ through: true });
 
+    await expect(breaker.peek(scopes)).rejects.toMatchObject({ code: "rate_limited" });
     vi.advanceTimersByTime(30_000);
+    // The probe's turn is free: peeking takes nothing, the card it lets on is the probe.
+    await breaker.peek(scopes);
     expect(await admit(breaker, scopes)).toEqual({ through: true, probe: ["client:198.51.100.7"] });
-    // One probe at a time: the next card waits for its outcome.
+    // One probe at a time: the next card waits for its outcome, and is held before anything counts it.
+    await expect(breaker.peek(scopes)).rejects.toMatchObject({ code: "rate_limited" });
     expect(await admit(breaker, scopes)).toMatchObject({ through: false });
   });
 
@@ -102,8 +106,11 @@ describe("a circuit breaker", () => {
     const { breaker, opened } = breakerWith();
     let through = 0;
     for (let i = 0; i < 100; i++) {
-      const answer = await admit(breaker, breakerScopes(`10.0.0.${i}`, "71777/HOPE"));
-      if (answer.through) through++;
+      const scopes = breakerScopes(`10.0.0.${i}`, "71777/HOPE");
+      const answer = await admit(breaker, scopes);
+      if (!answer.through) continue;
+      through++;
+      await breaker.countToken(scopes);
     }
     expect(through).toBe(15);
     expect(opened).toEqual(["campaign"]);
@@ -114,6 +121,7 @@ describe("a circuit breaker", () => {
     for (let i = 0; i < 240; i++) {
       const scopes = breakerScopes(`198.51.${100 + Math.floor(i / 250)}.${i % 250}`, "71777/HOPE");
       expect(await admit(breaker, scopes)).toMatchObject({ through: true });
+      await breaker.countToken(scopes);
       await breaker.recordOutcome(scopes, i % 20 === 0 ? "declined" : "charged", []);
     }
     expect(opened).toEqual([]);

@@ -120,7 +120,11 @@ export function createBreaker(
    * Whether an open breaker lets this card through: after its time, one probe each openS (the
    * first to ask, on any proxy); else it waits, or with `human` (Turnstile passed) it goes.
    */
-  async function gate(scope: BreakerScope, human: boolean): Promise<"closed" | "probe" | "human"> {
+  async function gate(
+    scope: BreakerScope,
+    human: boolean,
+    peek = false,
+  ): Promise<"closed" | "probe" | "human"> {
     const state = await openOf(scope);
     if (!state) return "closed";
     if (human) return "human";
@@ -128,9 +132,13 @@ export function createBreaker(
     if (now < state.until) throw waiting((state.until - now) / 1000);
     const slot = Math.floor((now - state.until) / (state.openS * 1000));
     const [taken] = await count.add([
-      { key: `brk-probe:${scope}:${state.until}:${slot}`, points: 1, ttlMs: state.openS * 1000 * 2 },
+      {
+        key: `brk-probe:${scope}:${state.until}:${slot}`,
+        points: peek ? 0 : 1,
+        ttlMs: state.openS * 1000 * 2,
+      },
     ]);
-    if (taken!.points === 1) return "probe";
+    if (taken!.points === (peek ? 0 : 1)) return peek ? "closed" : "probe";
     throw waiting(state.until + (slot + 1) * state.openS * 1000 - now);
   }
 
@@ -140,33 +148,48 @@ export function createBreaker(
   return {
     /**
      * Before a card's tokenization: through every scope's breaker (a probe when one is open and
-     * its time is over), then counted against each scope's tokenization budget; the card that
-     * would pass a budget opens that scope's breaker and waits (429 rate_limited, Retry-After).
+     * its time is over), then weighed against each scope's budgets (countToken counts it once the
+     * upstream made its token); the card that would pass a budget opens that scope's breaker and
+     * waits (429 rate_limited, Retry-After).
      * `human`: the request passed Turnstile.
      */
     async admitCard(scopes: BreakerScope[], options: { human: boolean }): Promise<BreakerPass> {
       const probe: BreakerScope[] = [];
       for (const scope of scopes) if ((await gate(scope, options.human)) === "probe") probe.push(scope);
       const states = await count.add(
-        scopes.flatMap((scope) => [tokens(scope, 1), declines(scope, 0), charges(scope, 0)]),
+        scopes.flatMap((scope) => [tokens(scope, 0), declines(scope, 0), charges(scope, 0)]),
       );
       for (const [index, scope] of scopes.entries()) {
         if (probe.includes(scope) || options.human) continue;
         const [pending, declined, charged] = states.slice(index * 3, index * 3 + 3).map((s) => s.points);
         const budget = budgets(scope);
+        // This card would be one more tokenization not (yet) followed by a charge.
         const over =
-          pending! > allowance(budget.tokens, charged!)
+          pending! + 1 > allowance(budget.tokens, charged!)
             ? { why: "tokenizations", figure: pending! }
             : declined! >= allowance(budget.declines, charged!)
               ? { why: "declines", figure: declined! }
               : null;
         if (over) {
-          await count.add(scopes.map((each) => tokens(each, -1)));
           if (!(await openOf(scope))) await open(scope, config.openS, over.why, over.figure);
           throw waiting(config.openS);
         }
       }
       return { probe };
+    },
+
+    /**
+     * Before anything else counts a card's request (its form session, its client's buckets): an
+     * open breaker that would hold it holds it now, so a widget waiting through it spends nothing
+     * by trying again. Takes no probe: the card the probe's turn is free for goes on to admitCard.
+     */
+    async peek(scopes: BreakerScope[]): Promise<void> {
+      for (const scope of scopes) await gate(scope, false, true);
+    },
+
+    /** A card token the upstream made: one more tokenization not yet followed by a charge, in each scope. */
+    async countToken(scopes: BreakerScope[]): Promise<void> {
+      await count.add(scopes.map((scope) => tokens(scope, 1)));
     },
 
     /**

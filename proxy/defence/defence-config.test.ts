@@ -46,7 +46,7 @@ describe("the card-testing settings", () => {
       breaker: {
         windowS: 600,
         clientDeclines: 3,
-        clientTokens: 6,
+        clientTokens: 8,
         campaignDeclines: 10,
         campaignTokens: 15,
         successShare: 0.1,

@@ -141,6 +141,21 @@ export function createDefence(
   }
 
   /**
+   * Before anything counts a card's request: an open breaker that would hold it holds it at once
+   * (breaker.ts's peek), or, where Turnstile is configured, asks for it; a Turnstile proof sent
+   * goes on to admitTokenization, which checks it.
+   */
+  async function holdAtBreakers(request: { ip: string; campaign?: string; proof?: string }) {
+    if (verifier && turnstile && request.proof && !request.proof.includes("~")) return;
+    try {
+      await breaker.peek(breakerScopes(request.ip, request.campaign));
+    } catch (error) {
+      if (isWaiting(error) && verifier && turnstile) throw askHuman();
+      throw error;
+    }
+  }
+
+  /**
    * Before a donation's charge: the narrow refusals and the token's scrutiny (scrutiny.ts), then
    * the breakers; a token an open breaker holds is made again where Turnstile is configured
    * (card_check_required: the frame meets the human check), else waits (429).
@@ -191,8 +206,12 @@ export function createDefence(
     /** The periods of defence mode on now for this campaign (its own, or all campaigns'). */
     active: (campaign?: string) => mode.activeIn(scopesOf(campaign)),
     scrutiny: admission.scrutiny,
+    holdAtBreakers,
     admitTokenization,
     admitDonation,
+    /** A card token the upstream made, counted at its client's and campaign's breakers. */
+    recordMinted: (ip: string, campaign?: string) =>
+      guarded("counting a token at the breakers", () => breaker.countToken(breakerScopes(ip, campaign))),
     /** The breakers open now among these scopes. */
     openBreakers: breaker.openIn,
     /** Remembers a token just minted, for its donation (the hold time), shared by every proxy. */
