@@ -45,10 +45,10 @@ describe("the card-testing settings", () => {
       pow: { work: 5000, maxLevel: 3, ttlS: 300 },
       breaker: {
         windowS: 600,
-        clientDeclines: 3,
+        clientDeclines: 6,
         clientTokens: 8,
-        campaignDeclines: 10,
-        campaignTokens: 15,
+        campaignDeclines: 15,
+        campaignTokens: 20,
         successShare: 0.1,
         openS: 30,
       },

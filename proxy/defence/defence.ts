@@ -12,6 +12,7 @@ import type { DefenceConfig } from "../config";
 import { memoryCounters } from "../store/counters";
 import type { Counters, DefenceStore } from "../store";
 import { ProblemError } from "../problem";
+import { createAllowances } from "./allowances";
 import { breakerScopes, createBreaker } from "./breaker";
 import { createDefenceMode, scopesOf } from "./defence-mode";
 import { identityDeclines } from "./keys";
@@ -106,6 +107,8 @@ export function createDefence(
     logger: deps.logger,
     onOpen: deps.onBreakerOpen,
   });
+  // Venues let through for an event (givekit defence allow): they pass an open breaker.
+  const allowances = createAllowances(counters, deps.logger);
   const askHuman = () =>
     new ProblemError(
       "challenge_required",
@@ -125,8 +128,9 @@ export function createDefence(
   async function admitTokenization(request: CardRequest) {
     const admitted = await admission.admitTokenization(request);
     const scopes = breakerScopes(request.ip, request.campaign || request.session?.campaign || undefined);
+    const allowed = await allowances.has(request.ip);
     try {
-      const { probe } = await breaker.admitCard(scopes, { human: admitted.human });
+      const { probe } = await breaker.admitCard(scopes, { human: admitted.human || allowed });
       return { ...admitted, probe };
     } catch (error) {
       if (!isWaiting(error) || !verifier || !turnstile) throw error;
@@ -147,6 +151,7 @@ export function createDefence(
    */
   async function holdAtBreakers(request: { ip: string; campaign?: string; proof?: string }) {
     if (verifier && turnstile && request.proof && !request.proof.includes("~")) return;
+    if (await allowances.has(request.ip)) return;
     try {
       await breaker.peek(breakerScopes(request.ip, request.campaign));
     } catch (error) {
@@ -165,7 +170,7 @@ export function createDefence(
     const facts = admitted.minted;
     try {
       const { probe } = await breaker.admitCharge(breakerScopes(request.ip, request.campaign), {
-        human: facts?.human ?? false,
+        human: (facts?.human ?? false) || (await allowances.has(request.ip)),
         probe: (facts?.probe ?? []) as ReturnType<typeof breakerScopes>,
       });
       // A stockpiled token taken as a probe now: its outcome closes or reopens that breaker.
