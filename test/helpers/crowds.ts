@@ -14,6 +14,7 @@ import { startProxy, type ProxyHandle } from "./proxy";
 import { startSandbox } from "./sandbox";
 import { solvePow, type SolveTally } from "./pow-solver";
 import type { Challenge } from "../../contract/api";
+import { BREAKER_PATIENCE_MS, BREAKER_RETRY_MS } from "../../widget/donate/outcome/attempt";
 
 /** What a scenario needs of its stack: the proxies' URLs (requests spread over them, as a load balancer does) and the sandbox. */
 export interface CrowdStack {
@@ -122,7 +123,6 @@ interface Answer {
   status: number;
   code?: string;
   json: Record<string, unknown>;
-  retryAfter?: string;
 }
 
 let turn = 0;
@@ -141,12 +141,7 @@ async function post(
       body: JSON.stringify(body),
     });
     const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-    return {
-      status: response.status,
-      code: typeof json.code === "string" ? json.code : undefined,
-      json,
-      retryAfter: response.headers.get("Retry-After") ?? undefined,
-    };
+    return { status: response.status, code: typeof json.code === "string" ? json.code : undefined, json };
   } catch {
     return { status: 0, code: "network_error", json: {} };
   }
@@ -290,23 +285,18 @@ async function donate(
   );
 }
 
-/** How long the widget waits through open circuit breakers before it tells the donor to try later (widget/donate/outcome/attempt.ts). */
-const BREAKER_PATIENCE_MS = 180_000;
-
 /**
- * Sends again, as the widget does, while an open circuit breaker holds the card (429 with
- * `breaker`), after its Retry-After; adds the time waited to `waited`. The same request each time
- * (the same Idempotency-Key for a donation): nothing can be charged twice.
+ * Sends again, as the widget does (widget/donate/outcome/attempt.ts), while an open circuit
+ * breaker holds the card (429 rate_limited): every BREAKER_RETRY_MS, for BREAKER_PATIENCE_MS at
+ * most; adds the time waited to `waited`. The same request each time (the same Idempotency-Key
+ * for a donation): nothing can be charged twice.
  */
 async function throughBreakers(send: () => Promise<Answer>, waited: { ms: number }): Promise<Answer> {
   const began = Date.now();
-  for (;;) {
+  for (let waits = 0; ; waits++) {
     const answer = await send();
-    if (answer.status !== 429 || answer.json.breaker !== true) return answer;
-    const afterS = Number(answer.retryAfter ?? "5") || 5;
-    if (Date.now() - began + afterS * 1000 > BREAKER_PATIENCE_MS) return answer;
-    // Spread a little, as phones do: not every waiting widget in the same millisecond.
-    await sleep(afterS * 1000 + randomInt(0, 1000));
+    if (answer.code !== "rate_limited" || waits >= BREAKER_PATIENCE_MS / BREAKER_RETRY_MS) return answer;
+    await sleep(BREAKER_RETRY_MS);
     waited.ms = Date.now() - began;
   }
 }
