@@ -127,6 +127,19 @@ describe("a circuit breaker", () => {
     expect(opened).toEqual([]);
   });
 
+  it("says a scope is pressed at half a budget, so its cards are challenged before a breaker opens", async () => {
+    const { breaker, opened } = breakerWith();
+    const scopes = breakerScopes("198.51.100.10");
+    // Half of its 8 tokenizations not followed by a charge.
+    for (let i = 0; i < 4; i++) {
+      expect(await breaker.pressed(scopes)).toBe(false);
+      await admit(breaker, scopes);
+      await breaker.countToken(scopes);
+    }
+    expect(await breaker.pressed(scopes)).toBe(true);
+    expect(opened).toEqual([]);
+  });
+
   it("lets a person who passed the human check through an open breaker", async () => {
     const { breaker } = breakerWith();
     const scopes = breakerScopes("203.0.113.60");

@@ -241,6 +241,25 @@ export function createBreaker(
       }
     },
 
+    /**
+     * Whether any of these scopes has spent half a budget (its declines, or its tokenizations not
+     * followed by a charge): its cards are challenged then, so a tester that solves nothing is
+     * stopped before a breaker would hold everyone there.
+     */
+    async pressed(scopes: BreakerScope[]): Promise<boolean> {
+      const states = await count.add(
+        scopes.flatMap((scope) => [tokens(scope, 0), declines(scope, 0), charges(scope, 0)]),
+      );
+      return scopes.some((scope, index) => {
+        const [pending, declined, charged] = states.slice(index * 3, index * 3 + 3).map((s) => s.points);
+        const budget = budgets(scope);
+        return (
+          pending! * 2 >= allowance(budget.tokens, charged!) ||
+          declined! * 2 >= allowance(budget.declines, charged!)
+        );
+      });
+    },
+
     /** The breakers open now among these scopes (the operator's status). */
     async openIn(scopes: BreakerScope[]) {
       const found = await Promise.all(scopes.map(async (scope) => ({ scope, state: await openOf(scope) })));

@@ -88,6 +88,11 @@ export function createDefence(
     minted,
     onSessionDecline: deps.onSessionDecline,
   });
+  const breaker = createBreaker(config.breaker, {
+    counters,
+    logger: deps.logger,
+    onOpen: deps.onBreakerOpen,
+  });
   const admission = createAdmission(config, {
     mode,
     counters,
@@ -98,15 +103,11 @@ export function createDefence(
     identities,
     minted,
     clientDeclines: deps.clientDeclines,
+    breakerPressure: (ip, campaign) => breaker.pressed(breakerScopes(ip, campaign)),
     declineLimit: deps.declineLimit ?? 5,
     guarded,
   });
 
-  const breaker = createBreaker(config.breaker, {
-    counters,
-    logger: deps.logger,
-    onOpen: deps.onBreakerOpen,
-  });
   // Venues let through for an event (givekit defence allow): they pass an open breaker.
   const allowances = createAllowances(counters, deps.logger);
   const askHuman = () =>

@@ -60,6 +60,8 @@ export function createAdmission(
     /** A client's declines in the decline window (rate-limit.ts), and the count that makes it evidence. */
     clientDeclines?: (ip: string) => Promise<number>;
     declineLimit: number;
+    /** Whether the card's client or campaign has spent half a circuit breaker's budget (breaker.ts): challenged before any breaker opens. */
+    breakerPressure?: (ip: string, campaign?: string) => Promise<boolean>;
     /** Logs a failure that must not break the request. */
     guarded: (what: string, run: () => Promise<void>) => Promise<void>;
   },
@@ -88,6 +90,9 @@ export function createAdmission(
     // behind one client pays more for every card; a person there pays once.
     if (declines >= declineLimit)
       reasons.push({ level: 1 + declines - declineLimit, why: "client_declines" });
+    const campaign = request.campaign || request.session?.campaign || undefined;
+    if (deps.breakerPressure && (await deps.breakerPressure(request.ip, campaign).catch(() => false)))
+      reasons.push({ level: 1, why: "breaker_budget" });
     if (request.session?.bulk) reasons.push({ level: 0, why: "session_bulk" });
     if (request.session?.foreign) reasons.push({ level: 0, why: "session_foreign" });
     if (reasons.length === 0) return null;
