@@ -93,6 +93,9 @@ export function createDefence(
     logger: deps.logger,
     onOpen: deps.onBreakerOpen,
   });
+  // Venues let through for an event (givekit defence allow): they pass an open breaker, and
+  // spending a budget does not challenge them.
+  const allowances = createAllowances(counters, deps.logger);
   const admission = createAdmission(config, {
     mode,
     counters,
@@ -103,13 +106,12 @@ export function createDefence(
     identities,
     minted,
     clientDeclines: deps.clientDeclines,
-    breakerPressure: (ip, campaign) => breaker.pressed(breakerScopes(ip, campaign)),
+    breakerPressure: async (ip, campaign) =>
+      !(await allowances.has(ip)) && breaker.pressed(breakerScopes(ip, campaign)),
     declineLimit: deps.declineLimit ?? 5,
     guarded,
   });
 
-  // Venues let through for an event (givekit defence allow): they pass an open breaker.
-  const allowances = createAllowances(counters, deps.logger);
   const askHuman = () =>
     new ProblemError(
       "challenge_required",
