@@ -242,11 +242,11 @@ export function createBreaker(
     },
 
     /**
-     * Whether any of these scopes has spent half a budget (its declines, or its tokenizations not
-     * followed by a charge): its cards are challenged then, so a tester that solves nothing is
+     * Whether any of these scopes has spent `share` of a budget (its declines, or its tokenizations
+     * not followed by a charge): its cards are challenged then, so a tester that solves nothing is
      * stopped before a breaker would hold everyone there.
      */
-    async pressed(scopes: BreakerScope[]): Promise<boolean> {
+    async pressed(scopes: BreakerScope[], share = 0.5): Promise<boolean> {
       const states = await count.add(
         scopes.flatMap((scope) => [tokens(scope, 0), declines(scope, 0), charges(scope, 0)]),
       );
@@ -254,8 +254,8 @@ export function createBreaker(
         const [pending, declined, charged] = states.slice(index * 3, index * 3 + 3).map((s) => s.points);
         const budget = budgets(scope);
         return (
-          pending! * 2 >= allowance(budget.tokens, charged!) ||
-          declined! * 2 >= allowance(budget.declines, charged!)
+          pending! >= share * allowance(budget.tokens, charged!) ||
+          declined! >= share * allowance(budget.declines, charged!)
         );
       });
     },
