@@ -108,8 +108,8 @@ export function createDefence(
     clientDeclines: deps.clientDeclines,
     breakerPressure: async (ip, campaign) =>
       !(await allowances.has(ip)) &&
-      // Half a budget; a quarter where Turnstile is configured: it costs a person a moment, and no bot passes it.
-      breaker.pressed(breakerScopes(ip, campaign), verifier ? 0.25 : 0.5),
+      // Half a budget; a tenth where Turnstile is configured: it costs a person a moment, and no bot passes it.
+      breaker.pressed(breakerScopes(ip, campaign), verifier ? 0.1 : 0.5),
     declineLimit: deps.declineLimit ?? 5,
     guarded,
   });

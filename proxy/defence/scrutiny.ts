@@ -74,7 +74,11 @@ export function createAdmission(
    * its client's mounting declines (the level rises with them), its session minted in bulk or
    * sent from another client than the one it was minted for.
    */
-  async function scrutiny(request: Omit<CardRequest, "proof">): Promise<Scrutiny | null> {
+  async function scrutiny(
+    request: Omit<CardRequest, "proof">,
+    /** A charge's token: a breaker's budget weighs new cards, not the charge of one made already. */
+    forCharge = false,
+  ): Promise<Scrutiny | null> {
     const reasons: Scrutiny[] = [];
     try {
       const named = request.campaign || request.session?.campaign || undefined;
@@ -91,7 +95,11 @@ export function createAdmission(
     if (declines >= declineLimit)
       reasons.push({ level: 1 + declines - declineLimit, why: "client_declines" });
     const campaign = request.campaign || request.session?.campaign || undefined;
-    if (deps.breakerPressure && (await deps.breakerPressure(request.ip, campaign).catch(() => false)))
+    if (
+      !forCharge &&
+      deps.breakerPressure &&
+      (await deps.breakerPressure(request.ip, campaign).catch(() => false))
+    )
       reasons.push({ level: 1, why: "breaker_budget" });
     if (request.session?.bulk) reasons.push({ level: 0, why: "session_bulk" });
     if (request.session?.foreign) reasons.push({ level: 0, why: "session_foreign" });
@@ -190,7 +198,7 @@ export function createAdmission(
       if (cardState && cardState.points >= config.identityDeclines)
         throw new ProblemError("card_declined", "The card was declined. No money was taken.");
       const held = minted !== null && Date.now() - minted.mintedAt > config.tokenHoldS * 1000;
-      const now = await scrutiny({ ip: request.ip, campaign: request.campaign });
+      const now = await scrutiny({ ip: request.ip, campaign: request.campaign }, true);
       const short = now !== null && (minted?.proven ?? -1) < now.level;
       if (held || short) {
         throw new ProblemError(
