@@ -226,6 +226,8 @@ export function createBreaker(
         }
         return;
       }
+      // A declined card's tokenization is answered: it counts as a decline now, no longer as unanswered.
+      await count.add(scopes.map((scope) => tokens(scope, -1)));
       const states = await count.add(scopes.flatMap((scope) => [declines(scope, 1), charges(scope, 0)]));
       for (const [index, scope] of scopes.entries()) {
         const state = await openOf(scope);
@@ -242,21 +244,19 @@ export function createBreaker(
     },
 
     /**
-     * Whether any of these scopes has spent `share` of a budget (its declines, or its tokenizations
-     * not followed by a charge): its cards are challenged then, so a tester that solves nothing is
-     * stopped before a breaker would hold everyone there.
+     * Whether any of these scopes has spent `share` of its budget of tokenizations not followed by a
+     * charge: its cards are challenged then, so a tester that solves nothing is stopped before a
+     * breaker would hold everyone there.
      */
     async pressed(scopes: BreakerScope[], share = 0.5): Promise<boolean> {
       const states = await count.add(
         scopes.flatMap((scope) => [tokens(scope, 0), declines(scope, 0), charges(scope, 0)]),
       );
       return scopes.some((scope, index) => {
-        const [pending, declined, charged] = states.slice(index * 3, index * 3 + 3).map((s) => s.points);
+        const [pending, charged] = [states[index * 3]!.points, states[index * 3 + 2]!.points];
         const budget = budgets(scope);
-        return (
-          pending! >= share * allowance(budget.tokens, charged!) ||
-          declined! >= share * allowance(budget.declines, charged!)
-        );
+        // Declines are challenged by their own rules already (a client's, defence mode's).
+        return pending! >= share * allowance(budget.tokens, charged!);
       });
     },
 
