@@ -60,7 +60,7 @@ export interface RateLimitConfig {
 export interface BreakerConfig {
   /** The window the budgets count in, in seconds. */
   windowS: number;
-  /** Declines, and tokenizations not (yet) followed by a charge, one client may reach the network with in the window. */
+  /** Declines, and tokenizations not (yet) answered by a charge or a decline, one client may reach the network with in the window. */
   clientDeclines: number;
   clientTokens: number;
   /** The same for one campaign, over every client. */

@@ -13,7 +13,7 @@ import type { DefenceConfig } from "../config";
 export function describeHumanCheck(defence: Pick<DefenceConfig, "turnstile" | "breaker">): string {
   const { breaker } = defence;
   const budgets =
-    `${breaker.clientDeclines} declines and ${breaker.clientTokens} unpaid tokenizations a client, ` +
+    `${breaker.clientDeclines} declines and ${breaker.clientTokens} unanswered tokenizations a client, ` +
     `${breaker.campaignDeclines} and ${breaker.campaignTokens} a campaign, in ${breaker.windowS} s`;
   return defence.turnstile
     ? `Turnstile configured: a person passes an open circuit breaker (budgets: ${budgets})`

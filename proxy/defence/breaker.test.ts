@@ -102,7 +102,7 @@ describe("a circuit breaker", () => {
     expect(await admit(breaker, scopes)).toMatchObject({ through: false, retryAfter: "30" });
   });
 
-  it("bounds a campaign's tokenizations not followed by a charge, over many clients", async () => {
+  it("bounds a campaign's tokenizations not answered by a charge or a decline, over many clients", async () => {
     const { breaker, opened } = breakerWith();
     let through = 0;
     for (let i = 0; i < 100; i++) {
@@ -130,7 +130,7 @@ describe("a circuit breaker", () => {
   it("says a scope is pressed at half a budget, so its cards are challenged before a breaker opens", async () => {
     const { breaker, opened } = breakerWith();
     const scopes = breakerScopes("198.51.100.10");
-    // Half of its 8 tokenizations not followed by a charge.
+    // Half of its 8 tokenizations not answered by a charge or a decline.
     for (let i = 0; i < 4; i++) {
       expect(await breaker.pressed(scopes)).toBe(false);
       await admit(breaker, scopes);

@@ -1,7 +1,7 @@
 /**
  * The bound on cards reaching the network, whoever sends them (a bot that solves every challenge
  * and invents a donor per card too): budgets per client and per campaign of declines and of
- * tokenizations not followed by a charge, counted in the store's counters (shared by every proxy
+ * tokenizations not answered by a charge or a decline, counted in the store's counters (shared by every proxy
  * on PostgreSQL) over a window; each charge widens both by `successShare`, so a crowd's usual
  * share of declined cards never spends them. Past a budget the scope's breaker opens (a note in
  * the store, logged and counted once): cards wait. Once its time is over it lets one card through
@@ -163,7 +163,7 @@ export function createBreaker(
         if (probe.includes(scope) || options.human) continue;
         const [pending, declined, charged] = states.slice(index * 3, index * 3 + 3).map((s) => s.points);
         const budget = budgets(scope);
-        // This card would be one more tokenization not (yet) followed by a charge.
+        // This card would be one more tokenization not (yet) answered by a charge or a decline.
         const over =
           pending! + 1 > allowance(budget.tokens, charged!)
             ? { why: "tokenizations", figure: pending! }
