@@ -22,7 +22,9 @@
  * BENCH_CONNECTIONS (16), BENCH_DATABASE_URL (a PostgreSQL whose user may create databases),
  * 5. Crowds and card testers (test/helpers/crowds.ts) against the proxy's defaults, one proxy on
  *    SQLite and two on one PostgreSQL: good cards charged in a gala and a giving-day peak, and
- *    bot donations that reached the upstream (about 90 s, in real time; printed, not judged).
+ *    bot donations that reached the upstream (about 90 s, in real time; printed, not judged);
+ *    then testers that solve every challenge against the circuit breakers, printed as the table
+ *    proxy/GUIDE.md shows ("Circuit breakers", about 3 minutes more).
  * BENCH_ONLY (the parts to run, comma-separated: `proxy`, parts 1 to 3; `stores`, part 4; `crowds`,
  * part 5; `challenge`, part 6; `scale`, part 7; unset: all; PARTS below).
  * Every figure is printed beside its target and its guard (bench/baseline.json, bench/verdict.ts):
@@ -49,6 +51,8 @@ import { FORM_SESSION_FIELD } from "../contract/api";
 import { createFormSessions } from "../proxy/defence/form-session";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../sandbox/fixture";
 import {
+  BREAKER_SCENARIO_NAMES,
+  breakerTable,
   DEFENCE_SCENARIO_NAMES,
   SOLVING_SCENARIO_NAMES,
   describeFigures,
@@ -719,6 +723,18 @@ async function measureCrowds(run: BenchRun): Promise<Record<string, number>> {
   ]);
   for (const figures of sqliteDefence) say(`  ${describeFigures("one proxy, SQLite:", figures)}`);
   for (const figures of postgresDefence) say(`  ${describeFigures("two proxies, PostgreSQL:", figures)}`);
+  // Then testers that solve every challenge and invent a donor per card, against the circuit
+  // breakers: proxy/GUIDE.md's "Circuit breakers" table (up to 3 minutes).
+  const [sqliteBreakers, postgresBreakers] = await Promise.all([
+    runAllScenarios(() => startCrowdStack({}), {}, BREAKER_SCENARIO_NAMES),
+    runAllScenarios(
+      async () => startCrowdStack({ databaseUrl: await createDatabase(adminUrl, `givekit_crowd_${n++}`) }),
+      {},
+      BREAKER_SCENARIO_NAMES,
+    ),
+  ]);
+  say('  circuit breakers, testers that solve every challenge (proxy/GUIDE.md, "Circuit breakers"):');
+  say(breakerTable(sqliteBreakers, postgresBreakers));
   say();
   return {};
 }

@@ -82,7 +82,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     metrics,
     lifecycle,
     campaigns: createCampaignDirectory(deps.config.campaigns),
-    ...guardParts(deps),
+    ...guardParts(deps, metrics),
     ...campaignReads(deps, metrics, lifecycle),
   };
   const app = new Hono<AppEnv>();
@@ -102,7 +102,7 @@ type AppParts = AppDeps &
   };
 
 /** The client's limits, the card frame's sessions and the card-testing defence, over one set of counters. */
-function guardParts({ config, store, logger, signingSecret, ...deps }: AppDeps) {
+function guardParts({ config, store, logger, signingSecret, ...deps }: AppDeps, metrics: Metrics) {
   const rateLimits = deps.rateLimits ?? createRateLimits(config.rateLimits, store.counters);
   // One set of counters for the defence's parts: with SQLite, this process's memory.
   const counters = store.counters ?? memoryCounters();
@@ -116,6 +116,7 @@ function guardParts({ config, store, logger, signingSecret, ...deps }: AppDeps) 
     declineLimit: config.rateLimits.declineLimit,
     declineWindowS: config.rateLimits.declineBlockS,
     onSessionDecline: (session) => formSessions.recordDecline(session),
+    onBreakerOpen: (scope) => metrics.breakerOpens.inc({ scope }),
   });
   return { rateLimits, counters, formSessions, defence };
 }

@@ -67,6 +67,8 @@ export interface Metrics {
   clientAddressProblems: Counter<"problem">;
   /** Bot-filter refusals by reason, for the defence to count. */
   botRefusals: Counter<"reason">;
+  /** Circuit breakers opened on cards reaching the network (defence/breaker.ts), by scope kind. */
+  breakerOpens: Counter<"scope">;
   /**
    * Reads what the store knows (unknown attempts, defence mode) now and every
    * STORE_FIGURES_INTERVAL_MS, so a scrape answers from memory; returns the stop.
@@ -153,6 +155,12 @@ function donorMetrics(registers: Registers) {
       name: "givekit_bot_refusals_total",
       help: "Requests refused by a bot filter, by reason.",
       labelNames: ["reason"],
+      registers,
+    }),
+    breakerOpens: new Counter({
+      name: "givekit_breaker_opens_total",
+      help: "Circuit breakers opened on cards reaching the card network, by scope (client, campaign).",
+      labelNames: ["scope"],
       registers,
     }),
     clientAddressProblems: new Counter({

@@ -16,6 +16,8 @@ interface Command {
   summary: string;
   usage: string;
   options: NonNullable<ParseArgsConfig["options"]>;
+  /** Words after the command's name and before its options (`givekit defence allow RANGE`), handed as `values._`. */
+  positionals?: boolean;
   run(values: Record<string, unknown>, env: NodeJS.ProcessEnv, out: Output, err: Output): Promise<number>;
 }
 
@@ -86,6 +88,21 @@ const COMMANDS: Record<string, Command> = {
     usage: "givekit dashboard revoke",
     options: {},
     run: async (values, env, out) => (await import("./dashboard")).runDashboardRevoke(values, env, out),
+  },
+  "defence status": {
+    summary:
+      "list the open circuit breakers (campaigns, and the clients they scrutinise) and the ranges let through (PostgreSQL)",
+    usage: "givekit defence status",
+    options: {},
+    run: async (values, env, out) => (await import("./defence")).runDefenceStatus(values, env, out),
+  },
+  "defence allow": {
+    summary:
+      "let an address or range (a venue's Wi-Fi) through the circuit breakers for an event, on every proxy on this PostgreSQL; it expires",
+    usage: "givekit defence allow <address or range> --for <90m|6h|2d>",
+    options: { for: { type: "string" } },
+    positionals: true,
+    run: async (values, env, out) => (await import("./defence")).runDefenceAllow(values, env, out),
   },
   "webhooks list": {
     summary:
@@ -177,12 +194,13 @@ export async function main(
   }
   let values: Record<string, unknown>;
   try {
-    values = parseArgs({
+    const parsed = parseArgs({
       args: rest,
       options: { ...command.options, ...HELP },
       strict: true,
-      allowPositionals: false,
-    }).values;
+      allowPositionals: command.positionals === true,
+    });
+    values = command.positionals ? { ...parsed.values, _: parsed.positionals } : parsed.values;
   } catch (error) {
     err.write(`givekit ${name}: ${escapeControls((error as Error).message)}\n\n${commandUsage(command)}`);
     return 2;

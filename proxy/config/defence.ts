@@ -6,6 +6,22 @@
 import * as z from "zod/mini";
 import { ConfigError, MAX_COUNT, MAX_SECONDS, Ratio, whole } from "./values";
 
+/** The budgets of cards reaching the network and the breakers past them (proxy/GUIDE.md, "Circuit breakers"). */
+export interface BreakerConfig {
+  /** The window the budgets count in, in seconds. */
+  windowS: number;
+  /** Declines, and tokenizations not (yet) answered by a charge or a decline, one client may reach the network with in the window. */
+  clientDeclines: number;
+  clientTokens: number;
+  /** The same for one campaign, over every client. */
+  campaignDeclines: number;
+  campaignTokens: number;
+  /** What each charge in a scope adds to both its budgets: a crowd's share of declined cards is not card testing. */
+  successShare: number;
+  /** How long a breaker first stays open, in seconds; each probe declined doubles it (up to windowS). */
+  openS: number;
+}
+
 /** Card-testing defences (proxy/GUIDE.md, "Limits and defences"). */
 export interface DefenceConfig {
   /** Least time between the proxy issuing a card frame's form session and a tokenization, in ms; 0 turns the check off. */
@@ -46,6 +62,8 @@ export interface DefenceConfig {
   amountSpreadClients: number;
   /** givekit's own challenge, a proof of work: its mean work at level 0, its top level, its life. */
   pow: { work: number; maxLevel: number; ttlS: number };
+  /** The circuit breakers on cards reaching the network, per client and per campaign (defence/breaker.ts). */
+  breaker: BreakerConfig;
   /** Cloudflare Turnstile, asked instead of the proof of work when configured; null: the proof of work. */
   turnstile: {
     siteKey: string;
@@ -83,6 +101,13 @@ export const DEFENCE_DEFAULTS = {
   GIVEKIT_CHALLENGE_WORK: "5000",
   GIVEKIT_CHALLENGE_MAX_LEVEL: "3",
   GIVEKIT_CHALLENGE_TTL_S: "300",
+  GIVEKIT_BREAKER_WINDOW_S: "600",
+  GIVEKIT_BREAKER_CLIENT_DECLINES: "6",
+  GIVEKIT_BREAKER_CLIENT_TOKENS: "8",
+  GIVEKIT_BREAKER_CAMPAIGN_DECLINES: "15",
+  GIVEKIT_BREAKER_CAMPAIGN_TOKENS: "20",
+  GIVEKIT_BREAKER_SUCCESS_SHARE: "0.1",
+  GIVEKIT_BREAKER_OPEN_S: "30",
   TURNSTILE_SITE_KEY: "",
   TURNSTILE_SECRET: "",
   TURNSTILE_VERIFY_URL: "https://challenges.cloudflare.com/turnstile/v0/siteverify",
@@ -118,6 +143,13 @@ export const DefenceVariablesSchema = z.object({
   GIVEKIT_CHALLENGE_WORK: whole(1, 100_000_000),
   GIVEKIT_CHALLENGE_MAX_LEVEL: whole(0, 10),
   GIVEKIT_CHALLENGE_TTL_S: whole(10, 3600),
+  GIVEKIT_BREAKER_WINDOW_S: whole(10, MAX_SECONDS),
+  GIVEKIT_BREAKER_CLIENT_DECLINES: whole(1, MAX_COUNT),
+  GIVEKIT_BREAKER_CLIENT_TOKENS: whole(1, MAX_COUNT),
+  GIVEKIT_BREAKER_CAMPAIGN_DECLINES: whole(1, MAX_COUNT),
+  GIVEKIT_BREAKER_CAMPAIGN_TOKENS: whole(1, MAX_COUNT),
+  GIVEKIT_BREAKER_SUCCESS_SHARE: Ratio,
+  GIVEKIT_BREAKER_OPEN_S: whole(1, MAX_SECONDS),
   TURNSTILE_SITE_KEY: z.string(),
   TURNSTILE_SECRET: z.string(),
   TURNSTILE_VERIFY_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
@@ -154,6 +186,15 @@ export function defenceConfig(e: DefenceVariables): { defence: DefenceConfig } {
         work: e.GIVEKIT_CHALLENGE_WORK,
         maxLevel: e.GIVEKIT_CHALLENGE_MAX_LEVEL,
         ttlS: e.GIVEKIT_CHALLENGE_TTL_S,
+      },
+      breaker: {
+        windowS: e.GIVEKIT_BREAKER_WINDOW_S,
+        clientDeclines: e.GIVEKIT_BREAKER_CLIENT_DECLINES,
+        clientTokens: e.GIVEKIT_BREAKER_CLIENT_TOKENS,
+        campaignDeclines: e.GIVEKIT_BREAKER_CAMPAIGN_DECLINES,
+        campaignTokens: e.GIVEKIT_BREAKER_CAMPAIGN_TOKENS,
+        successShare: e.GIVEKIT_BREAKER_SUCCESS_SHARE,
+        openS: e.GIVEKIT_BREAKER_OPEN_S,
       },
       turnstile: turnstile(
         e.TURNSTILE_SITE_KEY,

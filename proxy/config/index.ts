@@ -11,7 +11,7 @@
  *   store.ts        GIVEKIT_DATA_DIR, DATABASE_URL, GIVEKIT_DB_POOL_MAX, GIVEKIT_CLAIM_LEASE_S, GIVEKIT_SIGNING_SECRET, GIVEKIT_IDEMPOTENCY_RETENTION_H, GIVEKIT_STORE_START_WAIT_S
  *   campaigns.ts    GIVEKIT_CAMPAIGNS (the campaigns file), GIVEKIT_PEERS_CACHE_S, GIVEKIT_PROGRESS_CACHE_S
  *   rate-limits.ts  GIVEKIT_RATE_*, GIVEKIT_DECLINE_*
- *   defence.ts      GIVEKIT_MIN_FORM_MS, GIVEKIT_FORM_SESSION_*, GIVEKIT_DEFENCE_*, GIVEKIT_TOKEN_HOLD_S, GIVEKIT_IDENTITY_DECLINES, GIVEKIT_CHALLENGE_*, TURNSTILE_*
+ *   defence.ts      GIVEKIT_MIN_FORM_MS, GIVEKIT_FORM_SESSION_*, GIVEKIT_DEFENCE_*, GIVEKIT_TOKEN_HOLD_S, GIVEKIT_IDENTITY_DECLINES, GIVEKIT_CHALLENGE_*, GIVEKIT_BREAKER_*, TURNSTILE_*
  *   reconcile.ts    GIVEKIT_RECONCILE_*
  *   webhooks.ts     GIVEKIT_WEBHOOKS, GIVEKIT_WEBHOOK_BACKOFF_MS
  *   dashboard.ts    GIVEKIT_DASHBOARD_*, GIVEKIT_RATE_FORM_EVENTS* (the staff dashboard)
@@ -76,7 +76,7 @@ import {
 
 export { DEFAULT_CAMPAIGNS_PATH, loadCampaigns } from "./campaigns";
 export type { DashboardConfig } from "./dashboard";
-export type { DefenceConfig } from "./defence";
+export type { BreakerConfig, DefenceConfig } from "./defence";
 export { parseOrigin } from "./network";
 export type { BucketConfig, RateLimitConfig } from "./rate-limits";
 export { DEFAULT_STOP_DELAY_S, DEFAULT_WIDGET_DIR } from "./server";

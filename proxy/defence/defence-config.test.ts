@@ -43,6 +43,15 @@ describe("the card-testing settings", () => {
       donorSpreadClients: 3,
       amountSpreadClients: 5,
       pow: { work: 5000, maxLevel: 3, ttlS: 300 },
+      breaker: {
+        windowS: 600,
+        clientDeclines: 6,
+        clientTokens: 8,
+        campaignDeclines: 15,
+        campaignTokens: 20,
+        successShare: 0.1,
+        openS: 30,
+      },
       turnstile: null,
     });
   });
@@ -81,6 +90,9 @@ describe("the card-testing settings", () => {
     [{ GIVEKIT_DEFENCE_DECLINE_RATIO: "1.5" }, "GIVEKIT_DEFENCE_DECLINE_RATIO"],
     [{ GIVEKIT_MIN_FORM_MS: "-1" }, "GIVEKIT_MIN_FORM_MS"],
     [{ GIVEKIT_DEFENCE_QUIET_S: "0" }, "GIVEKIT_DEFENCE_QUIET_S"],
+    [{ GIVEKIT_BREAKER_CLIENT_DECLINES: "0" }, "GIVEKIT_BREAKER_CLIENT_DECLINES"],
+    [{ GIVEKIT_BREAKER_SUCCESS_SHARE: "2" }, "GIVEKIT_BREAKER_SUCCESS_SHARE"],
+    [{ GIVEKIT_BREAKER_OPEN_S: "soon" }, "GIVEKIT_BREAKER_OPEN_S"],
   ])("%o → a ConfigError naming %s", (env, variable) => {
     expect(variableOf(env)).toBe(variable);
   });

@@ -11,17 +11,24 @@ import type { Challenge } from "../../contract/api";
 import type { DefenceConfig } from "../config";
 import { memoryCounters } from "../store/counters";
 import type { Counters, DefenceStore } from "../store";
+import { ProblemError } from "../problem";
+import { createAllowances } from "./allowances";
+import { breakerScopes, createBreaker } from "./breaker";
 import { createDefenceMode, scopesOf } from "./defence-mode";
 import { identityDeclines } from "./keys";
 import { createMintedTokens, type MintedToken } from "./minted";
 import { createPow } from "./pow";
-import { createAdmission } from "./scrutiny";
+import { createAdmission, type CardRequest } from "./scrutiny";
 import { createSignals, guardSignals, type DeclineDetail } from "./signals";
 import { createTurnstileVerifier, type ChallengeVerifier } from "./turnstile";
 
 export { cardKey, tokenKey } from "./keys";
 export type { MintedToken } from "./minted";
 export type { CardRequest, Scrutiny } from "./scrutiny";
+
+/** A card held by an open breaker (429): where Turnstile is configured, the human check is asked first. */
+const isWaiting = (error: unknown) =>
+  error instanceof ProblemError && error.code === "rate_limited" && error.extensions?.breaker === true;
 
 /**
  * @example
@@ -44,6 +51,8 @@ export function createDefence(
     declineWindowS?: number;
     /** Told of a declined card's form session (form-session.ts blocks a session whose cards are declined). */
     onSessionDecline?: (session: string) => Promise<void>;
+    /** Told of each circuit breaker that opens (the metric). */
+    onBreakerOpen?: (kind: "client" | "campaign") => void;
   },
 ) {
   const counters = deps.counters ?? memoryCounters();
@@ -79,6 +88,14 @@ export function createDefence(
     minted,
     onSessionDecline: deps.onSessionDecline,
   });
+  const breaker = createBreaker(config.breaker, {
+    counters,
+    logger: deps.logger,
+    onOpen: deps.onBreakerOpen,
+  });
+  // Venues let through for an event (givekit defence allow): they pass an open breaker, and
+  // spending a budget does not challenge them.
+  const allowances = createAllowances(counters, deps.logger);
   const admission = createAdmission(config, {
     mode,
     counters,
@@ -89,16 +106,124 @@ export function createDefence(
     identities,
     minted,
     clientDeclines: deps.clientDeclines,
+    breakerPressure: async (ip, campaign) =>
+      !(await allowances.has(ip)) &&
+      // Half a budget; a tenth where Turnstile is configured: it costs a person a moment, and no bot passes it.
+      breaker.pressed(breakerScopes(ip, campaign), verifier ? 0.1 : 0.5),
     declineLimit: deps.declineLimit ?? 5,
     guarded,
   });
+
+  const askHuman = () =>
+    new ProblemError(
+      "challenge_required",
+      "Confirm you are a person, then try again.",
+      undefined,
+      {},
+      {
+        challenge: turnstile,
+      },
+    );
+
+  /**
+   * Before a tokenization: the scrutiny's challenge (scrutiny.ts), then the breakers of its client
+   * and campaign (breaker.ts). Where Turnstile is configured, a card an open breaker would hold
+   * is asked to pass it instead, and goes through when it does.
+   */
+  async function admitTokenization(request: CardRequest) {
+    const admitted = await admission.admitTokenization(request);
+    const scopes = breakerScopes(request.ip, request.campaign || request.session?.campaign || undefined);
+    const allowed = await allowances.has(request.ip);
+    try {
+      const { probe } = await breaker.admitCard(scopes, { human: admitted.human || allowed });
+      return { ...admitted, probe };
+    } catch (error) {
+      if (!isWaiting(error) || !verifier || !turnstile) throw error;
+      const proof = request.proof;
+      // A Turnstile proof not yet spent on the scrutiny above.
+      if (!proof || proof.includes("~") || admitted.scrutiny) throw askHuman();
+      const verdict = await verifier.verify(proof, request.ip);
+      if (verdict.kind !== "passed") throw askHuman();
+      const { probe } = await breaker.admitCard(scopes, { human: true });
+      return { ...admitted, human: true, probe };
+    }
+  }
+
+  /**
+   * Before anything counts a card's request: an open breaker that would hold it holds it at once
+   * (breaker.ts's peek), or, where Turnstile is configured, asks for it; a Turnstile proof sent
+   * goes on to admitTokenization, which checks it.
+   */
+  async function holdAtBreakers(request: { ip: string; campaign?: string; proof?: string }) {
+    if (verifier && turnstile && request.proof && !request.proof.includes("~")) return;
+    if (await allowances.has(request.ip)) return;
+    try {
+      await breaker.peek(breakerScopes(request.ip, request.campaign));
+    } catch (error) {
+      if (isWaiting(error) && verifier && turnstile) throw askHuman();
+      throw error;
+    }
+  }
+
+  /**
+   * Before a donation's charge: the narrow refusals and the token's scrutiny (scrutiny.ts), then
+   * the breakers; a token an open breaker holds is made again where Turnstile is configured
+   * (card_check_required: the frame meets the human check), else waits (429).
+   */
+  async function admitDonation(request: { ip: string; campaign: string; token: string; email?: string }) {
+    const admitted = await admission.admitDonation(request);
+    const facts = admitted.minted;
+    try {
+      const { probe } = await breaker.admitCharge(breakerScopes(request.ip, request.campaign), {
+        human: (facts?.human ?? false) || (await allowances.has(request.ip)),
+        probe: (facts?.probe ?? []) as ReturnType<typeof breakerScopes>,
+      });
+      // A stockpiled token taken as a probe now: its outcome closes or reopens that breaker.
+      if (facts && probe.length > (facts.probe?.length ?? 0))
+        await guarded("remembering a probe", () => minted.remember(request.token, { ...facts, probe }));
+      return admitted;
+    } catch (error) {
+      if (isWaiting(error) && verifier && turnstile)
+        throw new ProblemError(
+          "card_check_required",
+          "Check the card again, then give.",
+          undefined,
+          {},
+          {
+            reason: "breaker",
+          },
+        );
+      throw error;
+    }
+  }
+
+  /** A charge's outcome at its client's and campaign's breakers, found by its token's note. */
+  async function breakerOutcome(
+    campaign: string | undefined,
+    detail: { token?: string; ip?: string },
+    outcome: "charged" | "declined",
+  ) {
+    if (!detail.ip) return;
+    const noted = detail.token ? await minted.recall(detail.token) : null;
+    await breaker.recordOutcome(
+      breakerScopes(detail.ip, campaign),
+      outcome,
+      (noted?.probe ?? []) as ReturnType<typeof breakerScopes>,
+    );
+  }
 
   return {
     /** The periods of defence mode on now for this campaign (its own, or all campaigns'). */
     active: (campaign?: string) => mode.activeIn(scopesOf(campaign)),
     scrutiny: admission.scrutiny,
-    admitTokenization: admission.admitTokenization,
-    admitDonation: admission.admitDonation,
+    holdAtBreakers,
+    admitTokenization,
+    admitDonation,
+    /** A card token the upstream made, counted at its client's and campaign's breakers. */
+    recordMinted: (ip: string, campaign?: string) =>
+      guarded("counting a token at the breakers", () => breaker.countToken(breakerScopes(ip, campaign))),
+    /** The breakers open now among these scopes. */
+    openBreakers: breaker.openIn,
     /** Remembers a token just minted, for its donation (the hold time), shared by every proxy. */
     recordToken: (token: string, facts: MintedToken) =>
       guarded("remembering a card token", () => minted.remember(token, facts)),
@@ -111,8 +236,13 @@ export function createDefence(
      * Counts a declined donation, overall and for its campaign, and against what it came with:
      * its card, its donor's e-mail and its form session (narrow refusals).
      */
-    recordDecline: (campaign?: string, detail: DeclineDetail = {}) =>
-      guarded("counting a decline", () => signals.countDecline(campaign, detail)),
+    recordDecline: async (campaign?: string, detail: DeclineDetail = {}) => {
+      await guarded("counting a decline", () => signals.countDecline(campaign, detail));
+      await guarded("a decline at the breakers", () => breakerOutcome(campaign, detail, "declined"));
+    },
+    /** A charged donation: pays its tokenization at its client's and campaign's breakers, and closes one it was the probe of. */
+    recordCharge: (campaign: string, detail: { token: string; ip: string }) =>
+      guarded("a charge at the breakers", () => breakerOutcome(campaign, detail, "charged")),
   };
 }
 

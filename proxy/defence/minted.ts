@@ -15,6 +15,10 @@ export interface MintedToken {
   proven: number | null;
   session: string | null;
   card: string;
+  /** The scopes whose open breaker let it through as their probe (breaker.ts); none: an ordinary card. */
+  probe?: string[];
+  /** It passed Turnstile, which lets a card through an open breaker. */
+  human?: boolean;
 }
 
 /**

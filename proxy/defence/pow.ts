@@ -22,7 +22,7 @@ export type PowVerdict =
 export interface PowConfig {
   /** Mean SHA-256 hashes a level-0 challenge costs (it doubles with each level). */
   work: number;
-  /** The highest level evidence raises a challenge to. */
+  /** The highest level defence mode's evidence raises a challenge to (a client's own declines go past it). */
   maxLevel: number;
   /** How long a challenge may be solved and sent back, in seconds. */
   ttlS: number;
@@ -44,9 +44,13 @@ export function createPow(config: PowConfig, deps: { secret: string; counters: C
   const signatureSecret = derive("givekit challenge signatures");
   const keySignatureSecret = derive("givekit challenge keys");
 
-  /** The counter the solver must reach: about `work << level` hashes, at random in its upper half. */
+  /**
+   * The counter the solver must reach: about `work << level` hashes, at random in its upper half.
+   * The level is not capped here (a client's declines raise it past maxLevel, scrutiny.ts); the
+   * counter only stays within what randomInt can draw.
+   */
   const counterFor = (level: number) => {
-    const top = Math.max(2, config.work * 2 ** Math.min(level, config.maxLevel) * (4 / 3));
+    const top = Math.min(2 ** 47, Math.max(2, config.work * 2 ** level * (4 / 3)));
     return randomInt(Math.floor(top / 2), Math.ceil(top));
   };
 

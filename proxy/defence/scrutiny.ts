@@ -60,6 +60,8 @@ export function createAdmission(
     /** A client's declines in the decline window (rate-limit.ts), and the count that makes it evidence. */
     clientDeclines?: (ip: string) => Promise<number>;
     declineLimit: number;
+    /** Whether the card's client or campaign has spent half a circuit breaker's budget (breaker.ts): challenged before any breaker opens. */
+    breakerPressure?: (ip: string, campaign?: string) => Promise<boolean>;
     /** Logs a failure that must not break the request. */
     guarded: (what: string, run: () => Promise<void>) => Promise<void>;
   },
@@ -72,7 +74,11 @@ export function createAdmission(
    * its client's mounting declines (the level rises with them), its session minted in bulk or
    * sent from another client than the one it was minted for.
    */
-  async function scrutiny(request: Omit<CardRequest, "proof">): Promise<Scrutiny | null> {
+  async function scrutiny(
+    request: Omit<CardRequest, "proof">,
+    /** A charge's token: a breaker's budget weighs new cards, not the charge of one made already. */
+    forCharge = false,
+  ): Promise<Scrutiny | null> {
     const reasons: Scrutiny[] = [];
     try {
       const named = request.campaign || request.session?.campaign || undefined;
@@ -84,16 +90,26 @@ export function createAdmission(
       await deps.guarded("reading defence mode", () => Promise.reject(error));
     }
     const declines = deps.clientDeclines ? await deps.clientDeclines(request.ip).catch(() => 0) : 0;
+    // One level (twice the work) more for each decline past the limit, without a cap: a tester
+    // behind one client pays more for every card; a person there pays once.
     if (declines >= declineLimit)
-      reasons.push({
-        level: 1 + Math.floor((declines - declineLimit) / declineLimit),
-        why: "client_declines",
-      });
+      reasons.push({ level: 1 + declines - declineLimit, why: "client_declines" });
+    const campaign = request.campaign || request.session?.campaign || undefined;
+    if (
+      !forCharge &&
+      deps.breakerPressure &&
+      (await deps.breakerPressure(request.ip, campaign).catch(() => false))
+    )
+      reasons.push({ level: 1, why: "breaker_budget" });
     if (request.session?.bulk) reasons.push({ level: 0, why: "session_bulk" });
     if (request.session?.foreign) reasons.push({ level: 0, why: "session_foreign" });
     if (reasons.length === 0) return null;
     const top = reasons.reduce((a, b) => (b.level > a.level ? b : a));
-    return { level: Math.min(top.level, pow.maxLevel), why: top.why };
+    // maxLevel caps the evidence of defence mode; a client's own declines rise past it.
+    return {
+      level: top.why === "client_declines" ? top.level : Math.min(top.level, pow.maxLevel),
+      why: top.why,
+    };
   }
 
   return {
@@ -108,9 +124,9 @@ export function createAdmission(
      */
     async admitTokenization(
       request: CardRequest,
-    ): Promise<{ proven: number | null; scrutiny: Scrutiny | null }> {
+    ): Promise<{ proven: number | null; scrutiny: Scrutiny | null; human: boolean }> {
       const found = await scrutiny(request);
-      if (!found) return { proven: null, scrutiny: found };
+      if (!found) return { proven: null, scrutiny: found, human: false };
       const bound = request.session?.id ?? `client:${rateLimitKey(request.ip)}`;
       const ask = async (level: number) =>
         new ProblemError(
@@ -134,7 +150,7 @@ export function createAdmission(
             },
           );
         const verdict = await verifier.verify(request.proof, request.ip);
-        if (verdict.kind === "passed") return { proven: found.level, scrutiny: found };
+        if (verdict.kind === "passed") return { proven: found.level, scrutiny: found, human: true };
         if (verdict.kind === "failed") throw challengeFailed();
         deps.logger.warn(
           { event: "challenge_unavailable", reason: verdict.reason, fallback: "pow" },
@@ -144,7 +160,7 @@ export function createAdmission(
       }
       if (!request.proof) throw await ask(found.level);
       const verdict = await pow.verify(request.proof, bound, found.level);
-      if (verdict.kind === "passed") return { proven: verdict.level, scrutiny: found };
+      if (verdict.kind === "passed") return { proven: verdict.level, scrutiny: found, human: false };
       if (verdict.kind === "too_easy") throw await ask(found.level);
       deps.logger.info(
         { event: "challenge_refused", reason: verdict.reason, scrutiny: found.why },
@@ -182,7 +198,7 @@ export function createAdmission(
       if (cardState && cardState.points >= config.identityDeclines)
         throw new ProblemError("card_declined", "The card was declined. No money was taken.");
       const held = minted !== null && Date.now() - minted.mintedAt > config.tokenHoldS * 1000;
-      const now = await scrutiny({ ip: request.ip, campaign: request.campaign });
+      const now = await scrutiny({ ip: request.ip, campaign: request.campaign }, true);
       const short = now !== null && (minted?.proven ?? -1) < now.level;
       if (held || short) {
         throw new ProblemError(

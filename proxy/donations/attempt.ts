@@ -31,7 +31,7 @@ export interface AttemptDeps {
   /** A decline counts against its client; a success is what its declines are weighed against. */
   rateLimits: Pick<RateLimits, "recordDecline" | "recordSuccess">;
   /** A decline is a signal of card testing: counted overall, for its campaign, card, donor and session. */
-  defence: Pick<Defence, "recordDecline">;
+  defence: Pick<Defence, "recordDecline" | "recordCharge">;
   /** Told of each charged gift, so the campaign's progress counts it at once. */
   progress?: Pick<ProgressCache, "changed">;
   /** GIVEKIT_WEBHOOKS: the outcome's events are written to the outbox with it (proxy/webhooks). */
@@ -160,6 +160,7 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
   if (result.state === "succeeded") {
     deps.progress?.changed(campaign);
     await deps.rateLimits.recordSuccess(ip).catch(() => undefined);
+    await deps.defence.recordCharge(campaignScope(campaign), { token: request.credit_card_token, ip });
   }
   return donationAnswer(answered);
 }

@@ -28,6 +28,8 @@ describe("counters", () => {
       remember: (key, value, ttlMs) =>
         failing ? Promise.reject(new Error("store unavailable")) : shared.remember(key, value, ttlMs),
       recall: (key) => (failing ? Promise.reject(new Error("store unavailable")) : shared.recall(key)),
+      notesUnder: (prefix) =>
+        failing ? Promise.reject(new Error("store unavailable")) : shared.notesUnder(prefix),
     };
     const counters = withFallback(flaky);
     await counters.add([hit("tokens:a")]);

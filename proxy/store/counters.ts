@@ -100,6 +100,12 @@ export function memoryCounters(now: () => number = Date.now): Counters {
       const note = notes.get(key);
       return note && note.expire > now() ? note.value : null;
     },
+    async notesUnder(prefix) {
+      const at = now();
+      return [...notes]
+        .filter(([key, note]) => key.startsWith(prefix) && note.expire > at)
+        .map(([key, note]) => ({ key, value: note.value, expire: note.expire }));
+    },
   };
 }
 
@@ -116,5 +122,6 @@ export function withFallback(shared: Counters, fallback: Counters = memoryCounte
     remember: (key, value, ttlMs) =>
       shared.remember(key, value, ttlMs).catch(() => fallback.remember(key, value, ttlMs)),
     recall: async (key) => (await shared.recall(key).catch(() => null)) ?? fallback.recall(key),
+    notesUnder: (prefix) => shared.notesUnder(prefix).catch(() => fallback.notesUnder(prefix)),
   };
 }

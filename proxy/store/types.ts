@@ -186,6 +186,8 @@ export interface Counters {
   remember(key: string, value: string, ttlMs: number): Promise<void>;
   /** The note under a key while it lives, else null. */
   recall(key: string): Promise<string | null>;
+  /** Every living note whose key starts with `prefix` (the open breakers, the venues let through). */
+  notesUnder(prefix: string): Promise<{ key: string; value: string; expire: number }[]>;
 }
 
 /** Idempotency keys: claimed across every proxy, released, expired with their proxy, purged. */

@@ -63,7 +63,10 @@ export interface TokenizeDeps {
   rateLimits: Pick<RateLimits, "admit" | "admitTokenization">;
   formSessions: Pick<FormSessions, "facts" | "check">;
   /** The challenge before a card reaches the upstream, the signals it counts, the token it remembers. */
-  defence: Pick<Defence, "admitTokenization" | "recordTokenization" | "recordToken">;
+  defence: Pick<
+    Defence,
+    "holdAtBreakers" | "admitTokenization" | "recordTokenization" | "recordToken" | "recordMinted"
+  >;
   campaigns: Pick<CampaignDirectory, "byKeyword">;
   /** Key of the card's keyed hash (the signals' and the form session's). */
   secret: string;
@@ -110,6 +113,12 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     log({ filtered: "form_session_foreign" });
     throw looksDeclined();
   }
+  // An open circuit breaker holds the card before its session or its client counts it.
+  await deps.defence.holdAtBreakers({
+    ip,
+    campaign: campaign ?? (session?.campaign || undefined),
+    proof: typeof proof === "string" ? proof : undefined,
+  });
   // A filled honeypot, or a form session that is missing, forged, too young, spent or blocked, is
   // a bot: refused before the upstream.
   const filter = !signals.success
@@ -122,13 +131,14 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     throw looksDeclined();
   }
   const scope = campaign ?? (session?.campaign || undefined);
-  const { proven, scrutiny } = await deps.defence.admitTokenization({
+  const { proven, scrutiny, probe, human } = await deps.defence.admitTokenization({
     ip,
     campaign: scope,
     session,
     proof: typeof proof === "string" ? proof : undefined,
   });
   if (scrutiny) log({ scrutiny: scrutiny.why, proven });
+  if (probe.length > 0) log({ breakerProbe: probe.join(" ") });
   await deps.rateLimits.admitTokenization(ip);
   await deps.defence.recordTokenization({ digits, key }, scope);
   // The schema accepted the date, so it parses; the upstream takes MM/YYYY.
@@ -149,7 +159,10 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     proven,
     session: session?.id ?? null,
     card: key,
+    ...(probe.length > 0 ? { probe } : {}),
+    ...(human ? { human } : {}),
   });
+  await deps.defence.recordMinted(ip, scope);
   return {
     token: outcome.token,
     brand: outcome.brand ?? cardBrand(digits),

@@ -14,6 +14,7 @@ import { startProxy, type ProxyHandle } from "./proxy";
 import { startSandbox } from "./sandbox";
 import { solvePow, type SolveTally } from "./pow-solver";
 import type { Challenge } from "../../contract/api";
+import { BREAKER_PATIENCE_MS, BREAKER_RETRY_MS } from "../../widget/donate/outcome/attempt";
 
 /** What a scenario needs of its stack: the proxies' URLs (requests spread over them, as a load balancer does) and the sandbox. */
 export interface CrowdStack {
@@ -103,6 +104,8 @@ export interface ScenarioFigures {
   wallS: number;
   /** People elsewhere during a scenario that has them (the griefer's): their good cards and how many were charged. */
   elsewhere?: { goodCards: number; charged: number };
+  /** What open circuit breakers added to the people's time, in seconds: median and 95th percentile. */
+  waitS?: { median: number; p95: number };
   /** A tester's live cards confirmed (charged), and the CPU seconds it paid solving challenges per card that reached the upstream. */
   botLiveCharged?: number;
   botCpuSPerCharge?: number;
@@ -217,19 +220,32 @@ async function give(
   who: Sender,
   token?: string,
   tally?: SolveTally,
+  waited?: { ms: number },
 ): Promise<Answer> {
+  // A person's widget waits through an open circuit breaker and tries again by itself; a bot moves on.
+  const patient = (send: () => Promise<Answer>) =>
+    who === "person" ? throughBreakers(send, waited ?? { ms: 0 }) : send();
   for (let round = 0; ; round++) {
     if (!token) {
-      const minted = await tokenize(stack, card.number, card.formSession, card.ip, who, tally);
+      const minted = await patient(() => tokenize(stack, card.number, card.formSession, card.ip, who, tally));
       if (minted.status !== 201) return minted;
       token = String(minted.json.token);
     }
-    const gift = await donate(
-      stack,
-      token,
-      card.amount,
-      card.ip,
-      who === "person" ? `guest.${card.amount.replace(".", "-")}@example.org` : TESTER_EMAIL,
+    const sent = token;
+    const key = randomUUID();
+    const gift = await patient(() =>
+      donate(
+        stack,
+        sent,
+        card.amount,
+        card.ip,
+        who === "person"
+          ? `guest.${card.amount.replace(".", "-")}@example.org`
+          : who === "solver"
+            ? inventedEmail()
+            : TESTER_EMAIL,
+        key,
+      ),
     );
     if (round > 0 || gift.code !== "card_check_required" || who === "bot") return gift;
     token = undefined;
@@ -238,6 +254,8 @@ async function give(
 
 /** A tester's one identity; each person has their own (told apart by their unique amount). */
 const TESTER_EMAIL = "card.tester@example.org";
+/** A tester that solves invents a donor per card, as testers' scripts do: the narrow refusals never meet it twice. */
+const inventedEmail = () => `donor.${randomBytes(6).toString("hex")}@example.net`;
 
 async function donate(
   stack: CrowdStack,
@@ -245,6 +263,7 @@ async function donate(
   amount: string,
   ip: string,
   email = TESTER_EMAIL,
+  key: string = randomUUID(),
 ): Promise<Answer> {
   return post(
     stack,
@@ -256,12 +275,30 @@ async function donate(
       donor:
         email === TESTER_EMAIL
           ? { first_name: "Card", last_name: "Tester", email }
-          : { first_name: "Guest", last_name: `Donor ${amount}`, email },
+          : email.endsWith("@example.net")
+            ? { first_name: "Alex", last_name: `Smith ${email.slice(6, 12)}`, email }
+            : { first_name: "Guest", last_name: `Donor ${amount}`, email },
       credit_card_token: token,
     },
     ip,
-    { "Idempotency-Key": randomUUID() },
+    { "Idempotency-Key": key },
   );
+}
+
+/**
+ * Sends again, as the widget does (widget/donate/outcome/attempt.ts), while an open circuit
+ * breaker holds the card (429 rate_limited): every BREAKER_RETRY_MS, for BREAKER_PATIENCE_MS at
+ * most; adds the time waited to `waited`. The same request each time (the same Idempotency-Key
+ * for a donation): nothing can be charged twice.
+ */
+async function throughBreakers(send: () => Promise<Answer>, waited: { ms: number }): Promise<Answer> {
+  const began = Date.now();
+  for (let waits = 0; ; waits++) {
+    const answer = await send();
+    if (answer.code !== "rate_limited" || waits >= BREAKER_PATIENCE_MS / BREAKER_RETRY_MS) return answer;
+    await sleep(BREAKER_RETRY_MS);
+    waited.ms = Date.now() - began;
+  }
 }
 
 interface Person {
@@ -300,8 +337,13 @@ function people(
   });
 }
 
+/** Every person's time waited at open circuit breakers, in ms, by the scenario that ran them. */
+const waitsOf = new WeakMap<Person[], number[]>();
+
 async function runPeople(stack: CrowdStack, crowd: Person[]): Promise<Record<string, number>> {
   const refused: Record<string, number> = {};
+  const waits: number[] = [];
+  waitsOf.set(crowd, waits);
   const began = Date.now();
   await Promise.all(
     crowd.map(async (person) => {
@@ -310,11 +352,16 @@ async function runPeople(stack: CrowdStack, crowd: Person[]): Promise<Record<str
       await sleep(person.formMs);
       const why = await (async () => {
         if (!formSession) return "no_form_session";
+        const waited = { ms: 0 };
         const gift = await give(
           stack,
           { number: person.card, formSession, ip: person.ip, amount: person.amount },
           "person",
+          undefined,
+          undefined,
+          waited,
         );
+        waits.push(waited.ms);
         return gift.status === 200 ? null : (gift.code ?? String(gift.status));
       })();
       if (why && !person.card.endsWith("0002")) refused[why] = (refused[why] ?? 0) + 1;
@@ -395,7 +442,9 @@ export type ScenarioName =
   | "griefer-gala"
   | "tester-gala"
   | "stockpile-solving"
-  | "distributed-solving";
+  | "distributed-solving"
+  | "spread-solving"
+  | "paced-solving";
 /** The scenarios that hold with or without Turnstile. */
 export const SCENARIO_NAMES: ScenarioName[] = ["gala", "giving-day", "bot-spread", "bot-paced", "burst"];
 /** The testers and griefers against the defaults (givekit's own challenge). */
@@ -407,6 +456,14 @@ export const DEFENCE_SCENARIO_NAMES: ScenarioName[] = [
 ];
 /** The same testers, paying every challenge as the frame does: what a determined one gets, and at what cost. */
 export const SOLVING_SCENARIO_NAMES: ScenarioName[] = ["stockpile-solving", "distributed-solving"];
+
+/** Testers that solve every challenge and invent a donor per card, against the circuit breakers (issue 42's bounds). */
+export const BREAKER_SCENARIO_NAMES: ScenarioName[] = [
+  "spread-solving",
+  "paced-solving",
+  "distributed-solving",
+  "stockpile-solving",
+];
 
 /** What each scenario is, in the words proxy/GUIDE.md uses. */
 export const SCENARIOS: Record<ScenarioName, string> = {
@@ -424,10 +481,14 @@ export const SCENARIOS: Record<ScenarioName, string> = {
   "tester-gala": "a tester beside a gala: 40 dead cards from the venue's address while its 60 guests give",
   "stockpile-solving": "the stockpile, its bot solving every challenge (3 minutes at most)",
   "distributed-solving": "the distributed tester, solving every challenge (3 minutes at most)",
+  "spread-solving":
+    "a tester over 100 addresses that solves every challenge: 300 cards (90 % dead), a new donor each, 4 at a time",
+  "paced-solving": "a tester that solves, from one address: 60 dead cards in 2 minutes, a new donor each",
 };
 
-/** A tester's card: live (the sandbox charges it) one in `liveEvery`, else dead. */
-const testerCard = (n: number, liveEvery: number) => (n % liveEvery === 0 ? goodCard() : deadCard(n));
+/** A tester's card: live (the sandbox charges it) one in `liveEvery` (0: none), else dead. */
+const testerCard = (n: number, liveEvery: number) =>
+  liveEvery > 0 && n % liveEvery === 0 ? goodCard() : deadCard(n);
 /** Amounts a tester's live cards are charged: told apart from people's in the report. */
 const TESTER_AMOUNT = "5.00";
 
@@ -444,6 +505,8 @@ async function runTester(
     stockpile: boolean;
     forMs: number;
     tally: SolveTally;
+    /** Card n is sent no sooner than n times this after the start (a paced tester). */
+    everyMs?: number;
   },
 ): Promise<void> {
   const until = Date.now() + options.forMs;
@@ -469,7 +532,9 @@ async function runTester(
     amount: TESTER_AMOUNT,
   });
   if (!options.stockpile) {
+    const began = Date.now();
     await pool(cards, async ({ n }) => {
+      if (options.everyMs) await sleep(began + n * options.everyMs - Date.now());
       if (sessions[n]) await give(stack, card(n), options.who, undefined, options.tally);
     });
     return;
@@ -492,10 +557,18 @@ async function runTester(
   });
 }
 
+/** The median and 95th percentile of waits in ms, in seconds to a tenth. */
+function percentiles(waits: number[]): { median: number; p95: number } {
+  const sorted = waits.toSorted((a, b) => a - b);
+  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0;
+  return { median: Math.round(at(0.5) / 100) / 10, p95: Math.round(at(0.95) / 100) / 10 };
+}
+
 /** Runs one scenario against a fresh stack; the figures are read from the sandbox's report. */
 export async function runScenario(name: ScenarioName, stack: CrowdStack): Promise<ScenarioFigures> {
   const began = Date.now();
   const figures = async (crowd: Person[], refused: Record<string, number>, charged: number) => ({
+    ...(waitsOf.has(crowd) ? { waitS: percentiles(waitsOf.get(crowd)!) } : {}),
     scenario: name,
     goodCards: crowd.filter((person) => !person.card.endsWith("0002")).length,
     charged,
@@ -530,14 +603,26 @@ export async function runScenario(name: ScenarioName, stack: CrowdStack): Promis
     case "stockpile":
     case "stockpile-solving":
     case "distributed":
-    case "distributed-solving": {
+    case "distributed-solving":
+    case "spread-solving":
+    case "paced-solving": {
       const tally: SolveTally = { cpuS: 0, count: 0 };
       const stockpile = name.startsWith("stockpile");
+      const shape =
+        name === "spread-solving"
+          ? { cards: 300, liveEvery: 10, address: (n: number) => `10.66.0.${n % 100}`, workers: 4 }
+          : name === "paced-solving"
+            ? { cards: 60, liveEvery: 0, address: () => "203.0.113.67", workers: 1, everyMs: 2000 }
+            : stockpile
+              ? {
+                  cards: 300,
+                  liveEvery: 10,
+                  address: (n: number) => `10.77.${Math.floor(n / 250)}.${n % 250}`,
+                  workers: 10,
+                }
+              : { cards: 1000, liveEvery: 5, address: (n: number) => `10.88.0.${n % 100}`, workers: 10 };
       await runTester(stack, {
-        cards: stockpile ? 300 : 1000,
-        liveEvery: stockpile ? 10 : 5,
-        address: stockpile ? (n) => `10.77.${Math.floor(n / 250)}.${n % 250}` : (n) => `10.88.0.${n % 100}`,
-        workers: 10,
+        ...shape,
         who: name.endsWith("-solving") ? "solver" : "bot",
         stockpile,
         forMs: 180_000,
@@ -611,6 +696,34 @@ export async function runAllScenarios(
   }
 }
 
+/** What each breaker scenario may put through to the upstream (issue 42's bounds). */
+const BREAKER_BOUNDS: Partial<Record<ScenarioName, string>> = {
+  "spread-solving": "30 declined, 30 tokenizations",
+  "paced-solving": "10",
+  "distributed-solving": "50 tokenizations, 50 charges",
+  "stockpile-solving": "30",
+};
+
+/** One cell of the breakers' table: what reached the upstream, and the tester's CPU per card that did. */
+const reachedCell = (figures: ScenarioFigures) =>
+  `${figures.botDonations} declined + ${figures.botLiveCharged ?? 0} live charges, ${figures.botTokenizations} tokenizations; ${figures.botCpuSPerCharge} CPU s each`;
+
+/**
+ * The circuit breakers' table as proxy/GUIDE.md ("Circuit breakers") shows it, from the breaker
+ * scenarios run on each store (BREAKER_SCENARIO_NAMES' order): the test and the bench print it.
+ */
+export function breakerTable(sqlite: ScenarioFigures[], postgres: ScenarioFigures[]): string {
+  const rows = sqlite.map((figures, i) => {
+    const name = figures.scenario as ScenarioName;
+    return `| ${SCENARIOS[name]} | ${reachedCell(figures)} | ${postgres[i] ? reachedCell(postgres[i]) : "-"} | ${BREAKER_BOUNDS[name] ?? "printed"} |`;
+  });
+  return [
+    "| a tester that solves every challenge, a new donor per card | one proxy, SQLite | two proxies, PostgreSQL | bound |",
+    "| --- | --- | --- | --- |",
+    ...rows,
+  ].join("\n");
+}
+
 /** One line of figures, as the tests and the bench print them. */
 export function describeFigures(label: string, figures: ScenarioFigures): string {
   const refused = Object.entries(figures.refused)
@@ -626,7 +739,10 @@ export function describeFigures(label: string, figures: ScenarioFigures): string
       : figures.goodCards > 0 && figures.botDonations > 0
         ? `; ${figures.botDonations} tester charges and ${figures.botTokenizations} tokenizations reached the upstream`
         : "";
+  const waited = figures.waitS
+    ? `; waited at breakers: median ${figures.waitS.median} s, p95 ${figures.waitS.p95} s`
+    : "";
   return figures.goodCards > 0
-    ? `${label} ${figures.scenario}: ${figures.charged} of ${figures.goodCards} good cards charged once${refused ? ` (refused: ${refused})` : ""}${elsewhere}${tester} in ${figures.wallS} s${defence}`
+    ? `${label} ${figures.scenario}: ${figures.charged} of ${figures.goodCards} good cards charged once${refused ? ` (refused: ${refused})` : ""}${elsewhere}${tester}${waited} in ${figures.wallS} s${defence}`
     : `${label} ${figures.scenario}: ${figures.botDonations} bot donations and ${figures.botTokenizations} card tokenizations reached the upstream${tester} in ${figures.wallS} s${defence}`;
 }

@@ -252,6 +252,10 @@ describe("card testing from many addresses, two proxies on one PostgreSQL", () =
       // The declines signal is the one under test here: the BIN-run signal (6 cards by default)
       // would otherwise race it and trip first in some runs.
       GIVEKIT_DEFENCE_BIN_CARDS: "1000",
+      // Defence mode's challenge is under test here, not the campaign's breaker (its own tests:
+      // test/proxy/defence/breaker-crowds.ts), which would keep the people below waiting.
+      GIVEKIT_BREAKER_CAMPAIGN_DECLINES: "1000",
+      GIVEKIT_BREAKER_CAMPAIGN_TOKENS: "1000",
     });
     const startedAt = Date.now();
     await runBot(p.apis);

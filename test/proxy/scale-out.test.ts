@@ -61,6 +61,9 @@ function env(): Record<string, string> {
     GIVEKIT_RATE_DONATIONS: "1000",
     // A bucket of 10 that does not refill within a test: its count is exact.
     GIVEKIT_RATE_PAYMENT_TOKENS_PER_MIN: "1",
+    // The bucket is under test, not the breaker's budget of tokenizations not followed by a
+    // charge, whose half (4) would have this client's cards challenged first.
+    GIVEKIT_BREAKER_CLIENT_TOKENS: "100",
     GIVEKIT_DECLINE_LIMIT: "2",
     UPSTREAM_CONNECT_TIMEOUT_MS: "500",
     UPSTREAM_TIMEOUT_MS: "1500",

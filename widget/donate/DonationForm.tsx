@@ -94,6 +94,9 @@ export class DonationForm extends Reactive<DonationFormProps> {
     const status = model.status.value;
     const errors = model.errors.value;
     const busy = model.busy.value;
+    // Waiting through an open circuit breaker (outcome/attempt.ts) says so, with a way out.
+    const sending =
+      status.kind === "submitting" && status.checking ? t.donateLater!.outcome.checking : d.submitting;
     const total = model.gift.totalCents.value;
     const per = d.per[model.gift.frequency.value];
     const errorFor = (field: DonateField) => {
@@ -185,7 +188,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
         ) : null}
         <Announce
           attempt={model.refusals.value}
-          text={busy ? d.submitting : errorCount > 0 ? t.common.fixErrors(errorCount) : this.#stepNews}
+          text={busy ? sending : errorCount > 0 ? t.common.fixErrors(errorCount) : this.#stepNews}
         />
         {/* Back after the button that goes on, so Tab from the last field reaches that first. */}
         <div class="gk-actions">
@@ -193,7 +196,7 @@ export class DonationForm extends Reactive<DonationFormProps> {
             {busy ? (
               <>
                 <span class="gk-spinner" aria-hidden="true" />
-                {d.submitting}
+                {sending}
               </>
             ) : steps && step < LAST_STEP ? (
               d.next

@@ -76,6 +76,7 @@ export const donateLaterEn = {
     notCharged: "Your donation did not go through, so nothing was charged. You can try again.",
     inProgress: "Your donation is still being processed. Wait a moment, then try again.",
     rateLimited: "Too many gifts from this network right now. Try again in a minute.",
+    checking: "Checking… If this takes long, try again in a minute, or switch off Wi-Fi.",
     tooManyDeclines:
       "Too many declined cards from this network, so nothing was charged. Please try again later.",
     invalidPeer: "That fundraiser or team is not part of this campaign. Choose another one or remove it.",

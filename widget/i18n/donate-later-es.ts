@@ -72,6 +72,7 @@ export const donateLaterEs: DonateLaterMessages = {
     notCharged: "Su donación no se realizó, así que no se hizo ningún cargo. Puede intentarlo de nuevo.",
     inProgress: "Su donación todavía se está procesando. Espere un momento y vuelva a intentarlo.",
     rateLimited: "Demasiadas donaciones desde esta red en este momento. Vuelva a intentarlo en un minuto.",
+    checking: "Comprobando… Si tarda, vuelva a intentarlo en un minuto, o desactive el wifi.",
     tooManyDeclines:
       "Demasiadas tarjetas rechazadas desde esta red, así que no se hizo ningún cargo. Vuelva a intentarlo más tarde.",
     invalidPeer: "Ese recaudador o equipo no forma parte de esta campaña. Elija otro o quítelo.",

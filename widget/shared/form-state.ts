@@ -5,7 +5,8 @@ import type { WidgetErrorCode } from "../../contract/errors";
 /** Where a form is: being filled in, sending, refused (and why), or one of its own endings. */
 export type FormStatus<Failure, End extends { kind: string }> =
   | { kind: "editing" }
-  | { kind: "submitting" }
+  /** `checking`: waiting through an open circuit breaker of the proxy, to try again by itself. */
+  | { kind: "submitting"; checking?: boolean }
   | { kind: "failed"; failure: Failure; code: WidgetErrorCode }
   | End;
 

@@ -11,6 +11,7 @@ import { checkCampaignsFile } from "./campaigns-file";
 import { describeChallenge } from "./challenge";
 import { checkTrust } from "./client-address";
 import { checkDataDir } from "./data-dir";
+import { describeHumanCheck } from "./human-check";
 import { DoctorNote, failure, type Check, type DoctorResult } from "./finding";
 import { checkOptInLists, offeredLists } from "./opt-in-lists";
 import { checkOrigins } from "./origins";
@@ -67,6 +68,7 @@ export async function runDoctor(
     { name: "campaigns", run: async () => checkCampaignsFile(config) },
     { name: "widget build", run: async () => checkWidgetBuild(config.widgetDir) },
     { name: "challenge", run: async () => describeChallenge(config) },
+    { name: "human check", run: async () => describeHumanCheck(config.defence) },
     ...(config.databaseUrl
       ? []
       : [{ name: "data directory", run: async () => checkDataDir(config.dataDir) }]),

@@ -34,6 +34,8 @@ const TAKE_BUCKET = `WITH prior AS (SELECT expire FROM ${COUNTERS_TABLE} WHERE k
 const REMEMBER = `INSERT INTO ${NOTES_TABLE} (key, value, expire) VALUES ($1, $2, $3)
   ON CONFLICT (key) DO UPDATE SET value = excluded.value, expire = excluded.expire`;
 const RECALL = `SELECT value FROM ${NOTES_TABLE} WHERE key = $1 AND expire > $2`;
+const NOTES_UNDER = `SELECT key, value, expire::float8 AS expire FROM ${NOTES_TABLE}
+  WHERE starts_with(key, $1) AND expire > $2 ORDER BY key`;
 
 export function pgCounters({ query, lazy, now }: PgContext): Counters {
   return {
@@ -87,6 +89,15 @@ export function pgCounters({ query, lazy, now }: PgContext): Counters {
     async recall(key) {
       const { rows } = await query<{ value: string }>(RECALL, [key, now()], lazy, "givekit-notes-recall");
       return rows[0]?.value ?? null;
+    },
+    async notesUnder(prefix) {
+      const { rows } = await query<{ key: string; value: string; expire: number }>(
+        NOTES_UNDER,
+        [prefix, now()],
+        lazy,
+        "givekit-notes-under",
+      );
+      return rows;
     },
   };
 }

@@ -74,6 +74,7 @@ describe("givekit doctor", () => {
       `✓ campaigns: 2 from ${ownCampaigns}`,
       expect.stringMatching(new RegExp(`^✓ widget build: built \\S+ in ${widgetDir}$`)),
       "· challenge: none configured (TURNSTILE_SITE_KEY, TURNSTILE_SECRET): defence mode asks givekit's own challenge (a proof of work)",
+      "· human check: none configured (TURNSTILE_SITE_KEY, TURNSTILE_SECRET): the defence can only budget the cards that reach the network (6 declines and 8 unanswered tokenizations a client, 15 and 20 a campaign, in 600 s); past a budget everyone there waits, people too, until a probe is charged",
       `✓ data directory: ${dir} is this user's to write`,
       expect.stringMatching(/^✓ store: SQLite: no database yet in /),
       "✓ defence mode: off (no database yet)",
@@ -180,6 +181,9 @@ describe("givekit doctor", () => {
     expect(code).toBe(0);
     expect(line(out, "challenge")).toBe(
       "· challenge: Turnstile configured (site key 0x4AAAAAAAdoctor): defence mode asks for it",
+    );
+    expect(line(out, "human check")).toMatch(
+      /^· human check: Turnstile configured: a person passes an open circuit breaker/,
     );
     expect(out).not.toContain("0x4AAAAAAAsecret-doctor");
   });

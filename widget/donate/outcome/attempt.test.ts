@@ -4,7 +4,7 @@ import { createFormState } from "../../shared/form-state";
 import type { TokenResult } from "../card/card-port";
 import type { DonateField, FieldProblem } from "../base/fields";
 import type { DonateEnd, DonateFailure } from "../base/status";
-import { createAttempt, FOLLOW_FIRST_MS, type Gift } from "./attempt";
+import { BREAKER_PATIENCE_MS, BREAKER_RETRY_MS, createAttempt, FOLLOW_FIRST_MS, type Gift } from "./attempt";
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -113,6 +113,49 @@ describe("the attempt model", () => {
       transactionId: "T-9",
     });
     expect(card.reset).toHaveBeenCalledTimes(1);
+  });
+
+  it("waits through an open circuit breaker saying it is checking, then sends the very same gift again by itself", async () => {
+    const held = problem(429, "rate_limited");
+    const proxy = fakeProxy([held, held, CHARGED]);
+    const { attempt, card, form } = attemptWith(proxy);
+    form.start();
+    const result = attempt.send(GIFT);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(form.status.value).toEqual({ kind: "submitting", checking: true });
+    expect(proxy.sent).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(BREAKER_RETRY_MS);
+    expect(proxy.sent).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(BREAKER_RETRY_MS);
+    expect(await result).toEqual({ kind: "success" });
+    // One card token, one key: a gift held and sent again can be charged once only.
+    expect(card.tokenize).toHaveBeenCalledTimes(1);
+    expect(new Set(proxy.sent.map((call) => call.key)).size).toBe(1);
+    expect(proxy.sent.map((call) => call.body.credit_card_token)).toEqual(["tok_1", "tok_1", "tok_1"]);
+  });
+
+  it("a card the frame could not tokenize behind an open breaker is tokenized again after the wait", async () => {
+    const proxy = fakeProxy([CHARGED]);
+    const { attempt, card, form } = attemptWith(proxy);
+    card.tokenize.mockResolvedValueOnce({ ok: false, code: "rate_limited" });
+    form.start();
+    const result = attempt.send(GIFT);
+    await vi.advanceTimersByTimeAsync(BREAKER_RETRY_MS);
+    expect(await result).toEqual({ kind: "success" });
+    expect(card.tokenize).toHaveBeenCalledTimes(2);
+    expect(proxy.sent).toHaveLength(1);
+  });
+
+  it("gives up waiting after BREAKER_PATIENCE_MS and tells the donor to try again later", async () => {
+    const proxy = fakeProxy(Array.from({ length: 50 }, () => problem(429, "rate_limited")));
+    const { attempt, form } = attemptWith(proxy);
+    form.start();
+    const result = attempt.send(GIFT);
+    await vi.advanceTimersByTimeAsync(BREAKER_PATIENCE_MS);
+    expect(await result).toEqual({ kind: "failed", code: "rate_limited" });
+    expect(form.status.value).toMatchObject({ kind: "failed", code: "rate_limited" });
+    // The first try, then one each BREAKER_RETRY_MS for as long as the patience allows.
+    expect(proxy.sent).toHaveLength(BREAKER_PATIENCE_MS / BREAKER_RETRY_MS + 1);
   });
 
   it("after a decline, or for a changed gift, the next try is new: a new key and a new card token", async () => {

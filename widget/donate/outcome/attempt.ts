@@ -21,6 +21,14 @@ export const FOLLOW_MAX_MS = 30_000;
  */
 export const FOLLOW_FOR_MS = 20 * 60_000;
 
+/**
+ * A card held by the proxy's open circuit breaker (429 rate_limited, from the frame's
+ * tokenization or the donation: nothing was sent) is sent again by itself after this long…
+ */
+export const BREAKER_RETRY_MS = 15_000;
+/** …for this long at most; then the donor is told to try again in a minute, or off Wi-Fi. */
+export const BREAKER_PATIENCE_MS = 180_000;
+
 /** After these (and after no answer at all) the same Idempotency-Key and card token are sent again: nothing was decided. */
 const RETRY_SAME_KEY = new Set<ErrorCode>(["upstream_unavailable", "request_in_progress"]);
 
@@ -67,11 +75,20 @@ export function createAttempt({ api, card, form }: { api: ApiClient; card: CardT
     async send(gift: Gift): Promise<SubmitResult> {
       let current = retained?.fingerprint === gift.fingerprint ? retained : null;
       let result: Awaited<ReturnType<ApiClient["post"]>>;
+      let waits = 0;
+      // Held by an open breaker: "Checking…", then the very same request again (nothing was sent).
+      const waited = async () => {
+        if (++waits > BREAKER_PATIENCE_MS / BREAKER_RETRY_MS) return false;
+        status.value = { kind: "submitting", checking: true };
+        await new Promise((resolve) => setTimeout(resolve, BREAKER_RETRY_MS));
+        return true;
+      };
       // A card token the proxy wants made again (held too long, or made before scrutiny rose) is
       // made once more by the frame, which meets the proxy's challenge there.
-      for (let round = 0; ; round++) {
+      for (let round = 0; ;) {
         if (!current) {
           const token = await card.tokenize();
+          if (!token.ok && token.code === "rate_limited" && (await waited())) continue;
           if (!token.ok)
             return form.fail(token.code === "validation_failed" ? { card: "invalid" } : {}, token.code);
           current = { key: crypto.randomUUID(), token: token.token, fingerprint: gift.fingerprint };
@@ -82,7 +99,8 @@ export function createAttempt({ api, card, form }: { api: ApiClient; card: CardT
           { ...gift.request, credit_card_token: current.token },
           { "Idempotency-Key": current.key },
         );
-        if (round > 0 || result.kind !== "problem" || result.problem.code !== "card_check_required") break;
+        if (result.kind === "problem" && result.problem.code === "rate_limited" && (await waited())) continue;
+        if (round++ > 0 || result.kind !== "problem" || result.problem.code !== "card_check_required") break;
         current = null;
       }
       if (result.kind === "ok") {

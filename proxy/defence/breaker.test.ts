@@ -1,0 +1,156 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import pino from "pino";
+import type { BreakerConfig } from "../config";
+import { ProblemError } from "../problem";
+import { memoryCounters } from "../store/counters";
+import { breakerScopes, createBreaker } from "./breaker";
+
+const CONFIG: BreakerConfig = {
+  windowS: 600,
+  clientDeclines: 3,
+  clientTokens: 8,
+  campaignDeclines: 10,
+  campaignTokens: 15,
+  successShare: 0.1,
+  openS: 30,
+};
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function breakerWith(config: Partial<BreakerConfig> = {}) {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  const opened: string[] = [];
+  const breaker = createBreaker(
+    { ...CONFIG, ...config },
+    { counters: memoryCounters(), logger, onOpen: (kind) => opened.push(kind) },
+  );
+  return { breaker, lines, opened };
+}
+
+/** What admitting a card came to: through (and as whose probe), or held with when to come back. */
+async function admit(
+  breaker: ReturnType<typeof createBreaker>,
+  scopes = breakerScopes("198.51.100.7"),
+  human = false,
+) {
+  try {
+    return { through: true as const, probe: (await breaker.admitCard(scopes, { human })).probe };
+  } catch (error) {
+    if (!(error instanceof ProblemError)) throw error;
+    return { through: false as const, code: error.code, retryAfter: error.headers["Retry-After"] };
+  }
+}
+
+describe("a circuit breaker", () => {
+  it("holds a client past its decline budget, logs and counts the opening once, then lets one probe through", async () => {
+    const { breaker, lines, opened } = breakerWith();
+    const scopes = breakerScopes("198.51.100.7");
+    for (let i = 0; i < 3; i++) {
+      expect(await admit(breaker, scopes)).toMatchObject({ through: true, probe: [] });
+      await breaker.recordOutcome(scopes, "declined", []);
+    }
+    expect(await admit(breaker, scopes)).toEqual({ through: false, code: "rate_limited", retryAfter: "30" });
+    expect(await admit(breaker, scopes)).toMatchObject({ through: false });
+    expect(opened).toEqual(["client"]);
+    expect(lines.filter((line) => line.event === "breaker_open")).toEqual([
+      expect.objectContaining({
+        level: 40,
+        scope: "client:198.51.100.7",
+        why: "declines",
+        count: 3,
+        openS: 30,
+      }),
+    ]);
+    // Another client is not held by this one's breaker.
+    expect(await admit(breaker, breakerScopes("198.51.100.8"))).toMatchObject({ through: true });
+
+    await expect(breaker.peek(scopes)).rejects.toMatchObject({ code: "rate_limited" });
+    vi.advanceTimersByTime(30_000);
+    // The probe's turn is free: peeking takes nothing, the card it lets on is the probe.
+    await breaker.peek(scopes);
+    expect(await admit(breaker, scopes)).toEqual({ through: true, probe: ["client:198.51.100.7"] });
+    // One probe at a time: the next card waits for its outcome, and is held before anything counts it.
+    await expect(breaker.peek(scopes)).rejects.toMatchObject({ code: "rate_limited" });
+    expect(await admit(breaker, scopes)).toMatchObject({ through: false });
+  });
+
+  it("a charged probe closes it; a declined one opens it for twice as long", async () => {
+    const { breaker, lines } = breakerWith();
+    const scopes = breakerScopes("198.51.100.9");
+    for (let i = 0; i < 3; i++) {
+      await admit(breaker, scopes);
+      await breaker.recordOutcome(scopes, "declined", []);
+    }
+    vi.advanceTimersByTime(30_000);
+    const probe = await admit(breaker, scopes);
+    await breaker.recordOutcome(scopes, "declined", probe.through ? probe.probe : []);
+    expect(await admit(breaker, scopes)).toMatchObject({ through: false, retryAfter: "60" });
+    vi.advanceTimersByTime(60_000);
+    const second = await admit(breaker, scopes);
+    expect(second).toMatchObject({ through: true, probe: ["client:198.51.100.9"] });
+    await breaker.recordOutcome(scopes, "charged", second.through ? second.probe : []);
+    expect(lines.some((line) => line.event === "breaker_closed")).toBe(true);
+    expect(await admit(breaker, scopes)).toMatchObject({ through: true, probe: [] });
+    // Closed with one decline of its budget left: the next decline opens it again.
+    await breaker.recordOutcome(scopes, "declined", []);
+    expect(await admit(breaker, scopes)).toMatchObject({ through: false, retryAfter: "30" });
+  });
+
+  it("bounds a campaign's tokenizations not answered by a charge or a decline, over many clients", async () => {
+    const { breaker, opened } = breakerWith();
+    let through = 0;
+    for (let i = 0; i < 100; i++) {
+      const scopes = breakerScopes(`10.0.0.${i}`, "71777/HOPE");
+      const answer = await admit(breaker, scopes);
+      if (!answer.through) continue;
+      through++;
+      await breaker.countToken(scopes);
+    }
+    expect(through).toBe(15);
+    expect(opened).toEqual(["campaign"]);
+  });
+
+  it("a crowd's charges widen the budgets: 228 charged and 12 declined never open a breaker", async () => {
+    const { breaker, opened } = breakerWith();
+    for (let i = 0; i < 240; i++) {
+      const scopes = breakerScopes(`198.51.${100 + Math.floor(i / 250)}.${i % 250}`, "71777/HOPE");
+      expect(await admit(breaker, scopes)).toMatchObject({ through: true });
+      await breaker.countToken(scopes);
+      await breaker.recordOutcome(scopes, i % 20 === 0 ? "declined" : "charged", []);
+    }
+    expect(opened).toEqual([]);
+  });
+
+  it("says a scope is pressed at half a budget, so its cards are challenged before a breaker opens", async () => {
+    const { breaker, opened } = breakerWith();
+    const scopes = breakerScopes("198.51.100.10");
+    // Half of its 8 tokenizations not answered by a charge or a decline.
+    for (let i = 0; i < 4; i++) {
+      expect(await breaker.pressed(scopes)).toBe(false);
+      await admit(breaker, scopes);
+      await breaker.countToken(scopes);
+    }
+    expect(await breaker.pressed(scopes)).toBe(true);
+    expect(opened).toEqual([]);
+  });
+
+  it("lets a person who passed the human check through an open breaker", async () => {
+    const { breaker } = breakerWith();
+    const scopes = breakerScopes("203.0.113.60");
+    for (let i = 0; i < 3; i++) {
+      await admit(breaker, scopes);
+      await breaker.recordOutcome(scopes, "declined", []);
+    }
+    expect(await admit(breaker, scopes)).toMatchObject({ through: false });
+    expect(await admit(breaker, scopes, true)).toEqual({ through: true, probe: [] });
+    expect(await breaker.openIn(scopes)).toEqual([
+      { scope: "client:203.0.113.60", state: expect.objectContaining({ openS: 30 }) },
+    ]);
+  });
+});

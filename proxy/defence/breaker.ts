@@ -1,0 +1,271 @@
+/**
+ * The bound on cards reaching the network, whoever sends them (a bot that solves every challenge
+ * and invents a donor per card too): budgets per client and per campaign of declines and of
+ * tokenizations not answered by a charge or a decline, counted in the store's counters (shared by every proxy
+ * on PostgreSQL) over a window; each charge widens both by `successShare`, so a crowd's usual
+ * share of declined cards never spends them. Past a budget the scope's breaker opens (a note in
+ * the store, logged and counted once): cards wait. Once its time is over it lets one card through
+ * as a probe (one every `openS` while the probe's outcome is unknown); a charge closes it (with
+ * one decline of its budget left), a decline opens it again for twice as long. Where Turnstile is configured, a person who passes it
+ * goes through an open breaker: the human check is asked before anyone is refused.
+ */
+import type { Logger } from "pino";
+import { rateLimitKey } from "../client-ip";
+import type { BreakerConfig } from "../config";
+import { ProblemError } from "../problem";
+import type { Counters } from "../store";
+
+/** A breaker's scope: one client (its rate-limit key), or one campaign ("shortcode/KEYWORD"). */
+export type BreakerScope = `client:${string}` | `campaign:${string}`;
+
+/** An open breaker, as the store's note keeps it. */
+interface OpenBreaker {
+  /** Cards wait until then; after it, one probe each openS. */
+  until: number;
+  openS: number;
+  openedAt: number;
+}
+
+/** What a card admitted through the breakers is: an ordinary card, or an open breaker's probe. */
+export interface BreakerPass {
+  probe: BreakerScope[];
+}
+
+/** The scopes of a card's request: its client's, and its campaign's when it names one. */
+export const breakerScopes = (ip: string, campaign?: string): BreakerScope[] => [
+  `client:${rateLimitKey(ip)}`,
+  ...(campaign ? [`campaign:${campaign}` as const] : []),
+];
+
+/** Where a scope's open breaker is noted in the store. */
+const noteKey = (scope: BreakerScope) => `breaker:${scope}`;
+const kindOf = (scope: BreakerScope) => (scope.startsWith("client:") ? "client" : "campaign");
+
+/** What a card waiting at an open breaker is told: 429 with when to come back, and a way out. */
+function waiting(retryAfterS: number): ProblemError {
+  return new ProblemError(
+    "rate_limited",
+    "Checking… Too many cards were declined here lately. Try again in a minute, or switch off Wi-Fi and try again.",
+    undefined,
+    { "Retry-After": String(Math.max(1, Math.ceil(retryAfterS))) },
+    { breaker: true },
+  );
+}
+
+/**
+ * @example
+ * const breaker = createBreaker(config.defence.breaker, { counters, logger, onOpen: (scope) => metrics.breakerOpens.inc({ scope }) });
+ * const pass = await breaker.admitCard(breakerScopes(ip, "71777/HOPE"), { human: false }); // 429 rate_limited while open
+ * await breaker.recordOutcome(breakerScopes(ip, "71777/HOPE"), "declined", pass.probe);
+ */
+export function createBreaker(
+  config: BreakerConfig,
+  deps: {
+    counters: Counters;
+    logger: Logger;
+    /** Told of each breaker that opens (the metric). */
+    onOpen?: (kind: "client" | "campaign") => void;
+  },
+) {
+  const count = deps.counters;
+  const windowMs = config.windowS * 1000;
+  const tokens = (scope: BreakerScope, points: number) => ({
+    key: `brk-tokens:${scope}`,
+    points,
+    ttlMs: windowMs,
+  });
+  const declines = (scope: BreakerScope, points: number) => ({
+    key: `brk-declines:${scope}`,
+    points,
+    ttlMs: windowMs,
+  });
+  const charges = (scope: BreakerScope, points: number) => ({
+    key: `brk-charges:${scope}`,
+    points,
+    ttlMs: windowMs,
+  });
+  const budgets = (scope: BreakerScope) =>
+    kindOf(scope) === "client"
+      ? { declines: config.clientDeclines, tokens: config.clientTokens }
+      : { declines: config.campaignDeclines, tokens: config.campaignTokens };
+
+  async function openOf(scope: BreakerScope): Promise<OpenBreaker | null> {
+    const text = await count.recall(noteKey(scope));
+    if (!text) return null;
+    try {
+      return JSON.parse(text) as OpenBreaker;
+    } catch {
+      return null;
+    }
+  }
+
+  async function open(scope: BreakerScope, openS: number, why: string, figure: number): Promise<void> {
+    const now = Date.now();
+    const state: OpenBreaker = { until: now + openS * 1000, openS, openedAt: now };
+    await count.remember(noteKey(scope), JSON.stringify(state), windowMs + openS * 1000);
+    deps.onOpen?.(kindOf(scope));
+    deps.logger.warn(
+      { event: "breaker_open", scope, why, count: figure, openS },
+      `circuit breaker open: ${why} over budget; cards wait ${openS} s, then one goes through as a probe`,
+    );
+  }
+
+  async function close(scope: BreakerScope): Promise<void> {
+    // A note cannot be deleted: an empty one for a moment reads as closed.
+    await count.remember(noteKey(scope), "", 1);
+    deps.logger.info({ event: "breaker_closed", scope }, "circuit breaker closed: a probe was charged");
+  }
+
+  /**
+   * Whether an open breaker lets this card through: after its time, one probe each openS (the
+   * first to ask, on any proxy); else it waits, or with `human` (Turnstile passed) it goes.
+   */
+  async function gate(
+    scope: BreakerScope,
+    human: boolean,
+    peek = false,
+  ): Promise<"closed" | "probe" | "human"> {
+    const state = await openOf(scope);
+    if (!state) return "closed";
+    if (human) return "human";
+    const now = Date.now();
+    if (now < state.until) throw waiting((state.until - now) / 1000);
+    const slot = Math.floor((now - state.until) / (state.openS * 1000));
+    const [taken] = await count.add([
+      {
+        key: `brk-probe:${scope}:${state.until}:${slot}`,
+        points: peek ? 0 : 1,
+        ttlMs: state.openS * 1000 * 2,
+      },
+    ]);
+    if (taken!.points === (peek ? 0 : 1)) return peek ? "closed" : "probe";
+    throw waiting(state.until + (slot + 1) * state.openS * 1000 - now);
+  }
+
+  /** The budget a scope has now: its base, and a share more for each charge in it. */
+  const allowance = (base: number, charged: number) => base + config.successShare * Math.max(0, charged);
+
+  return {
+    /**
+     * Before a card's tokenization: through every scope's breaker (a probe when one is open and
+     * its time is over), then weighed against each scope's budgets (countToken counts it once the
+     * upstream made its token); the card that would pass a budget opens that scope's breaker and
+     * waits (429 rate_limited, Retry-After).
+     * `human`: the request passed Turnstile.
+     */
+    async admitCard(scopes: BreakerScope[], options: { human: boolean }): Promise<BreakerPass> {
+      const probe: BreakerScope[] = [];
+      for (const scope of scopes) if ((await gate(scope, options.human)) === "probe") probe.push(scope);
+      const states = await count.add(
+        scopes.flatMap((scope) => [tokens(scope, 0), declines(scope, 0), charges(scope, 0)]),
+      );
+      for (const [index, scope] of scopes.entries()) {
+        if (probe.includes(scope) || options.human) continue;
+        const [pending, declined, charged] = states.slice(index * 3, index * 3 + 3).map((s) => s.points);
+        const budget = budgets(scope);
+        // This card would be one more tokenization not (yet) answered by a charge or a decline.
+        const over =
+          pending! + 1 > allowance(budget.tokens, charged!)
+            ? { why: "tokenizations", figure: pending! }
+            : declined! >= allowance(budget.declines, charged!)
+              ? { why: "declines", figure: declined! }
+              : null;
+        if (over) {
+          if (!(await openOf(scope))) await open(scope, config.openS, over.why, over.figure);
+          throw waiting(config.openS);
+        }
+      }
+      return { probe };
+    },
+
+    /**
+     * Before anything else counts a card's request (its form session, its client's buckets): an
+     * open breaker that would hold it holds it now, so a widget waiting through it spends nothing
+     * by trying again. Takes no probe: the card the probe's turn is free for goes on to admitCard.
+     */
+    async peek(scopes: BreakerScope[]): Promise<void> {
+      for (const scope of scopes) await gate(scope, false, true);
+    },
+
+    /** A card token the upstream made: one more tokenization not yet followed by a charge, in each scope. */
+    async countToken(scopes: BreakerScope[]): Promise<void> {
+      await count.add(scopes.map((scope) => tokens(scope, 1)));
+    },
+
+    /**
+     * Before a donation's charge with a token made earlier (a stockpile's): waits at an open
+     * breaker unless its card is that breaker's probe, or a new probe, or `human`.
+     */
+    async admitCharge(scopes: BreakerScope[], options: { human: boolean; probe: BreakerScope[] }) {
+      const probe = [...options.probe];
+      for (const scope of scopes) {
+        if (probe.includes(scope)) continue;
+        if ((await gate(scope, options.human)) === "probe") probe.push(scope);
+      }
+      return { probe };
+    },
+
+    /**
+     * A charge's outcome in each scope: a charge pays its tokenization and widens the budgets, and
+     * closes a breaker it was the probe of; a decline counts against the budgets, opens a breaker
+     * it was the probe of for twice as long, and opens one whose budget it spends.
+     */
+    async recordOutcome(
+      scopes: BreakerScope[],
+      outcome: "charged" | "declined",
+      probe: BreakerScope[],
+    ): Promise<void> {
+      if (outcome === "charged") {
+        const states = await count.add(scopes.flatMap((scope) => [tokens(scope, -1), charges(scope, 1)]));
+        for (const scope of probe) {
+          // Closed with one decline of its budget left: cards flow again, and the next decline opens it.
+          const charged = states[scopes.indexOf(scope) * 2 + 1]!.points;
+          const left = Math.max(0, Math.ceil(allowance(budgets(scope).declines, charged)) - 1);
+          await count.set([declines(scope, left)]);
+          await close(scope);
+        }
+        return;
+      }
+      // A declined card's tokenization is answered: it counts as a decline now, no longer as unanswered.
+      await count.add(scopes.map((scope) => tokens(scope, -1)));
+      const states = await count.add(scopes.flatMap((scope) => [declines(scope, 1), charges(scope, 0)]));
+      for (const [index, scope] of scopes.entries()) {
+        const state = await openOf(scope);
+        if (probe.includes(scope)) {
+          const openS = Math.min(config.windowS, (state?.openS ?? config.openS) * 2);
+          await open(scope, openS, "probe declined", states[index * 2]!.points);
+          continue;
+        }
+        const declined = states[index * 2]!.points;
+        const charged = states[index * 2 + 1]!.points;
+        if (!state && declined >= allowance(budgets(scope).declines, charged))
+          await open(scope, config.openS, "declines", declined);
+      }
+    },
+
+    /**
+     * Whether any of these scopes has spent `share` of its budget of tokenizations not followed by a
+     * charge: its cards are challenged then, so a tester that solves nothing is stopped before a
+     * breaker would hold everyone there.
+     */
+    async pressed(scopes: BreakerScope[], share = 0.5): Promise<boolean> {
+      const states = await count.add(
+        scopes.flatMap((scope) => [tokens(scope, 0), declines(scope, 0), charges(scope, 0)]),
+      );
+      return scopes.some((scope, index) => {
+        const [pending, charged] = [states[index * 3]!.points, states[index * 3 + 2]!.points];
+        const budget = budgets(scope);
+        // Declines are challenged by their own rules already (a client's, defence mode's).
+        return pending! >= share * allowance(budget.tokens, charged!);
+      });
+    },
+
+    /** The breakers open now among these scopes (the operator's status). */
+    async openIn(scopes: BreakerScope[]) {
+      const found = await Promise.all(scopes.map(async (scope) => ({ scope, state: await openOf(scope) })));
+      return found.filter((each) => each.state !== null);
+    },
+  };
+}
+
+export type Breaker = ReturnType<typeof createBreaker>;

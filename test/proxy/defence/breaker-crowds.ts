@@ -1,0 +1,69 @@
+// Testers that solve every challenge and invent a donor per card, against the circuit breakers
+// (proxy/defence/breaker.ts) with the proxy's defaults: one proxy on SQLite, two on one
+// PostgreSQL, each a program of its own. What reached the upstream is counted in each scenario's
+// own sandbox (declined charges, live cards charged, tokenizations it was asked). Real time,
+// the issue's shapes: the paced tester takes its 2 minutes, the others end when their cards do.
+// With Turnstile configured (a stand-in that no bot passes), a spread tester's cards are held too.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeTurnstile, type FakeTurnstile } from "../../../e2e/turnstile-fake";
+import {
+  BREAKER_SCENARIO_NAMES,
+  describeFigures,
+  runAllScenarios,
+  runScenario,
+  startCrowdStack,
+} from "../../helpers/crowds";
+import { testDatabase } from "../../helpers/postgres";
+import { asProgram } from "./crowds";
+
+/** The breaker scenarios of one store, side by side, each against a stack of its own. */
+export function describeBreakerCrowds(store: "sqlite" | "postgres"): void {
+  describe(`circuit breakers hold testers that solve, on ${store}`, () => {
+    let turnstile: FakeTurnstile;
+    beforeAll(async () => {
+      turnstile = await startFakeTurnstile();
+    });
+    afterAll(() => turnstile.close());
+
+    it("with Turnstile configured (a stand-in no bot passes), at most 5 of a spread tester's cards are charged", async () => {
+      const stack = await startCrowdStack({
+        launch: asProgram,
+        ...(store === "postgres" ? { databaseUrl: await testDatabase() } : {}),
+        challenge: turnstile.proxyEnv,
+      });
+      try {
+        const figures = await runScenario("spread-solving", stack);
+        console.warn(`breaker figures: ${describeFigures(`${store} + Turnstile`, figures)}`);
+        expect(figures.botDonations + figures.botLiveCharged!).toBeLessThanOrEqual(5);
+      } finally {
+        await stack.close();
+      }
+    }, 300_000);
+
+    it("bounds the cards that reach the upstream: spread, paced, distributed, stockpiled", async () => {
+      const results = await runAllScenarios(
+        async () =>
+          startCrowdStack({
+            launch: asProgram,
+            ...(store === "postgres" ? { databaseUrl: await testDatabase() } : {}),
+          }),
+        {},
+        BREAKER_SCENARIO_NAMES,
+      );
+      for (const figures of results) console.warn(`breaker figures: ${describeFigures(store, figures)}`);
+      const [spread, paced, distributed, stockpile] = results;
+      // Over 100 addresses, 300 cards, 90 % dead.
+      expect(spread!.botDonations).toBeLessThanOrEqual(30);
+      expect(spread!.botTokenizations).toBeLessThanOrEqual(30);
+      // One address, 60 dead cards in 2 minutes: declined charges and tokenizations.
+      expect(paced!.botTokenizations).toBeLessThanOrEqual(10);
+      expect(paced!.botDonations).toBeLessThanOrEqual(10);
+      // 1,000 attempts over 100 addresses, 20 % live.
+      expect(distributed!.botTokenizations).toBeLessThanOrEqual(50);
+      expect(distributed!.botDonations + distributed!.botLiveCharged!).toBeLessThanOrEqual(50);
+      // The stockpile: every card tokenized first, charged later.
+      expect(stockpile!.botTokenizations).toBeLessThanOrEqual(30);
+      expect(stockpile!.botDonations + stockpile!.botLiveCharged!).toBeLessThanOrEqual(30);
+    }, 300_000);
+  });
+}
