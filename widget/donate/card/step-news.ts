@@ -1,9 +1,15 @@
-import { effect } from "@preact/signals-core";
+import { effect, type ReadonlySignal } from "@preact/signals-core";
 import { frameTheme, type FrameTheme } from "../../shared/card-frame";
 import { tellCardFrame } from "../../shared/tell-card-frame";
-import type { DonationModel } from "../DonationModel";
 
-type Form = Pick<DonationModel, "props" | "step" | "refusals" | "status" | "errorFields">;
+/** What is told of a form (its DonationModel's parts, named by shape: the model loads this file later). */
+interface Form {
+  props: { source?: string };
+  step: ReadonlySignal<number>;
+  refusals: ReadonlySignal<number>;
+  status: ReadonlySignal<{ kind: string; code?: string }>;
+  errorFields: ReadonlySignal<readonly string[]>;
+}
 
 /**
  * The form's look with what its card frame counts the form's steps by: the page's viewport width
