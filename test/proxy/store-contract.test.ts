@@ -58,7 +58,7 @@ const adapters: Adapter[] = [
       await probe.close();
       await sql(
         databaseUrl,
-        "TRUNCATE idempotency_keys, donation_attempts, consent_records, consent_texts, givekit_rate_limits, reconcile_leases, defence_modes, form_step_counts, dashboard_invites, progress_figures, progress_donors RESTART IDENTITY; UPDATE dashboard_generation SET generation = 1",
+        "TRUNCATE idempotency_keys, donation_attempts, consent_records, consent_texts, givekit_rate_limits, reconcile_leases, defence_modes, form_step_counts, ops_counts, dashboard_invites, progress_figures, progress_donors RESTART IDENTITY; UPDATE dashboard_generation SET generation = 1",
       );
       return databaseUrl;
     },
@@ -678,6 +678,43 @@ describe.each(adapters)("the $name store", (adapter) => {
           .then((list) => list.map((r) => `${r.channel} ${r.count}`).toSorted());
       expect(await channels(10)).toEqual(["a 2", "b 1", "direct 1", "other 2"]);
       expect(await channels(11)).toEqual(["c 1"]);
+    });
+  });
+
+  describe("ops counts (OpsCountStore)", () => {
+    it("adds counts by their key, keeps them over a restart, and reads a campaign's with the account's own", async () => {
+      const place = await adapter.place();
+      const first = await open(place);
+      const op = (campaign: string, hour: number, kind: string, label: string, count = 1) => ({
+        campaign,
+        hour,
+        kind,
+        label,
+        count,
+      });
+      await first.addOpsCounts([
+        op("71777/HOPE", 10, "challenge_asked", ""),
+        op("71777/HOPE", 10, "challenge_asked", ""),
+        op("71777/HOPE", 10, "solve_ms", "1000"),
+        op("71777/GALA", 10, "refused", "too_many_declines", 3),
+      ]);
+      await first.addOpsCounts([op("*", 10, "upstream", "2xx", 5), op("71777/HOPE", 12, "declined", "")]);
+      await first.close();
+      stores.splice(stores.indexOf(first), 1);
+      const store = await open(place);
+      const rows = (filter: { fromHour: number; toHour: number; campaign?: string }) =>
+        store
+          .opsCounts(filter)
+          .then((list) =>
+            list.map((r) => `${r.campaign} ${r.hour} ${r.kind} ${r.label} ${r.count}`).toSorted(),
+          );
+      expect(await rows({ fromHour: 10, toHour: 11, campaign: "71777/HOPE" })).toEqual([
+        "* 10 upstream 2xx 5",
+        "71777/HOPE 10 challenge_asked  2",
+        "71777/HOPE 10 solve_ms 1000 1",
+      ]);
+      expect(await rows({ fromHour: 0, toHour: 100 })).toHaveLength(5);
+      expect(await rows({ fromHour: 13, toHour: 20 })).toEqual([]);
     });
   });
 
