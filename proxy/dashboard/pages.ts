@@ -16,7 +16,8 @@ import type { AppEnv } from "../context";
 import { DISPLAY_CSP, escapeHtml } from "../campaign/display-page";
 import { ProblemError } from "../problem";
 import type { Store } from "../store";
-import { funnel, giving, health, hoursOf, PERIODS, segments, type Period } from "./figures";
+import { ACCOUNT } from "./ops-counts";
+import { defencePanel, funnel, giving, health, hoursOf, PERIODS, segments, type Period } from "./figures";
 
 const ASSETS = { "dashboard.js": "text/javascript", "dashboard.css": "text/css" } as const;
 /** The tables a CSV is offered of. */
@@ -92,8 +93,9 @@ export function dashboardPages(deps: {
   async function figures(view: { period: Period; campaign: string | undefined }): Promise<DashboardData> {
     const at = now();
     const hours = hoursOf(view.period, at);
-    const [counts, attempts, outbox, defence, storeUp, unknown] = await Promise.all([
+    const [counts, ops, attempts, outbox, defence, storeUp, unknown] = await Promise.all([
       deps.store.formCounts({ ...hours, campaign: view.campaign }),
+      deps.store.opsCounts({ ...hours, campaign: view.campaign }),
       deps.store.listAttempts({ since: new Date(hours.fromHour * 3_600_000).toISOString() }),
       deps.store.webhookStats(),
       deps.store.defenceStates(),
@@ -109,7 +111,14 @@ export function dashboardPages(deps: {
       channels: segments(counts, "channel"),
       devices: segments(counts, "device"),
       giving: giving(attempts, hours, view.campaign),
-      health: health({ store: storeUp, unknown: unknown.length, outbox, defence, now: at }),
+      // A campaign's view leaves out the account's own rows (a card refused before naming its campaign).
+      defence: defencePanel({
+        counts: view.campaign === undefined ? ops : ops.filter((row) => row.campaign !== ACCOUNT),
+        hours,
+        defence,
+        now: at,
+      }),
+      health: health({ store: storeUp, unknown: unknown.length, outbox, defence, ops, hours, now: at }),
     };
   }
 
