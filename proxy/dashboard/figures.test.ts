@@ -31,6 +31,15 @@ const gift = (at: number, amount: string, more: Partial<AttemptRecord> = {}) =>
     ...more,
   }) as AttemptRecord;
 
+/** One ops count (OpsCountStore). */
+const op = (hour: number, kind: string, label: string, count: number) => ({
+  campaign: "71777/HOPE",
+  hour,
+  kind,
+  label,
+  count,
+});
+
 describe("the funnel", () => {
   it("each step's reached, the share that left before the next, and why, largest first", () => {
     const steps = funnel([
@@ -141,13 +150,6 @@ describe("times from bucketed counts", () => {
   });
 
   it("the defence panel: totals, refusals largest first, per hour with empty hours, periods open now, no breakers yet", () => {
-    const op = (hour: number, kind: string, label: string, count: number) => ({
-      campaign: "71777/HOPE",
-      hour,
-      kind,
-      label,
-      count,
-    });
     const panel = defencePanel({
       counts: [
         op(10, "challenge_asked", "", 4),

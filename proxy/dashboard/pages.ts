@@ -16,12 +16,12 @@ import type { AppEnv } from "../context";
 import { DISPLAY_CSP, escapeHtml } from "../campaign/display-page";
 import { ProblemError } from "../problem";
 import type { Store } from "../store";
-import { ACCOUNT } from "./ops-counts";
+import { ACCOUNT, OPS_ANSWER_CLASSES as UPSTREAM_CLASSES } from "./ops-counts";
 import { defencePanel, funnel, giving, health, hoursOf, PERIODS, segments, type Period } from "./figures";
 
 const ASSETS = { "dashboard.js": "text/javascript", "dashboard.css": "text/css" } as const;
 /** The tables a CSV is offered of. */
-export const TABLES = ["funnel", "channels", "devices", "giving"] as const;
+export const TABLES = ["funnel", "channels", "devices", "giving", "defence", "refusals", "upstream"] as const;
 type Table = (typeof TABLES)[number];
 
 /** The page's languages; the first is the default. */
@@ -40,30 +40,54 @@ function cell(value: unknown): string {
   return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** One table of a view as CSV (RFC 4180, CRLF): the numbers the page shows. */
+/** Each table's rows, its head first: the numbers the page shows. */
+const TABLE_ROWS: Record<Table, (data: DashboardData) => unknown[][]> = {
+  funnel: (data) => [
+    ["step", "reached", "left", "share_left", "reasons"],
+    ...data.funnel.map((s) => [
+      s.step,
+      s.reached,
+      s.left,
+      s.shareLeft.toFixed(4),
+      s.reasons.map((r) => `${r.reason}:${r.count}`).join(" "),
+    ]),
+  ],
+  channels: (data) => segmentTable("channel", data.channels),
+  devices: (data) => segmentTable("device", data.devices),
+  giving: (data) => [
+    ["hour", "gifts", "amount"],
+    ...data.giving.perHour.map((h) => [h.hour, h.gifts, (h.cents / 100).toFixed(2)]),
+  ],
+  defence: (data) => [
+    ["hour", "challenges_asked", "challenges_solved", "refused", "declined"],
+    ...data.defence.perHour.map((h) => [h.hour, h.asked, h.solved, h.refused, h.declined]),
+  ],
+  refusals: (data) => [["reason", "count"], ...data.defence.refusals.map((r) => [r.reason, r.count])],
+  upstream: (data) => [
+    ["hour", ...UPSTREAM_CLASSES, "p50_ms", "p95_ms"],
+    ...data.health.upstream.perHour.map((h) => [
+      h.hour,
+      ...UPSTREAM_CLASSES.map((k) => h.answers[k] ?? 0),
+      h.latencyMs.p50 ?? "",
+      h.latencyMs.p95 ?? "",
+    ]),
+  ],
+};
+
+function segmentTable(first: string, list: DashboardData["channels"]): unknown[][] {
+  return [
+    [first, "shown", "thanked", "share_finished"],
+    ...list.map((s) => [s.name, s.shown, s.thanked, s.shareFinished.toFixed(4)]),
+  ];
+}
+
+/** One table of a view as CSV (RFC 4180, CRLF). */
 function csv(table: Table, data: DashboardData): string {
-  const rows: unknown[][] =
-    table === "funnel"
-      ? [
-          ["step", "reached", "left", "share_left", "reasons"],
-          ...data.funnel.map((s) => [
-            s.step,
-            s.reached,
-            s.left,
-            s.shareLeft.toFixed(4),
-            s.reasons.map((r) => `${r.reason}:${r.count}`).join(" "),
-          ]),
-        ]
-      : table === "giving"
-        ? [
-            ["hour", "gifts", "amount"],
-            ...data.giving.perHour.map((h) => [h.hour, h.gifts, (h.cents / 100).toFixed(2)]),
-          ]
-        : [
-            [table === "channels" ? "channel" : "device", "shown", "thanked", "share_finished"],
-            ...data[table].map((s) => [s.name, s.shown, s.thanked, s.shareFinished.toFixed(4)]),
-          ];
-  return rows.map((row) => row.map(cell).join(",")).join("\r\n") + "\r\n";
+  return (
+    TABLE_ROWS[table](data)
+      .map((row) => row.map(cell).join(","))
+      .join("\r\n") + "\r\n"
+  );
 }
 
 export function dashboardPages(deps: {

@@ -150,6 +150,15 @@ const progressSave = (donors: number) => ({
   wall: [],
   credits: { base: { fundraiser: {}, team: {} }, all: { fundraiser: {}, team: {} } },
 });
+/** One ops count (OpsCountStore). */
+const op = (campaign: string, hour: number, kind: string, label: string, count = 1) => ({
+  campaign,
+  hour,
+  kind,
+  label,
+  count,
+});
+
 describe.each(adapters)("the $name store", (adapter) => {
   async function open(place?: string, now?: () => number): Promise<Store> {
     const store = await adapter.open(place ?? (await adapter.place()), now);
@@ -685,13 +694,6 @@ describe.each(adapters)("the $name store", (adapter) => {
     it("adds counts by their key, keeps them over a restart, and reads a campaign's with the account's own", async () => {
       const place = await adapter.place();
       const first = await open(place);
-      const op = (campaign: string, hour: number, kind: string, label: string, count = 1) => ({
-        campaign,
-        hour,
-        kind,
-        label,
-        count,
-      });
       await first.addOpsCounts([
         op("71777/HOPE", 10, "challenge_asked", ""),
         op("71777/HOPE", 10, "challenge_asked", ""),

@@ -2,9 +2,9 @@
 // asked, solved, refused; a card declined at the network; the upstream's answers), as the store
 // keeps it (ops_counts rows), next to what the sandbox itself saw.
 import { join } from "node:path";
-import openSqlite from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import type { PowChallenge } from "../../../contract/api";
+import { openSqlite } from "../../../sqlite/open";
 import { defencePanel, upstreamHealth } from "../../../proxy/dashboard/figures";
 import { DB_FILE } from "../../../proxy/store/sqlite/data-dir";
 import type { OpsCount } from "../../../proxy/store/types";
