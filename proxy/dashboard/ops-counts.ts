@@ -72,8 +72,9 @@ export interface OpsCounter {
 }
 
 /**
- * Counts written to the store as they come, never awaited by the request that counts: a store
- * that fails loses a count (logged), never a donor's answer.
+ * Counts written to the store, never awaited by the request that counts: those of one turn of the
+ * event loop are merged and written together (a burst of donors costs the store one write, not
+ * one per call). A store that fails loses those counts (logged), never a donor's answer.
  */
 export function createOpsCounter(deps: {
   store: OpsCountStore;
@@ -81,23 +82,34 @@ export function createOpsCounter(deps: {
   now?: () => number;
 }): OpsCounter {
   const now = deps.now ?? Date.now;
-  const add = (count: Omit<OpsCount, "hour" | "count">) => {
-    deps.store
-      .addOpsCounts([{ ...count, hour: Math.floor(now() / HOUR_MS), count: 1 }])
-      .catch((error: unknown) =>
-        deps.logger.warn(
-          {
-            event: "ops_count_lost",
-            kind: count.kind,
-            error: error instanceof Error ? error.message : "unknown",
-          },
-          "a dashboard count could not be written",
-        ),
-      );
+  let pending = new Map<string, OpsCount>();
+  const flush = () => {
+    const counts = [...pending.values()];
+    pending = new Map();
+    deps.store.addOpsCounts(counts).catch((error: unknown) =>
+      deps.logger.warn(
+        {
+          event: "ops_count_lost",
+          counts: counts.length,
+          error: error instanceof Error ? error.message : "unknown",
+        },
+        "dashboard counts could not be written",
+      ),
+    );
+  };
+  const add = (campaign: string | undefined, kind: OpsKind, label: string) => {
+    const count = { campaign: campaign ?? ACCOUNT, hour: Math.floor(now() / HOUR_MS), kind, label, count: 1 };
+    const key = [count.campaign, count.hour, kind, label].join("\n");
+    const before = pending.get(key);
+    if (before) before.count += 1;
+    else {
+      if (pending.size === 0) setImmediate(flush);
+      pending.set(key, count);
+    }
   };
   return {
-    count: (campaign, kind, label = "") => add({ campaign: campaign ?? ACCOUNT, kind, label }),
-    time: (campaign, kind, ms) => add({ campaign: campaign ?? ACCOUNT, kind, label: msBucket(ms) }),
+    count: (campaign, kind, label = "") => add(campaign, kind, label),
+    time: (campaign, kind, ms) => add(campaign, kind, msBucket(ms)),
   };
 }
 
