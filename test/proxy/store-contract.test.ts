@@ -831,6 +831,25 @@ describe("on PostgreSQL, with several proxies", () => {
     expect(rows.reduce((sum, row) => sum + row.count, 0)).toBe(40);
   });
 
+  it("ops counts are shared: 40 adds at once over two proxies, on the same rows, lose none", async () => {
+    const place = await postgres.place();
+    const [a, b] = [await postgres.open(place), await postgres.open(place)];
+    stores.push(a!, b!);
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 ? a! : b!).addOpsCounts([
+          op("71777/HOPE", 20, "declined", ""),
+          op("*", 20, "upstream", "donate:answered", 2),
+        ]),
+      ),
+    );
+    const rows = await b!.opsCounts({ fromHour: 20, toHour: 20, campaign: "71777/HOPE" });
+    expect(rows.map((r) => `${r.campaign} ${r.kind} ${r.count}`).toSorted()).toEqual([
+      "* upstream 80",
+      "71777/HOPE declined 40",
+    ]);
+  });
+
   it("a bucket is shared: 40 turns at once over two proxies take exactly its burst, round after round", async () => {
     const place = await postgres.place();
     const [a, b] = [await postgres.open(place), await postgres.open(place)];
