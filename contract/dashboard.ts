@@ -56,6 +56,56 @@ export interface Health {
   webhooksFailing: { endpoint: string; since: string }[];
   /** Defence periods open now (a scope and the signal that opened it). */
   defenceOpen: { scope: string; signal: string; until: string }[];
+  upstream: UpstreamHealth;
+}
+
+/** Times read from bucketed counts: each quantile is its bucket's upper bound (ms), null when none was counted. */
+export interface Quantiles {
+  p50: number | null;
+  p95: number | null;
+}
+
+export interface DefenceHour {
+  /** The hour's start, ISO 8601 (UTC). */
+  hour: string;
+  asked: number;
+  solved: number;
+  refused: number;
+  declined: number;
+}
+
+/** What the defence did, and what it cost real donors. */
+export interface DefencePanel {
+  /** Cards asked to solve a challenge first. */
+  challengesAsked: number;
+  /** Challenges solved and accepted. */
+  challengesSolved: number;
+  /** From a challenge asked to its accepted solution: what donors paid. */
+  solveMs: Quantiles;
+  /** Cards refused before the network, by reason (a problem code, or the bot filter's name), largest first. */
+  refusals: { reason: string; count: number }[];
+  /** Cards that reached the network and were declined. */
+  declined: number;
+  perHour: DefenceHour[];
+  /** Defence periods (scrutiny) open now: a scope and the signal that opened it. */
+  scrutinyOpen: { scope: string; signal: string; until: string }[];
+  /** Circuit breakers open now. Empty until the defence's breakers report here. */
+  breakersOpen: { name: string; until: string }[];
+}
+
+export interface UpstreamHour {
+  hour: string;
+  /** Calls by how they ended ("answered", "refused", "failed", "unreachable", "unknown"). */
+  answers: Record<string, number>;
+  latencyMs: Quantiles;
+}
+
+/** The upstream as the donor-facing calls (tokenize, donate, subscribe) met it. */
+export interface UpstreamHealth {
+  /** Calls by "operation:class", largest first. */
+  answers: { label: string; count: number }[];
+  latencyMs: Quantiles;
+  perHour: UpstreamHour[];
 }
 
 /** Every panel of one view: a period, and one campaign or all. */
@@ -70,5 +120,6 @@ export interface DashboardData {
   channels: Segment[];
   devices: Segment[];
   giving: Giving;
+  defence: DefencePanel;
   health: Health;
 }

@@ -4,6 +4,8 @@
 import { randomUUID } from "node:crypto";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import type { PowChallenge } from "../contract/api";
+import { solvePow } from "../test/helpers/pow-solver";
 import { inviteLink, rowsUnder } from "./dashboard-helpers";
 import { expect, test, withServers } from "./fixtures";
 
@@ -174,4 +176,103 @@ test.describe("the staff dashboard", () => {
       expect(proxy.logs.filter((line) => line.includes('"dashboard_sign_in":"events desk"'))).toHaveLength(2);
     });
   });
+
+  test("the defence panel: a challenged donor's solve time, the decline at the network, the refusal, and their CSV; in Spanish too; 390 and 1920 px, axe clean", async ({
+    browser,
+  }) => {
+    test.setTimeout(60_000);
+    // One decline makes this address's next card meet a challenge.
+    await withServers({ ...ENV, GIVEKIT_DECLINE_LIMIT: "1" }, async ({ sandbox, proxy }) => {
+      const card = (number: string, session: string, proof?: string) =>
+        post(`${proxy.url}/v1/payment-tokens`, {
+          card_number: number,
+          cvv: "317",
+          expiration_date: "12/2031",
+          website: "",
+          form_session: session,
+          ...(proof ? { challenge_token: proof } : {}),
+        });
+      const session = async () =>
+        (await post(`${proxy.url}/v1/form-sessions`, { shortcode: "71777", keyword: "HOPE" })).json
+          .form_session as string;
+      const declinedToken = await card("4000000000000002", await session());
+      const declined = await post(
+        `${proxy.url}/v1/donations`,
+        {
+          shortcode: "71777",
+          keyword: "HOPE",
+          amount: "10.00",
+          donor: { first_name: "Bo", last_name: "Lee", email: "bo@example.org" },
+          credit_card_token: declinedToken.json.token,
+        },
+        { "Idempotency-Key": randomUUID() },
+      );
+      expect(declined.status).toBe(402);
+      // The challenged donor: asked, solves it as the card frame does, and the card goes through.
+      const donor = await session();
+      const asked = await card("4242424242424242", donor);
+      expect(asked.json.code).toBe("challenge_required");
+      const proof = await solvePow(asked.json.challenge as PowChallenge);
+      expect((await card("4242424242424242", donor, proof)).status).toBe(201);
+      // The same solution again is refused.
+      expect((await card("4242424242424242", donor, proof)).json.code).toBe("challenge_failed");
+
+      for (const viewport of [
+        { width: 390, height: 844 },
+        { width: 1920, height: 1080 },
+      ]) {
+        const context = await browser.newContext({ viewport });
+        const page = await context.newPage();
+        await page.goto(await inviteLink(proxy, sandbox.url));
+        await expect(page.locator("h1")).toHaveText("How giving goes");
+        const figure = (label: string) =>
+          page.locator(`section:has(h2:text-is('Defence')) .figure:has(dt:text-is('${label}')) dd`);
+        await expect(figure("Challenges asked")).toHaveText("1");
+        await expect(figure("Challenges solved")).toHaveText("1");
+        // The solve time donors paid: a bucket's bound, never a dash once one was solved.
+        await expect(figure("Solve time, median")).toHaveText(/^≤ \d+(\.\d+)? m?s$/);
+        await expect(figure("Declined by the card network")).toHaveText("1");
+        await expect(figure("Breakers open now")).toHaveText("none");
+        expect(await rowsOf(page, "Refused before the network")).toEqual(["challenge_failed | 1"]);
+        expect(await rowsOf(page, "The defence per hour")).toEqual([
+          expect.stringMatching(/ \| 1 \| 1 \| 1 \| 1$/),
+        ]);
+        expect(await rowsOf(page, "Upstream answers")).toEqual([
+          "createPaymentToken:answered | 2",
+          "donate:answered | 1",
+        ]);
+        expect(await overflowing(page)).toEqual([]);
+        const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+        expect(results.violations.map((violation) => violation.id)).toEqual([]);
+        if (viewport.width === 1920) {
+          const csv = await page.evaluate(async () =>
+            (await fetch("/dashboard/refusals.csv?period=today")).text(),
+          );
+          expect(csv).toBe("reason,count\r\nchallenge_failed,1\r\n");
+          const hours = await page.evaluate(async () =>
+            (await fetch("/dashboard/defence.csv?period=today")).text(),
+          );
+          expect(hours.split("\r\n")[0]).toBe("hour,challenges_asked,challenges_solved,refused,declined");
+          expect(hours).toMatch(/,1,1,1,1\r\n/);
+          await page.goto(`${proxy.url}/dashboard?lang=es`);
+          await expect(page.locator("h2", { hasText: "Defensa" })).toBeVisible();
+          await expect(
+            page.locator(
+              `section:has(h2:text-is('Defensa')) .figure:has(dt:text-is('Verificaciones resueltas')) dd`,
+            ),
+          ).toHaveText("1");
+          const spanish = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+          expect(spanish.violations.map((violation) => violation.id)).toEqual([]);
+        }
+        await context.close();
+      }
+    });
+  });
 });
+
+/** The rows of the table with this caption, each as "cell | cell | …". */
+async function rowsOf(page: Page, caption: string): Promise<string[]> {
+  return page
+    .locator(`table:has(caption:text-is('${caption}')) tbody tr`)
+    .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent).join(" | ")));
+}

@@ -15,6 +15,7 @@ import {
   openGivingPage,
   uniqueLastName,
 } from "./donor-helpers";
+import { inviteLink } from "./dashboard-helpers";
 import { expect, test, withServers, type Servers } from "./fixtures";
 import { FAKE_SITE_KEY, startFakeTurnstile, type FakeTurnstile } from "./turnstile-fake";
 import { TRIP_ON_FIRST as TRIPPED, giveThroughChallenge, tripDefence } from "./challenge";
@@ -137,6 +138,18 @@ test.describe("defence mode in the card frame", () => {
       );
       expect(proven.some((line) => line.includes('"proven":0') && line.includes('"status":201'))).toBe(true);
       expect(thirdParty).toEqual([]);
+      // The staff dashboard shows what solving cost this donor: from asked to accepted, so at
+      // least the frame's own solving time, as its band's upper edge.
+      const dashboard = await page.context().newPage();
+      await dashboard.goto(await inviteLink(servers.proxy, servers.sandbox.url));
+      const figure = (label: string) =>
+        dashboard.locator(`section:has(h2:text-is('Defence')) .figure:has(dt:text-is('${label}')) dd`);
+      await expect(figure("Challenges solved")).toHaveText("1");
+      const median = (await figure("Solve time, median").textContent()) ?? "";
+      const band = /^≤ (\d+(?:\.\d+)?) (m?s)$/.exec(median);
+      expect(band, median).not.toBeNull();
+      expect(Number(band![1]) * (band![2] === "s" ? 1000 : 1)).toBeGreaterThanOrEqual(solveMs);
+      await dashboard.close();
     });
   });
 });

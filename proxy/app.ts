@@ -12,6 +12,7 @@ import { displayRoutes } from "./routes/display";
 import { createDashboardAccess } from "./dashboard/access";
 import { formEventRoutes } from "./dashboard/form-events";
 import { dashboardPages } from "./dashboard/pages";
+import { countUpstream, createOpsCounter } from "./dashboard/ops-counts";
 import { dashboardRoutes } from "./dashboard/routes";
 import type { ProxyConfig } from "./config";
 import type { AppEnv } from "./context";
@@ -187,6 +188,9 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
   const { config, store, upstream, metrics, lifecycle, campaigns, rateLimits, formSessions, defence } = parts;
   const { peers, progress, feed, live } = parts;
   const { logger, signingSecret, counters } = parts;
+  // The dashboard's defence and health counts, and the donor-facing upstream calls they time.
+  const ops = createOpsCounter({ store, logger });
+  const countedUpstream = countUpstream(upstream, ops);
   app.route(
     "/",
     healthRoutes({
@@ -243,7 +247,8 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
   app.route(
     "/",
     paymentTokenRoutes({
-      upstream,
+      upstream: countedUpstream,
+      ops,
       rateLimits,
       formSessions,
       defence,
@@ -255,7 +260,8 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
     "/",
     donationRoutes({
       campaigns,
-      upstream,
+      upstream: countedUpstream,
+      ops,
       store,
       signingSecret: signingSecret,
       // A donation's card is admitted by the defence, and each decline is counted by both the
@@ -270,7 +276,7 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
     "/",
     subscriptionRoutes({
       campaigns,
-      upstream,
+      upstream: countedUpstream,
       store,
       rateLimits,
       webhooks: config.webhooks,

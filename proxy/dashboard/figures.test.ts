@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AttemptRecord, FormStepCount } from "../store";
-import { funnel, giving, hoursOf, HOUR_MS, segments } from "./figures";
+import { defencePanel, funnel, giving, hoursOf, HOUR_MS, segments } from "./figures";
+import { bucketQuantile, MS_BUCKETS, MS_MORE, msBucket } from "./ops-counts";
 
 const row = (
   step: string,
@@ -29,6 +30,15 @@ const gift = (at: number, amount: string, more: Partial<AttemptRecord> = {}) =>
     created_at: new Date(at).toISOString(),
     ...more,
   }) as AttemptRecord;
+
+/** One ops count (OpsCountStore). */
+const op = (hour: number, kind: string, label: string, count: number) => ({
+  campaign: "71777/HOPE",
+  hour,
+  kind,
+  label,
+  count,
+});
 
 describe("the funnel", () => {
   it("each step's reached, the share that left before the next, and why, largest first", () => {
@@ -116,5 +126,63 @@ describe("giving", () => {
     });
     expect(hoursOf("7d", now)).toEqual({ fromHour: thisHour - 167, toHour: thisHour });
     expect(hoursOf("30d", now).toHour - hoursOf("30d", now).fromHour + 1).toBe(720);
+  });
+});
+
+describe("times from bucketed counts", () => {
+  it("each quantile is its bucket's upper bound; none counted is null; past the last bound is the last", () => {
+    const buckets = new Map([
+      ["250", 10],
+      ["1000", 8],
+      ["8000", 2],
+    ]);
+    expect(bucketQuantile(buckets, 0.5)).toBe(250);
+    expect(bucketQuantile(buckets, 0.51)).toBe(1000);
+    expect(bucketQuantile(buckets, 0.95)).toBe(8000);
+    expect(bucketQuantile(new Map(), 0.5)).toBeNull();
+    expect(bucketQuantile(new Map([[MS_MORE, 1]]), 0.5)).toBe(MS_BUCKETS[MS_BUCKETS.length - 1]);
+    expect([msBucket(0), msBucket(50), msBucket(51), msBucket(999_999)]).toEqual([
+      "50",
+      "50",
+      "100",
+      MS_MORE,
+    ]);
+  });
+
+  it("the defence panel: totals, refusals largest first, per hour with empty hours, periods open now, no breakers yet", () => {
+    const panel = defencePanel({
+      counts: [
+        op(10, "challenge_asked", "", 4),
+        op(10, "challenge_solved", "", 3),
+        op(10, "solve_ms", "500", 2),
+        op(12, "solve_ms", "4000", 1),
+        op(10, "refused", "challenge_failed", 1),
+        op(12, "refused", "too_many_declines", 2),
+        op(12, "declined", "", 5),
+      ],
+      hours: { fromHour: 10, toHour: 12 },
+      defence: [
+        { scope: "71777/HOPE", signal: "declines", until: 2_000, ended: false } as never,
+        { scope: "*", signal: "bins", until: 500, ended: false } as never,
+      ],
+      now: 1_000,
+    });
+    expect(panel).toMatchObject({
+      challengesAsked: 4,
+      challengesSolved: 3,
+      solveMs: { p50: 500, p95: 4000 },
+      refusals: [
+        { reason: "too_many_declines", count: 2 },
+        { reason: "challenge_failed", count: 1 },
+      ],
+      declined: 5,
+      breakersOpen: [],
+    });
+    expect(panel.perHour.map((h) => [h.asked, h.solved, h.refused, h.declined])).toEqual([
+      [4, 3, 1, 0],
+      [0, 0, 0, 0],
+      [0, 0, 2, 5],
+    ]);
+    expect(panel.scrutinyOpen.map((p) => p.signal)).toEqual(["declines"]);
   });
 });

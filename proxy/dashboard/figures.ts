@@ -6,8 +6,17 @@
  */
 import { FORM_REASONS, FORM_STEPS } from "../../contract/form-steps";
 import { toCents } from "../../contract/money";
-import type { FunnelStep, Giving, GivingHour, Health, Segment } from "../../contract/dashboard";
-import type { AttemptRecord, DefenceState, FormStepCount, OutboxStats } from "../store";
+import type {
+  DefencePanel,
+  FunnelStep,
+  Giving,
+  GivingHour,
+  Health,
+  Segment,
+  UpstreamHealth,
+} from "../../contract/dashboard";
+import type { AttemptRecord, DefenceState, FormStepCount, OpsCount, OutboxStats } from "../store";
+import { bucketQuantile, OPS_KINDS } from "./ops-counts";
 
 export const HOUR_MS = 3_600_000;
 /** The periods the page offers: today (UTC, from midnight), the last 7 and the last 30 days. */
@@ -109,11 +118,114 @@ export function giving(
   };
 }
 
+/** The hours of a period, each as its ISO start, in order. */
+function hourStarts(hours: { fromHour: number; toHour: number }): number[] {
+  return Array.from({ length: Math.max(0, hours.toHour - hours.fromHour + 1) }, (_, i) => hours.fromHour + i);
+}
+
+/** Bucketed times of one kind, by bucket, from these counts. */
+function bucketsOf(counts: readonly OpsCount[], kind: string): Map<string, number> {
+  const buckets = new Map<string, number>();
+  for (const row of counts)
+    if (row.kind === kind) buckets.set(row.label, (buckets.get(row.label) ?? 0) + row.count);
+  return buckets;
+}
+
+const quantiles = (buckets: ReadonlyMap<string, number>) => ({
+  p50: bucketQuantile(buckets, 0.5),
+  p95: bucketQuantile(buckets, 0.95),
+});
+
+/** Open defence periods now, as both panels show them. */
+function openPeriods(defence: readonly DefenceState[], now: number) {
+  return defence
+    .filter((d) => !d.ended && d.until > now)
+    .map((d) => ({ scope: d.scope, signal: d.signal, until: new Date(d.until).toISOString() }));
+}
+
+/** The defence panel of these counts (ops-counts.ts) and the periods open now. */
+export function defencePanel(facts: {
+  counts: readonly OpsCount[];
+  hours: { fromHour: number; toHour: number };
+  defence: readonly DefenceState[];
+  now: number;
+}): DefencePanel {
+  const total = (kind: string) =>
+    facts.counts.filter((row) => row.kind === kind).reduce((sum, row) => sum + row.count, 0);
+  const refusals = new Map<string, number>();
+  const perHour = new Map(
+    hourStarts(facts.hours).map((hour) => [
+      hour,
+      { hour: new Date(hour * HOUR_MS).toISOString(), asked: 0, solved: 0, refused: 0, declined: 0 },
+    ]),
+  );
+  for (const row of facts.counts) {
+    if (row.kind === OPS_KINDS.refused) refusals.set(row.label, (refusals.get(row.label) ?? 0) + row.count);
+    const slot = perHour.get(row.hour);
+    if (!slot) continue;
+    if (row.kind === OPS_KINDS.challengeAsked) slot.asked += row.count;
+    else if (row.kind === OPS_KINDS.challengeSolved) slot.solved += row.count;
+    else if (row.kind === OPS_KINDS.refused) slot.refused += row.count;
+    else if (row.kind === OPS_KINDS.declined) slot.declined += row.count;
+  }
+  return {
+    challengesAsked: total(OPS_KINDS.challengeAsked),
+    challengesSolved: total(OPS_KINDS.challengeSolved),
+    solveMs: quantiles(bucketsOf(facts.counts, OPS_KINDS.solveMs)),
+    refusals: [...refusals]
+      .map(([reason, count]) => ({ reason, count }))
+      .toSorted((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1)),
+    declined: total(OPS_KINDS.declined),
+    perHour: [...perHour.values()],
+    scrutinyOpen: openPeriods(facts.defence, facts.now),
+    // The defence's circuit breakers will report here once they exist (proxy/defence/).
+    breakersOpen: [],
+  };
+}
+
+/** The upstream's answers by class and its latency, overall and per hour, from these counts. */
+export function upstreamHealth(
+  counts: readonly OpsCount[],
+  hours: { fromHour: number; toHour: number },
+): UpstreamHealth {
+  const answers = new Map<string, number>();
+  const hourly = new Map(
+    hourStarts(hours).map((hour) => [
+      hour,
+      { answers: {} as Record<string, number>, buckets: new Map<string, number>() },
+    ]),
+  );
+  for (const row of counts) {
+    const slot = hourly.get(row.hour);
+    if (row.kind === OPS_KINDS.upstream) {
+      answers.set(row.label, (answers.get(row.label) ?? 0) + row.count);
+      if (slot) {
+        const answer = row.label.split(":")[1] ?? row.label;
+        slot.answers[answer] = (slot.answers[answer] ?? 0) + row.count;
+      }
+    } else if (row.kind === OPS_KINDS.upstreamMs && slot)
+      slot.buckets.set(row.label, (slot.buckets.get(row.label) ?? 0) + row.count);
+  }
+  return {
+    answers: [...answers]
+      .map(([label, count]) => ({ label, count }))
+      .toSorted((a, b) => b.count - a.count || (a.label < b.label ? -1 : 1)),
+    latencyMs: quantiles(bucketsOf(counts, OPS_KINDS.upstreamMs)),
+    perHour: [...hourly].map(([hour, slot]) => ({
+      hour: new Date(hour * HOUR_MS).toISOString(),
+      answers: slot.answers,
+      latencyMs: quantiles(slot.buckets),
+    })),
+  };
+}
+
 export function health(facts: {
   store: boolean;
   unknown: number;
   outbox: OutboxStats;
   defence: readonly DefenceState[];
+  ops: readonly OpsCount[];
+  hours: { fromHour: number; toHour: number };
   now: number;
 }): Health {
   return {
@@ -125,8 +237,7 @@ export function health(facts: {
       endpoint: new URL(f.endpoint).origin,
       since: new Date(f.since).toISOString(),
     })),
-    defenceOpen: facts.defence
-      .filter((d) => !d.ended && d.until > facts.now)
-      .map((d) => ({ scope: d.scope, signal: d.signal, until: new Date(d.until).toISOString() })),
+    defenceOpen: openPeriods(facts.defence, facts.now),
+    upstream: upstreamHealth(facts.ops, facts.hours),
   };
 }

@@ -16,11 +16,12 @@ import type { AppEnv } from "../context";
 import { DISPLAY_CSP, escapeHtml } from "../campaign/display-page";
 import { ProblemError } from "../problem";
 import type { Store } from "../store";
-import { funnel, giving, health, hoursOf, PERIODS, segments, type Period } from "./figures";
+import { ACCOUNT, OPS_ANSWER_CLASSES as UPSTREAM_CLASSES } from "./ops-counts";
+import { defencePanel, funnel, giving, health, hoursOf, PERIODS, segments, type Period } from "./figures";
 
 const ASSETS = { "dashboard.js": "text/javascript", "dashboard.css": "text/css" } as const;
 /** The tables a CSV is offered of. */
-export const TABLES = ["funnel", "channels", "devices", "giving"] as const;
+export const TABLES = ["funnel", "channels", "devices", "giving", "defence", "refusals", "upstream"] as const;
 type Table = (typeof TABLES)[number];
 
 /** The page's languages; the first is the default. */
@@ -39,30 +40,54 @@ function cell(value: unknown): string {
   return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** One table of a view as CSV (RFC 4180, CRLF): the numbers the page shows. */
+/** Each table's rows, its head first: the numbers the page shows. */
+const TABLE_ROWS: Record<Table, (data: DashboardData) => unknown[][]> = {
+  funnel: (data) => [
+    ["step", "reached", "left", "share_left", "reasons"],
+    ...data.funnel.map((s) => [
+      s.step,
+      s.reached,
+      s.left,
+      s.shareLeft.toFixed(4),
+      s.reasons.map((r) => `${r.reason}:${r.count}`).join(" "),
+    ]),
+  ],
+  channels: (data) => segmentTable("channel", data.channels),
+  devices: (data) => segmentTable("device", data.devices),
+  giving: (data) => [
+    ["hour", "gifts", "amount"],
+    ...data.giving.perHour.map((h) => [h.hour, h.gifts, (h.cents / 100).toFixed(2)]),
+  ],
+  defence: (data) => [
+    ["hour", "challenges_asked", "challenges_solved", "refused", "declined"],
+    ...data.defence.perHour.map((h) => [h.hour, h.asked, h.solved, h.refused, h.declined]),
+  ],
+  refusals: (data) => [["reason", "count"], ...data.defence.refusals.map((r) => [r.reason, r.count])],
+  upstream: (data) => [
+    ["hour", ...UPSTREAM_CLASSES, "p50_ms", "p95_ms"],
+    ...data.health.upstream.perHour.map((h) => [
+      h.hour,
+      ...UPSTREAM_CLASSES.map((k) => h.answers[k] ?? 0),
+      h.latencyMs.p50 ?? "",
+      h.latencyMs.p95 ?? "",
+    ]),
+  ],
+};
+
+function segmentTable(first: string, list: DashboardData["channels"]): unknown[][] {
+  return [
+    [first, "shown", "thanked", "share_finished"],
+    ...list.map((s) => [s.name, s.shown, s.thanked, s.shareFinished.toFixed(4)]),
+  ];
+}
+
+/** One table of a view as CSV (RFC 4180, CRLF). */
 function csv(table: Table, data: DashboardData): string {
-  const rows: unknown[][] =
-    table === "funnel"
-      ? [
-          ["step", "reached", "left", "share_left", "reasons"],
-          ...data.funnel.map((s) => [
-            s.step,
-            s.reached,
-            s.left,
-            s.shareLeft.toFixed(4),
-            s.reasons.map((r) => `${r.reason}:${r.count}`).join(" "),
-          ]),
-        ]
-      : table === "giving"
-        ? [
-            ["hour", "gifts", "amount"],
-            ...data.giving.perHour.map((h) => [h.hour, h.gifts, (h.cents / 100).toFixed(2)]),
-          ]
-        : [
-            [table === "channels" ? "channel" : "device", "shown", "thanked", "share_finished"],
-            ...data[table].map((s) => [s.name, s.shown, s.thanked, s.shareFinished.toFixed(4)]),
-          ];
-  return rows.map((row) => row.map(cell).join(",")).join("\r\n") + "\r\n";
+  return (
+    TABLE_ROWS[table](data)
+      .map((row) => row.map(cell).join(","))
+      .join("\r\n") + "\r\n"
+  );
 }
 
 export function dashboardPages(deps: {
@@ -92,8 +117,9 @@ export function dashboardPages(deps: {
   async function figures(view: { period: Period; campaign: string | undefined }): Promise<DashboardData> {
     const at = now();
     const hours = hoursOf(view.period, at);
-    const [counts, attempts, outbox, defence, storeUp, unknown] = await Promise.all([
+    const [counts, ops, attempts, outbox, defence, storeUp, unknown] = await Promise.all([
       deps.store.formCounts({ ...hours, campaign: view.campaign }),
+      deps.store.opsCounts({ ...hours, campaign: view.campaign }),
       deps.store.listAttempts({ since: new Date(hours.fromHour * 3_600_000).toISOString() }),
       deps.store.webhookStats(),
       deps.store.defenceStates(),
@@ -109,7 +135,14 @@ export function dashboardPages(deps: {
       channels: segments(counts, "channel"),
       devices: segments(counts, "device"),
       giving: giving(attempts, hours, view.campaign),
-      health: health({ store: storeUp, unknown: unknown.length, outbox, defence, now: at }),
+      // A campaign's view leaves out the account's own rows (a card refused before naming its campaign).
+      defence: defencePanel({
+        counts: view.campaign === undefined ? ops : ops.filter((row) => row.campaign !== ACCOUNT),
+        hours,
+        defence,
+        now: at,
+      }),
+      health: health({ store: storeUp, unknown: unknown.length, outbox, defence, ops, hours, now: at }),
     };
   }
 

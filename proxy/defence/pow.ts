@@ -64,7 +64,8 @@ export function createPow(config: PowConfig, deps: { secret: string; counters: C
         counter: counterFor(level),
         deriveKey,
         expiresAt: new Date(Date.now() + config.ttlS * 1000),
-        data: { bound, level },
+        // `at`: when it was asked, so the dashboard can count what solving it cost (proofAskedAt).
+        data: { bound, level, at: Date.now() },
         hmacSignatureSecret: signatureSecret,
         hmacKeySignatureSecret: keySignatureSecret,
       });
@@ -111,3 +112,19 @@ export function createPow(config: PowConfig, deps: { secret: string; counters: C
 }
 
 export type Pow = ReturnType<typeof createPow>;
+
+/**
+ * When the challenge a proof solves was asked (ms since the epoch), or null. Read only from a
+ * proof that passed verify: its challenge is signed, so the time is the proxy's own.
+ */
+export function proofAskedAt(proof: string): number | null {
+  const match = PROOF_PATTERN.exec(proof);
+  if (!match) return null;
+  try {
+    const challenge = JSON.parse(Buffer.from(match[1]!, "base64url").toString("utf8")) as AltchaChallenge;
+    const at = challenge.parameters?.data?.at;
+    return typeof at === "number" ? at : null;
+  } catch {
+    return null;
+  }
+}

@@ -14,6 +14,7 @@ import { readUtm } from "../../contract/utm";
 import { campaignScope } from "../campaign/directory";
 import { beginConsent, consentRecord, NO_CONSENT, type ConsentHandle, type ConsentSource } from "../consent";
 import type { Defence } from "../defence/defence";
+import { OPS_KINDS, type OpsCounter } from "../dashboard/ops-counts";
 import type { RateLimits } from "../middleware/rate-limit";
 import type { ProgressCache } from "../campaign/progress";
 import { StoreUnavailableError, type ConsentStore, type NewAttempt } from "../store";
@@ -36,6 +37,8 @@ export interface AttemptDeps {
   progress?: Pick<ProgressCache, "changed">;
   /** GIVEKIT_WEBHOOKS: the outcome's events are written to the outbox with it (proxy/webhooks). */
   webhooks?: readonly WebhookEndpoint[];
+  /** The dashboard's counts: a card that reached the network and was declined. */
+  ops?: OpsCounter;
 }
 
 /** One donation to run: the checked request, its campaign, its claim, and who sent it. */
@@ -131,8 +134,9 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
   const result = outcomeOf(outcome, request);
   // What a decline is counted against: its client; and by the defence, its campaign, its card
   // (by its token), its donor and the amount tried.
-  const countDecline = () =>
-    Promise.all([
+  const countDecline = () => {
+    deps.ops?.count(campaignScope(campaign), OPS_KINDS.declined);
+    return Promise.all([
       deps.rateLimits.recordDecline(ip),
       deps.defence.recordDecline(campaignScope(campaign), {
         token: request.credit_card_token,
@@ -142,6 +146,7 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
         ip,
       }),
     ]);
+  };
   consent.finish(`donation_${result.state}`);
   const answered = { ...attempt, ...result };
   try {

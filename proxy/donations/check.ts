@@ -9,6 +9,8 @@
 import { DonationRequestSchema, type Campaign, type DonationRequest } from "../../contract/api";
 import { campaignScope, type CampaignDirectory } from "../campaign/directory";
 import type { Defence } from "../defence/defence";
+import { OPS_KINDS, type OpsCounter } from "../dashboard/ops-counts";
+import { ProblemError } from "../problem";
 import { validate } from "../validate";
 import { checkAgainstCampaign, resolveCampaign } from "./campaign";
 
@@ -38,17 +40,20 @@ export async function checkDonation(
     campaigns: CampaignDirectory;
     /** Every path to the card network is gated: a charge's card token too (defence/scrutiny.ts). */
     defence: Pick<Defence, "admitDonation">;
+    /** The dashboard's counts: a card refused before the network, by its problem's code. */
+    ops?: OpsCounter;
   },
   request: DonationRequest,
   ip: string,
 ): Promise<CheckedDonation> {
   const campaign = resolveCampaign(deps.campaigns, request);
   checkAgainstCampaign(campaign, request);
-  const { proven } = await deps.defence.admitDonation({
-    ip,
-    campaign: campaignScope(campaign),
-    token: request.credit_card_token,
-    email: request.donor.email,
-  });
+  const scope = campaignScope(campaign);
+  const { proven } = await deps.defence
+    .admitDonation({ ip, campaign: scope, token: request.credit_card_token, email: request.donor.email })
+    .catch((error: unknown) => {
+      if (error instanceof ProblemError) deps.ops?.count(scope, OPS_KINDS.refused, error.code);
+      throw error;
+    });
   return { campaign, proven };
 }

@@ -395,6 +395,7 @@ export interface Store
     PeerListStore,
     WebhookOutboxStore,
     FormCountStore,
+    OpsCountStore,
     DashboardAccessStore {
   readonly kind: "sqlite" | "postgres";
   /** Whether the store answers now. */
@@ -565,6 +566,29 @@ export interface FormCountStore {
   addFormCounts(counts: readonly FormStepCount[], channelCap: number): Promise<void>;
   /** The counts of the hours from `fromHour` to `toHour` (both included), of one campaign or all. */
   formCounts(filter: { fromHour: number; toHour: number; campaign?: string }): Promise<FormStepCount[]>;
+}
+
+/**
+ * One count of what the proxy itself did, for the dashboard's defence and health panels
+ * (proxy/dashboard/ops-counts.ts names the kinds and labels): in one hour of one campaign (or
+ * "*" for the whole account), how many times `kind` happened with `label` (a reason, an answer's
+ * class, a time bucket). Bounded by campaign × hour × kind × label; never a person.
+ */
+export interface OpsCount {
+  campaign: string;
+  /** The hour, in whole hours since the epoch (UTC). */
+  hour: number;
+  kind: string;
+  label: string;
+  count: number;
+}
+
+/** The counts of the dashboard's defence and health panels. */
+export interface OpsCountStore {
+  /** Adds these counts (rows of the same key are summed). */
+  addOpsCounts(counts: readonly OpsCount[]): Promise<void>;
+  /** The counts of the hours from `fromHour` to `toHour` (both included), of one campaign (and "*") or all. */
+  opsCounts(filter: { fromHour: number; toHour: number; campaign?: string }): Promise<OpsCount[]>;
 }
 
 /** Who may open the staff dashboard: single-use invites, and the generation every sign-in belongs to. */

@@ -23,6 +23,8 @@ import { cardKey } from "../defence/keys";
 import type { FormSessions } from "../defence/form-session";
 import type { RateLimits } from "../middleware/rate-limit";
 import { ProblemError } from "../problem";
+import { OPS_KINDS, type OpsCounter } from "../dashboard/ops-counts";
+import { proofAskedAt } from "../defence/pow";
 import type { UpstreamClient } from "../upstream/client";
 import { validate } from "../validate";
 
@@ -70,6 +72,8 @@ export interface TokenizeDeps {
   campaigns: Pick<CampaignDirectory, "byKeyword">;
   /** Key of the card's keyed hash (the signals' and the form session's). */
   secret: string;
+  /** The dashboard's counts: challenges asked and solved (with what solving cost), refusals. */
+  ops?: OpsCounter;
 }
 
 /** One tokenization to run: the parsed body and who sent it. */
@@ -78,6 +82,36 @@ export interface TokenizeRun {
   ip: string;
   /** Adds fields to the request's log line. */
   log(fields: Record<string, string | number | boolean | null>): void;
+}
+
+/**
+ * The defence's answer to a card, counted for the dashboard: a challenge asked, one refused, one
+ * solved (and how long after it was asked).
+ */
+async function countChallenge<T extends { proven: number | null }>(
+  ops: OpsCounter | undefined,
+  campaign: string | undefined,
+  proof: unknown,
+  admit: () => Promise<T>,
+): Promise<T> {
+  if (!ops) return admit();
+  try {
+    const admitted = await admit();
+    if (admitted.proven !== null && typeof proof === "string") {
+      ops.count(campaign, OPS_KINDS.challengeSolved);
+      const askedAt = proofAskedAt(proof);
+      if (askedAt !== null) ops.time(campaign, OPS_KINDS.solveMs, Math.max(0, Date.now() - askedAt));
+    }
+    return admitted;
+  } catch (error) {
+    if (error instanceof ProblemError)
+      ops.count(
+        campaign,
+        error.code === "challenge_required" ? OPS_KINDS.challengeAsked : OPS_KINDS.refused,
+        error.code === "challenge_required" ? "" : error.code,
+      );
+    throw error;
+  }
 }
 
 /**
@@ -128,15 +162,18 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
       : await deps.formSessions.check(signals.data[FORM_SESSION_FIELD], key);
   if (filter) {
     log({ filtered: filter });
+    deps.ops?.count(campaign ?? (session?.campaign || undefined), OPS_KINDS.refused, filter);
     throw looksDeclined();
   }
   const scope = campaign ?? (session?.campaign || undefined);
-  const { proven, scrutiny, probe, human } = await deps.defence.admitTokenization({
-    ip,
-    campaign: scope,
-    session,
-    proof: typeof proof === "string" ? proof : undefined,
-  });
+  const { proven, scrutiny, probe, human } = await countChallenge(deps.ops, scope, proof, () =>
+    deps.defence.admitTokenization({
+      ip,
+      campaign: scope,
+      session,
+      proof: typeof proof === "string" ? proof : undefined,
+    }),
+  );
   if (scrutiny) log({ scrutiny: scrutiny.why, proven });
   if (probe.length > 0) log({ breakerProbe: probe.join(" ") });
   await deps.rateLimits.admitTokenization(ip);

@@ -58,7 +58,7 @@ const adapters: Adapter[] = [
       await probe.close();
       await sql(
         databaseUrl,
-        "TRUNCATE idempotency_keys, donation_attempts, consent_records, consent_texts, givekit_rate_limits, reconcile_leases, defence_modes, form_step_counts, dashboard_invites, progress_figures, progress_donors RESTART IDENTITY; UPDATE dashboard_generation SET generation = 1",
+        "TRUNCATE idempotency_keys, donation_attempts, consent_records, consent_texts, givekit_rate_limits, reconcile_leases, defence_modes, form_step_counts, ops_counts, dashboard_invites, progress_figures, progress_donors RESTART IDENTITY; UPDATE dashboard_generation SET generation = 1",
       );
       return databaseUrl;
     },
@@ -150,6 +150,15 @@ const progressSave = (donors: number) => ({
   wall: [],
   credits: { base: { fundraiser: {}, team: {} }, all: { fundraiser: {}, team: {} } },
 });
+/** One ops count (OpsCountStore). */
+const op = (campaign: string, hour: number, kind: string, label: string, count = 1) => ({
+  campaign,
+  hour,
+  kind,
+  label,
+  count,
+});
+
 describe.each(adapters)("the $name store", (adapter) => {
   async function open(place?: string, now?: () => number): Promise<Store> {
     const store = await adapter.open(place ?? (await adapter.place()), now);
@@ -681,6 +690,36 @@ describe.each(adapters)("the $name store", (adapter) => {
     });
   });
 
+  describe("ops counts (OpsCountStore)", () => {
+    it("adds counts by their key, keeps them over a restart, and reads a campaign's with the account's own", async () => {
+      const place = await adapter.place();
+      const first = await open(place);
+      await first.addOpsCounts([
+        op("71777/HOPE", 10, "challenge_asked", ""),
+        op("71777/HOPE", 10, "challenge_asked", ""),
+        op("71777/HOPE", 10, "solve_ms", "1000"),
+        op("71777/GALA", 10, "refused", "too_many_declines", 3),
+      ]);
+      await first.addOpsCounts([op("*", 10, "upstream", "2xx", 5), op("71777/HOPE", 12, "declined", "")]);
+      await first.close();
+      stores.splice(stores.indexOf(first), 1);
+      const store = await open(place);
+      const rows = (filter: { fromHour: number; toHour: number; campaign?: string }) =>
+        store
+          .opsCounts(filter)
+          .then((list) =>
+            list.map((r) => `${r.campaign} ${r.hour} ${r.kind} ${r.label} ${r.count}`).toSorted(),
+          );
+      expect(await rows({ fromHour: 10, toHour: 11, campaign: "71777/HOPE" })).toEqual([
+        "* 10 upstream 2xx 5",
+        "71777/HOPE 10 challenge_asked  2",
+        "71777/HOPE 10 solve_ms 1000 1",
+      ]);
+      expect(await rows({ fromHour: 0, toHour: 100 })).toHaveLength(5);
+      expect(await rows({ fromHour: 13, toHour: 20 })).toEqual([]);
+    });
+  });
+
   describe("dashboard access (DashboardAccessStore)", () => {
     it("an invite is spent once; a revoke moves the generation on, for every store on the same data", async () => {
       let now = Date.parse("2026-11-28T18:00:00Z");
@@ -790,6 +829,25 @@ describe("on PostgreSQL, with several proxies", () => {
     const rows = await a!.formCounts({ fromHour: 20, toHour: 20 });
     expect(rows.filter((row) => row.channel !== "other")).toHaveLength(5);
     expect(rows.reduce((sum, row) => sum + row.count, 0)).toBe(40);
+  });
+
+  it("ops counts are shared: 40 adds at once over two proxies, on the same rows, lose none", async () => {
+    const place = await postgres.place();
+    const [a, b] = [await postgres.open(place), await postgres.open(place)];
+    stores.push(a!, b!);
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 ? a! : b!).addOpsCounts([
+          op("71777/HOPE", 20, "declined", ""),
+          op("*", 20, "upstream", "donate:answered", 2),
+        ]),
+      ),
+    );
+    const rows = await b!.opsCounts({ fromHour: 20, toHour: 20, campaign: "71777/HOPE" });
+    expect(rows.map((r) => `${r.campaign} ${r.kind} ${r.count}`).toSorted()).toEqual([
+      "* upstream 80",
+      "71777/HOPE declined 40",
+    ]);
   });
 
   it("a bucket is shared: 40 turns at once over two proxies take exactly its burst, round after round", async () => {

@@ -46,6 +46,31 @@ const WORDS = {
     failing: "Failing webhook endpoints",
     defence: "Card-testing defence open now",
     none: "none",
+    defencePanel: "Defence",
+    asked: "Challenges asked",
+    solved: "Challenges solved",
+    solveP50: "Solve time, median",
+    solveP95: "Solve time, slowest 5%",
+    declinedNetwork: "Declined by the card network",
+    scrutiny: "Scrutiny open now",
+    breakers: "Breakers open now",
+    refusals: "Refused before the network",
+    reason: "Reason",
+    count: "Count",
+    defenceHours: "The defence per hour",
+    hour: "Hour",
+    refused: "Refused",
+    askedPerHour: "Challenges asked per hour",
+    upstream: "Upstream answers",
+    answer: "Call and answer",
+    latencyP50: "Upstream time, median",
+    latencyP95: "Upstream time, slowest 5%",
+    upstreamHours: "The upstream per hour",
+    answered: "Answered",
+    failed: "Failed",
+    unreachable: "Unreachable",
+    unknownAnswer: "No usable answer",
+    ms: (ms: number | null) => (ms === null ? "–" : ms >= 1000 ? `≤ ${ms / 1000} s` : `≤ ${ms} ms`),
     csv: "Download CSV",
     live: (time: string) => `Live, as of ${time}`,
     reconnecting: "Reconnecting…",
@@ -108,6 +133,31 @@ const WORDS = {
     failing: "Destinos de webhooks con fallas",
     defence: "Defensa contra pruebas de tarjetas activa",
     none: "ninguno",
+    defencePanel: "Defensa",
+    asked: "Verificaciones pedidas",
+    solved: "Verificaciones resueltas",
+    solveP50: "Tiempo de resolución, mediana",
+    solveP95: "Tiempo de resolución, el 5 % más lento",
+    declinedNetwork: "Rechazadas por la red de tarjetas",
+    scrutiny: "Vigilancia activa ahora",
+    breakers: "Cortacircuitos abiertos ahora",
+    refusals: "Rechazadas antes de la red",
+    reason: "Motivo",
+    count: "Cantidad",
+    defenceHours: "La defensa por hora",
+    hour: "Hora",
+    refused: "Rechazadas",
+    askedPerHour: "Verificaciones pedidas por hora",
+    upstream: "Respuestas del servicio",
+    answer: "Llamada y respuesta",
+    latencyP50: "Tiempo del servicio, mediana",
+    latencyP95: "Tiempo del servicio, el 5 % más lento",
+    upstreamHours: "El servicio por hora",
+    answered: "Respondidas",
+    failed: "Fallidas",
+    unreachable: "Sin conexión",
+    unknownAnswer: "Sin respuesta útil",
+    ms: (ms: number | null) => (ms === null ? "–" : ms >= 1000 ? `≤ ${ms / 1000} s` : `≤ ${ms} ms`),
     csv: "Descargar CSV",
     live: (time: string) => `En vivo, a las ${time}`,
     reconnecting: "Reconectando…",
@@ -203,22 +253,29 @@ function csvLink(name: string, params: URLSearchParams): HTMLElement {
 
 /** Gifts per hour as bars, the hours along the bottom: a chart the page draws itself. */
 function chart(data: DashboardData): Node {
-  const hours = data.giving.perHour;
   if (data.giving.gifts === 0) return el("p", words.noGifts, "empty");
+  return bars(
+    words.perHour,
+    data.giving.perHour.map((h) => ({ hour: h.hour, value: h.gifts })),
+  );
+}
+
+/** A count per hour as bars, the hours along the bottom. */
+function bars(title: string, hours: { hour: string; value: number }[]): Node {
   const width = 720;
   const height = 200;
-  const top = Math.max(...hours.map((h) => h.gifts));
+  const top = Math.max(0, ...hours.map((h) => h.value));
   const step = width / hours.length;
   const figure = svg("svg", { viewBox: `0 0 ${width} ${height + 24}`, role: "img", class: "chart" });
   figure.append(
     svg(
       "title",
       {},
-      `${words.perHour}: ${hours.map((h) => `${hourLabel.format(new Date(h.hour))} ${h.gifts}`).join(", ")}`,
+      `${title}: ${hours.map((h) => `${hourLabel.format(new Date(h.hour))} ${h.value}`).join(", ")}`,
     ),
   );
   hours.forEach((hour, index) => {
-    const barHeight = top === 0 ? 0 : Math.round((hour.gifts / top) * (height - 16));
+    const barHeight = top === 0 ? 0 : Math.round((hour.value / top) * (height - 16));
     figure.append(
       svg("rect", {
         x: (index * step + step * 0.1).toFixed(1),
@@ -350,9 +407,87 @@ function draw(data: DashboardData): void {
       figureBox(words.dead, whole.format(h.webhooksDead)),
       figureBox(words.failing, h.webhooksFailing.map((f) => f.endpoint).join(", ") || words.none),
       figureBox(words.defence, h.defenceOpen.map((d) => `${d.scope}: ${d.signal}`).join(", ") || words.none),
+      figureBox(words.latencyP50, words.ms(h.upstream.latencyMs.p50)),
+      figureBox(words.latencyP95, words.ms(h.upstream.latencyMs.p95)),
     ),
+    table(
+      words.upstream,
+      [words.answer, words.count],
+      h.upstream.answers.map((a) => [a.label, whole.format(a.count)]),
+    ),
+    table(
+      words.upstreamHours,
+      [
+        words.hour,
+        words.answered,
+        words.refused,
+        words.failed,
+        words.unreachable,
+        words.unknownAnswer,
+        words.latencyP50,
+        words.latencyP95,
+      ],
+      h.upstream.perHour
+        .filter((hour) => Object.keys(hour.answers).length > 0)
+        .map((hour) => [
+          hourLabel.format(new Date(hour.hour)),
+          ...["answered", "refused", "failed", "unreachable", "unknown"].map((k) =>
+            whole.format(hour.answers[k] ?? 0),
+          ),
+          words.ms(hour.latencyMs.p50),
+          words.ms(hour.latencyMs.p95),
+        ]),
+    ),
+    csvLink("upstream", params),
   );
-  panels.replaceChildren(giving, funnel, channels, devices, health);
+  const d = data.defence;
+  const defence = el(
+    "section",
+    null,
+    "panel wide",
+    el("h2", words.defencePanel),
+    el(
+      "dl",
+      null,
+      "figures",
+      figureBox(words.asked, whole.format(d.challengesAsked)),
+      figureBox(words.solved, whole.format(d.challengesSolved)),
+      figureBox(words.solveP50, words.ms(d.solveMs.p50)),
+      figureBox(words.solveP95, words.ms(d.solveMs.p95)),
+      figureBox(words.declinedNetwork, whole.format(d.declined)),
+      figureBox(
+        words.scrutiny,
+        d.scrutinyOpen.map((o) => `${o.scope}: ${o.signal}`).join(", ") || words.none,
+      ),
+      figureBox(words.breakers, d.breakersOpen.map((b) => b.name).join(", ") || words.none),
+    ),
+    el("h3", words.askedPerHour),
+    bars(
+      words.askedPerHour,
+      d.perHour.map((hour) => ({ hour: hour.hour, value: hour.asked })),
+    ),
+    table(
+      words.refusals,
+      [words.reason, words.count],
+      d.refusals.map((r) => [r.reason, whole.format(r.count)]),
+    ),
+    csvLink("refusals", params),
+    table(
+      words.defenceHours,
+      [words.hour, words.asked, words.solved, words.refused, words.declinedNetwork],
+      d.perHour
+        .filter((hour) => hour.asked + hour.solved + hour.refused + hour.declined > 0)
+        .map((hour) => [
+          hourLabel.format(new Date(hour.hour)),
+          whole.format(hour.asked),
+          whole.format(hour.solved),
+          whole.format(hour.refused),
+          whole.format(hour.declined),
+        ]),
+    ),
+    csvLink("defence", params),
+  );
+  panels.replaceChildren(giving, funnel, channels, devices, defence, health);
   status.textContent = words.live(clock.format(new Date(data.at)));
 }
 

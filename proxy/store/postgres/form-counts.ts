@@ -5,7 +5,7 @@
  * added under an advisory lock of that hour, so the channel cap holds across proxies.
  */
 import { cappedChannels } from "../form-counts";
-import type { DashboardAccessStore, FormCountStore, FormStepCount } from "../types";
+import type { DashboardAccessStore, FormCountStore, FormStepCount, OpsCount, OpsCountStore } from "../types";
 import type { PgContext } from "./connection";
 
 const COLUMNS = "campaign, hour, step, reason, channel, device, count";
@@ -16,7 +16,7 @@ export function pgFormCounts({
   lazy,
   pool,
   now,
-}: PgContext): FormCountStore & DashboardAccessStore {
+}: PgContext): FormCountStore & OpsCountStore & DashboardAccessStore {
   return {
     async addFormCounts(counts, channelCap) {
       if (counts.length === 0) return;
@@ -61,6 +61,40 @@ export function pgFormCounts({
     async formCounts({ fromHour, toHour, campaign }) {
       const { rows } = await query<FormStepCount & { count: string }>(
         `SELECT ${COLUMNS} FROM form_step_counts WHERE hour BETWEEN $1 AND $2 AND ($3::text IS NULL OR campaign = $3)`,
+        [fromHour, toHour, campaign ?? null],
+        lazy,
+      );
+      return rows.map((row) => ({ ...row, count: Number(row.count) }));
+    },
+    async addOpsCounts(counts) {
+      if (counts.length === 0) return;
+      // Summed here first: one statement may not touch the same row twice.
+      const merged = new Map<string, OpsCount>();
+      for (const count of counts) {
+        const key = [count.campaign, count.hour, count.kind, count.label].join("\n");
+        const before = merged.get(key);
+        if (before) before.count += count.count;
+        else merged.set(key, { ...count });
+      }
+      const rows = [...merged.values()];
+      await query(
+        `INSERT INTO ops_counts AS o (campaign, hour, kind, label, count)
+         SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::bigint[])
+         ON CONFLICT (campaign, hour, kind, label) DO UPDATE SET count = o.count + excluded.count`,
+        [
+          rows.map((r) => r.campaign),
+          rows.map((r) => r.hour),
+          rows.map((r) => r.kind),
+          rows.map((r) => r.label),
+          rows.map((r) => r.count),
+        ],
+        lazy,
+      );
+    },
+    async opsCounts({ fromHour, toHour, campaign }) {
+      const { rows } = await query<OpsCount & { count: string }>(
+        `SELECT campaign, hour, kind, label, count FROM ops_counts
+         WHERE hour BETWEEN $1 AND $2 AND ($3::text IS NULL OR campaign = $3 OR campaign = '*')`,
         [fromHour, toHour, campaign ?? null],
         lazy,
       );

@@ -232,8 +232,20 @@ const MIGRATIONS: string[] = [
   ALTER TABLE progress_figures ADD COLUMN donors_from bigint NOT NULL DEFAULT 0;
   ALTER TABLE progress_figures ADD COLUMN donors_saved bigint NOT NULL DEFAULT 0;
   `,
+  // 16: the dashboard's counts of what the proxy did (proxy/dashboard/ops-counts.ts): challenges,
+  // refusals, declines, upstream answers and time buckets, per campaign and hour, never per person.
+  `
+  CREATE TABLE ops_counts (
+    campaign TEXT NOT NULL,
+    hour INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    label TEXT NOT NULL,
+    count BIGINT NOT NULL,
+    PRIMARY KEY (campaign, hour, kind, label)
+  );
+  CREATE INDEX ops_counts_hour ON ops_counts (hour);
+  `,
 ];
-
 /** The schema version this code writes. */
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
 

@@ -1,7 +1,7 @@
-/** The SQLite store's form step counts and dashboard access (proxy/store/types.ts FormCountStore, DashboardAccessStore). */
+/** The SQLite store's form step counts, ops counts and dashboard access (proxy/store/types.ts FormCountStore, OpsCountStore, DashboardAccessStore). */
 import type Database from "better-sqlite3";
 import { cappedChannels } from "../form-counts";
-import type { FormStepCount } from "../types";
+import type { FormStepCount, OpsCount } from "../types";
 
 export function sqliteFormCounts(db: Database.Database) {
   const channels = db.prepare<[string, number], { channel: string }>(
@@ -17,6 +17,16 @@ export function sqliteFormCounts(db: Database.Database) {
   );
   const ofCampaign = db.prepare<[number, number, string], FormStepCount>(
     "SELECT campaign, hour, step, reason, channel, device, count FROM form_step_counts WHERE hour BETWEEN ? AND ? AND campaign = ?",
+  );
+  const addOps = db.prepare(
+    `INSERT INTO ops_counts (campaign, hour, kind, label, count) VALUES (@campaign, @hour, @kind, @label, @count)
+     ON CONFLICT (campaign, hour, kind, label) DO UPDATE SET count = count + excluded.count`,
+  );
+  const allOps = db.prepare<[number, number], OpsCount>(
+    "SELECT campaign, hour, kind, label, count FROM ops_counts WHERE hour BETWEEN ? AND ?",
+  );
+  const opsOfCampaign = db.prepare<[number, number, string], OpsCount>(
+    "SELECT campaign, hour, kind, label, count FROM ops_counts WHERE hour BETWEEN ? AND ? AND campaign IN (?, '*')",
   );
   const generation = db.prepare<[], { generation: number }>("SELECT generation FROM dashboard_generation");
   const revoke = db.prepare<[], { generation: number }>(
@@ -36,6 +46,14 @@ export function sqliteFormCounts(db: Database.Database) {
       return filter.campaign === undefined
         ? all.all(filter.fromHour, filter.toHour)
         : ofCampaign.all(filter.fromHour, filter.toHour, filter.campaign);
+    },
+    addOps(counts: readonly OpsCount[]) {
+      for (const count of counts) addOps.run(count);
+    },
+    ops(filter: { fromHour: number; toHour: number; campaign?: string }): OpsCount[] {
+      return filter.campaign === undefined
+        ? allOps.all(filter.fromHour, filter.toHour)
+        : opsOfCampaign.all(filter.fromHour, filter.toHour, filter.campaign);
     },
     generation: () => generation.get()!.generation,
     revoke: () => revoke.get()!.generation,

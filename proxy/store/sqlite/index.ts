@@ -251,6 +251,12 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
     async formCounts(filter) {
       return formCounts.counts(filter);
     },
+    async addOpsCounts(counts) {
+      if (counts.length > 0) write(() => formCounts.addOps(counts));
+    },
+    async opsCounts(filter) {
+      return formCounts.ops(filter);
+    },
     async dashboardGeneration() {
       return formCounts.generation();
     },

@@ -220,8 +220,20 @@ const MIGRATIONS: string[] = [
   ALTER TABLE progress_figures ADD COLUMN donors_from INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE progress_figures ADD COLUMN donors_saved INTEGER NOT NULL DEFAULT 0;
   `,
+  // 16: the dashboard's counts of what the proxy did (proxy/dashboard/ops-counts.ts): challenges,
+  // refusals, declines, upstream answers and time buckets, per campaign and hour, never per person.
+  `
+  CREATE TABLE ops_counts (
+    campaign TEXT NOT NULL,
+    hour INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    label TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (campaign, hour, kind, label)
+  ) WITHOUT ROWID;
+  CREATE INDEX ops_counts_hour ON ops_counts (hour);
+  `,
 ];
-
 /** The schema version this code writes. */
 export const SQLITE_SCHEMA_VERSION = MIGRATIONS.length;
 
