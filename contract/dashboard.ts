@@ -89,7 +89,7 @@ export interface DefencePanel {
   perHour: DefenceHour[];
   /** Defence periods (scrutiny) open now: a scope and the signal that opened it. */
   scrutinyOpen: { scope: string; signal: string; until: string }[];
-  /** Circuit breakers open now. Empty until the defence's breakers report here. */
+  /** Circuit breakers open now: a campaign's by name, the clients' as one count (never an address). */
   breakersOpen: { name: string; until: string }[];
 }
 

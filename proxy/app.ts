@@ -222,6 +222,7 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
       logger,
       pages: dashboardPages({
         store,
+        counters,
         campaigns,
         widgetDir: config.widgetDir,
         liveS: config.dashboard.liveS,

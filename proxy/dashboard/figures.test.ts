@@ -149,7 +149,7 @@ describe("times from bucketed counts", () => {
     ]);
   });
 
-  it("the defence panel: totals, refusals largest first, per hour with empty hours, periods open now, no breakers yet", () => {
+  it("the defence panel: totals, refusals largest first, per hour with empty hours, periods open now, no breakers told", () => {
     const panel = defencePanel({
       counts: [
         op(10, "challenge_asked", "", 4),
@@ -184,5 +184,33 @@ describe("times from bucketed counts", () => {
       [0, 0, 2, 5],
     ]);
     expect(panel.scrutinyOpen.map((p) => p.signal)).toEqual(["declines"]);
+  });
+  it("the defence panel's breakers: a campaign's by name, the clients' as one count, never an address", () => {
+    const note = (scope: string, until: number) => ({
+      key: `breaker:${scope}`,
+      value: JSON.stringify({ until, openS: 30, openedAt: 0 }),
+    });
+    const notes = [
+      note("campaign:71777/HOPE", 5_000),
+      note("campaign:71777/GALA", 6_000),
+      note("client:203.0.113.7", 7_000),
+      note("client:198.51.100.9", 9_000),
+      { key: "breaker:campaign:71777/BROKEN", value: "{" },
+    ];
+    const of = (campaign?: string) =>
+      defencePanel({
+        counts: [],
+        hours: { fromHour: 0, toHour: 0 },
+        defence: [],
+        now: 0,
+        breakers: { notes, campaign },
+      }).breakersOpen;
+    expect(of()).toEqual([
+      { name: "71777/HOPE", until: new Date(5_000).toISOString() },
+      { name: "71777/GALA", until: new Date(6_000).toISOString() },
+      { name: "clients × 2", until: new Date(9_000).toISOString() },
+    ]);
+    expect(of("71777/GALA").map((b) => b.name)).toEqual(["71777/GALA", "clients × 2"]);
+    expect(JSON.stringify(of())).not.toMatch(/203\.0\.113|198\.51\.100/);
   });
 });

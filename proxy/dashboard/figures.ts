@@ -143,11 +143,38 @@ function openPeriods(defence: readonly DefenceState[], now: number) {
     .map((d) => ({ scope: d.scope, signal: d.signal, until: new Date(d.until).toISOString() }));
 }
 
-/** The defence panel of these counts (ops-counts.ts) and the periods open now. */
+/**
+ * The circuit breakers open now (defence/breaker.ts keeps each as a note "breaker:<scope>"): a
+ * campaign's by its name, the clients' as one count, never their addresses.
+ */
+function openBreakers(notes: readonly { key: string; value: string }[], campaign: string | undefined) {
+  const open = notes.flatMap((note) => {
+    try {
+      const { until } = JSON.parse(note.value) as { until: number };
+      return [{ scope: note.key.slice("breaker:".length), until }];
+    } catch {
+      return [];
+    }
+  });
+  const campaigns = open
+    .filter((each) => each.scope.startsWith("campaign:"))
+    .map((each) => ({ name: each.scope.slice("campaign:".length), until: each.until }))
+    .filter((each) => campaign === undefined || each.name === campaign);
+  const clients = open.filter((each) => each.scope.startsWith("client:"));
+  const latest = Math.max(0, ...clients.map((each) => each.until));
+  return [
+    ...campaigns,
+    ...(clients.length > 0 ? [{ name: `clients × ${clients.length}`, until: latest }] : []),
+  ].map((each) => ({ name: each.name, until: new Date(each.until).toISOString() }));
+}
+
+/** The defence panel of these counts (ops-counts.ts), the periods and the breakers open now. */
 export function defencePanel(facts: {
   counts: readonly OpsCount[];
   hours: { fromHour: number; toHour: number };
   defence: readonly DefenceState[];
+  /** The breakers' notes (Counters.notesUnder("breaker:")), and the campaign the view is of. */
+  breakers?: { notes: readonly { key: string; value: string }[]; campaign?: string };
   now: number;
 }): DefencePanel {
   const total = (kind: string) =>
@@ -178,8 +205,7 @@ export function defencePanel(facts: {
     declined: total(OPS_KINDS.declined),
     perHour: [...perHour.values()],
     scrutinyOpen: openPeriods(facts.defence, facts.now),
-    // The defence's circuit breakers will report here once they exist (proxy/defence/).
-    breakersOpen: [],
+    breakersOpen: facts.breakers ? openBreakers(facts.breakers.notes, facts.breakers.campaign) : [],
   };
 }
 

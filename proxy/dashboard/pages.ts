@@ -15,7 +15,7 @@ import { campaignScope, type CampaignDirectory } from "../campaign/directory";
 import type { AppEnv } from "../context";
 import { DISPLAY_CSP, escapeHtml } from "../campaign/display-page";
 import { ProblemError } from "../problem";
-import type { Store } from "../store";
+import type { Counters, Store } from "../store";
 import { ACCOUNT, OPS_ANSWER_CLASSES as UPSTREAM_CLASSES } from "./ops-counts";
 import { defencePanel, funnel, giving, health, hoursOf, PERIODS, segments, type Period } from "./figures";
 
@@ -92,6 +92,8 @@ function csv(table: Table, data: DashboardData): string {
 
 export function dashboardPages(deps: {
   store: Store;
+  /** Where the defence's circuit breakers keep their state (this process's, or the shared store's). */
+  counters?: Pick<Counters, "notesUnder">;
   campaigns: CampaignDirectory;
   widgetDir: string;
   liveS: number;
@@ -117,7 +119,7 @@ export function dashboardPages(deps: {
   async function figures(view: { period: Period; campaign: string | undefined }): Promise<DashboardData> {
     const at = now();
     const hours = hoursOf(view.period, at);
-    const [counts, ops, attempts, outbox, defence, storeUp, unknown] = await Promise.all([
+    const [counts, ops, attempts, outbox, defence, storeUp, unknown, breakerNotes] = await Promise.all([
       deps.store.formCounts({ ...hours, campaign: view.campaign }),
       deps.store.opsCounts({ ...hours, campaign: view.campaign }),
       deps.store.listAttempts({ since: new Date(hours.fromHour * 3_600_000).toISOString() }),
@@ -125,6 +127,7 @@ export function dashboardPages(deps: {
       deps.store.defenceStates(),
       deps.store.healthy(),
       deps.store.listAttempts({ state: "unknown" }),
+      deps.counters?.notesUnder("breaker:").catch(() => []) ?? [],
     ]);
     return {
       period: view.period,
@@ -140,6 +143,7 @@ export function dashboardPages(deps: {
         counts: view.campaign === undefined ? ops : ops.filter((row) => row.campaign !== ACCOUNT),
         hours,
         defence,
+        breakers: { notes: breakerNotes.filter((note) => note.value !== ""), campaign: view.campaign },
         now: at,
       }),
       health: health({ store: storeUp, unknown: unknown.length, outbox, defence, ops, hours, now: at }),
