@@ -57,14 +57,14 @@ export interface ScaleGiftsFigures {
   coldHealthMaxMs: number;
 }
 
-interface Program {
+export interface Program {
   child: ChildProcess;
   url: string;
   stop(): Promise<void>;
 }
 
 /** Starts `node --import tsx <entry>` and resolves with the URL it prints. */
-async function program(
+export async function program(
   entry: string,
   env: Record<string, string>,
   stream: "stdout" | "stderr",
@@ -107,7 +107,7 @@ async function program(
 }
 
 /** Resident set size now and at its peak, in MB (Linux /proc). */
-function memoryOf(pid: number): { rss: number; peak: number } {
+export function memoryOf(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
   return { rss: Math.round(kb("VmRSS") / 1024), peak: Math.round(kb("VmHWM") / 1024) };
