@@ -63,13 +63,14 @@ export interface Program {
   stop(): Promise<void>;
 }
 
-/** Starts `node --import tsx <entry>` and resolves with the URL it prints. */
+/** Starts `node [nodeArgs] --import tsx <entry>` and resolves with the URL it prints. */
 export async function program(
   entry: string,
   env: Record<string, string>,
   stream: "stdout" | "stderr",
+  nodeArgs: readonly string[] = [],
 ): Promise<Program> {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", entry], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -9,6 +9,8 @@
  * meanwhile, its peak memory. The proxy and the sandbox each run as a program of its own (tsx,
  * SQLite in a temporary directory); the receiver runs in this process.
  *
+ * BENCH_PROXY_NODE_ARGS: node's options for the proxy, space-separated (a CPU profile:
+ * `--cpu-prof --cpu-prof-dir=…`, written when the proxy stops).
  * `npx tsx bench/scale-jobs.ts` runs it alone; `benchScaleJobs()` is what `npm run bench` calls.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -30,6 +32,7 @@ const ATTEMPTS = Number(process.env.BENCH_YEAR_ATTEMPTS || 1_000_000);
 const BACKLOG = Number(process.env.BENCH_WEBHOOK_BACKLOG || 100_000);
 const WINDOW_S = Number(process.env.BENCH_WEBHOOK_WINDOW_S || 15);
 const SETTLE_LIMIT_MS = 120_000;
+const PROXY_NODE_ARGS = process.env.BENCH_PROXY_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
 
 export interface JobFigures {
   job: string;
@@ -124,6 +127,7 @@ async function reconcilerJob(): Promise<JobFigures> {
         GIVEKIT_RECONCILE_SETTLE_S: "900",
       }),
       "stderr",
+      PROXY_NODE_ARGS,
     );
     const started = performance.now();
     await loopDelay(proxy.url);
@@ -205,6 +209,7 @@ async function webhookJob(): Promise<JobFigures> {
         GIVEKIT_WEBHOOK_BACKOFF_MS: "100",
       }),
       "stderr",
+      PROXY_NODE_ARGS,
     );
     await loopDelay(proxy.url);
     const probes = probeHealth(proxy.url);
