@@ -15,7 +15,8 @@
  *   against the same sandbox; its time.
  *
  * `npx tsx bench/scale-gifts.ts` runs it alone; `benchScaleGifts()` is what `npm run bench`
- * calls. BENCH_SCALE_SIZES (comma list) picks the sizes.
+ * calls. BENCH_SCALE_SIZES (comma list) picks the sizes; BENCH_PROXY_NODE_ARGS gives the proxy node's
+ * options (`--cpu-prof --cpu-prof-dir=…`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -203,6 +204,7 @@ async function measure(gifts: number): Promise<ScaleGiftsFigures> {
         GIVEKIT_METRICS_TOKEN: METRICS_TOKEN,
       },
       "stderr",
+      process.env.BENCH_PROXY_NODE_ARGS?.split(" ").filter(Boolean),
     );
     const pid = proxy.child.pid!;
 
