@@ -32,6 +32,7 @@
  */
 import { challengeBench } from "./challenge";
 import { benchScaleGifts } from "./scale-gifts";
+import { benchScaleJobs } from "./scale-jobs";
 import { scalePeersBench } from "./scale-peers";
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -753,10 +754,11 @@ const PARTS: Record<string, BenchPart> = {
   crowds: measureCrowds,
   /** givekit's own challenge as a phone solves it in the card frame (6). */
   challenge: async (run) => challengeBench(run.say),
-  /** Real accounts: gifts (progress, the reconciler) and peers (the picker's search) at scale (7). */
+  /** Real accounts: gifts (progress, the reconciler), peers (the picker's search) and the background jobs at scale, the event loop's delay beside each (7). */
   scale: async (run) => {
     const gifts = await benchScaleGifts();
     const peers = await scalePeersBench(run.say);
+    await benchScaleJobs(run.say);
     const largest = gifts.at(-1);
     return {
       scale_progress_warm_ms: largest?.warmMedianMs ?? 0,

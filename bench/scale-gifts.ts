@@ -15,7 +15,8 @@
  *   against the same sandbox; its time.
  *
  * `npx tsx bench/scale-gifts.ts` runs it alone; `benchScaleGifts()` is what `npm run bench`
- * calls. BENCH_SCALE_SIZES (comma list) picks the sizes.
+ * calls. BENCH_SCALE_SIZES (comma list) picks the sizes; BENCH_PROXY_NODE_ARGS gives the proxy node's
+ * options (`--cpu-prof --cpu-prof-dir=…`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -57,19 +58,20 @@ export interface ScaleGiftsFigures {
   coldHealthMaxMs: number;
 }
 
-interface Program {
+export interface Program {
   child: ChildProcess;
   url: string;
   stop(): Promise<void>;
 }
 
-/** Starts `node --import tsx <entry>` and resolves with the URL it prints. */
-async function program(
+/** Starts `node [nodeArgs] --import tsx <entry>` and resolves with the URL it prints. */
+export async function program(
   entry: string,
   env: Record<string, string>,
   stream: "stdout" | "stderr",
+  nodeArgs: readonly string[] = [],
 ): Promise<Program> {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", entry], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -107,7 +109,7 @@ async function program(
 }
 
 /** Resident set size now and at its peak, in MB (Linux /proc). */
-function memoryOf(pid: number): { rss: number; peak: number } {
+export function memoryOf(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
   return { rss: Math.round(kb("VmRSS") / 1024), peak: Math.round(kb("VmHWM") / 1024) };
@@ -202,6 +204,7 @@ async function measure(gifts: number): Promise<ScaleGiftsFigures> {
         GIVEKIT_METRICS_TOKEN: METRICS_TOKEN,
       },
       "stderr",
+      process.env.BENCH_PROXY_NODE_ARGS?.split(" ").filter(Boolean),
     );
     const pid = proxy.child.pid!;
 

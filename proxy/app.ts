@@ -141,6 +141,7 @@ function campaignReads({ config, store, logger, upstream }: AppDeps, metrics: Me
     store,
     metrics,
     ttlS: config.progressCacheS,
+    draining: () => lifecycle.draining,
     onStale: (campaign, error) =>
       logger.warn(
         { campaign: `${campaign.shortcode}/${campaign.keyword}`, error: errorSummary(error) },

@@ -23,8 +23,12 @@ export const DEFENCE_EXIT_INTERVAL_MS = 5000;
 const RESOLVED = new Set(["succeeded", "declined", "failed", "not_charged"]);
 
 export interface Jobs {
-  /** Stops every timer at once; resolves once the webhook tries in flight have given their events back. */
-  stop(): Promise<void>;
+  /**
+   * Stops every timer at once; resolves once the webhook tries in flight have given their events
+   * back and the reconcile pass under way (if any) has finished its attempt, or after `waitMs`
+   * (the proxy's drain), whichever comes first: the store is not closed under a pass that can end.
+   */
+  stop(waitMs?: number): Promise<void>;
 }
 
 /**
@@ -62,7 +66,8 @@ export async function startJobs(deps: {
       DEFENCE_EXIT_INTERVAL_MS,
     ),
   ];
-  if (deps.reconcileIntervalS > 0) timers.push(reconcileEvery(deps));
+  const reconciling = deps.reconcileIntervalS > 0 ? reconcileEvery(deps) : null;
+  if (reconciling) timers.push(reconciling.timer);
   for (const timer of timers) timer.unref();
   const webhooks = deps.webhooks ?? [];
   const backoffMs = deps.webhookBackoffMs ?? 30_000;
@@ -78,15 +83,24 @@ export async function startJobs(deps: {
       : null;
   dispatcher?.start(pollIntervalMs(backoffMs));
   return {
-    async stop() {
+    async stop(waitMs = 0) {
       for (const timer of timers) clearInterval(timer);
-      await dispatcher?.stop();
+      let bound: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => (bound = setTimeout(resolve, waitMs)));
+      await Promise.all([dispatcher?.stop(), Promise.race([reconciling?.stop(), waited])]);
+      clearTimeout(bound);
     },
   };
 }
 
-/** The reconciler on its timer; a pass still running (a slow report) is not overlapped by the next. */
-function reconcileEvery(deps: Parameters<typeof startJobs>[0]): NodeJS.Timeout {
+/**
+ * The reconciler on its timer; a pass still running (a slow report) is not overlapped by the next.
+ * `stop()` starts no further pass nor attempt and resolves once the pass under way has ended.
+ */
+function reconcileEvery(deps: Parameters<typeof startJobs>[0]): {
+  timer: NodeJS.Timeout;
+  stop(): Promise<void>;
+} {
   const { logger } = deps;
   const reconciler = createReconciler({
     store: deps.store,
@@ -95,12 +109,12 @@ function reconcileEvery(deps: Parameters<typeof startJobs>[0]): NodeJS.Timeout {
     warn: (fields, message) => logger.warn(fields, message),
     webhooks: deps.webhooks,
   });
-  let reconciling = false;
-  return setInterval(() => {
-    if (reconciling) return;
-    reconciling = true;
-    void reconciler
-      .pass()
+  const stopping = new AbortController();
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    if (running || stopping.signal.aborted) return;
+    running = reconciler
+      .pass({ signal: stopping.signal })
       .then((steps) => {
         deps.metrics?.reconcilePasses.inc({ result: "ok" });
         // One line per attempt this proxy resolved: with several proxies, the lines of all of
@@ -119,8 +133,16 @@ function reconcileEvery(deps: Parameters<typeof startJobs>[0]): NodeJS.Timeout {
         deps.metrics?.reconcilePasses.inc({ result: "failed" });
         logger.warn({ error: String(error) }, "reconcile pass failed");
       })
-      .finally(() => (reconciling = false));
+      .finally(() => (running = undefined));
   }, deps.reconcileIntervalS * 1000);
+  return {
+    timer,
+    async stop() {
+      clearInterval(timer);
+      stopping.abort();
+      await running;
+    },
+  };
 }
 
 /** Claims whose proxy died: their attempts become unknown (202 Pending), never sent again. */

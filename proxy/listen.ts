@@ -111,7 +111,8 @@ export async function startProxyServer(
         return closing;
       }
       lifecycle.draining = true;
-      const jobsStopped = jobs!.stop();
+      // A reconcile pass under way finishes its attempt before the store closes, within the drain.
+      const jobsStopped = jobs!.stop(drainMs);
       unwatch();
       const started = performance.now();
       const delayMs = how.delayMs ?? 0;

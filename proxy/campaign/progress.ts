@@ -184,6 +184,8 @@ export interface ProgressOptions {
   now?: () => number;
   /** A report read's time limit; REPORT_TIMEOUT_MS unless given. */
   reportTimeoutMs?: number;
+  /** True once the proxy is stopping: a page waiting on a cold read is answered 503 at once. */
+  draining?: () => boolean;
 }
 
 /** What one read found: the figures to save, and the base's donor hashes it adds (or replaces, with `reset`). */
@@ -451,6 +453,8 @@ export function createProgressCache(options: ProgressOptions): ProgressCache {
       if (figures && figures.read_at > 0) return figures;
       // A read failed and backs off: say so at once rather than keep the page waiting.
       if (figures && figures.retry_at > now() && !entry.refreshing) break;
+      // The proxy is stopping: the page is not held to the drain's end (it asks again, elsewhere).
+      if (options.draining?.()) break;
       const left = deadline - now();
       if (left <= 0) break;
       if (!entry.refreshing) void kick(campaign, entry, Number.MAX_SAFE_INTEGER);

@@ -151,11 +151,15 @@ export function createReconciler(options: ReconcilerOptions) {
 
   return {
     owner,
-    /** One pass over every unknown attempt (or only `reference`). */
-    async pass(only?: { reference?: string }): Promise<ReconcileStep[]> {
+    /**
+     * One pass over every unknown attempt (or only `reference`). Once `signal` is aborted (the
+     * proxy is stopping) no further attempt is started; the one under way finishes.
+     */
+    async pass(only?: { reference?: string; signal?: AbortSignal }): Promise<ReconcileStep[]> {
       const unknown = await options.store.listAttempts({ state: "unknown" });
       const steps: ReconcileStep[] = [];
       for (const attempt of unknown) {
+        if (only?.signal?.aborted) break;
         if (only?.reference && attempt.reference !== only.reference) continue;
         steps.push(await reconcileOne(attempt, unknown));
       }

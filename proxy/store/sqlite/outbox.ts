@@ -1,8 +1,8 @@
 /**
  * The SQLite store's webhook outbox (proxy/webhooks): rows are added inside the caller's
  * transaction (the one that records the attempt's outcome), then claimed under a lease by one
- * delivering proxy at a time, oldest first and in order per donation and endpoint: a row is not
- * claimed while an earlier one of the same donation for the same endpoint is still pending.
+ * delivering proxy at a time, earliest due first and in order per donation and endpoint: a row is
+ * not claimed while an earlier one of the same donation for the same endpoint is still pending.
  * A lease that runs out (its proxy was killed mid-delivery) makes the row claimable again, so an
  * event is delivered at least once and never lost.
  */
@@ -35,7 +35,10 @@ export function sqliteOutbox(db: Database.Database) {
          AND NOT EXISTS (
            SELECT 1 FROM webhook_outbox e
            WHERE e.endpoint = o.endpoint AND e.order_key = o.order_key AND e.state = 'pending' AND e.seq < o.seq)
-       ORDER BY o.seq LIMIT @limit)
+       -- Earliest due first, as the due index walks (a new row is due when made: oldest first);
+       -- ordering by seq alone sorted every due row at each poll (about 90 ms at 100,000 waiting).
+       -- PostgreSQL keeps seq order: its claim with FOR UPDATE SKIP LOCKED is not slow there.
+       ORDER BY o.next_at, o.seq LIMIT @limit)
      RETURNING seq, event_id, event_type, endpoint, order_key, body, created_at, state, attempts, next_at,
        last_error, last_status, done_at`,
   );

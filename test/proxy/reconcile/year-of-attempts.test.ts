@@ -9,11 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore } from "../../../proxy/store/postgres";
-import { openSqliteStore } from "../../../proxy/store/sqlite";
-import { DB_FILE } from "../../../proxy/store/sqlite/data-dir";
-import { openSqlite } from "../../../sqlite/open";
 import { loopDelay, METRICS_TOKEN, probeHealth } from "../../helpers/loop-delay";
 import { sql, testDatabase } from "../../helpers/postgres";
+import { fillStore } from "../../helpers/year-of-attempts";
 import { spawnProxy, type ProxyProcess } from "../../helpers/proxy-process";
 import { startSandbox, type SandboxHandle } from "../../helpers/sandbox";
 import { client, donate, donationBody, tokenize } from "../support";
@@ -28,31 +26,6 @@ const CONNECT_TIMEOUT_MS = 500;
 const TIMEOUT_MS = 800;
 /** proxy/listen.ts: requests in flight get the upstream's timeouts and a second more. */
 const DRAIN_MS = CONNECT_TIMEOUT_MS + TIMEOUT_MS + 1000;
-
-/**
- * Test setup, not the proxy's way of writing: a year of succeeded attempts, inserted straight
- * into a migrated store's table in one transaction (through the proxy it would take hours).
- */
-function fillStore(dataDir: string, count: number): void {
-  openSqliteStore({ dataDir, retentionH: 24, leaseMs: 20_000 })
-    .close()
-    .catch(() => undefined);
-  const db = openSqlite(join(dataDir, DB_FILE));
-  const insert = db.prepare(
-    `INSERT INTO donation_attempts (reference, idempotency_key, client_scope, client_ip, fingerprint, shortcode,
-       keyword, amount, fee_amount, state, upstream_status, transaction_id, created_at, updated_at)
-     VALUES (?, ?, 'origin:https://shelter.example', '203.0.113.5', 'fp', '71777', 'HOPE', '25.00', '0.00',
-       'succeeded', 200, ?, ?, ?)`,
-  );
-  const yearAgo = Date.now() - 365 * 86_400_000;
-  db.transaction(() => {
-    for (let i = 0; i < count; i++) {
-      const at = new Date(yearAgo + Math.floor((i * 365 * 86_400_000) / count)).toISOString();
-      insert.run(`gk_year${String(i).padStart(16, "0")}`, `year-${i}`, `y${i}`, at, at);
-    }
-  })();
-  db.close();
-}
 
 /** The same on PostgreSQL (test setup): one INSERT … SELECT over generate_series. */
 async function fillDatabase(url: string, count: number): Promise<void> {
