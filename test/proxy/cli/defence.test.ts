@@ -6,17 +6,10 @@ import { describe, expect, it } from "vitest";
 import { givekit } from "../../helpers/cli";
 import { ALLOWANCE_REFRESH_MS } from "../../../proxy/defence/allowances";
 import { DEMO } from "../../helpers/sandbox";
-import { CARDS, CVV, EXPIRY, donationBody, logLines, postCard, useStack } from "../support";
+import { CARDS, donationBody, logLines, postCard, useStack, frameCard } from "../support";
 
 const VENUE = "203.0.113.44";
-const card = (number: string) => ({
-  card_number: number,
-  cvv: CVV,
-  expiration_date: EXPIRY,
-  website: "",
-  shortcode: "71777",
-  keyword: "HOPE",
-});
+const card = (number: string) => frameCard(number);
 
 describe("givekit defence, beside a proxy on PostgreSQL", () => {
   const ctx = useStack({
