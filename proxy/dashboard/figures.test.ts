@@ -40,6 +40,12 @@ const op = (hour: number, kind: string, label: string, count: number) => ({
   count,
 });
 
+/** A breaker's note in the shared store, open until `until`. */
+const breakerNote = (scope: string, until: number) => ({
+  key: `breaker:${scope}`,
+  value: JSON.stringify({ until, openS: 30, openedAt: 0 }),
+});
+
 describe("the funnel", () => {
   it("each step's reached, the share that left before the next, and why, largest first", () => {
     const steps = funnel([
@@ -186,15 +192,11 @@ describe("times from bucketed counts", () => {
     expect(panel.scrutinyOpen.map((p) => p.signal)).toEqual(["declines"]);
   });
   it("the defence panel's breakers: a campaign's by name, the clients' as one count, never an address", () => {
-    const note = (scope: string, until: number) => ({
-      key: `breaker:${scope}`,
-      value: JSON.stringify({ until, openS: 30, openedAt: 0 }),
-    });
     const notes = [
-      note("campaign:71777/HOPE", 5_000),
-      note("campaign:71777/GALA", 6_000),
-      note("client:203.0.113.7", 7_000),
-      note("client:198.51.100.9", 9_000),
+      breakerNote("campaign:71777/HOPE", 5_000),
+      breakerNote("campaign:71777/GALA", 6_000),
+      breakerNote("client:203.0.113.7", 7_000),
+      breakerNote("client:198.51.100.9", 9_000),
       { key: "breaker:campaign:71777/BROKEN", value: "{" },
     ];
     const of = (campaign?: string) =>
