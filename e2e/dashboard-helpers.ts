@@ -1,6 +1,6 @@
 /** The staff dashboard as the browser tests sign in to it and read it. */
 import type { Page } from "@playwright/test";
-import { main } from "../proxy/cli/main";
+import { givekit } from "../test/helpers/cli";
 import { DEMO } from "../test/helpers/sandbox";
 import { expect } from "./fixtures";
 
@@ -9,19 +9,13 @@ export async function inviteLink(
   proxy: { url: string; dataDir: string },
   sandboxUrl: string,
 ): Promise<string> {
-  let out = "";
-  const code = await main(
-    ["dashboard", "invite", "--name", "events desk", "--for", "1h"],
-    {
-      UPSTREAM_BASE_URL: sandboxUrl,
-      UPSTREAM_PRIVATE_TOKEN: DEMO.hope.privateToken,
-      UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
-      GIVEKIT_DATA_DIR: proxy.dataDir,
-      GIVEKIT_PUBLIC_URL: proxy.url,
-    },
-    { write: (text: string) => (out += text) },
-    { write: () => undefined },
-  );
+  const { code, out } = await givekit(["dashboard", "invite", "--name", "events desk", "--for", "1h"], {
+    UPSTREAM_BASE_URL: sandboxUrl,
+    UPSTREAM_PRIVATE_TOKEN: DEMO.hope.privateToken,
+    UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
+    GIVEKIT_DATA_DIR: proxy.dataDir,
+    GIVEKIT_PUBLIC_URL: proxy.url,
+  });
   expect(code).toBe(0);
   return out.split("\n")[0]!;
 }

@@ -5,6 +5,7 @@
 // had no room for are left out. Names of an ordinary length are shown whole, never cut to "T…". Axe is clean at each size.
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { textGift } from "./display-helpers";
 import { expect, test, withServers } from "./fixtures";
 
 const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
@@ -27,21 +28,6 @@ const GIFTS = [
 ];
 /** Past this many characters a name may be cut (with an ellipsis) rather than shown whole. */
 const ORDINARY_NAME = 24;
-
-async function textGift(sandboxUrl: string, gift: Record<string, unknown>) {
-  const response = await fetch(`${sandboxUrl}/_sandbox/text-gifts`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      shortcode: "71777",
-      keyword: "HOPE",
-      phone: "2025550143",
-      pledge_wall: true,
-      ...gift,
-    }),
-  });
-  expect(response.status).toBe(201);
-}
 
 /**
  * Every element showing text (or the QR code, or the bar) that is past the viewport's edge, cut

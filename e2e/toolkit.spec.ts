@@ -4,7 +4,7 @@
  * tags in `givekit attempts`. Money is checked in the sandbox's own report.
  */
 import { readDedication } from "../contract/dedication";
-import { main } from "../proxy/cli/main";
+import { givekit } from "../test/helpers/cli";
 import { DEMO, type SandboxHandle } from "../test/helpers/sandbox";
 import {
   CARD,
@@ -70,19 +70,12 @@ test.describe("the fundraiser's toolkit, on a 390 × 844 phone", () => {
     expect(mine[0]).toMatchObject({ status: "collected", amount: "100.00", recurring_frequency: "monthly" });
     expect(JSON.stringify(mine[0])).not.toContain("newsletter");
 
-    let out = "";
-    let err = "";
-    const code = await main(
-      ["attempts", "--json"],
-      {
-        UPSTREAM_BASE_URL: sandbox.url,
-        UPSTREAM_PRIVATE_TOKEN: DEMO.hope.privateToken,
-        UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
-        GIVEKIT_DATA_DIR: proxyServer.dataDir,
-      },
-      { write: (text: string) => (out += text) },
-      { write: (text: string) => (err += text) },
-    );
+    const { code, out, err } = await givekit(["attempts", "--json"], {
+      UPSTREAM_BASE_URL: sandbox.url,
+      UPSTREAM_PRIVATE_TOKEN: DEMO.hope.privateToken,
+      UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
+      GIVEKIT_DATA_DIR: proxyServer.dataDir,
+    });
     expect({ code, err, out: code === 0 ? "" : out }).toEqual({ code: 0, err: "", out: "" });
     // JSON lines: one attempt a line.
     const attempts = out

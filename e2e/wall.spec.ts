@@ -7,6 +7,7 @@ import { startRelay } from "../test/proxy/relay";
 import { startProxy } from "../test/helpers/proxy";
 import { startSandbox } from "../test/helpers/sandbox";
 import { cardOf, donateOf, fillCardAtOnce, uniqueLastName } from "./donor-helpers";
+import { textGift } from "./display-helpers";
 import { expect, startHostServer, test, withServers } from "./fixtures";
 
 const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
@@ -35,21 +36,6 @@ async function giveThroughForm(
   await fillCardAtOnce(cardOf(page));
   await donate.getByRole("button", { name: /^Donate / }).click();
   await expect(donate.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 15_000 });
-}
-
-async function textGift(sandboxUrl: string, body: Record<string, unknown>) {
-  const response = await fetch(`${sandboxUrl}/_sandbox/text-gifts`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      shortcode: "71777",
-      keyword: "HOPE",
-      phone: "2025550143",
-      pledge_wall: true,
-      ...body,
-    }),
-  });
-  expect(response.status).toBe(201);
 }
 
 /** Every box of the page (shadow roots included) inside the viewport: nothing cut off, nothing to scroll to. */

@@ -40,7 +40,7 @@ const op = (hour: number, kind: string, label: string, count: number) => ({
   count,
 });
 
-/** A circuit breaker's note as defence/breaker.ts keeps it. */
+/** A breaker's note in the shared store, open until `until`. */
 const breakerNote = (scope: string, until: number) => ({
   key: `breaker:${scope}`,
   value: JSON.stringify({ until, openS: 30, openedAt: 0 }),

@@ -11,8 +11,6 @@ import { startProxy, type ProxyHandle } from "../helpers/proxy";
 import { startSandbox, type SandboxHandle } from "../helpers/sandbox";
 import {
   CARDS,
-  CVV,
-  EXPIRY,
   client,
   donationBody,
   formSession,
@@ -20,6 +18,7 @@ import {
   postCard,
   withCheckDigit,
   type Client,
+  frameCard,
 } from "./support";
 
 const TOKEN_PATH = "/api/v2/donations/create_payment_token";
@@ -92,17 +91,9 @@ async function twoProxies(env: Record<string, string>): Promise<Pair> {
   return pair;
 }
 
-const cardBody = (number: string, extra: Record<string, unknown> = {}) => ({
-  card_number: number,
-  cvv: CVV,
-  expiration_date: EXPIRY,
-  // A bot that learnt the cheap filters: honeypot empty, a frame's form session (postCard asks
-  // for one; the helper's proxies set no least form time), the campaign named.
-  website: "",
-  shortcode: "71777",
-  keyword: "HOPE",
-  ...extra,
-});
+// A bot that learnt the cheap filters: honeypot empty, a frame's form session (postCard asks for
+// one; the helper's proxies set no least form time), the campaign named.
+const cardBody = frameCard;
 
 /** The bot: 300 declining cards from 100 addresses (3 each), over both proxies, a few at a time. */
 async function runBot(apis: Client[]): Promise<void> {

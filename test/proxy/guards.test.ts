@@ -5,8 +5,6 @@ import type { PowChallenge } from "../../contract/api";
 import { solvePow } from "../helpers/pow-solver";
 import {
   CARDS,
-  CVV,
-  EXPIRY,
   collected,
   donate,
   donationBody,
@@ -17,10 +15,13 @@ import {
   upstreamCalls,
   useStack,
   withCheckDigit,
+  cardFields,
+  DECLINES_ENV,
+  declineThrice,
 } from "./support";
 
 const HOST_PAGE = "https://shelter.example";
-const card = (number: string = CARDS.ok) => ({ card_number: number, cvv: CVV, expiration_date: EXPIRY });
+const card = cardFields;
 
 describe("origins (CORS)", () => {
   const ctx = useStack({ proxy: { allowedOrigins: [HOST_PAGE] } });
@@ -198,41 +199,16 @@ describe("the status lookups' own bucket", () => {
   });
 });
 
-const DECLINES_ENV = {
-  GIVEKIT_DECLINE_LIMIT: "3",
-  GIVEKIT_IDENTITY_DECLINES: "3",
-  GIVEKIT_RATE_PAYMENT_TOKENS: "50",
-  GIVEKIT_DEFENCE_DECLINES_PER_MIN: "100",
-  GIVEKIT_DEFENCE_CAMPAIGN_DECLINES_PER_MIN: "100",
-  GIVEKIT_DEFENCE_MIN_SAMPLE: "100",
-  GIVEKIT_DEFENCE_BIN_CARDS: "100",
-};
-
 describe("declines: a challenge for the address, refusals for the donor and the card", () => {
   const ctx = useStack({
-    proxy: {
-      env: {
-        GIVEKIT_DECLINE_LIMIT: "3",
-        GIVEKIT_IDENTITY_DECLINES: "3",
-        GIVEKIT_RATE_PAYMENT_TOKENS: "50",
-        GIVEKIT_DEFENCE_DECLINES_PER_MIN: "100",
-        GIVEKIT_DEFENCE_CAMPAIGN_DECLINES_PER_MIN: "100",
-        GIVEKIT_DEFENCE_MIN_SAMPLE: "100",
-        GIVEKIT_DEFENCE_BIN_CARDS: "100",
-      },
-    },
+    proxy: { env: DECLINES_ENV },
   });
   const tokenizationsUpstream = async () =>
     (await ctx.sandbox.requests()).filter((request) => request.path.endsWith("create_payment_token")).length;
 
   it("after 3 declines an address is challenged, never blocked: a person who solves gives; a stockpiled token is made again", async () => {
     const stockpiled = await tokenize(ctx.api);
-    for (let i = 0; i < 3; i++) {
-      const body = donationBody(await tokenize(ctx.api, CARDS.declined), {
-        donor: { first_name: "Ana", last_name: "Doe", email: `ana.${i}@example.org` },
-      });
-      expect((await donate(ctx.api, body)).status).toBe(402);
-    }
+    await declineThrice(ctx.api);
     const before = (await ctx.sandbox.requests()).length;
     // The token minted before the evidence is refused before anything is sent: made again, it meets the challenge.
     const stale = await donate(ctx.api, donationBody(stockpiled));

@@ -8,7 +8,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../proxy/cli/main";
+import { givekit as runGivekit } from "../helpers/cli";
 import { DB_FILE } from "../../proxy/store/sqlite/data-dir";
 import { SQLITE_SCHEMA_VERSION } from "../../proxy/store/sqlite/schema";
 import { openSqlite } from "../../sqlite/open";
@@ -44,22 +44,13 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function givekit(args: string[], env: NodeJS.ProcessEnv) {
-  let out = "";
-  let err = "";
-  const code = await main(
-    args,
-    {
-      UPSTREAM_BASE_URL: sandbox.url,
-      UPSTREAM_PRIVATE_TOKEN: DEMO.hope.privateToken,
-      UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
-      ...env,
-    },
-    { write: (text: string) => (out += text) },
-    { write: (text: string) => (err += text) },
-  );
-  return { code, out, err };
-}
+const givekit = (args: string[], env: NodeJS.ProcessEnv) =>
+  runGivekit(args, {
+    UPSTREAM_BASE_URL: sandbox.url,
+    UPSTREAM_PRIVATE_TOKEN: DEMO.hope.privateToken,
+    UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
+    ...env,
+  });
 
 /** Sends raw bytes as one HTTP request; resolves with the status line. */
 function rawRequest(url: string, bytes: string): Promise<string> {

@@ -17,6 +17,7 @@ import {
   useStack,
   type Client,
   type Reply,
+  frameCard,
 } from "./support";
 
 /** The least token hold the proxy takes (GIVEKIT_TOKEN_HOLD_S): the test waits past it once. */
@@ -31,18 +32,7 @@ const decliningCard = (n: number) => withCheckDigit(`4${String(n).padStart(10, "
 
 /** A card tokenized through the proxy as the frame sends it, from `address`; its token. */
 async function token(api: Client, number: string, address: string): Promise<string> {
-  const reply = await postCard(
-    api,
-    {
-      card_number: number,
-      cvv: CVV,
-      expiration_date: EXPIRY,
-      website: "",
-      shortcode: "71777",
-      keyword: "HOPE",
-    },
-    { headers: { "X-Forwarded-For": address } },
-  );
+  const reply = await postCard(api, frameCard(number), { headers: { "X-Forwarded-For": address } });
   if (reply.status !== 201) throw new Error(`tokenizing failed: ${reply.status} ${reply.text}`);
   return reply.json.token as string;
 }

@@ -110,6 +110,43 @@ export function donationBody(token: string, fields: Record<string, unknown> = {}
   };
 }
 
+/** A card's fields as the frame posts them to /v1/payment-tokens. */
+export const cardFields = (number: string = CARDS.ok) => ({
+  card_number: number,
+  cvv: CVV,
+  expiration_date: EXPIRY,
+});
+
+/** A card as a frame on the demo campaign posts it: honeypot empty, HOPE@71777 named; fields override. */
+export const frameCard = (number: string, extra: Record<string, unknown> = {}) => ({
+  ...cardFields(number),
+  website: "",
+  shortcode: "71777",
+  keyword: "HOPE",
+  ...extra,
+});
+
+/** A proxy whose address and donor alarms sound at 3 declines, its wider alarms kept quiet. */
+export const DECLINES_ENV = {
+  GIVEKIT_DECLINE_LIMIT: "3",
+  GIVEKIT_IDENTITY_DECLINES: "3",
+  GIVEKIT_RATE_PAYMENT_TOKENS: "50",
+  GIVEKIT_DEFENCE_DECLINES_PER_MIN: "100",
+  GIVEKIT_DEFENCE_CAMPAIGN_DECLINES_PER_MIN: "100",
+  GIVEKIT_DEFENCE_MIN_SAMPLE: "100",
+  GIVEKIT_DEFENCE_BIN_CARDS: "100",
+};
+
+/** Three gifts by Ana Doe (three e-mails) on the declined card, each answered 402. */
+export async function declineThrice(api: Client): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    const body = donationBody(await tokenize(api, CARDS.declined), {
+      donor: { first_name: "Ana", last_name: "Doe", email: `ana.${i}@example.org` },
+    });
+    expect((await donate(api, body)).status).toBe(402);
+  }
+}
+
 /** Posts a donation with a fresh Idempotency-Key (or the one given). */
 export function donate(
   api: Client,

@@ -2,7 +2,7 @@
 // list|retry|replay`, the metrics (tries by outcome, the oldest undelivered event's age) and
 // doctor's line, which fails once an endpoint has failed for an hour.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../proxy/cli/main";
+import { givekit, jsonLines } from "../helpers/cli";
 import { openSqlite } from "../../sqlite/open";
 import { sql } from "../helpers/postgres";
 import { DEMO } from "../helpers/sandbox";
@@ -11,24 +11,6 @@ import { startReceiver, webhooksEnv, type Receiver } from "./webhooks-receiver";
 
 const SECRET = "whsec-operations-0123456789abcdef";
 const METRICS_TOKEN = "metrics-token-for-webhooks-0123";
-
-async function givekit(args: string[], env: NodeJS.ProcessEnv) {
-  let out = "";
-  let err = "";
-  const code = await main(
-    args,
-    env,
-    { write: (text: string) => (out += text) },
-    { write: (text: string) => (err += text) },
-  );
-  return { code, out, err };
-}
-
-const jsonLines = (out: string) =>
-  out
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 /** Moves every outbox row's creation back, as if its event were made `ms` earlier. */
 async function age(ctx: Stack, ms: number): Promise<void> {

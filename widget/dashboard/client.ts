@@ -302,6 +302,21 @@ function figureBox(label: string, value: string): HTMLElement {
   return el("div", null, "figure", el("dt", label), el("dd", value));
 }
 
+/** A list of labelled figures (a panel's "figures" or its "facts"). */
+function figureList(className: "figures" | "facts", ...boxes: HTMLElement[]): HTMLElement {
+  return el("dl", null, className, ...boxes);
+}
+
+/** A panel of the dashboard under its heading; "panel wide" spans the page. */
+function panel(className: "panel" | "panel wide", title: string, ...children: Node[]): HTMLElement {
+  return el("section", null, className, el("h2", title), ...children);
+}
+
+/** Names of what is open now, or the word for none. */
+function orNone(names: string[]): string {
+  return names.join(", ") || words.none;
+}
+
 function segmentRows(list: Segment[], names: Record<string, string> = {}): string[][] {
   return list.map((s) => [
     names[s.name] ?? s.name,
@@ -337,14 +352,10 @@ function draw(data: DashboardData): void {
   }
   const params = view();
   const g = data.giving;
-  const giving = el(
-    "section",
-    null,
+  const giving = panel(
     "panel wide",
-    el("h2", words.giving),
-    el(
-      "dl",
-      null,
+    words.giving,
+    figureList(
       "figures",
       figureBox(words.gifts, whole.format(g.gifts)),
       figureBox(words.raised, money.format(g.cents / 100)),
@@ -357,11 +368,9 @@ function draw(data: DashboardData): void {
     chart(data),
     csvLink("giving", params),
   );
-  const funnel = el(
-    "section",
-    null,
+  const funnel = panel(
     "panel wide",
-    el("h2", words.funnel),
+    words.funnel,
     table(
       words.funnel,
       [words.step, words.reached, words.left, words.why],
@@ -375,38 +384,30 @@ function draw(data: DashboardData): void {
     csvLink("funnel", params),
   );
   const segmentHead = (first: string) => [first, words.shown, words.thanked, words.finished];
-  const channels = el(
-    "section",
-    null,
+  const channels = panel(
     "panel",
-    el("h2", words.channels),
+    words.channels,
     table(words.channels, segmentHead(words.channel), segmentRows(data.channels)),
     csvLink("channels", params),
   );
-  const devices = el(
-    "section",
-    null,
+  const devices = panel(
     "panel",
-    el("h2", words.devices),
+    words.devices,
     table(words.devices, segmentHead(words.device), segmentRows(data.devices, words.deviceNames)),
     csvLink("devices", params),
   );
   const h = data.health;
-  const health = el(
-    "section",
-    null,
+  const health = panel(
     "panel",
-    el("h2", words.health),
-    el(
-      "dl",
-      null,
+    words.health,
+    figureList(
       "facts",
       figureBox(words.store, h.store ? words.ok : words.down),
       figureBox(words.unknown, whole.format(h.unknownOutcomes)),
       figureBox(words.waiting, whole.format(h.webhooksWaiting)),
       figureBox(words.dead, whole.format(h.webhooksDead)),
-      figureBox(words.failing, h.webhooksFailing.map((f) => f.endpoint).join(", ") || words.none),
-      figureBox(words.defence, h.defenceOpen.map((d) => `${d.scope}: ${d.signal}`).join(", ") || words.none),
+      figureBox(words.failing, orNone(h.webhooksFailing.map((f) => f.endpoint))),
+      figureBox(words.defence, orNone(h.defenceOpen.map((d) => `${d.scope}: ${d.signal}`))),
       figureBox(words.latencyP50, words.ms(h.upstream.latencyMs.p50)),
       figureBox(words.latencyP95, words.ms(h.upstream.latencyMs.p95)),
     ),
@@ -441,25 +442,18 @@ function draw(data: DashboardData): void {
     csvLink("upstream", params),
   );
   const d = data.defence;
-  const defence = el(
-    "section",
-    null,
+  const defence = panel(
     "panel wide",
-    el("h2", words.defencePanel),
-    el(
-      "dl",
-      null,
+    words.defencePanel,
+    figureList(
       "figures",
       figureBox(words.asked, whole.format(d.challengesAsked)),
       figureBox(words.solved, whole.format(d.challengesSolved)),
       figureBox(words.solveP50, words.ms(d.solveMs.p50)),
       figureBox(words.solveP95, words.ms(d.solveMs.p95)),
       figureBox(words.declinedNetwork, whole.format(d.declined)),
-      figureBox(
-        words.scrutiny,
-        d.scrutinyOpen.map((o) => `${o.scope}: ${o.signal}`).join(", ") || words.none,
-      ),
-      figureBox(words.breakers, d.breakersOpen.map((b) => b.name).join(", ") || words.none),
+      figureBox(words.scrutiny, orNone(d.scrutinyOpen.map((o) => `${o.scope}: ${o.signal}`))),
+      figureBox(words.breakers, orNone(d.breakersOpen.map((b) => b.name))),
     ),
     el("h3", words.askedPerHour),
     bars(

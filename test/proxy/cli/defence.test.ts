@@ -3,32 +3,13 @@
 // change nothing, and SQLite says plainly what it cannot share.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { main } from "../../../proxy/cli/main";
+import { givekit } from "../../helpers/cli";
 import { ALLOWANCE_REFRESH_MS } from "../../../proxy/defence/allowances";
 import { DEMO } from "../../helpers/sandbox";
-import { CARDS, CVV, EXPIRY, donationBody, logLines, postCard, useStack } from "../support";
-
-async function givekit(args: string[], env: NodeJS.ProcessEnv) {
-  let out = "";
-  let err = "";
-  const code = await main(
-    args,
-    env,
-    { write: (text: string) => (out += text) },
-    { write: (text: string) => (err += text) },
-  );
-  return { code, out, err };
-}
+import { CARDS, donationBody, logLines, postCard, useStack, frameCard } from "../support";
 
 const VENUE = "203.0.113.44";
-const card = (number: string) => ({
-  card_number: number,
-  cvv: CVV,
-  expiration_date: EXPIRY,
-  website: "",
-  shortcode: "71777",
-  keyword: "HOPE",
-});
+const card = (number: string) => frameCard(number);
 
 describe("givekit defence, beside a proxy on PostgreSQL", () => {
   const ctx = useStack({

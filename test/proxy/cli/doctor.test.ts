@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../../proxy/cli/main";
+import { givekit } from "../../helpers/cli";
 import { DEFAULT_CAMPAIGNS_PATH } from "../../../proxy/config";
 import { DEMO, startSandbox, type SandboxHandle } from "../../helpers/sandbox";
 
@@ -51,18 +51,6 @@ const subscriptionCount = async () => (await sandbox.subscriptions()).length;
 /** The line of one check. */
 const line = (out: string, name: string) =>
   out.split("\n").find((text) => text.slice(2).startsWith(`${name}:`));
-
-async function givekit(args: string[], environment: NodeJS.ProcessEnv) {
-  let out = "";
-  let err = "";
-  const code = await main(
-    args,
-    environment,
-    { write: (text: string) => (out += text) },
-    { write: (text: string) => (err += text) },
-  );
-  return { code, out, err };
-}
 
 describe("givekit doctor", () => {
   it("passes every check on a good configuration, one line each, and prints no token", async () => {

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../../proxy/cli/main";
+import { givekit, jsonLines } from "../../helpers/cli";
 import { openSqliteStore } from "../../../proxy/store/sqlite";
 import { DB_FILE } from "../../../proxy/store/sqlite/data-dir";
 import { openSqlite } from "../../../sqlite/open";
@@ -63,24 +63,6 @@ const envFor = (dataDir: string): NodeJS.ProcessEnv => ({
   UPSTREAM_PUBLIC_TOKEN: "public-token-for-listings",
   GIVEKIT_DATA_DIR: dataDir,
 });
-
-async function givekit(args: string[], env: NodeJS.ProcessEnv) {
-  let out = "";
-  let err = "";
-  const code = await main(
-    args,
-    env,
-    { write: (t: string) => (out += t) },
-    { write: (t: string) => (err += t) },
-  );
-  return { code, out, err };
-}
-
-const jsonLines = (out: string) =>
-  out
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 /** Every raw control character a terminal would act on. */
 // oxlint-disable-next-line no-control-regex -- control characters are what must be gone.

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqlite } from "../../../sqlite/open";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../../proxy/cli/main";
+import { givekit } from "../../helpers/cli";
 import { POSTGRES_SCHEMA_VERSION } from "../../../proxy/store/postgres/schema";
 import { DB_FILE } from "../../../proxy/store/sqlite/data-dir";
 import { SQLITE_SCHEMA_VERSION } from "../../../proxy/store/sqlite/schema";
@@ -31,17 +31,7 @@ function env(extra: Record<string, string>): NodeJS.ProcessEnv {
   };
 }
 
-async function migrate(environment: NodeJS.ProcessEnv) {
-  let out = "";
-  let err = "";
-  const code = await main(
-    ["migrate"],
-    environment,
-    { write: (text: string) => (out += text) },
-    { write: (text: string) => (err += text) },
-  );
-  return { code, out, err };
-}
+const migrate = (environment: NodeJS.ProcessEnv) => givekit(["migrate"], environment);
 
 describe("givekit migrate on SQLite", () => {
   it("migrates an empty data directory, then has nothing to do; exit 0 both times", async () => {

@@ -2,35 +2,16 @@
 // (on SQLite: beside it, on its data directory), and their bad flags.
 import { createHash, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { main } from "../../../proxy/cli/main";
+import { givekit, jsonLines } from "../../helpers/cli";
 import { DEMO } from "../../helpers/sandbox";
 import { CARDS, collected, CONSENT_TEXT, CVV, donate, donationBody, tokenize, useStack } from "../support";
 
 /** A CSV cell as RFC 4180 writes text with commas or quotes. */
 const csvQuoted = (text: string) => (/[",]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
 
-async function givekit(args: string[], env: NodeJS.ProcessEnv) {
-  let out = "";
-  let err = "";
-  const code = await main(
-    args,
-    env,
-    { write: (t: string) => (out += t) },
-    { write: (t: string) => (err += t) },
-  );
-  return { code, out, err };
-}
-
-/** Each line of JSON lines output, parsed. */
-const jsonLines = (out: string) =>
-  out
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line));
-
 /** The attempt `givekit attempts --json` lists for `amount`. */
 const byAmount = (out: string, amount: string) =>
-  jsonLines(out).find((row: { amount: string }) => row.amount === amount);
+  jsonLines<{ amount: string; utm: string }>(out).find((row) => row.amount === amount)!;
 
 describe.each(["sqlite", "postgres"] as const)(
   "the givekit command line on %s, beside a running proxy",

@@ -11,8 +11,6 @@ import type { OpsCount } from "../../../proxy/store/types";
 import { solvePow } from "../../helpers/pow-solver";
 import {
   CARDS,
-  CVV,
-  EXPIRY,
   collected,
   donate,
   donationBody,
@@ -20,9 +18,12 @@ import {
   postCard,
   tokenize,
   useStack,
+  cardFields,
+  DECLINES_ENV,
+  declineThrice,
 } from "../support";
 
-const card = () => ({ card_number: CARDS.ok, cvv: CVV, expiration_date: EXPIRY });
+const card = () => cardFields();
 
 function opsRows(dataDir: string): OpsCount[] {
   const db = openSqlite(join(dataDir, DB_FILE), { readonly: true, fileMustExist: true });
@@ -55,27 +56,12 @@ async function settled(dataDir: string, expected: number): Promise<OpsCount[]> {
 describe("the defence panel's counts", () => {
   // Three declines make an address's cards watched (a challenge); the wider alarms stay quiet.
   const ctx = useStack({
-    proxy: {
-      env: {
-        GIVEKIT_DECLINE_LIMIT: "3",
-        GIVEKIT_IDENTITY_DECLINES: "3",
-        GIVEKIT_RATE_PAYMENT_TOKENS: "50",
-        GIVEKIT_DEFENCE_DECLINES_PER_MIN: "100",
-        GIVEKIT_DEFENCE_CAMPAIGN_DECLINES_PER_MIN: "100",
-        GIVEKIT_DEFENCE_MIN_SAMPLE: "100",
-        GIVEKIT_DEFENCE_BIN_CARDS: "100",
-      },
-    },
+    proxy: { env: DECLINES_ENV },
   });
 
   it("counts declines at the network, the challenge asked and solved with its solve time, refusals by reason, the upstream's answers; nothing of a person", async () => {
     const stockpiled = await tokenize(ctx.api);
-    for (let i = 0; i < 3; i++) {
-      const body = donationBody(await tokenize(ctx.api, CARDS.declined), {
-        donor: { first_name: "Ana", last_name: "Doe", email: `ana.${i}@example.org` },
-      });
-      expect((await donate(ctx.api, body)).status).toBe(402);
-    }
+    await declineThrice(ctx.api);
     expect((await donate(ctx.api, donationBody(stockpiled))).json.code).toBe("card_check_required");
     const session = await formSession(ctx.api);
     const asked = await postCard(ctx.api, { ...card(), form_session: session });

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../../../proxy/app";
-import { main } from "../../../proxy/cli/main";
+import { givekit as runGivekit } from "../../helpers/cli";
 import { loadConfig } from "../../../proxy/config";
 import { createDashboardAccess } from "../../../proxy/dashboard/access";
 import { createLogger } from "../../../proxy/logger";
@@ -42,17 +42,7 @@ async function proxy() {
     signingSecret: resolveSigningSecret(dir, null),
     upstream: createUpstreamClient(config.upstream),
   });
-  async function givekit(...args: string[]) {
-    let out = "";
-    let err = "";
-    const code = await main(
-      args,
-      env,
-      { write: (t: string) => (out += t) },
-      { write: (t: string) => (err += t) },
-    );
-    return { code, out, err };
-  }
+  const givekit = (...args: string[]) => runGivekit(args, env);
   return {
     app,
     store,
