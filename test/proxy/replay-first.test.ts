@@ -102,6 +102,17 @@ function isReplayOf(replay: Reply, first: Reply): boolean {
   );
 }
 
+/**
+ * The circuit breakers' budgets (issue 42) set out of the way: these tests make a client's and a
+ * campaign's declines on purpose, and what they show is that a replay is answered whatever holds.
+ */
+const BREAKERS_APART = {
+  GIVEKIT_BREAKER_CLIENT_DECLINES: "1000",
+  GIVEKIT_BREAKER_CLIENT_TOKENS: "1000",
+  GIVEKIT_BREAKER_CAMPAIGN_DECLINES: "1000",
+  GIVEKIT_BREAKER_CAMPAIGN_TOKENS: "1000",
+};
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(["sqlite", "postgres"] as const)("replays come first (%s store)", (store) => {
@@ -113,6 +124,7 @@ describe.each(["sqlite", "postgres"] as const)("replays come first (%s store)", 
           GIVEKIT_TRUST_PROXY: "1",
           GIVEKIT_TOKEN_HOLD_S: String(HOLD_S),
           UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
+          ...BREAKERS_APART,
         },
       },
     });
@@ -246,6 +258,7 @@ describe.each(["sqlite", "postgres"] as const)("replays come first (%s store)", 
           GIVEKIT_RATE_DONATIONS: "1000",
           GIVEKIT_RATE_DONATIONS_PER_MIN: "100000",
           ...Object.fromEntries(QUIET_SIGNALS.map((name) => [name, "1000000"])),
+          ...BREAKERS_APART,
         },
       },
     });
