@@ -1,6 +1,16 @@
 // `givekit doctor` and the command line around it, against the sandbox.
 import { execFile } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -215,9 +225,26 @@ const asRoot = process.getuid?.() === 0;
 const OTHER = { uid: 65534, gid: 65534 };
 const lock = (path: string) => chmodSync(path, asRoot ? 0o700 : 0o000);
 
+/**
+ * This Node, where the other user can run it: a Node under root's home (CI's Node 24 comes from
+ * the npm registry into ~/.cache) is out of `nobody`'s reach, so as root it is copied once into
+ * the temporary folder, readable by all.
+ */
+function nodeForOther(): string {
+  if (!asRoot) return process.execPath;
+  const copy = join(tmpdir(), `givekit-test-node-${process.version}`);
+  if (!existsSync(copy)) {
+    const partial = `${copy}.${process.pid}`;
+    copyFileSync(process.execPath, partial);
+    chmodSync(partial, 0o755);
+    renameSync(partial, copy);
+  }
+  return copy;
+}
+
 /** doctor --json through the bin, as that other user. */
 async function doctorAsOther(environment: NodeJS.ProcessEnv): Promise<{ code: number; report: Report }> {
-  const answer = await run(process.execPath, [BIN, "doctor", "--json"], {
+  const answer = await run(nodeForOther(), [BIN, "doctor", "--json"], {
     env: { ...process.env, HOME: tmpdir(), ...environment },
     ...(asRoot ? OTHER : {}),
   }).catch((error: { code: number; stdout: string }) => error);
