@@ -1,19 +1,15 @@
 // Stopping the proxy's jobs while a reconcile pass is under way: stop() waits for the pass to
 // finish its attempt (the store is not closed under it), but never longer than the bound it is
 // given (the proxy's drain), and starts no further pass.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TransactionRow } from "../contract/upstream";
 import { reportRow } from "../test/helpers/fake-upstream";
+import { unknownStore } from "../test/helpers/unknown-store";
 import { startJobs } from "./jobs";
-import { openSqliteStore } from "./store/sqlite";
 import type { Store } from "./store/types";
 import type { UpstreamClient } from "./upstream/client";
 
-const LEASE_MS = 20_000;
 const CREATED = Date.parse("2026-11-23T10:00:00Z");
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -21,40 +17,7 @@ afterEach(async () => {
 });
 
 /** A store holding one unknown $25.00 attempt, `gk_stop`. */
-async function storeWithUnknown(): Promise<Store> {
-  const dir = mkdtempSync(join(tmpdir(), "givekit-jobs-"));
-  const clock = { now: CREATED };
-  const store = openSqliteStore({ dataDir: dir, retentionH: 24, leaseMs: LEASE_MS, now: () => clock.now });
-  cleanup.push(
-    () => rmSync(dir, { recursive: true, force: true }),
-    () => store.close(),
-  );
-  const claimed = await store.claimKey({
-    scope: "s",
-    key: "gk_stop",
-    endpoint: "donations",
-    fingerprint: "f",
-  });
-  if (claimed.kind !== "started") throw new Error("expected a claim");
-  await store.startAttempt(claimed.claim, {
-    reference: "gk_stop",
-    idempotency_key: "gk_stop",
-    client_scope: "s",
-    client_ip: "203.0.113.5",
-    fingerprint: "f",
-    shortcode: "71777",
-    keyword: "HOPE",
-    amount: "25.00",
-    fee_amount: "0.00",
-    recurring_frequency: null,
-    peer_fundraiser_id: null,
-    peer_fundraiser_team_id: null,
-    utm: null,
-  });
-  clock.now += LEASE_MS + 1;
-  await store.expireLeases();
-  return store;
-}
+const storeWithUnknown = (): Promise<Store> => unknownStore(["gk_stop"], { now: CREATED }, cleanup);
 
 /** An upstream whose report is slow: it says when it is asked, then answers after `answerMs` (never: hangs). */
 function slowReport(answerMs: number | "never") {

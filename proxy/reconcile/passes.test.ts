@@ -1,61 +1,20 @@
 // One reconcile pass against a report that fails, has no row yet, or cannot tell two attempts
 // apart: the attempt stays unknown with a note a person can read, and nothing is guessed.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TransactionRow } from "../../contract/upstream";
 import { createReconciler } from "./reconciler";
-import { openSqliteStore } from "../store/sqlite";
-import type { Store } from "../store/types";
 import { reportRow } from "../../test/helpers/fake-upstream";
+import { unknownStore } from "../../test/helpers/unknown-store";
 
-const LEASE_MS = 20_000;
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).toReversed()) await step();
 });
 
-async function unknownStore(references: string[], clock: { now: number }): Promise<Store> {
-  const dir = mkdtempSync(join(tmpdir(), "givekit-reconcile-"));
-  const store = openSqliteStore({ dataDir: dir, retentionH: 24, leaseMs: LEASE_MS, now: () => clock.now });
-  cleanup.push(
-    () => rmSync(dir, { recursive: true, force: true }),
-    () => store.close(),
-  );
-  for (const reference of references) {
-    const claimed = await store.claimKey({
-      scope: "s",
-      key: reference,
-      endpoint: "donations",
-      fingerprint: "f",
-    });
-    if (claimed.kind !== "started") throw new Error("expected a claim");
-    await store.startAttempt(claimed.claim, {
-      reference,
-      idempotency_key: reference,
-      client_scope: "s",
-      client_ip: "203.0.113.5",
-      fingerprint: "f",
-      shortcode: "71777",
-      keyword: "HOPE",
-      amount: "25.00",
-      fee_amount: "0.00",
-      recurring_frequency: null,
-      peer_fundraiser_id: null,
-      peer_fundraiser_team_id: null,
-      utm: null,
-    });
-  }
-  clock.now += LEASE_MS + 1;
-  await store.expireLeases();
-  return store;
-}
-
 describe("a reconcile pass", () => {
   it("a failing report leaves the attempt unknown, warns, and the next pass resolves it", async () => {
     const clock = { now: Date.parse("2026-11-23T10:00:00Z") };
-    const store = await unknownStore(["gk_a"], clock);
+    const store = await unknownStore(["gk_a"], clock, cleanup);
     const warnings: string[] = [];
     let fail = true;
     const upstream = {
@@ -85,7 +44,7 @@ describe("a reconcile pass", () => {
 
   it("no row yet → unknown with 'waiting until …'; rows that fit two attempts → unknown, flagged ambiguous", async () => {
     const clock = { now: Date.parse("2026-11-23T10:00:00Z") };
-    const store = await unknownStore(["gk_a", "gk_b"], clock);
+    const store = await unknownStore(["gk_a", "gk_b"], clock, cleanup);
     let rows: TransactionRow[] = [];
     const reconciler = createReconciler({
       store,
