@@ -51,7 +51,7 @@ function creditsOf(value: unknown): StoredCredits | null {
   }
 }
 
-/** Donor hashes written or looked up per store call (proxy/progress.ts): a few milliseconds of work each. */
+/** Donor hashes written or looked up per store call (proxy/campaign/progress.ts): a few milliseconds of work each. */
 export const DONOR_BATCH = 5000;
 
 /** A row as either database gives it (PostgreSQL's bigint comes back as a string) → figures. */
