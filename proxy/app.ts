@@ -156,7 +156,8 @@ function campaignReads({ config, store, logger, upstream }: AppDeps, metrics: Me
 /** What every request passes, in this order, before any route. */
 function useGuards(app: Hono<AppEnv>, { config, logger, metrics }: AppParts): void {
   // An X-Request-Id from the reverse proxy is taken when it is short and plain (\w, -, =), so its
-  // logs and ours join; otherwise the proxy makes one. Either is answered and on every log line.
+  // logs and ours join; otherwise the proxy makes one. Either is on every log line, and answered
+  // (not with a script or stylesheet sent: proxy/middleware/request-context.ts).
   app.use("*", requestId({ headerName: "X-Request-Id", limitLength: REQUEST_ID_MAX }));
   app.use(
     "*",

@@ -16,6 +16,12 @@ export interface RequestVariables {
    * (its CSP, Referrer-Policy, X-Frame-Options) are left off, bytes every donor would download.
    */
   subresource: boolean;
+  /**
+   * Set beside `subresource` by a route whose files are only ever loaded in CORS mode (the
+   * module chunks under /assets/): a browser checks Cross-Origin-Resource-Policy only for
+   * no-cors loads, so none is sent.
+   */
+  loadedWithCors: boolean;
 }
 
 export interface AppEnv {

@@ -76,7 +76,9 @@ export function requestContext(options: RequestContextOptions): MiddlewareHandle
       c.set("clientIp", ip);
       c.set("logFields", {});
       await next();
-      c.res.headers.set("X-Request-Id", requestId);
+      // A script or stylesheet sent needs no id: no one reads it from a browser's asset, and its
+      // log line carries it. Every other answer, errors about those files too, names its request.
+      if (!(c.get("subresource") && c.res.status < 400)) c.res.headers.set("X-Request-Id", requestId);
       const fields = c.get("logFields");
       options.logger[levelOf(c.req.path, c.res.status, fields)](
         {

@@ -6,6 +6,7 @@
  * A script or a stylesheet (a route sets `subresource`) keeps only what applies to it
  * (nosniff, HSTS, its own CORS and CORP): a browser reads CSP, Referrer-Policy and
  * X-Frame-Options from a document, never from a script, and each costs a donor's phone bytes.
+ * One loaded only in CORS mode (`loadedWithCors`) goes without CORP too.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
@@ -44,6 +45,7 @@ export function securityHeaders(): MiddlewareHandler<AppEnv> {
     if (isSubresource(c)) {
       headers.delete("Content-Security-Policy");
       headers.delete("Referrer-Policy");
+      if (c.get("loadedWithCors")) headers.delete("Cross-Origin-Resource-Policy");
     } else if (!c.get("framable") && !headers.has("X-Frame-Options")) headers.set("X-Frame-Options", "DENY");
     if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
   };

@@ -40,6 +40,17 @@ export function frameLinks(html: string): string {
     .join(", ");
 }
 const ASSET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** The ES module chunks under /assets/ (the loader and givekit.js are the other scripts). */
+const MODULE_CHUNK = /[/\\]assets[/\\][^/\\]+\.js$/;
+
+/**
+ * A file's Content-Type. A module script is always read as UTF-8 (HTML's module script fetch),
+ * so the chunks under /assets/ go without a charset; widget.js, a classic script a page of any
+ * encoding loads, and givekit.js keep theirs.
+ */
+function contentType(path: string): string {
+  return MODULE_CHUNK.test(path) ? "text/javascript" : (getMimeType(path) ?? "application/octet-stream");
+}
 /** Scripts and stylesheets, which no browser reads a document's headers from. */
 const SUBRESOURCE_NAME = /\.(?:js|css)$/;
 
@@ -101,7 +112,7 @@ export function widgetRoutes(options: {
     return variantResponse(
       { acceptEncoding: c.req.header("accept-encoding"), ifNoneMatch: c.req.header("if-none-match") },
       variants,
-      { "Content-Type": getMimeType(path) ?? "application/octet-stream", ...headers },
+      { "Content-Type": contentType(path), ...headers },
     );
   }
 
@@ -111,10 +122,13 @@ export function widgetRoutes(options: {
     "Access-Control-Allow-Origin": "*",
     "Cross-Origin-Resource-Policy": "cross-origin",
   };
+  // What widget.js and the card frame load from /assets/ is loaded in CORS mode (import(), and
+  // `crossorigin` on the frame's script): Access-Control-Allow-Origin lets any page use it, and a
+  // browser checks Cross-Origin-Resource-Policy only for no-cors loads, so none is sent
+  // (`loadedWithCors`).
   const asset = {
     "Cache-Control": ASSET_CACHE,
     "Access-Control-Allow-Origin": "*",
-    "Cross-Origin-Resource-Policy": "cross-origin",
   };
 
   return new Hono<AppEnv>()
@@ -146,7 +160,10 @@ export function widgetRoutes(options: {
       // A compressed sibling is sent for its file, by Accept-Encoding, never by its own name.
       if (!parts.every((part) => ASSET_NAME.test(part)) || isSiblingName(name))
         throw new ProblemError("not_found", "No such widget file.");
-      if (SUBRESOURCE_NAME.test(name)) c.set("subresource", true);
+      if (SUBRESOURCE_NAME.test(name)) {
+        c.set("subresource", true);
+        c.set("loadedWithCors", true);
+      }
       return serve(c, join("assets", ...parts), asset);
     });
 }

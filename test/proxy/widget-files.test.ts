@@ -87,10 +87,34 @@ describe("the widget's files", () => {
     const res = await fetch(`${proxy.url}/assets/card-Ab12.js`);
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    // Loaded as modules, in CORS mode, by any page: CORS says so; a module is read as UTF-8 always.
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("content-type")).toBe("text/javascript");
     const again = await fetch(`${proxy.url}/assets/card-Ab12.js`, {
       headers: { "If-None-Match": res.headers.get("etag")! },
     });
     expect(again.status).toBe(304);
+  });
+
+  it("a script sent carries only the headers a browser reads from a script; an error about one names its request", async () => {
+    await start(builtWidget());
+    for (const path of ["/widget.js", "/assets/card-Ab12.js"]) {
+      const res = await fetch(proxy.url + path);
+      expect(res.status, path).toBe(200);
+      for (const header of ["x-request-id", "content-security-policy", "referrer-policy", "x-frame-options"])
+        expect(res.headers.get(header), `${path} ${header}`).toBeNull();
+      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
+    }
+    // No-cors loads (the script tag's widget.js) need CORP; the module chunks, loaded with CORS, do not.
+    expect((await fetch(`${proxy.url}/widget.js`)).headers.get("cross-origin-resource-policy")).toBe(
+      "cross-origin",
+    );
+    expect(
+      (await fetch(`${proxy.url}/assets/card-Ab12.js`)).headers.get("cross-origin-resource-policy"),
+    ).toBeNull();
+    const missing = await fetch(`${proxy.url}/assets/nope-Ab12.js`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("x-request-id")).toMatch(/^[\w-]+$/);
   });
 
   it.each([
