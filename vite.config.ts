@@ -92,7 +92,15 @@ function plainDynamicImports(): Plugin {
   };
 }
 
-/** Vite names an HTML page after its path from the root; the proxy serves it as frame/card.html. */
+/** The frame page's stylesheet link, as Vite writes it. */
+const FRAME_STYLESHEET = /<link rel="stylesheet" crossorigin href="\/(assets\/[\w.-]+\.css)">/;
+
+/**
+ * Vite names an HTML page after its path from the root; the proxy serves it as frame/card.html.
+ * Its stylesheet (half a kilobyte) goes into the page as a `<style>`: one request fewer for a
+ * donor's phone, whose headers weighed as much as the file (the frame's policy allows its own
+ * inline style).
+ */
 function placeFrameHtml(): Plugin {
   return {
     name: "givekit:place-frame-html",
@@ -102,7 +110,16 @@ function placeFrameHtml(): Plugin {
       const page = bundle[FRAME_HTML_SOURCE];
       if (page?.type !== "asset") return;
       delete bundle[FRAME_HTML_SOURCE];
-      this.emitFile({ type: "asset", fileName: FRAME_HTML_OUTPUT, source: page.source });
+      let html = String(page.source);
+      const [link, cssFile] = FRAME_STYLESHEET.exec(html) ?? [];
+      const css = cssFile ? bundle[cssFile] : undefined;
+      if (link && css?.type === "asset") {
+        const text = String(css.source).trim();
+        if (/<\/style/i.test(text)) this.error(`${cssFile} cannot go inside a <style>: it says </style.`);
+        html = html.replace(link, () => `<style>${text}</style>`);
+        delete bundle[cssFile!];
+      }
+      this.emitFile({ type: "asset", fileName: FRAME_HTML_OUTPUT, source: html });
     },
   };
 }

@@ -268,7 +268,10 @@ function main(): number {
     console.error(`The card frame's scripts are missing: ${scripts.join(", ") || "none named"}.`);
     return 1;
   }
-  line("card frame page (/frame/card)", servedSize(framePage));
+  line(
+    `card frame page (/frame/card${styles.length === 0 ? ", its stylesheet in it" : ""})`,
+    servedSize(framePage),
+  );
   const frameScripts = scripts.reduce((sum, src) => add(sum, servedSize(local(src))), NONE);
   line(`card frame script (${scripts.map((src) => src.split("/").pop()).join(", ")})`, frameScripts, "frame");
   for (const href of styles)

@@ -60,6 +60,8 @@ export function mountCardForm(
   edits.report(state.values);
   // Measured only once the frame's stylesheet applies: unstyled, the fields stack about 200 px
   // taller, and a page that took that height would shrink the frame again as the donor scrolls.
+  // The built page has it inline (a <style>, there before this script runs); a linked one (the
+  // dev server's) may still be loading.
   const stylesheet = document.querySelector<HTMLLinkElement>('link[rel="stylesheet"]');
   // With the page's look to come (its text size sets the fields' height), measured once it has.
   let themed = !applyTheme;
