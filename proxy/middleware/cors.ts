@@ -1,6 +1,6 @@
 /**
  * CORS for the API: only ALLOWED_ORIGINS (and the proxy's own origin, where the card frame
- * lives) may call it from a browser. A POST from any other origin is refused with 403 before
+ * lives, which needs no CORS header to read its answers) may call it from a browser. A POST from any other origin is refused with 403 before
  * anything else happens; a GET from one is answered without CORS headers, so the browser
  * keeps the answer from that page.
  */
@@ -34,7 +34,8 @@ export function cors(allowedOrigins: readonly string[]): MiddlewareHandler<AppEn
     const origin = c.req.header("origin");
     // No Origin: not a cross-site browser request (curl, a server, a same-origin GET).
     if (origin === undefined) return next();
-    const permitted = allowed.has(origin) || isOwnOrigin(origin, c.req.header("host"));
+    const own = isOwnOrigin(origin, c.req.header("host"));
+    const permitted = allowed.has(origin) || own;
     const method = c.req.method;
     if (!permitted) {
       c.set("logFields", { ...c.get("logFields"), origin: origin.slice(0, 200) });
@@ -58,8 +59,12 @@ export function cors(allowedOrigins: readonly string[]): MiddlewareHandler<AppEn
       });
     }
     await next();
-    c.res.headers.set("Access-Control-Allow-Origin", origin);
-    c.res.headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+    // The card frame's own calls (its form session, the card, the step beacons) are same-origin:
+    // the browser reads them without CORS, so the two headers would be bytes for nothing.
+    if (!own || allowed.has(origin)) {
+      c.res.headers.set("Access-Control-Allow-Origin", origin);
+      c.res.headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+    }
     c.res.headers.append("Vary", "Origin");
   };
 }

@@ -6,7 +6,9 @@
  * A script or a stylesheet (a route sets `subresource`) keeps only what applies to it
  * (nosniff, HSTS, its own CORS and CORP): a browser reads CSP, Referrer-Policy and
  * X-Frame-Options from a document, never from a script, and each costs a donor's phone bytes.
- * One loaded only in CORS mode (`loadedWithCors`) goes without CORP too.
+ * One loaded only in CORS mode (`loadedWithCors`) goes without CORP too. An answer with no content
+ * (204: a preflight, a step beacon) has nothing to render, frame or sniff, and goes without
+ * those four: the card frame sends a beacon at each step of a donation.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
@@ -42,7 +44,10 @@ export function securityHeaders(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await stock(c, next);
     const headers = c.res.headers;
-    if (isSubresource(c)) {
+    if (c.res.status === 204) {
+      for (const name of ["Content-Security-Policy", "Referrer-Policy", "X-Content-Type-Options"])
+        headers.delete(name);
+    } else if (isSubresource(c)) {
       headers.delete("Content-Security-Policy");
       headers.delete("Referrer-Policy");
       if (c.get("loadedWithCors")) headers.delete("Cross-Origin-Resource-Policy");
