@@ -26,10 +26,12 @@
  *    then testers that solve every challenge against the circuit breakers, printed as the table
  *    proxy/GUIDE.md shows ("Circuit breakers", about 3 minutes more).
  * BENCH_ONLY (the parts to run, comma-separated: `proxy`, parts 1 to 3; `stores`, part 4; `crowds`,
- * part 5; `challenge`, part 6; `scale`, part 7; unset: all; PARTS below).
+ * part 5; `browser`, a donor's wait and bytes in Chromium (bench/browser.ts); `challenge`, part 6;
+ * `scale`, part 7; unset: all; PARTS below).
  * Every figure is printed beside its target and its guard (bench/baseline.json, bench/verdict.ts):
  * a missed target is marked; the exit code is 1 only when a figure regresses past its guard.
  */
+import { browserBench } from "./browser";
 import { challengeBench } from "./challenge";
 import { benchScaleGifts } from "./scale-gifts";
 import { benchScaleJobs } from "./scale-jobs";
@@ -752,6 +754,19 @@ const PARTS: Record<string, BenchPart> = {
   stores: measureStores,
   /** Crowds and card testers (5). */
   crowds: measureCrowds,
+  /**
+   * A donor's wait and bytes in Chromium (bench/browser.ts): the first step and the card field on
+   * a slow 4G phone with 4x CPU, and a whole donation on the wire.
+   */
+  browser: async (run) => {
+    const { rows, wire } = await browserBench({ log: run.say });
+    const both = rows.find((row) => row.profile === "both")!;
+    return {
+      browser_first_step_ms: both.firstStepMs,
+      browser_card_ready_ms: both.cardReadyMs,
+      wire_donation_bytes: wire.received,
+    };
+  },
   /** givekit's own challenge as a phone solves it in the card frame (6). */
   challenge: async (run) => challengeBench(run.say),
   /** Real accounts: gifts (progress, the reconciler), peers (the picker's search) and the background jobs at scale, the event loop's delay beside each (7). */

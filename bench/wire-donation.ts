@@ -1,0 +1,160 @@
+/**
+ * A whole donation on the wire: a donor's first visit to the snippet's page (nothing cached), in
+ * Chromium, from the page's load to the thank-you ($50, the card 4242 4242 4242 4242), and what
+ * the proxy sent for it, as Chromium's network layer counts it: each answer's status line and
+ * headers (Network.responseReceivedExtraInfo's text) and its body as it came, compressed
+ * (Network.loadingFinished's encodedDataLength less the headers). That is DevTools' "transferred".
+ * The budget (issue 46) is on that, 40 KB; what the browser sent (request lines, headers, bodies)
+ * is printed beside it. The page itself is the nonprofit's, not counted.
+ *
+ * The donor pauses `pauseMs` at each step, as a person does (longer than the card frame's beacon
+ * batch, FORM_EVENTS_FLUSH_MS, so each step's beacon goes on its own, as a person's do), and the
+ * count ends once the beacon after the thank-you has gone.
+ *
+ * @example
+ * const wire = await wholeDonationOnTheWire(page, `${host.url}/snippet.html`, proxy.url);
+ * wire.received; // 40_950
+ */
+import type { CDPSession, Page } from "@playwright/test";
+import { FORM_EVENTS_FLUSH_MS, FORM_EVENTS_URL } from "../widget/frame/form-events";
+
+export const WIRE_BUDGET_BYTES = 40 * 1024;
+
+export interface WireTransfer {
+  method: string;
+  /** The path, hashes dropped ("/assets/donate.js"). */
+  path: string;
+  /** The answer's status line and headers, as they came. */
+  headers: number;
+  /** The answer's body as it came (compressed where it was). */
+  body: number;
+  /** The request line, its headers and its body, as the browser sent them. */
+  sent: number;
+  encoding: string;
+}
+
+export interface WireDonation {
+  transfers: WireTransfer[];
+  /** What the proxy sent: every answer's headers and body. The budget's figure. */
+  received: number;
+  headers: number;
+  bodies: number;
+  /** What the browser sent the proxy. */
+  sent: number;
+  beacons: number;
+}
+
+const shortPath = (url: string) => new URL(url).pathname.replace(/-[\w-]{8}(\.\w+)$/, "$1");
+
+/** Every request to `origin` the page (and its same-process card frame) makes, with its bytes. */
+async function recordWire(cdp: CDPSession, origin: string) {
+  const byId = new Map<string, WireTransfer & { finished: boolean }>();
+  const entry = (requestId: string) => byId.get(requestId);
+  /** Request headers' bytes by request: their event may come before requestWillBeSent. */
+  const requestHeaders = new Map<string, number>();
+  cdp.on("Network.requestWillBeSent", ({ requestId, request }) => {
+    if (!request.url.startsWith(origin) || byId.has(requestId)) return;
+    const { pathname, search } = new URL(request.url);
+    byId.set(requestId, {
+      method: request.method,
+      path: shortPath(request.url),
+      headers: 0,
+      body: 0,
+      // The request line; its headers come with requestWillBeSentExtraInfo.
+      sent:
+        `${request.method} ${pathname}${search} HTTP/1.1\r\n`.length +
+        (request.postData ? Buffer.byteLength(request.postData) : 0),
+      encoding: "identity",
+      finished: false,
+    });
+  });
+  cdp.on("Network.requestWillBeSentExtraInfo", ({ requestId, headers }) => {
+    requestHeaders.set(
+      requestId,
+      Object.entries(headers).reduce(
+        (sum, [name, value]) => sum + Buffer.byteLength(`${name}: ${value}\r\n`),
+        2,
+      ),
+    );
+  });
+  cdp.on("Network.responseReceivedExtraInfo", ({ requestId, headersText }) => {
+    const transfer = entry(requestId);
+    if (transfer && headersText) transfer.headers = Buffer.byteLength(headersText);
+  });
+  cdp.on("Network.responseReceived", ({ requestId, response }) => {
+    const transfer = entry(requestId);
+    if (!transfer) return;
+    transfer.headers ||= response.encodedDataLength;
+    const coding = Object.entries(response.headers).find(
+      ([name]) => name.toLowerCase() === "content-encoding",
+    );
+    transfer.encoding = String(coding?.[1] ?? "identity");
+  });
+  cdp.on("Network.loadingFinished", ({ requestId, encodedDataLength }) => {
+    const transfer = entry(requestId);
+    if (!transfer) return;
+    // A preflight's count is 0 (its headers are counted above).
+    transfer.body = Math.max(0, encodedDataLength - transfer.headers);
+    transfer.finished = true;
+  });
+  await cdp.send("Network.enable");
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+  return {
+    byId,
+    /** Each transfer, its request's headers counted. */
+    transfers: (): WireTransfer[] =>
+      [...byId.entries()].map(([requestId, { finished: _, ...transfer }]) => ({
+        ...transfer,
+        sent: transfer.sent + (requestHeaders.get(requestId) ?? 0),
+      })),
+  };
+}
+
+/** Gives $50 on the snippet's page at `url`, pausing `pauseMs` at each step, and counts the proxy's bytes. */
+export async function wholeDonationOnTheWire(
+  page: Page,
+  url: string,
+  proxyOrigin: string,
+  pauseMs = FORM_EVENTS_FLUSH_MS + 500,
+): Promise<WireDonation> {
+  const cdp = await page.context().newCDPSession(page);
+  const { byId, transfers: recorded } = await recordWire(cdp, proxyOrigin);
+  const pause = () => page.waitForTimeout(pauseMs);
+  await page.goto(url);
+  const donate = page.locator("givekit-donate");
+  await donate.getByRole("radio", { name: "$50" }).check();
+  await pause();
+  await donate.getByRole("button", { name: "Next" }).click();
+  await donate.getByLabel("First name").fill("Maya");
+  await donate.getByLabel("Last name").fill("Onthewire");
+  await donate.getByLabel("E-mail").fill("maya@example.org");
+  await pause();
+  await donate.getByRole("button", { name: "Next" }).click();
+  const card = donate.locator("iframe").contentFrame();
+  await card.getByLabel("Card number").fill("4242424242424242");
+  await card.getByLabel("Expiry date").fill("12/2034");
+  await card.getByLabel("Security code").fill("123");
+  await pause();
+  await donate.getByRole("button", { name: /^Donate / }).click();
+  await donate.getByRole("heading", { name: "Thank you!" }).waitFor({ timeout: 30_000 });
+  const beacons = () =>
+    [...byId.values()].filter(({ method, path }) => method === "POST" && path === FORM_EVENTS_URL);
+  const before = beacons().length;
+  // The thank-you's own beacon, sent within the batch's wait.
+  const until = Date.now() + FORM_EVENTS_FLUSH_MS + 5000;
+  while (Date.now() < until && !(beacons().length > before && beacons().every(({ finished }) => finished)))
+    await page.waitForTimeout(100);
+  await cdp.detach();
+
+  const transfers = recorded();
+  const total = (part: "headers" | "body" | "sent") =>
+    transfers.reduce((sum, transfer) => sum + transfer[part], 0);
+  return {
+    transfers,
+    received: total("headers") + total("body"),
+    headers: total("headers"),
+    bodies: total("body"),
+    sent: total("sent"),
+    beacons: beacons().length,
+  };
+}
