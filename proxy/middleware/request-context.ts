@@ -76,9 +76,12 @@ export function requestContext(options: RequestContextOptions): MiddlewareHandle
       c.set("clientIp", ip);
       c.set("logFields", {});
       await next();
-      // A script or stylesheet sent needs no id: no one reads it from a browser's asset, and its
-      // log line carries it. Every other answer, errors about those files too, names its request.
-      if (!(c.get("subresource") && c.res.status < 400)) c.res.headers.set("X-Request-Id", requestId);
+      // A script or stylesheet sent, a preflight's or a beacon's 204, needs no id: no one reads it
+      // there, and the log line carries it. Every other answer, errors about those files too,
+      // names its request.
+      const unread = (c.get("subresource") && c.res.status < 400) || c.res.status === 204;
+      if (unread) c.res.headers.delete("X-Request-Id");
+      else c.res.headers.set("X-Request-Id", requestId);
       const fields = c.get("logFields");
       options.logger[levelOf(c.req.path, c.res.status, fields)](
         {

@@ -7,8 +7,8 @@
  * (nosniff, HSTS, its own CORS and CORP): a browser reads CSP, Referrer-Policy and
  * X-Frame-Options from a document, never from a script, and each costs a donor's phone bytes.
  * One loaded only in CORS mode (`loadedWithCors`) goes without CORP too. An answer with no content
- * (204: a preflight, a step beacon) has nothing to render, frame or sniff, and goes without
- * those four: the card frame sends a beacon at each step of a donation.
+ * (204: a preflight, a step beacon) has nothing to render, frame, sniff or keep from another
+ * site, and goes without those five: the card frame sends a beacon at each step of a donation.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
@@ -45,7 +45,12 @@ export function securityHeaders(): MiddlewareHandler<AppEnv> {
     await stock(c, next);
     const headers = c.res.headers;
     if (c.res.status === 204) {
-      for (const name of ["Content-Security-Policy", "Referrer-Policy", "X-Content-Type-Options"])
+      for (const name of [
+        "Content-Security-Policy",
+        "Referrer-Policy",
+        "X-Content-Type-Options",
+        "Cross-Origin-Resource-Policy",
+      ])
         headers.delete(name);
     } else if (isSubresource(c)) {
       headers.delete("Content-Security-Policy");
