@@ -85,6 +85,7 @@ async function startSnippetHost(proxyUrl: () => string) {
 }
 
 const ms = (value: number) => `${Math.round(value).toLocaleString("en-US")} ms`;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
 
 /**
  * Visits the snippet's page `runs` times per profile, prints the table and the budgets' verdict,
@@ -151,7 +152,6 @@ export async function browserBench(
       `| ${row.profile} | ${ms(row.firstStepMs)} | ${ms(row.cardReadyMs)} | ${row.depthFirstStep} | ${row.depthCard} |`,
     );
 
-  const kb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
   const donation = wire!;
   log("");
   log(

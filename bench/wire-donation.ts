@@ -103,9 +103,13 @@ async function recordWire(cdp: CDPSession, origin: string) {
     byId,
     /** Each transfer, its request's headers counted. */
     transfers: (): WireTransfer[] =>
-      [...byId.entries()].map(([requestId, { finished: _, ...transfer }]) => ({
-        ...transfer,
-        sent: transfer.sent + (requestHeaders.get(requestId) ?? 0),
+      [...byId.entries()].map(([requestId, { method, path, headers, body, sent, encoding }]) => ({
+        method,
+        path,
+        headers,
+        body,
+        sent: sent + (requestHeaders.get(requestId) ?? 0),
+        encoding,
       })),
   };
 }
