@@ -10,6 +10,7 @@ import type { AppEnv } from "../context";
 import { ProblemError } from "../problem";
 import { DASHBOARD_PATH, SESSION_COOKIE, type DashboardAccess } from "./access";
 import { escapeHtml } from "../campaign/display-page";
+import { overTls } from "../middleware/over-tls";
 
 /** The sign-in page's policy: no script, no style of its own; it only moves on to the dashboard. */
 const SIGN_IN_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -18,12 +19,6 @@ const unauthorized = () =>
   new ProblemError("unauthorized", "Sign in with the dashboard link you were given.", undefined, {
     "Cache-Control": "no-store",
   });
-
-/** Behind TLS (the request's own scheme, or what the reverse proxy says it was): the cookie is Secure. */
-function overTls(c: Context<AppEnv>): boolean {
-  // A client claiming https only makes its own cookie stricter: nothing to trust here.
-  return new URL(c.req.url).protocol === "https:" || c.req.header("x-forwarded-proto") === "https";
-}
 
 export function dashboardRoutes(deps: {
   access: DashboardAccess;

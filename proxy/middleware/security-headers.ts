@@ -9,10 +9,12 @@
  * One loaded only in CORS mode (`loadedWithCors`) goes without CORP too. An answer with no content
  * (204: a preflight, a step beacon) has nothing to render, frame, sniff or keep from another
  * site, and goes without those five: the card frame sends a beacon at each step of a donation.
+ * HSTS goes only over TLS (RFC 6797 7.2: a host must not send it over plain HTTP).
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "../context";
+import { overTls } from "./over-tls";
 
 const stock = secureHeaders({
   overwrite: false,
@@ -57,6 +59,7 @@ export function securityHeaders(): MiddlewareHandler<AppEnv> {
       headers.delete("Referrer-Policy");
       if (c.get("loadedWithCors")) headers.delete("Cross-Origin-Resource-Policy");
     } else if (!c.get("framable") && !headers.has("X-Frame-Options")) headers.set("X-Frame-Options", "DENY");
+    if (!overTls(c)) headers.delete("Strict-Transport-Security");
     if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
   };
 }

@@ -311,7 +311,13 @@ describe("the headers a donor downloads with each script", () => {
       expect(res.headers["referrer-policy"]).toBeUndefined();
       expect(res.headers["x-frame-options"]).toBeUndefined();
       expect(res.headers["x-content-type-options"]).toBe("nosniff");
-      expect(res.headers["strict-transport-security"]).toBeDefined();
+      // Over plain HTTP no HSTS (RFC 6797 7.2); behind TLS, as the reverse proxy says, HSTS.
+      expect(res.headers["strict-transport-security"]).toBeUndefined();
+      const overTls = await rawGet(proxy.url + path, {
+        "Accept-Encoding": "br",
+        "X-Forwarded-Proto": "https",
+      });
+      expect(overTls.headers["strict-transport-security"]).toBe("max-age=31536000");
     }
     const frame = await rawGet(`${proxy.url}/frame/card`);
     expect(frame.headers["content-security-policy"]).toContain("frame-ancestors");
