@@ -5,6 +5,7 @@
  * running is skipped, the reconciler leases each attempt and the dispatcher each event (proxy/store).
  */
 import type { Logger } from "pino";
+import { pruneDashboardCounts } from "./dashboard/retention";
 import { logDefenceExits } from "./defence/defence-mode";
 import { createReconciler } from "./reconcile/reconciler";
 import type { Metrics } from "./metrics";
@@ -51,13 +52,15 @@ export async function startJobs(deps: {
   webhooks?: readonly WebhookEndpoint[];
   /** GIVEKIT_WEBHOOK_BACKOFF_MS. */
   webhookBackoffMs?: number;
+  /** GIVEKIT_DASHBOARD_KEEP_DAYS: the dashboard's counts of older hours are pruned with the purge. */
+  dashboardKeepDays?: number;
 }): Promise<Jobs> {
   const { store, logger } = deps;
   await sweep(store, logger);
-  await purge(store, logger);
+  await purge(store, logger, deps.dashboardKeepDays);
   const timers = [
     setInterval(() => void sweep(store, logger), LEASE_SWEEP_INTERVAL_MS),
-    setInterval(() => void purge(store, logger), PURGE_INTERVAL_MS),
+    setInterval(() => void purge(store, logger, deps.dashboardKeepDays), PURGE_INTERVAL_MS),
     setInterval(
       () =>
         void logDefenceExits(store, logger).catch((error: unknown) =>
@@ -156,10 +159,15 @@ async function sweep(store: Pick<Store, "expireLeases">, logger: Logger): Promis
   }
 }
 
-/** Idempotency records past their retention; consent records are never purged. */
-async function purge(store: Pick<Store, "purgeExpired">, logger: Logger): Promise<void> {
+/** Idempotency records past their retention, and the dashboard's older counts; consent records are never purged. */
+async function purge(
+  store: Pick<Store, "purgeExpired" | "pruneDashboardCounts">,
+  logger: Logger,
+  dashboardKeepDays: number | undefined,
+): Promise<void> {
   try {
     await store.purgeExpired();
+    if (dashboardKeepDays !== undefined) await pruneDashboardCounts(store, dashboardKeepDays, Date.now());
   } catch (error) {
     logger.warn({ error: error instanceof Error ? error.message : String(error) }, "retention purge failed");
   }

@@ -567,6 +567,12 @@ export interface FormCountStore {
   addFormCounts(counts: readonly FormStepCount[], channelCap: number): Promise<void>;
   /** The counts of the hours from `fromHour` to `toHour` (both included), of one campaign or all. */
   formCounts(filter: { fromHour: number; toHour: number; campaign?: string }): Promise<FormStepCount[]>;
+  /**
+   * Deletes at most `limit` rows of form step counts and at most `limit` of ops counts (OpsCountStore)
+   * of hours before `beforeHour`; resolves with how many went (0: none is left). The dashboard's
+   * retention (proxy/dashboard/retention.ts) calls it in batches until 0.
+   */
+  pruneDashboardCounts(beforeHour: number, limit: number): Promise<number>;
 }
 
 /**

@@ -100,6 +100,19 @@ export function pgFormCounts({
       );
       return rows.map((row) => ({ ...row, count: Number(row.count) }));
     },
+    async pruneDashboardCounts(beforeHour, limit) {
+      // By ctid: a batch of the oldest hours' rows, so no statement holds a long lock on the table.
+      let pruned = 0;
+      for (const table of ["form_step_counts", "ops_counts"]) {
+        const { rowCount } = await query(
+          `DELETE FROM ${table} WHERE ctid IN (SELECT ctid FROM ${table} WHERE hour < $1 ORDER BY hour LIMIT $2)`,
+          [beforeHour, limit],
+          lazy,
+        );
+        pruned += rowCount ?? 0;
+      }
+      return pruned;
+    },
     async dashboardGeneration() {
       const { rows } = await query<{ generation: number }>(
         "SELECT generation FROM dashboard_generation",

@@ -28,6 +28,15 @@ export function sqliteFormCounts(db: Database.Database) {
   const opsOfCampaign = db.prepare<[number, number, string], OpsCount>(
     "SELECT campaign, hour, kind, label, count FROM ops_counts WHERE hour BETWEEN ? AND ? AND campaign IN (?, '*')",
   );
+  // Row values: both tables are WITHOUT ROWID, so a batch is named by its keys (oldest hours first).
+  const pruneSteps = db.prepare(
+    `DELETE FROM form_step_counts WHERE (campaign, hour, step, reason, channel, device) IN
+       (SELECT campaign, hour, step, reason, channel, device FROM form_step_counts WHERE hour < ? ORDER BY hour LIMIT ?)`,
+  );
+  const pruneOps = db.prepare(
+    `DELETE FROM ops_counts WHERE (campaign, hour, kind, label) IN
+       (SELECT campaign, hour, kind, label FROM ops_counts WHERE hour < ? ORDER BY hour LIMIT ?)`,
+  );
   const generation = db.prepare<[], { generation: number }>("SELECT generation FROM dashboard_generation");
   const revoke = db.prepare<[], { generation: number }>(
     "UPDATE dashboard_generation SET generation = generation + 1 RETURNING generation",
@@ -54,6 +63,9 @@ export function sqliteFormCounts(db: Database.Database) {
       return filter.campaign === undefined
         ? allOps.all(filter.fromHour, filter.toHour)
         : opsOfCampaign.all(filter.fromHour, filter.toHour, filter.campaign);
+    },
+    prune(beforeHour: number, limit: number): number {
+      return pruneSteps.run(beforeHour, limit).changes + pruneOps.run(beforeHour, limit).changes;
     },
     generation: () => generation.get()!.generation,
     revoke: () => revoke.get()!.generation,

@@ -257,6 +257,9 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
     async opsCounts(filter) {
       return formCounts.ops(filter);
     },
+    async pruneDashboardCounts(beforeHour, limit) {
+      return write(() => formCounts.prune(beforeHour, limit));
+    },
     async dashboardGeneration() {
       return formCounts.generation();
     },
