@@ -9,11 +9,12 @@
 import { join } from "node:path";
 import { Hono, type Context } from "hono";
 import { streamSSE } from "hono/streaming";
-import type { DashboardData } from "../../contract/dashboard";
+import type { DashboardData, RoomFigures } from "../../contract/dashboard";
 import { precompressedFiles, variantResponse } from "../../http/precompressed";
 import { campaignScope, type CampaignDirectory } from "../campaign/directory";
 import type { AppEnv } from "../context";
 import { DISPLAY_CSP, escapeHtml } from "../campaign/display-page";
+import type { GalaFeed } from "../campaign/gala-feed";
 import { ProblemError } from "../problem";
 import type { Counters, Store } from "../store";
 import { ACCOUNT, OPS_ANSWER_CLASSES as UPSTREAM_CLASSES } from "./ops-counts";
@@ -21,7 +22,16 @@ import { defencePanel, funnel, giving, health, hoursOf, PERIODS, segments, type 
 
 const ASSETS = { "dashboard.js": "text/javascript", "dashboard.css": "text/css" } as const;
 /** The tables a CSV is offered of. */
-export const TABLES = ["funnel", "channels", "devices", "giving", "defence", "refusals", "upstream"] as const;
+export const TABLES = [
+  "room",
+  "funnel",
+  "channels",
+  "devices",
+  "giving",
+  "defence",
+  "refusals",
+  "upstream",
+] as const;
 type Table = (typeof TABLES)[number];
 
 /** The page's languages; the first is the default. */
@@ -42,6 +52,18 @@ function cell(value: unknown): string {
 
 /** Each table's rows, its head first: the numbers the page shows. */
 const TABLE_ROWS: Record<Table, (data: DashboardData) => unknown[][]> = {
+  room: (data) => [
+    ["campaign", "raised", "goal", "donors", "currency", "updated_at", "failing"],
+    ...data.giving.room.map((r) => [
+      r.campaign,
+      r.progress?.raised ?? "",
+      r.progress?.goal ?? "",
+      r.progress?.donors ?? "",
+      r.progress?.currency ?? "",
+      r.progress?.updated_at ?? "",
+      r.failing,
+    ]),
+  ],
   funnel: (data) => [
     ["step", "reached", "left", "share_left", "reasons"],
     ...data.funnel.map((s) => [
@@ -95,6 +117,8 @@ export function dashboardPages(deps: {
   /** Where the defence's circuit breakers keep their state (this process's, or the shared store's). */
   counters?: Pick<Counters, "notesUnder">;
   campaigns: CampaignDirectory;
+  /** The room display's feed (proxy/campaign/gala-feed.ts): the giving panel's figures come from it. */
+  feed: Pick<GalaFeed, "live">;
   widgetDir: string;
   liveS: number;
   draining: () => boolean;
@@ -116,19 +140,34 @@ export function dashboardPages(deps: {
     return { period, campaign };
   }
 
+  /** Each campaign of the view as its room display shows it: the display's own feed, read the display's way. */
+  async function room(campaign: string | undefined): Promise<RoomFigures[]> {
+    const shown = deps.campaigns.all.filter((c) => campaign === undefined || campaignScope(c) === campaign);
+    const reads = await Promise.allSettled(shown.map((c) => deps.feed.live(c)));
+    return reads.map((read, index) => ({
+      campaign: campaignScope(shown[index]!),
+      progress: read.status === "fulfilled" ? read.value.progress : null,
+      failing: read.status === "rejected" || read.value.failing,
+    }));
+  }
+
+  // Every read below is bounded whatever the store holds: counts per hour (GROUP BY in the store
+  // for the attempts), never a row per gift or per beacon.
   async function figures(view: { period: Period; campaign: string | undefined }): Promise<DashboardData> {
     const at = now();
     const hours = hoursOf(view.period, at);
-    const [counts, ops, attempts, outbox, defence, storeUp, unknown, breakerNotes] = await Promise.all([
-      deps.store.formCounts({ ...hours, campaign: view.campaign }),
-      deps.store.opsCounts({ ...hours, campaign: view.campaign }),
-      deps.store.listAttempts({ since: new Date(hours.fromHour * 3_600_000).toISOString() }),
-      deps.store.webhookStats(),
-      deps.store.defenceStates(),
-      deps.store.healthy(),
-      deps.store.listAttempts({ state: "unknown" }),
-      deps.counters?.notesUnder("breaker:").catch(() => []) ?? [],
-    ]);
+    const [counts, ops, givingCounts, rooms, outbox, defence, storeUp, unknown, breakerNotes] =
+      await Promise.all([
+        deps.store.formCounts({ ...hours, campaign: view.campaign }),
+        deps.store.opsCounts({ ...hours, campaign: view.campaign }),
+        deps.store.givingCounts(hours),
+        room(view.campaign),
+        deps.store.webhookStats(),
+        deps.store.defenceStates(),
+        deps.store.healthy(),
+        deps.store.unknownAttempts(),
+        deps.counters?.notesUnder("breaker:").catch(() => []) ?? [],
+      ]);
     return {
       period: view.period,
       campaign: view.campaign ?? null,
@@ -137,7 +176,7 @@ export function dashboardPages(deps: {
       funnel: funnel(counts),
       channels: segments(counts, "channel"),
       devices: segments(counts, "device"),
-      giving: giving(attempts, hours, view.campaign),
+      giving: giving(givingCounts, hours, view.campaign, rooms),
       // A campaign's view leaves out the account's own rows (a card refused before naming its campaign).
       defence: defencePanel({
         counts: view.campaign === undefined ? ops : ops.filter((row) => row.campaign !== ACCOUNT),
@@ -146,7 +185,7 @@ export function dashboardPages(deps: {
         breakers: { notes: breakerNotes.filter((note) => note.value !== ""), campaign: view.campaign },
         now: at,
       }),
-      health: health({ store: storeUp, unknown: unknown.length, outbox, defence, ops, hours, now: at }),
+      health: health({ store: storeUp, unknown, outbox, defence, ops, hours, now: at }),
     };
   }
 
