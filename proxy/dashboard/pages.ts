@@ -21,6 +21,11 @@ import { ACCOUNT, OPS_ANSWER_CLASSES as UPSTREAM_CLASSES } from "./ops-counts";
 import { defencePanel, funnel, giving, health, hoursOf, PERIODS, segments, type Period } from "./figures";
 
 const ASSETS = { "dashboard.js": "text/javascript", "dashboard.css": "text/css" } as const;
+/** How long a view waits for a campaign's first figures from the room display's feed. */
+export const ROOM_WAIT_MS = 1000;
+const NOT_YET = Symbol("not yet");
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
 /** The tables a CSV is offered of. */
 export const TABLES = [
   "room",
@@ -140,15 +145,28 @@ export function dashboardPages(deps: {
     return { period, campaign };
   }
 
-  /** Each campaign of the view as its room display shows it: the display's own feed, read the display's way. */
+  /**
+   * Each campaign of the view as its room display shows it: the display's own feed, read the
+   * display's way. A campaign with no figures yet (its first report read under way) is waited for
+   * ROOM_WAIT_MS at most, then shown as not known yet: the read goes on for the next tick.
+   */
   async function room(campaign: string | undefined): Promise<RoomFigures[]> {
     const shown = deps.campaigns.all.filter((c) => campaign === undefined || campaignScope(c) === campaign);
-    const reads = await Promise.allSettled(shown.map((c) => deps.feed.live(c)));
-    return reads.map((read, index) => ({
-      campaign: campaignScope(shown[index]!),
-      progress: read.status === "fulfilled" ? read.value.progress : null,
-      failing: read.status === "rejected" || read.value.failing,
-    }));
+    const reads = await Promise.allSettled(
+      shown.map((c) => {
+        const read = deps.feed.live(c);
+        read.catch(() => undefined);
+        return Promise.race([read, sleep(ROOM_WAIT_MS).then(() => NOT_YET)]);
+      }),
+    );
+    return reads.map((read, index) => {
+      const figures = read.status === "fulfilled" && typeof read.value !== "symbol" ? read.value : null;
+      return {
+        campaign: campaignScope(shown[index]!),
+        progress: figures?.progress ?? null,
+        failing: read.status === "rejected" || (figures?.failing ?? false),
+      };
+    });
   }
 
   // Every read below is bounded whatever the store holds: counts per hour (GROUP BY in the store
