@@ -333,8 +333,8 @@ test.describe("the donate form's steps, counted", () => {
         expect(line).not.toContain("@example.org");
         expect(line).not.toContain("Funnel");
       }
-      console.log(
-        `form funnel: ${everyone.length} donors (${AT_ONCE} browsers at once) in ${crowdS.toFixed(1)} s before the dashboard, ${((Date.now() - began) / 1000).toFixed(1)} s in all; the live gift showed ${movedMs} ms after its thank-you; challenges before it ${JSON.stringify(defenceBefore)}`,
+      process.stdout.write(
+        `form funnel: ${everyone.length} donors (${AT_ONCE} browsers at once) in ${crowdS.toFixed(1)} s before the dashboard, ${((Date.now() - began) / 1000).toFixed(1)} s in all; the live gift showed ${movedMs} ms after its thank-you; challenges before it ${JSON.stringify(defenceBefore)}\n`,
       );
       await dashboard.context().close();
     });

@@ -160,11 +160,11 @@ export function dashboardPages(deps: {
       }),
     );
     return reads.map((read, index) => {
-      const figures = read.status === "fulfilled" && typeof read.value !== "symbol" ? read.value : null;
+      const live = read.status === "fulfilled" && typeof read.value !== "symbol" ? read.value : null;
       return {
         campaign: campaignScope(shown[index]!),
-        progress: figures?.progress ?? null,
-        failing: read.status === "rejected" || (figures?.failing ?? false),
+        progress: live?.progress ?? null,
+        failing: read.status === "rejected" || (live?.failing ?? false),
       };
     });
   }

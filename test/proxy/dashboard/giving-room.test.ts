@@ -31,7 +31,7 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-function store(): Store {
+function freshStore(): Store {
   const dir = mkdtempSync(join(tmpdir(), "givekit-room-"));
   dirs.push(dir);
   const opened = openSqliteStore({ dataDir: dir, retentionH: 24, leaseMs: 20_000 });
@@ -73,7 +73,7 @@ async function data(pages: ReturnType<typeof dashboardPages>, query: string): Pr
 const pagesWith = (answers: Parameters<typeof feed>[0]) => {
   const made = feed(answers);
   const pages = dashboardPages({
-    store: store(),
+    store: freshStore(),
     campaigns,
     feed: made,
     widgetDir: config.widgetDir,

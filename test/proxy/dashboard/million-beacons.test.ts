@@ -87,9 +87,9 @@ it("a million beacons leave only the bounded counts in the store", { timeout: 18
       }
     })
     .reduce((a, b) => a + b, 0);
-  console.log(
+  process.stdout.write(
     `${BEACONS.toLocaleString("en-US")} beacons over ${HOURS} h, ${CAMPAIGNS.length} campaigns, ${CHANNELS.toLocaleString("en-US")} channels, added in ${addedS.toFixed(1)} s: ` +
-      `${rows.length.toLocaleString("en-US")} rows kept (bound ${bound.toLocaleString("en-US")}), store ${(bytes / 1024 / 1024).toFixed(1)} MB on disk`,
+      `${rows.length.toLocaleString("en-US")} rows kept (bound ${bound.toLocaleString("en-US")}), store ${(bytes / 1024 / 1024).toFixed(1)} MB on disk\n`,
   );
   // Generous: a row of the bound is well under 200 bytes with its index, plus the empty store's own pages.
   expect(bytes).toBeLessThan(bound * 200 + 8 * 1024 * 1024);

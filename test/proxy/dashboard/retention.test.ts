@@ -84,10 +84,11 @@ async function fill(store: Store, hours: readonly number[]): Promise<void> {
   }
 }
 
+const distinct = (rows: readonly { hour: number }[]) => [...new Set(rows.map((r) => r.hour))].toSorted();
+
 /** The distinct hours each table still holds, of a wide range around now. */
 async function hoursKept(store: Store, now: number): Promise<{ steps: number[]; ops: number[] }> {
   const range = { fromHour: Math.floor(now / HOUR_MS) - 400 * DAY_HOURS, toHour: Math.floor(now / HOUR_MS) };
-  const distinct = (rows: readonly { hour: number }[]) => [...new Set(rows.map((r) => r.hour))].toSorted();
   return {
     steps: distinct(await store.formCounts(range)),
     ops: distinct(await store.opsCounts(range)),
