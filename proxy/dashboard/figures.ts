@@ -106,10 +106,8 @@ export function giving(
   let feeCovered = 0;
   let declined = 0;
   for (const count of inView) {
-    if (count.state === "declined") {
-      declined += count.attempts;
-      continue;
-    }
+    if (count.state === "declined") declined += count.attempts;
+    if (count.state !== "succeeded") continue;
     gifts += count.attempts;
     cents += count.cents;
     if (count.recurring) recurring += count.attempts;

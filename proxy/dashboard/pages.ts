@@ -16,11 +16,32 @@ import type { AppEnv } from "../context";
 import { DISPLAY_CSP, escapeHtml } from "../campaign/display-page";
 import type { GalaFeed } from "../campaign/gala-feed";
 import { ProblemError } from "../problem";
-import type { Counters, Store } from "../store";
+import type { Counters, GivingCount, Store } from "../store";
 import { ACCOUNT, OPS_ANSWER_CLASSES as UPSTREAM_CLASSES } from "./ops-counts";
-import { defencePanel, funnel, giving, health, hoursOf, PERIODS, segments, type Period } from "./figures";
+import {
+  defencePanel,
+  funnel,
+  giving,
+  health,
+  HOUR_MS,
+  hoursOf,
+  PERIODS,
+  segments,
+  type Period,
+} from "./figures";
 
 const ASSETS = { "dashboard.js": "text/javascript", "dashboard.css": "text/css" } as const;
+/**
+ * The giving counts are read a UTC day at a time, the event loop given back between (a day's
+ * attempts are summed in one statement: tens of ms at a million attempts a month on SQLite,
+ * bench/dashboard-tick.ts). A whole day before the last hour with no attempt still sending or
+ * unknown cannot change (an attempt leaves only those states), so its counts are kept in memory
+ * and a tick reads only today and the period's first, partial day.
+ */
+export const DAY_HOURS = 24;
+/** Settled days kept: the longest period's, and one more. */
+const SETTLED_DAYS_KEPT = 32;
+
 /** How long a view waits for a campaign's first figures from the room display's feed. */
 export const ROOM_WAIT_MS = 1000;
 const NOT_YET = Symbol("not yet");
@@ -169,8 +190,36 @@ export function dashboardPages(deps: {
     });
   }
 
+  /** Settled days' giving counts (see DAY_HOURS), by the day's first hour. */
+  const settledDays = new Map<number, GivingCount[]>();
+
+  /** The period's giving counts: a day at a time, the settled days from memory. */
+  async function givingByDay(hours: { fromHour: number; toHour: number }): Promise<GivingCount[]> {
+    const counts: GivingCount[] = [];
+    const lastHour = Math.floor(now() / HOUR_MS);
+    for (const key of settledDays.keys())
+      if (key < lastHour - SETTLED_DAYS_KEPT * DAY_HOURS) settledDays.delete(key);
+    let from = hours.fromHour;
+    while (from <= hours.toHour) {
+      const dayStart = Math.floor(from / DAY_HOURS) * DAY_HOURS;
+      const toHour = Math.min(hours.toHour, dayStart + DAY_HOURS - 1);
+      const whole = from === dayStart && toHour === dayStart + DAY_HOURS - 1;
+      let day = whole ? settledDays.get(dayStart) : undefined;
+      if (!day) {
+        if (from > hours.fromHour) await new Promise<void>((resolve) => setImmediate(resolve));
+        day = await deps.store.givingCounts({ fromHour: from, toHour });
+        // Past, whole and with nothing left to settle: the same from now on.
+        if (whole && toHour < lastHour && day.every((c) => c.state === "succeeded" || c.state === "declined"))
+          settledDays.set(dayStart, day);
+      }
+      counts.push(...day);
+      from = toHour + 1;
+    }
+    return counts;
+  }
+
   // Every read below is bounded whatever the store holds: counts per hour (GROUP BY in the store
-  // for the attempts), never a row per gift or per beacon.
+  // for the attempts, settled days from memory), never a row per gift or per beacon.
   async function figures(view: { period: Period; campaign: string | undefined }): Promise<DashboardData> {
     const at = now();
     const hours = hoursOf(view.period, at);
@@ -178,7 +227,7 @@ export function dashboardPages(deps: {
       await Promise.all([
         deps.store.formCounts({ ...hours, campaign: view.campaign }),
         deps.store.opsCounts({ ...hours, campaign: view.campaign }),
-        deps.store.givingCounts(hours),
+        givingByDay(hours),
         room(view.campaign),
         deps.store.webhookStats(),
         deps.store.defenceStates(),

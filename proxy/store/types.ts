@@ -609,7 +609,8 @@ export interface GivingCount {
   campaign: string;
   /** The hour the attempt was made, in whole hours since the epoch (UTC). */
   hour: number;
-  state: "succeeded" | "declined";
+  /** Succeeded and declined are gifts and declines; sending and unknown may still change (the dashboard reads their hours again). */
+  state: "succeeded" | "declined" | "sending" | "unknown";
   /** Made with a recurring frequency (monthly…). */
   recurring: boolean;
   /** Its fee amount is above zero. */
@@ -621,7 +622,10 @@ export interface GivingCount {
 
 /** What the dashboard reads of the donation attempts, as counts rather than rows. */
 export interface GivingCountStore {
-  /** Succeeded and declined attempts made in the hours from `fromHour` to `toHour` (both included), summed. */
+  /**
+   * Succeeded and declined attempts made in the hours from `fromHour` to `toHour` (both included),
+   * summed, and those still sending or unknown (the only states an attempt leaves).
+   */
   givingCounts(filter: { fromHour: number; toHour: number }): Promise<GivingCount[]>;
   /** How many attempts wait for the reconciler (state unknown) now. */
   unknownAttempts(): Promise<number>;

@@ -117,7 +117,7 @@ export function pgFormCounts({
         `SELECT shortcode || '/' || upper(keyword) AS campaign, substr(created_at, 1, 13) AS at, state,
            recurring_frequency IS NOT NULL AS recurring, fee_amount::numeric > 0 AS "feeCovered",
            count(*) AS attempts, sum(round(amount::numeric * 100))::bigint AS cents
-         FROM donation_attempts WHERE state IN ('succeeded', 'declined') AND created_at >= $1 AND created_at < $2
+         FROM donation_attempts WHERE state IN ('succeeded', 'declined', 'sending', 'unknown') AND created_at >= $1 AND created_at < $2
          GROUP BY 1, 2, 3, 4, 5`,
         [new Date(fromHour * HOUR_MS).toISOString(), new Date((toHour + 1) * HOUR_MS).toISOString()],
         lazy,

@@ -44,7 +44,7 @@ export function sqliteFormCounts(db: Database.Database) {
     `SELECT shortcode || '/' || upper(keyword) AS campaign, substr(created_at, 1, 13) AS at, state,
        recurring_frequency IS NOT NULL AS recurring, CAST(fee_amount AS REAL) > 0 AS feeCovered,
        count(*) AS attempts, sum(CAST(round(CAST(amount AS REAL) * 100) AS INTEGER)) AS cents
-     FROM donation_attempts WHERE state IN ('succeeded', 'declined') AND created_at >= ? AND created_at < ?
+     FROM donation_attempts WHERE state IN ('succeeded', 'declined', 'sending', 'unknown') AND created_at >= ? AND created_at < ?
      GROUP BY 1, 2, 3, 4, 5`,
   );
   const unknown = db.prepare<[], { n: number }>(

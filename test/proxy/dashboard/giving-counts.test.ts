@@ -1,12 +1,17 @@
 // The giving panel's counts of the proxy's own attempts, summed by the store (GivingCountStore,
 // on SQLite and PostgreSQL): the gifts and amount per hour of the period, the average, the
 // monthly and fee-covering shares, declines apart, one campaign or all; and the attempts
-// waiting for the reconciler, counted rather than listed.
+// waiting for the reconciler, counted rather than listed. A live tick reads only the days that
+// may still change.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { DashboardData } from "../../../contract/dashboard";
+import { createCampaignDirectory } from "../../../proxy/campaign/directory";
+import { loadConfig } from "../../../proxy/config";
 import { giving, HOUR_MS } from "../../../proxy/dashboard/figures";
+import { dashboardPages } from "../../../proxy/dashboard/pages";
 import { openPostgresStore } from "../../../proxy/store/postgres";
 import { openSqliteStore } from "../../../proxy/store/sqlite";
 import { DB_FILE } from "../../../proxy/store/sqlite/data-dir";
@@ -133,6 +138,71 @@ describe.each(stores)("giving counted by the $name store", ({ open }) => {
       );
       expect(empty).toMatchObject({ gifts: 0, cents: 0, averageCents: 0, recurringShare: 0, declined: 0 });
       expect(empty.perHour).toHaveLength(2);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe("a live tick's giving reads", () => {
+  it("read today and the period's first, partial day; a past day is read again while an attempt in it is unknown, and shows it once settled", async () => {
+    const at = Date.parse("2026-11-20T10:30:00Z");
+    const day = (daysAgo: number, hour: number) =>
+      Date.parse("2026-11-20T00:00:00Z") - daysAgo * 86_400_000 + hour * HOUR_MS;
+    const store = await stores[0]!.open([
+      { at: day(3, 9), amount: "30.00" },
+      { at: day(2, 9), amount: "10.00" },
+      { at: day(2, 11), amount: "20.00", state: "unknown" },
+      { at: day(0, 8), amount: "5.00" },
+    ]);
+    try {
+      const asked: { fromHour: number; toHour: number }[] = [];
+      const pages = dashboardPages({
+        store: Object.assign(Object.create(store) as Store, {
+          givingCounts(filter: { fromHour: number; toHour: number }) {
+            asked.push(filter);
+            return store.givingCounts(filter);
+          },
+        }),
+        campaigns: createCampaignDirectory(
+          loadConfig({
+            UPSTREAM_BASE_URL: "http://127.0.0.1:9",
+            UPSTREAM_PRIVATE_TOKEN: "p",
+            UPSTREAM_PUBLIC_TOKEN: "q",
+          }).campaigns,
+        ),
+        feed: { live: () => Promise.reject(new Error("no feed here")) },
+        widgetDir: "/nowhere",
+        liveS: 5,
+        draining: () => false,
+        now: () => at,
+      });
+      const tick = async () => {
+        asked.length = 0;
+        const data = (await (await pages.request("/data.json?period=7d")).json()) as DashboardData;
+        return {
+          gifts: data.giving.gifts,
+          cents: data.giving.cents,
+          days: asked.map((a) => new Date(a.fromHour * HOUR_MS).toISOString()),
+        };
+      };
+      // The first: every day of the period (7 × 24 hours back from this one: 8 days, the first partial).
+      const first = await tick();
+      expect(first).toMatchObject({ gifts: 3, cents: 4500 });
+      expect(first.days).toHaveLength(8);
+      // Then: the first day (partial), the day with the unknown attempt, and today; no other.
+      const second = await tick();
+      expect(second).toEqual({
+        gifts: 3,
+        cents: 4500,
+        days: [first.days[0], new Date(day(2, 0)).toISOString(), new Date(day(0, 0)).toISOString()],
+      });
+      // The reconciler settles it: the next tick counts it, and that day is read no more.
+      expect(await store.resolveUnknown("gk_giving2", { state: "succeeded", transaction_id: "77" })).toBe(
+        true,
+      );
+      expect(await tick()).toMatchObject({ gifts: 4, cents: 6500 });
+      expect((await tick()).days).toEqual([first.days[0], new Date(day(0, 0)).toISOString()]);
     } finally {
       await store.close();
     }
