@@ -34,7 +34,7 @@ const ASSETS = { "dashboard.js": "text/javascript", "dashboard.css": "text/css" 
 /**
  * The giving counts are read a UTC day at a time, the event loop given back between (a day's
  * attempts are summed in one statement: tens of ms at a million attempts a month on SQLite,
- * bench/dashboard-tick.ts). A whole day before the last hour with no attempt still sending or
+ * bench/dashboard-tick.ts). A whole day ended an hour ago with no attempt still sending or
  * unknown cannot change (an attempt leaves only those states), so its counts are kept in memory
  * and a tick reads only today and the period's first, partial day.
  */
@@ -208,8 +208,12 @@ export function dashboardPages(deps: {
       if (!day) {
         if (from > hours.fromHour) await new Promise<void>((resolve) => setImmediate(resolve));
         day = await deps.store.givingCounts({ fromHour: from, toHour });
-        // Past, whole and with nothing left to settle: the same from now on.
-        if (whole && toHour < lastHour && day.every((c) => c.state === "succeeded" || c.state === "declined"))
+        // Whole, ended an hour ago at least (another proxy's clock may lag), nothing left to settle.
+        if (
+          whole &&
+          toHour < lastHour - 1 &&
+          day.every((c) => c.state === "succeeded" || c.state === "declined")
+        )
           settledDays.set(dayStart, day);
       }
       counts.push(...day);
