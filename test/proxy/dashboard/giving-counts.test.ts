@@ -144,11 +144,13 @@ describe.each(stores)("giving counted by the $name store", ({ open }) => {
   });
 });
 
+/** An instant `hour` hours into the UTC day `daysAgo` days before 2026-11-20. */
+const day = (daysAgo: number, hour: number) =>
+  Date.parse("2026-11-20T00:00:00Z") - daysAgo * 86_400_000 + hour * HOUR_MS;
+
 describe("a live tick's giving reads", () => {
   it("read today and the period's first, partial day; a past day is read again while an attempt in it is unknown, and shows it once settled", async () => {
     const at = Date.parse("2026-11-20T10:30:00Z");
-    const day = (daysAgo: number, hour: number) =>
-      Date.parse("2026-11-20T00:00:00Z") - daysAgo * 86_400_000 + hour * HOUR_MS;
     const store = await stores[0]!.open([
       { at: day(3, 9), amount: "30.00" },
       { at: day(2, 9), amount: "10.00" },
