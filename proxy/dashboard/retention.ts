@@ -1,7 +1,8 @@
 /**
  * The dashboard's retention: its counts (form_step_counts, ops_counts) gain a set of rows each
- * hour, so hours older than GIVEKIT_DASHBOARD_KEEP_DAYS are deleted by the hourly purge
- * (proxy/jobs.ts), a bounded batch at a time with the event loop given back between batches.
+ * hour, so hours older than GIVEKIT_DASHBOARD_KEEP_DAYS are deleted as the proxy starts and hourly
+ * after (proxy/jobs.ts, in the background), a bounded batch at a time with the event loop given
+ * back between batches.
  */
 import type { FormCountStore } from "../store";
 
@@ -15,21 +16,22 @@ export function firstKeptHour(keepDays: number, now: number): number {
 }
 
 /**
- * Deletes the counts of hours before `keepDays` days ago, PRUNE_BATCH rows per table at a time,
- * until none is left; resolves with how many rows went.
+ * Deletes the counts of hours before `keepDays` days ago, `batch` rows per table at a time, until
+ * none is left or `signal` aborts (between batches); resolves with how many rows went.
  */
 export async function pruneDashboardCounts(
   store: Pick<FormCountStore, "pruneDashboardCounts">,
   keepDays: number,
   now: number,
-  batch = PRUNE_BATCH,
+  options: { batch?: number; signal?: AbortSignal } = {},
 ): Promise<number> {
   const before = firstKeptHour(keepDays, now);
+  const batch = options.batch ?? PRUNE_BATCH;
   let pruned = 0;
   for (;;) {
     const gone = await store.pruneDashboardCounts(before, batch);
     pruned += gone;
-    if (gone === 0) return pruned;
+    if (gone === 0 || options.signal?.aborted) return pruned;
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }

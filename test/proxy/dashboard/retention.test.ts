@@ -140,7 +140,7 @@ describe.each(stores)("the dashboard's counts pruned on $name", ({ open }) => {
           return gone;
         },
       };
-      const pruned = await pruneDashboardCounts(counted, keepDays, now, 4);
+      const pruned = await pruneDashboardCounts(counted, keepDays, now, { batch: 4 });
       expect(pruned).toBe(old.length * (6 + 2));
       expect(batches.length).toBeGreaterThan(2);
       for (const gone of batches) expect(gone).toBeLessThanOrEqual(4 + 4);
@@ -150,12 +150,17 @@ describe.each(stores)("the dashboard's counts pruned on $name", ({ open }) => {
       expect(edge.reduce((sum, row) => sum + row.count, 0)).toBe(18);
       // Nothing more to do.
       expect(await pruneDashboardCounts(store, keepDays, now)).toBe(0);
+      // A stop asked for ends it after the batch under way.
+      await fill(store, old);
+      const stop = new AbortController();
+      stop.abort();
+      expect(await pruneDashboardCounts(store, keepDays, now, { batch: 4, signal: stop.signal })).toBe(8);
     } finally {
       await store.close();
     }
   });
 
-  it("the background jobs prune as they start, with the proxy's setting", async () => {
+  it("the background jobs prune as they start, with the proxy's setting; a stop ends the pruning", async () => {
     const store = await open();
     try {
       const now = Date.now();
@@ -169,11 +174,14 @@ describe.each(stores)("the dashboard's counts pruned on $name", ({ open }) => {
         reconcileSettleS: 900,
         dashboardKeepDays: 45,
       });
-      await jobs.stop();
-      expect(await hoursKept(store, now)).toEqual({
-        steps: [current - 40 * DAY_HOURS, current],
-        ops: [current - 40 * DAY_HOURS, current],
-      });
+      try {
+        // In the background: the proxy does not wait for it to listen.
+        await expect
+          .poll(() => hoursKept(store, now))
+          .toEqual({ steps: [current - 40 * DAY_HOURS, current], ops: [current - 40 * DAY_HOURS, current] });
+      } finally {
+        await jobs.stop();
+      }
     } finally {
       await store.close();
     }
