@@ -3,6 +3,7 @@
  * (proxy/dashboard/figures.ts makes them; the page's script, widget/dashboard/, draws them).
  * Types only: nothing here reaches a bundle.
  */
+import type { Progress } from "./api";
 import type { FormStep } from "./form-steps";
 
 export interface FunnelStep {
@@ -34,7 +35,23 @@ export interface GivingHour {
   cents: number;
 }
 
+/**
+ * A campaign's figures as its room display shows them, from the same feed (the progress of the
+ * fundraising service's report, proxy/campaign/gala-feed.ts): every gift, through givekit or not.
+ */
+export interface RoomFigures {
+  /** "71777/HOPE". */
+  campaign: string;
+  /** What the display shows; null while the feed has no figures yet (the first report read failed). */
+  progress: Progress | null;
+  /** The last report read failed: these are the last good figures. */
+  failing: boolean;
+}
+
 export interface Giving {
+  /** Each campaign of the view as its room display shows it now (not limited to the period). */
+  room: RoomFigures[];
+  /** Gifts that went through givekit in the period (the proxy's own attempts). */
   gifts: number;
   cents: number;
   averageCents: number;

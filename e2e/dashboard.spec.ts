@@ -119,6 +119,8 @@ test.describe("the staff dashboard", () => {
         }
         await expect(page).toHaveURL(`${proxy.url}/dashboard?period=today`);
         await expect(page.locator("h1")).toHaveText("How giving goes");
+        // Drawn once the first figures came.
+        await expect(page.locator("#status")).toContainText("Live");
         expect(await rowsUnder(page, "Where donors stop")).toEqual([
           "Form shown | 6 | 2 (33.3%) | closed the form: 1",
           "Gift chosen | 4 | 0 (0%) | ",

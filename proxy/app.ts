@@ -226,6 +226,7 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
         store,
         counters,
         campaigns,
+        feed,
         widgetDir: config.widgetDir,
         liveS: config.dashboard.liveS,
         draining: () => lifecycle.draining,

@@ -5,6 +5,7 @@
  * running is skipped, the reconciler leases each attempt and the dispatcher each event (proxy/store).
  */
 import type { Logger } from "pino";
+import { pruneDashboardCounts } from "./dashboard/retention";
 import { logDefenceExits } from "./defence/defence-mode";
 import { createReconciler } from "./reconcile/reconciler";
 import type { Metrics } from "./metrics";
@@ -51,10 +52,13 @@ export async function startJobs(deps: {
   webhooks?: readonly WebhookEndpoint[];
   /** GIVEKIT_WEBHOOK_BACKOFF_MS. */
   webhookBackoffMs?: number;
+  /** GIVEKIT_DASHBOARD_KEEP_DAYS: the dashboard's counts of older hours are pruned with the purge. */
+  dashboardKeepDays?: number;
 }): Promise<Jobs> {
   const { store, logger } = deps;
   await sweep(store, logger);
   await purge(store, logger);
+  const pruning = deps.dashboardKeepDays === undefined ? null : pruneEvery(deps, deps.dashboardKeepDays);
   const timers = [
     setInterval(() => void sweep(store, logger), LEASE_SWEEP_INTERVAL_MS),
     setInterval(() => void purge(store, logger), PURGE_INTERVAL_MS),
@@ -68,6 +72,7 @@ export async function startJobs(deps: {
   ];
   const reconciling = deps.reconcileIntervalS > 0 ? reconcileEvery(deps) : null;
   if (reconciling) timers.push(reconciling.timer);
+  if (pruning) timers.push(pruning.timer);
   for (const timer of timers) timer.unref();
   const webhooks = deps.webhooks ?? [];
   const backoffMs = deps.webhookBackoffMs ?? 30_000;
@@ -87,7 +92,7 @@ export async function startJobs(deps: {
       for (const timer of timers) clearInterval(timer);
       let bound: NodeJS.Timeout | undefined;
       const waited = new Promise<void>((resolve) => (bound = setTimeout(resolve, waitMs)));
-      await Promise.all([dispatcher?.stop(), Promise.race([reconciling?.stop(), waited])]);
+      await Promise.all([dispatcher?.stop(), pruning?.stop(), Promise.race([reconciling?.stop(), waited])]);
       clearTimeout(bound);
     },
   };
@@ -163,4 +168,39 @@ async function purge(store: Pick<Store, "purgeExpired">, logger: Logger): Promis
   } catch (error) {
     logger.warn({ error: error instanceof Error ? error.message : String(error) }, "retention purge failed");
   }
+}
+
+/**
+ * The dashboard's counts of hours older than `keepDays` pruned now and then every PURGE_INTERVAL_MS,
+ * in the background (a first start after months may have many to prune: the proxy does not wait
+ * for them); `stop()` ends the pruning under way after its batch.
+ */
+function pruneEvery(
+  deps: { store: Pick<Store, "pruneDashboardCounts">; logger: Logger },
+  keepDays: number,
+): { timer: NodeJS.Timeout; stop(): Promise<void> } {
+  const stopping = new AbortController();
+  let running: Promise<void> | undefined;
+  const prune = () => {
+    if (running || stopping.signal.aborted) return;
+    running = pruneDashboardCounts(deps.store, keepDays, Date.now(), { signal: stopping.signal })
+      .then(() => undefined)
+      .catch((error: unknown) =>
+        deps.logger.warn(
+          { error: error instanceof Error ? error.message : String(error) },
+          "dashboard counts' retention failed",
+        ),
+      )
+      .finally(() => (running = undefined));
+  };
+  prune();
+  const timer = setInterval(prune, PURGE_INTERVAL_MS);
+  return {
+    timer,
+    async stop() {
+      clearInterval(timer);
+      stopping.abort();
+      await running;
+    },
+  };
 }

@@ -64,6 +64,7 @@ export async function startProxyServer(
       reconcileSettleS: config.reconcileSettleS,
       webhooks: config.webhooks,
       webhookBackoffMs: config.webhookBackoffMs,
+      dashboardKeepDays: config.dashboard.keepDays,
     });
     const app = createApp({ config, logger, store, signingSecret, upstream, metrics, lifecycle });
     listening = await listen(app.fetch, config.host, config.port);

@@ -11,12 +11,16 @@ export interface DashboardConfig {
   formEvents: BucketConfig;
   /** GIVEKIT_DASHBOARD_LIVE_S: how often an open dashboard gets its figures again. */
   liveS: number;
+  /** GIVEKIT_DASHBOARD_KEEP_DAYS: hours of counts older than this many days are pruned. */
+  keepDays: number;
 }
 
 /** Each variable's default. */
 export const DASHBOARD_DEFAULTS = {
   GIVEKIT_DASHBOARD_CHANNELS: "20",
   GIVEKIT_DASHBOARD_LIVE_S: "5",
+  // The longest period the page offers is 30 days: kept a fortnight longer.
+  GIVEKIT_DASHBOARD_KEEP_DAYS: "45",
   GIVEKIT_RATE_FORM_EVENTS: "60",
   GIVEKIT_RATE_FORM_EVENTS_PER_MIN: "600",
 } as const;
@@ -24,6 +28,7 @@ export const DASHBOARD_DEFAULTS = {
 export const DashboardVariablesSchema = z.object({
   GIVEKIT_DASHBOARD_CHANNELS: whole(1, 200),
   GIVEKIT_DASHBOARD_LIVE_S: whole(1, 300),
+  GIVEKIT_DASHBOARD_KEEP_DAYS: whole(31, 3660),
   GIVEKIT_RATE_FORM_EVENTS: whole(1, MAX_COUNT),
   GIVEKIT_RATE_FORM_EVENTS_PER_MIN: whole(1, MAX_COUNT),
 });
@@ -34,6 +39,7 @@ export function dashboardConfig(e: DashboardVariables): { dashboard: DashboardCo
     dashboard: {
       channels: e.GIVEKIT_DASHBOARD_CHANNELS,
       liveS: e.GIVEKIT_DASHBOARD_LIVE_S,
+      keepDays: e.GIVEKIT_DASHBOARD_KEEP_DAYS,
       formEvents: { burst: e.GIVEKIT_RATE_FORM_EVENTS, perMin: e.GIVEKIT_RATE_FORM_EVENTS_PER_MIN },
     },
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AttemptRecord, FormStepCount } from "../store";
-import { defencePanel, funnel, giving, hoursOf, HOUR_MS, segments } from "./figures";
+import type { FormStepCount } from "../store";
+import { defencePanel, funnel, hoursOf, HOUR_MS, segments } from "./figures";
 import { bucketQuantile, MS_BUCKETS, MS_MORE, msBucket } from "./ops-counts";
 
 const row = (
@@ -18,18 +18,6 @@ const row = (
   count,
   ...more,
 });
-
-const gift = (at: number, amount: string, more: Partial<AttemptRecord> = {}) =>
-  ({
-    shortcode: "71777",
-    keyword: "HOPE",
-    amount,
-    fee_amount: "0.00",
-    recurring_frequency: null,
-    state: "succeeded",
-    created_at: new Date(at).toISOString(),
-    ...more,
-  }) as AttemptRecord;
 
 /** One ops count (OpsCountStore). */
 const op = (hour: number, kind: string, label: string, count: number) => ({
@@ -98,31 +86,7 @@ describe("the funnel", () => {
   });
 });
 
-describe("giving", () => {
-  it("gifts and amount per hour of the period, the average, the monthly and fee-covering shares; declines apart", () => {
-    const hours = { fromHour: 100, toHour: 102 };
-    const g = giving(
-      [
-        gift(100 * HOUR_MS + 5, "25.75", { fee_amount: "0.75" }),
-        gift(100 * HOUR_MS + 9, "10.00", { recurring_frequency: "monthly" }),
-        gift(102 * HOUR_MS, "40.00", { keyword: "hope" }),
-        gift(102 * HOUR_MS, "99.00", { state: "declined" }),
-        gift(103 * HOUR_MS, "50.00"),
-        gift(101 * HOUR_MS, "50.00", { keyword: "GALA" }),
-      ],
-      hours,
-      "71777/HOPE",
-    );
-    expect(g).toMatchObject({ gifts: 3, cents: 7575, averageCents: 2525, declined: 1 });
-    expect(g.recurringShare).toBeCloseTo(1 / 3);
-    expect(g.feeCoveredShare).toBeCloseTo(1 / 3);
-    expect(g.perHour.map((h) => [h.hour, h.gifts, h.cents])).toEqual([
-      [new Date(100 * HOUR_MS).toISOString(), 2, 3575],
-      [new Date(101 * HOUR_MS).toISOString(), 0, 0],
-      [new Date(102 * HOUR_MS).toISOString(), 1, 4000],
-    ]);
-  });
-
+describe("the periods", () => {
   it("the periods: today from midnight UTC, 7 and 30 days back to this hour", () => {
     const now = Date.parse("2026-11-28T19:30:00Z");
     const thisHour = Math.floor(now / HOUR_MS);

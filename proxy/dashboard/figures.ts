@@ -1,21 +1,21 @@
 /**
  * What the staff dashboard shows, worked out from what the proxy already keeps: the form's
- * funnel from the step counts (POST /v1/form-events), giving per hour from the donation
- * attempts, the defence from its periods, health from the store, the outbox and the unknown
+ * funnel from the step counts (POST /v1/form-events), giving from the room display's feed and
+ * the store's counts of the donation attempts, the defence from its periods, health from the store, the outbox and the unknown
  * attempts. One function per panel, each from plain rows, so each is tested on its own.
  */
 import { FORM_REASONS, FORM_STEPS } from "../../contract/form-steps";
-import { toCents } from "../../contract/money";
 import type {
   DefencePanel,
   FunnelStep,
   Giving,
   GivingHour,
   Health,
+  RoomFigures,
   Segment,
   UpstreamHealth,
 } from "../../contract/dashboard";
-import type { AttemptRecord, DefenceState, FormStepCount, OpsCount, OutboxStats } from "../store";
+import type { DefenceState, FormStepCount, GivingCount, OpsCount, OutboxStats } from "../store";
 import { bucketQuantile, OPS_KINDS } from "./ops-counts";
 
 export const HOUR_MS = 3_600_000;
@@ -80,40 +80,51 @@ export function segments(counts: readonly FormStepCount[], by: "channel" | "devi
     .toSorted((a, b) => b.shown - a.shown || (a.name < b.name ? -1 : 1));
 }
 
-/** Giving in these hours from the proxy's own attempts: gifts that went through (or were reconciled as charged). */
+/**
+ * Giving: each campaign's figures as its room display shows them (`room`, from the display's
+ * feed), and the gifts that went through givekit in these hours, from the store's counts of its
+ * attempts (GivingCountStore: summed in the store, never a row per attempt).
+ */
 export function giving(
-  attempts: readonly AttemptRecord[],
+  counts: readonly GivingCount[],
   hours: { fromHour: number; toHour: number },
-  campaign?: string,
+  campaign: string | undefined,
+  room: RoomFigures[],
 ): Giving {
-  const inPeriod = attempts.filter((a) => {
-    const hour = Math.floor(Date.parse(a.created_at) / HOUR_MS);
-    return (
-      hour >= hours.fromHour &&
-      hour <= hours.toHour &&
-      (campaign === undefined || `${a.shortcode}/${a.keyword.toUpperCase()}` === campaign)
-    );
-  });
-  const gifts = inPeriod.filter((a) => a.state === "succeeded");
+  const inView = counts.filter(
+    (c) =>
+      c.hour >= hours.fromHour &&
+      c.hour <= hours.toHour &&
+      (campaign === undefined || c.campaign === campaign),
+  );
   const perHour = new Map<number, GivingHour>();
   for (let hour = hours.fromHour; hour <= hours.toHour; hour++)
     perHour.set(hour, { hour: new Date(hour * HOUR_MS).toISOString(), gifts: 0, cents: 0 });
+  let gifts = 0;
   let cents = 0;
-  for (const gift of gifts) {
-    const amount = toCents(gift.amount);
-    cents += amount;
-    const slot = perHour.get(Math.floor(Date.parse(gift.created_at) / HOUR_MS))!;
-    slot.gifts += 1;
-    slot.cents += amount;
+  let recurring = 0;
+  let feeCovered = 0;
+  let declined = 0;
+  for (const count of inView) {
+    if (count.state === "declined") declined += count.attempts;
+    if (count.state !== "succeeded") continue;
+    gifts += count.attempts;
+    cents += count.cents;
+    if (count.recurring) recurring += count.attempts;
+    if (count.feeCovered) feeCovered += count.attempts;
+    const slot = perHour.get(count.hour)!;
+    slot.gifts += count.attempts;
+    slot.cents += count.cents;
   }
-  const share = (n: number) => (gifts.length === 0 ? 0 : n / gifts.length);
+  const share = (n: number) => (gifts === 0 ? 0 : n / gifts);
   return {
-    gifts: gifts.length,
+    room,
+    gifts,
     cents,
-    averageCents: gifts.length === 0 ? 0 : Math.round(cents / gifts.length),
-    recurringShare: share(gifts.filter((g) => g.recurring_frequency !== null).length),
-    feeCoveredShare: share(gifts.filter((g) => toCents(g.fee_amount) > 0).length),
-    declined: inPeriod.filter((a) => a.state === "declined").length,
+    averageCents: gifts === 0 ? 0 : Math.round(cents / gifts),
+    recurringShare: share(recurring),
+    feeCoveredShare: share(feeCovered),
+    declined,
     perHour: [...perHour.values()],
   };
 }

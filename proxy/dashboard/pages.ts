@@ -9,19 +9,55 @@
 import { join } from "node:path";
 import { Hono, type Context } from "hono";
 import { streamSSE } from "hono/streaming";
-import type { DashboardData } from "../../contract/dashboard";
+import type { DashboardData, RoomFigures } from "../../contract/dashboard";
 import { precompressedFiles, variantResponse } from "../../http/precompressed";
 import { campaignScope, type CampaignDirectory } from "../campaign/directory";
 import type { AppEnv } from "../context";
 import { DISPLAY_CSP, escapeHtml } from "../campaign/display-page";
+import type { GalaFeed } from "../campaign/gala-feed";
 import { ProblemError } from "../problem";
-import type { Counters, Store } from "../store";
+import type { Counters, GivingCount, Store } from "../store";
 import { ACCOUNT, OPS_ANSWER_CLASSES as UPSTREAM_CLASSES } from "./ops-counts";
-import { defencePanel, funnel, giving, health, hoursOf, PERIODS, segments, type Period } from "./figures";
+import {
+  defencePanel,
+  funnel,
+  giving,
+  health,
+  HOUR_MS,
+  hoursOf,
+  PERIODS,
+  segments,
+  type Period,
+} from "./figures";
 
 const ASSETS = { "dashboard.js": "text/javascript", "dashboard.css": "text/css" } as const;
+/**
+ * The giving counts are read a UTC day at a time, the event loop given back between (a day's
+ * attempts are summed in one statement: tens of ms at a million attempts a month on SQLite,
+ * bench/dashboard-tick.ts). A whole day ended an hour ago with no attempt still sending or
+ * unknown cannot change (an attempt leaves only those states), so its counts are kept in memory
+ * and a tick reads only today and the period's first, partial day.
+ */
+export const DAY_HOURS = 24;
+/** Settled days kept: the longest period's, and one more. */
+const SETTLED_DAYS_KEPT = 32;
+
+/** How long a view waits for a campaign's first figures from the room display's feed. */
+export const ROOM_WAIT_MS = 1000;
+const NOT_YET = Symbol("not yet");
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
 /** The tables a CSV is offered of. */
-export const TABLES = ["funnel", "channels", "devices", "giving", "defence", "refusals", "upstream"] as const;
+export const TABLES = [
+  "room",
+  "funnel",
+  "channels",
+  "devices",
+  "giving",
+  "defence",
+  "refusals",
+  "upstream",
+] as const;
 type Table = (typeof TABLES)[number];
 
 /** The page's languages; the first is the default. */
@@ -42,6 +78,18 @@ function cell(value: unknown): string {
 
 /** Each table's rows, its head first: the numbers the page shows. */
 const TABLE_ROWS: Record<Table, (data: DashboardData) => unknown[][]> = {
+  room: (data) => [
+    ["campaign", "raised", "goal", "donors", "currency", "updated_at", "failing"],
+    ...data.giving.room.map((r) => [
+      r.campaign,
+      r.progress?.raised ?? "",
+      r.progress?.goal ?? "",
+      r.progress?.donors ?? "",
+      r.progress?.currency ?? "",
+      r.progress?.updated_at ?? "",
+      r.failing,
+    ]),
+  ],
   funnel: (data) => [
     ["step", "reached", "left", "share_left", "reasons"],
     ...data.funnel.map((s) => [
@@ -95,6 +143,8 @@ export function dashboardPages(deps: {
   /** Where the defence's circuit breakers keep their state (this process's, or the shared store's). */
   counters?: Pick<Counters, "notesUnder">;
   campaigns: CampaignDirectory;
+  /** The room display's feed (proxy/campaign/gala-feed.ts): the giving panel's figures come from it. */
+  feed: Pick<GalaFeed, "live">;
   widgetDir: string;
   liveS: number;
   draining: () => boolean;
@@ -116,19 +166,79 @@ export function dashboardPages(deps: {
     return { period, campaign };
   }
 
+  /**
+   * Each campaign of the view as its room display shows it: the display's own feed, read the
+   * display's way. A campaign with no figures yet (its first report read under way) is waited for
+   * ROOM_WAIT_MS at most, then shown as not known yet: the read goes on for the next tick.
+   */
+  async function room(campaign: string | undefined): Promise<RoomFigures[]> {
+    const shown = deps.campaigns.all.filter((c) => campaign === undefined || campaignScope(c) === campaign);
+    const reads = await Promise.allSettled(
+      shown.map((c) => {
+        const read = deps.feed.live(c);
+        read.catch(() => undefined);
+        return Promise.race([read, sleep(ROOM_WAIT_MS).then(() => NOT_YET)]);
+      }),
+    );
+    return reads.map((read, index) => {
+      const live = read.status === "fulfilled" && typeof read.value !== "symbol" ? read.value : null;
+      return {
+        campaign: campaignScope(shown[index]!),
+        progress: live?.progress ?? null,
+        failing: read.status === "rejected" || (live?.failing ?? false),
+      };
+    });
+  }
+
+  /** Settled days' giving counts (see DAY_HOURS), by the day's first hour. */
+  const settledDays = new Map<number, GivingCount[]>();
+
+  /** The period's giving counts: a day at a time, the settled days from memory. */
+  async function givingByDay(hours: { fromHour: number; toHour: number }): Promise<GivingCount[]> {
+    const counts: GivingCount[] = [];
+    const lastHour = Math.floor(now() / HOUR_MS);
+    for (const key of settledDays.keys())
+      if (key < lastHour - SETTLED_DAYS_KEPT * DAY_HOURS) settledDays.delete(key);
+    let from = hours.fromHour;
+    while (from <= hours.toHour) {
+      const dayStart = Math.floor(from / DAY_HOURS) * DAY_HOURS;
+      const toHour = Math.min(hours.toHour, dayStart + DAY_HOURS - 1);
+      const whole = from === dayStart && toHour === dayStart + DAY_HOURS - 1;
+      let day = whole ? settledDays.get(dayStart) : undefined;
+      if (!day) {
+        if (from > hours.fromHour) await new Promise<void>((resolve) => setImmediate(resolve));
+        day = await deps.store.givingCounts({ fromHour: from, toHour });
+        // Whole, ended an hour ago at least (another proxy's clock may lag), nothing left to settle.
+        if (
+          whole &&
+          toHour < lastHour - 1 &&
+          day.every((c) => c.state === "succeeded" || c.state === "declined")
+        )
+          settledDays.set(dayStart, day);
+      }
+      counts.push(...day);
+      from = toHour + 1;
+    }
+    return counts;
+  }
+
+  // Every read below is bounded whatever the store holds: counts per hour (GROUP BY in the store
+  // for the attempts, settled days from memory), never a row per gift or per beacon.
   async function figures(view: { period: Period; campaign: string | undefined }): Promise<DashboardData> {
     const at = now();
     const hours = hoursOf(view.period, at);
-    const [counts, ops, attempts, outbox, defence, storeUp, unknown, breakerNotes] = await Promise.all([
-      deps.store.formCounts({ ...hours, campaign: view.campaign }),
-      deps.store.opsCounts({ ...hours, campaign: view.campaign }),
-      deps.store.listAttempts({ since: new Date(hours.fromHour * 3_600_000).toISOString() }),
-      deps.store.webhookStats(),
-      deps.store.defenceStates(),
-      deps.store.healthy(),
-      deps.store.listAttempts({ state: "unknown" }),
-      deps.counters?.notesUnder("breaker:").catch(() => []) ?? [],
-    ]);
+    const [counts, ops, givingCounts, rooms, outbox, defence, storeUp, unknown, breakerNotes] =
+      await Promise.all([
+        deps.store.formCounts({ ...hours, campaign: view.campaign }),
+        deps.store.opsCounts({ ...hours, campaign: view.campaign }),
+        givingByDay(hours),
+        room(view.campaign),
+        deps.store.webhookStats(),
+        deps.store.defenceStates(),
+        deps.store.healthy(),
+        deps.store.unknownAttempts(),
+        deps.counters?.notesUnder("breaker:").catch(() => []) ?? [],
+      ]);
     return {
       period: view.period,
       campaign: view.campaign ?? null,
@@ -137,7 +247,7 @@ export function dashboardPages(deps: {
       funnel: funnel(counts),
       channels: segments(counts, "channel"),
       devices: segments(counts, "device"),
-      giving: giving(attempts, hours, view.campaign),
+      giving: giving(givingCounts, hours, view.campaign, rooms),
       // A campaign's view leaves out the account's own rows (a card refused before naming its campaign).
       defence: defencePanel({
         counts: view.campaign === undefined ? ops : ops.filter((row) => row.campaign !== ACCOUNT),
@@ -146,7 +256,7 @@ export function dashboardPages(deps: {
         breakers: { notes: breakerNotes.filter((note) => note.value !== ""), campaign: view.campaign },
         now: at,
       }),
-      health: health({ store: storeUp, unknown: unknown.length, outbox, defence, ops, hours, now: at }),
+      health: health({ store: storeUp, unknown, outbox, defence, ops, hours, now: at }),
     };
   }
 

@@ -396,6 +396,7 @@ export interface Store
     WebhookOutboxStore,
     FormCountStore,
     OpsCountStore,
+    GivingCountStore,
     DashboardAccessStore {
   readonly kind: "sqlite" | "postgres";
   /** Whether the store answers now. */
@@ -567,6 +568,12 @@ export interface FormCountStore {
   addFormCounts(counts: readonly FormStepCount[], channelCap: number): Promise<void>;
   /** The counts of the hours from `fromHour` to `toHour` (both included), of one campaign or all. */
   formCounts(filter: { fromHour: number; toHour: number; campaign?: string }): Promise<FormStepCount[]>;
+  /**
+   * Deletes at most `limit` rows of form step counts and at most `limit` of ops counts (OpsCountStore)
+   * of hours before `beforeHour`; resolves with how many went (0: none is left). The dashboard's
+   * retention (proxy/dashboard/retention.ts) calls it in batches until 0.
+   */
+  pruneDashboardCounts(beforeHour: number, limit: number): Promise<number>;
 }
 
 /**
@@ -590,6 +597,38 @@ export interface OpsCountStore {
   addOpsCounts(counts: readonly OpsCount[]): Promise<void>;
   /** The counts of the hours from `fromHour` to `toHour` (both included), of one campaign (and "*") or all. */
   opsCounts(filter: { fromHour: number; toHour: number; campaign?: string }): Promise<OpsCount[]>;
+}
+
+/**
+ * The donation attempts of some hours as the dashboard's giving panel counts them, summed by the
+ * store (GROUP BY over its indexed state and time): one row per campaign, hour, state and kind of
+ * gift, however many attempts there are.
+ */
+export interface GivingCount {
+  /** The campaign's scope ("71777/HOPE"). */
+  campaign: string;
+  /** The hour the attempt was made, in whole hours since the epoch (UTC). */
+  hour: number;
+  /** Succeeded and declined are gifts and declines; sending and unknown may still change (the dashboard reads their hours again). */
+  state: "succeeded" | "declined" | "sending" | "unknown";
+  /** Made with a recurring frequency (monthly…). */
+  recurring: boolean;
+  /** Its fee amount is above zero. */
+  feeCovered: boolean;
+  attempts: number;
+  /** The attempts' amounts summed, in cents. */
+  cents: number;
+}
+
+/** What the dashboard reads of the donation attempts, as counts rather than rows. */
+export interface GivingCountStore {
+  /**
+   * Succeeded and declined attempts made in the hours from `fromHour` to `toHour` (both included),
+   * summed, and those still sending or unknown (the only states an attempt leaves).
+   */
+  givingCounts(filter: { fromHour: number; toHour: number }): Promise<GivingCount[]>;
+  /** How many attempts wait for the reconciler (state unknown) now. */
+  unknownAttempts(): Promise<number>;
 }
 
 /** Who may open the staff dashboard: single-use invites, and the generation every sign-in belongs to. */

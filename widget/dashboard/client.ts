@@ -16,6 +16,11 @@ const WORDS = {
     campaign: "Campaign",
     all: "All campaigns",
     giving: "Giving",
+    room: "As the room display shows it",
+    goal: "Goal",
+    donors: "Donors",
+    stale: "(last good figures)",
+    inPeriod: "Through givekit in this period",
     gifts: "Gifts",
     raised: "Raised",
     average: "Average gift",
@@ -103,6 +108,11 @@ const WORDS = {
     campaign: "Campaña",
     all: "Todas las campañas",
     giving: "Donativos",
+    room: "Como lo muestra la pantalla del salón",
+    goal: "Meta",
+    donors: "Donantes",
+    stale: "(últimas cifras buenas)",
+    inPeriod: "Por givekit en este período",
     gifts: "Donativos",
     raised: "Recaudado",
     average: "Donativo promedio",
@@ -195,6 +205,11 @@ const whole = new Intl.NumberFormat(tag);
 const percent = new Intl.NumberFormat(tag, { style: "percent", maximumFractionDigits: 1 });
 const clock = new Intl.DateTimeFormat(tag, { hour: "numeric", minute: "2-digit", second: "2-digit" });
 const hourLabel = new Intl.DateTimeFormat(tag, { hour: "numeric" });
+
+/** An amount ("18240.00") in its currency, as the room display's figures come. */
+function amount(value: string, currency: string): string {
+  return new Intl.NumberFormat(tag, { style: "currency", currency }).format(Number(value));
+}
 
 /** An element with text and a class, children appended. */
 function el<K extends keyof HTMLElementTagNameMap>(
@@ -355,6 +370,21 @@ function draw(data: DashboardData): void {
   const giving = panel(
     "panel wide",
     words.giving,
+    el("h3", words.room),
+    table(
+      words.room,
+      [words.campaign, words.raised, words.goal, words.donors],
+      g.room.map((r) => [
+        r.campaign,
+        r.progress
+          ? `${amount(r.progress.raised, r.progress.currency)}${r.failing ? ` ${words.stale}` : ""}`
+          : "–",
+        r.progress?.goal ? amount(r.progress.goal, r.progress.currency) : "–",
+        r.progress ? whole.format(r.progress.donors) : "–",
+      ]),
+    ),
+    csvLink("room", params),
+    el("h3", words.inPeriod),
     figureList(
       "figures",
       figureBox(words.gifts, whole.format(g.gifts)),

@@ -5,9 +5,18 @@
  * added under an advisory lock of that hour, so the channel cap holds across proxies.
  */
 import { cappedChannels } from "../form-counts";
-import type { DashboardAccessStore, FormCountStore, FormStepCount, OpsCount, OpsCountStore } from "../types";
+import type {
+  DashboardAccessStore,
+  FormCountStore,
+  FormStepCount,
+  GivingCount,
+  GivingCountStore,
+  OpsCount,
+  OpsCountStore,
+} from "../types";
 import type { PgContext } from "./connection";
 
+const HOUR_MS = 3_600_000;
 const COLUMNS = "campaign, hour, step, reason, channel, device, count";
 
 export function pgFormCounts({
@@ -16,7 +25,7 @@ export function pgFormCounts({
   lazy,
   pool,
   now,
-}: PgContext): FormCountStore & OpsCountStore & DashboardAccessStore {
+}: PgContext): FormCountStore & OpsCountStore & GivingCountStore & DashboardAccessStore {
   return {
     async addFormCounts(counts, channelCap) {
       if (counts.length === 0) return;
@@ -99,6 +108,47 @@ export function pgFormCounts({
         lazy,
       );
       return rows.map((row) => ({ ...row, count: Number(row.count) }));
+    },
+    async givingCounts({ fromHour, toHour }) {
+      // Over the (state, created_at) index; created_at is ISO 8601 (UTC), so its first 13 characters are its hour.
+      const { rows } = await query<
+        Omit<GivingCount, "hour"> & { at: string; attempts: string; cents: string }
+      >(
+        `SELECT shortcode || '/' || upper(keyword) AS campaign, substr(created_at, 1, 13) AS at, state,
+           recurring_frequency IS NOT NULL AS recurring, fee_amount::numeric > 0 AS "feeCovered",
+           count(*) AS attempts, sum(round(amount::numeric * 100))::bigint AS cents
+         FROM donation_attempts WHERE state IN ('succeeded', 'declined', 'sending', 'unknown') AND created_at >= $1 AND created_at < $2
+         GROUP BY 1, 2, 3, 4, 5`,
+        [new Date(fromHour * HOUR_MS).toISOString(), new Date((toHour + 1) * HOUR_MS).toISOString()],
+        lazy,
+      );
+      return rows.map(({ at, ...row }) => ({
+        ...row,
+        hour: Date.parse(`${at}:00:00Z`) / HOUR_MS,
+        attempts: Number(row.attempts),
+        cents: Number(row.cents),
+      }));
+    },
+    async unknownAttempts() {
+      const { rows } = await query<{ n: string }>(
+        "SELECT count(*) AS n FROM donation_attempts WHERE state = 'unknown'",
+        [],
+        lazy,
+      );
+      return Number(rows[0]!.n);
+    },
+    async pruneDashboardCounts(beforeHour, limit) {
+      // By ctid: a batch of the oldest hours' rows, so no statement holds a long lock on the table.
+      let pruned = 0;
+      for (const table of ["form_step_counts", "ops_counts"]) {
+        const { rowCount } = await query(
+          `DELETE FROM ${table} WHERE ctid IN (SELECT ctid FROM ${table} WHERE hour < $1 ORDER BY hour LIMIT $2)`,
+          [beforeHour, limit],
+          lazy,
+        );
+        pruned += rowCount ?? 0;
+      }
+      return pruned;
     },
     async dashboardGeneration() {
       const { rows } = await query<{ generation: number }>(

@@ -257,6 +257,15 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
     async opsCounts(filter) {
       return formCounts.ops(filter);
     },
+    async givingCounts(filter) {
+      return formCounts.giving(filter);
+    },
+    async unknownAttempts() {
+      return formCounts.unknown();
+    },
+    async pruneDashboardCounts(beforeHour, limit) {
+      return write(() => formCounts.prune(beforeHour, limit));
+    },
     async dashboardGeneration() {
       return formCounts.generation();
     },
