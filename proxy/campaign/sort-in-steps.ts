@@ -21,7 +21,7 @@ const MERGE_STEP = 2048;
 export function* sortInSteps<T>(items: readonly T[], compare: (a: T, b: T) => number): Generator<void, T[]> {
   let runs: T[][] = [];
   for (let at = 0; at < items.length; at += RUN_LENGTH) {
-    runs.push(items.slice(at, at + RUN_LENGTH).sort(compare));
+    runs.push(items.slice(at, at + RUN_LENGTH).toSorted(compare));
     yield;
   }
   while (runs.length > 1) {
