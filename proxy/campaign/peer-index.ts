@@ -4,7 +4,7 @@
  * binary search and a walk over the words that start with the query, never a scan of the list.
  */
 import type { Peer } from "../../contract/api";
-import { sortInSteps } from "./sort-in-steps";
+import { runInSlices, sortInSteps } from "./sort-in-steps";
 
 /** How many matches one answer carries; the rest are counted. */
 export const PEER_PAGE = 20;
@@ -63,16 +63,7 @@ export function createPeerIndex(peers: readonly Peer[]): PeerIndex {
  */
 export async function buildPeerIndex(peers: Peer[]): Promise<PeerIndex> {
   // The index takes the peers over: each is let go once it is indexed, not at the end.
-  const steps = indexSteps(peers.splice(0));
-  let sliceStart = performance.now();
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    if (performance.now() - sliceStart >= BUILD_SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
-  }
+  return runInSlices(indexSteps(peers.splice(0)), BUILD_SLICE_MS);
 }
 
 function* indexSteps(peers: readonly Peer[]): Generator<void, PeerIndex> {

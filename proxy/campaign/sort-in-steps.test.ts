@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sortInSteps } from "./sort-in-steps";
+import { runInSlices, sortInSteps } from "./sort-in-steps";
 
 /** Runs the steps to the end; the sorted items and the comparisons made in each step. */
 function run<T>(items: readonly T[], compare: (a: T, b: T) => number): { sorted: T[]; perStep: number[] } {
@@ -44,5 +44,28 @@ describe("a sort in steps", () => {
     expect(sorted).toEqual(items.toSorted(byNumber));
     expect(Math.max(...perStep)).toBeLessThanOrEqual(12_000);
     expect(perStep.length).toBeGreaterThan(100);
+  });
+});
+
+describe("steps run in slices", () => {
+  it("give the event loop back while they run, and end with the generator's value", async () => {
+    const busy = (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until);
+    };
+    let steps = 0;
+    function* work(): Generator<void, string> {
+      for (; steps < 60; steps++) {
+        busy(1);
+        yield;
+      }
+      return "done";
+    }
+    let servedAtStep = -1;
+    // A request waiting meanwhile: it is served before the work ends, not after.
+    setImmediate(() => (servedAtStep = steps));
+    expect(await runInSlices(work(), 5)).toBe("done");
+    expect(servedAtStep).toBeGreaterThan(0);
+    expect(servedAtStep).toBeLessThan(60);
   });
 });

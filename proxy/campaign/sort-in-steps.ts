@@ -52,3 +52,22 @@ export function* sortInSteps<T>(items: readonly T[], compare: (a: T, b: T) => nu
   }
   return runs[0] ?? [];
 }
+
+/**
+ * Runs a generator's steps to its end, giving the event loop back (setImmediate) whenever
+ * `sliceMs` has passed since it last did: many short steps cost no more than one pause per slice.
+ *
+ * @example
+ * const sorted = await runInSlices(sortInSteps(hashes, byCodeUnit), 5);
+ */
+export async function runInSlices<R>(steps: Generator<void, R>, sliceMs: number): Promise<R> {
+  let sliceStart = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart >= sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+}
