@@ -10,7 +10,8 @@
  * meanwhile, its peak memory. The proxy and the sandbox each run as a program of its own (tsx,
  * SQLite in a temporary directory); the receiver runs in this process.
  *
- * BENCH_PROXY_NODE_ARGS: node's options for the proxy, space-separated (a CPU profile:
+ * The proxy runs with the GUIDE's unit's node options (bench/scale-gifts.ts PROXY_NODE_ARGS);
+ * BENCH_PROXY_NODE_ARGS: more of node's options for the proxy, space-separated (a CPU profile:
  * `--cpu-prof --cpu-prof-dir=…`, written when the proxy stops).
  * `npx tsx bench/scale-jobs.ts` runs it alone; `benchScaleJobs()` is what `npm run bench` calls.
  */
@@ -27,14 +28,13 @@ import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../sandbox/fixture";
 import { openSqlite } from "../sqlite/open";
 import { loopDelay, METRICS_TOKEN, probeHealth } from "../test/helpers/loop-delay";
 import { fillStore } from "../test/helpers/year-of-attempts";
-import { memoryOf, program, type Program } from "./scale-gifts";
+import { memoryOf, program, PROXY_NODE_ARGS, type Program } from "./scale-gifts";
 import { benchOutboxClaim, describeClaim } from "./scale-outbox-claim";
 
 const ATTEMPTS = Number(process.env.BENCH_YEAR_ATTEMPTS || 1_000_000);
 const BACKLOG = Number(process.env.BENCH_WEBHOOK_BACKLOG || 100_000);
 const WINDOW_S = Number(process.env.BENCH_WEBHOOK_WINDOW_S || 15);
 const SETTLE_LIMIT_MS = 120_000;
-const PROXY_NODE_ARGS = process.env.BENCH_PROXY_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
 
 export interface JobFigures {
   job: string;

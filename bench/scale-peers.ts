@@ -19,6 +19,7 @@ import { runInNewContext } from "node:vm";
 import type { Peer } from "../contract/api";
 import { createPeerIndex } from "../proxy/campaign/peer-index";
 import { loopDelay, METRICS_TOKEN } from "../test/helpers/loop-delay";
+import { PROXY_NODE_ARGS } from "./scale-gifts";
 import { DEMO, startSandbox } from "../test/helpers/sandbox";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -74,9 +75,9 @@ function memoryOf(pid: number): { rss: number; peak: number } {
 
 /** The built proxy (`npm run build`), as a deployment runs it; else the source under tsx (about 35 MB more). */
 const BUILT_PROXY = `${ROOT}dist/server/proxy.js`;
-/** BENCH_PROXY_NODE_ARGS: node's options for the proxy, space-separated (`--cpu-prof --cpu-prof-dir=…`). */
+/** The GUIDE's unit's node options, then BENCH_PROXY_NODE_ARGS's (bench/scale-gifts.ts). */
 const PROXY_ARGS = [
-  ...(process.env.BENCH_PROXY_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+  ...PROXY_NODE_ARGS,
   ...(existsSync(BUILT_PROXY) ? [BUILT_PROXY] : ["--import", "tsx", "proxy/server.ts"]),
 ];
 
