@@ -7,7 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
-import { brotliCompressSync, constants, gunzip, gzip, gzipSync } from "node:zlib";
+import * as zlib from "node:zlib";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { Variants } from "../../http/precompressed";
 import { isAmount } from "../../contract/patterns";
 import type { Campaign, Peer } from "../../contract/api";
@@ -169,8 +170,8 @@ type Loaded =
   | { kind: "keep"; nextAt: number }
   | { kind: "list"; peers: Peer[]; version: number | null; readAt: number };
 
-const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
+const gzipAsync = promisify(zlib.gzip);
+const gunzipAsync = promisify(zlib.gunzip);
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Peers turned into JSON, or bytes of JSON read back, between two pauses of the event loop. */
 const CODEC_PEERS = 1000;

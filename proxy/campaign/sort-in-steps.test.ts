@@ -47,12 +47,14 @@ describe("a sort in steps", () => {
   });
 });
 
+/** Holds the thread `ms` milliseconds, as a step of real work would. */
+function busy(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
 describe("steps run in slices", () => {
   it("give the event loop back while they run, and end with the generator's value", async () => {
-    const busy = (ms: number) => {
-      const until = performance.now() + ms;
-      while (performance.now() < until);
-    };
     let steps = 0;
     function* work(): Generator<void, string> {
       for (; steps < 60; steps++) {
