@@ -15,7 +15,7 @@
  *   against the same sandbox; its time.
  *
  * `npx tsx bench/scale-gifts.ts` runs it alone; `benchScaleGifts()` is what `npm run bench`
- * calls. BENCH_SCALE_SIZES (comma list) picks the sizes; BENCH_PROXY_NODE_ARGS gives the proxy node's
+ * calls. BENCH_SCALE_SIZES (comma list) picks the sizes; the proxy runs with the GUIDE's unit's node options, and BENCH_PROXY_NODE_ARGS gives more of the proxy node's
  * options (`--cpu-prof --cpu-prof-dir=…`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -37,6 +37,14 @@ const WARM_REQUESTS = Number(process.env.BENCH_SCALE_WARM_REQUESTS || 200);
 const PROGRESS_PATH = "/v1/campaigns/71777/HOPE/progress";
 const START_TIMEOUT_MS = 30_000;
 const COLD_LIMIT_MS = 600_000;
+/**
+ * The proxy's node options: the GUIDE's systemd unit's young generation (--max-semi-space-size=4,
+ * proxy/GUIDE.md "Running it"), then BENCH_PROXY_NODE_ARGS's (space-separated, e.g. `--cpu-prof`).
+ */
+export const PROXY_NODE_ARGS: readonly string[] = [
+  "--max-semi-space-size=4",
+  ...(process.env.BENCH_PROXY_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+];
 export interface ScaleGiftsFigures {
   gifts: number;
   bulkMs: number;
@@ -204,7 +212,7 @@ async function measure(gifts: number): Promise<ScaleGiftsFigures> {
         GIVEKIT_METRICS_TOKEN: METRICS_TOKEN,
       },
       "stderr",
-      process.env.BENCH_PROXY_NODE_ARGS?.split(" ").filter(Boolean),
+      PROXY_NODE_ARGS,
     );
     const pid = proxy.child.pid!;
 

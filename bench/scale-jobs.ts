@@ -4,12 +4,14 @@
  *   and one unknown $25.00 attempt, whose gift the sandbox holds tagged with its reference; from
  *   the proxy's start to the attempt settled;
  * - webhook delivery of a backlog: BENCH_WEBHOOK_BACKLOG events (100,000) waiting in the outbox
- *   for a receiver that was down; BENCH_WEBHOOK_WINDOW_S (15 s) of their delivery to it.
+ *   for a receiver that was down; BENCH_WEBHOOK_WINDOW_S (15 s) of their delivery to it;
+ * - one claim of that backlog on PostgreSQL (bench/scale-outbox-claim.ts).
  * Each time: the proxy's event-loop delay p99 and max (its /metrics), every /v1/health timed
  * meanwhile, its peak memory. The proxy and the sandbox each run as a program of its own (tsx,
  * SQLite in a temporary directory); the receiver runs in this process.
  *
- * BENCH_PROXY_NODE_ARGS: node's options for the proxy, space-separated (a CPU profile:
+ * The proxy runs with the GUIDE's unit's node options (bench/scale-gifts.ts PROXY_NODE_ARGS);
+ * BENCH_PROXY_NODE_ARGS: more of node's options for the proxy, space-separated (a CPU profile:
  * `--cpu-prof --cpu-prof-dir=…`, written when the proxy stops).
  * `npx tsx bench/scale-jobs.ts` runs it alone; `benchScaleJobs()` is what `npm run bench` calls.
  */
@@ -26,13 +28,13 @@ import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../sandbox/fixture";
 import { openSqlite } from "../sqlite/open";
 import { loopDelay, METRICS_TOKEN, probeHealth } from "../test/helpers/loop-delay";
 import { fillStore } from "../test/helpers/year-of-attempts";
-import { memoryOf, program, type Program } from "./scale-gifts";
+import { memoryOf, program, PROXY_NODE_ARGS, type Program } from "./scale-gifts";
+import { benchOutboxClaim, describeClaim } from "./scale-outbox-claim";
 
 const ATTEMPTS = Number(process.env.BENCH_YEAR_ATTEMPTS || 1_000_000);
 const BACKLOG = Number(process.env.BENCH_WEBHOOK_BACKLOG || 100_000);
 const WINDOW_S = Number(process.env.BENCH_WEBHOOK_WINDOW_S || 15);
 const SETTLE_LIMIT_MS = 120_000;
-const PROXY_NODE_ARGS = process.env.BENCH_PROXY_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
 
 export interface JobFigures {
   job: string;
@@ -251,6 +253,8 @@ export async function benchScaleJobs(
         `health max ${f.healthMaxMs} ms over ${f.healthProbes} probes; proxy peak ${f.peakMb} MB`,
     );
   }
+  // The same backlog's claim on PostgreSQL, where several proxies share the outbox.
+  say(`  ${describeClaim(await benchOutboxClaim())}`);
   return all;
 }
 

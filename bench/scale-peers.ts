@@ -19,11 +19,13 @@ import { runInNewContext } from "node:vm";
 import type { Peer } from "../contract/api";
 import { createPeerIndex } from "../proxy/campaign/peer-index";
 import { loopDelay, METRICS_TOKEN } from "../test/helpers/loop-delay";
+import { PROXY_NODE_ARGS } from "./scale-gifts";
 import { DEMO, startSandbox } from "../test/helpers/sandbox";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const ROUNDS = Number(process.env.BENCH_PEER_ROUNDS || 7);
-const SIZES = [1000, 10_000, 50_000];
+/** BENCH_PEER_SIZES (comma list) picks the sizes. */
+const SIZES = process.env.BENCH_PEER_SIZES?.split(",").map(Number) ?? [1000, 10_000, 50_000];
 const PATH = "/v1/campaigns/71777/HOPE/peers";
 /** What a donor types, letter by letter, then other names on the same index. */
 const TYPED = ["a", "an", "ana"];
@@ -73,7 +75,11 @@ function memoryOf(pid: number): { rss: number; peak: number } {
 
 /** The built proxy (`npm run build`), as a deployment runs it; else the source under tsx (about 35 MB more). */
 const BUILT_PROXY = `${ROOT}dist/server/proxy.js`;
-const PROXY_ARGS = existsSync(BUILT_PROXY) ? [BUILT_PROXY] : ["--import", "tsx", "proxy/server.ts"];
+/** The GUIDE's unit's node options, then BENCH_PROXY_NODE_ARGS's (bench/scale-gifts.ts). */
+const PROXY_ARGS = [
+  ...PROXY_NODE_ARGS,
+  ...(existsSync(BUILT_PROXY) ? [BUILT_PROXY] : ["--import", "tsx", "proxy/server.ts"]),
+];
 
 async function startProxy(upstreamUrl: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, PROXY_ARGS, {

@@ -4,6 +4,7 @@
  * binary search and a walk over the words that start with the query, never a scan of the list.
  */
 import type { Peer } from "../../contract/api";
+import { runInSlices, sortInSteps } from "./sort-in-steps";
 
 /** How many matches one answer carries; the rest are counted. */
 export const PEER_PAGE = 20;
@@ -37,8 +38,10 @@ export interface PeerSearch {
   more: number;
 }
 
-/** Peers handled between two pauses of an index built in the background. */
-const BUILD_CHUNK = 2000;
+/** Peers handled between two steps of an index's build. */
+const BUILD_CHUNK = 500;
+/** An index built in the background gives the event loop back after this long at most (plus one step). */
+const BUILD_SLICE_MS = 5;
 
 /**
  * @example
@@ -55,23 +58,17 @@ export function createPeerIndex(peers: readonly Peer[]): PeerIndex {
 }
 
 /**
- * The same index, built a chunk of peers at a time with a pause for the event loop between
- * chunks, so a list of 50,000 never holds the proxy's other requests for the whole build.
+ * The same index, built step by step (sorts included) with a pause for the event loop every
+ * BUILD_SLICE_MS, so a list of 50,000 never holds the proxy's other requests for long.
  */
 export async function buildPeerIndex(peers: Peer[]): Promise<PeerIndex> {
   // The index takes the peers over: each is let go once it is indexed, not at the end.
-  const steps = indexSteps(peers.splice(0));
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  return runInSlices(indexSteps(peers.splice(0)), BUILD_SLICE_MS);
 }
 
 function* indexSteps(peers: readonly Peer[]): Generator<void, PeerIndex> {
-  const sorted: (Peer | undefined)[] = peers.toSorted(rank);
+  const sorted: (Peer | undefined)[] = yield* sortInSteps(peers, rank);
   peers = [];
-  yield;
   const count = sorted.length;
   /** Position = rank: the answer's order is the order of positions. */
   const rows: string[] = [];
@@ -100,11 +97,11 @@ function* indexSteps(peers: readonly Peer[]): Generator<void, PeerIndex> {
   shared.clear();
   sorted.length = 0;
   yield;
-  // Positions were pushed in order, so a tie between equal words keeps rank order.
-  const order = Uint32Array.from(allWords.keys()).toSorted((a, b) => {
+  // Positions were pushed in order, and the sort is stable: a tie between equal words keeps rank order.
+  const order = yield* sortInSteps([...allWords.keys()], (a, b) => {
     const x = allWords[a]!;
     const y = allWords[b]!;
-    return x < y ? -1 : x > y ? 1 : a - b;
+    return x < y ? -1 : x > y ? 1 : 0;
   });
   yield;
   const words = Array.from(order, (i) => allWords[i]!);

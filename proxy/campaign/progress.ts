@@ -14,7 +14,7 @@
  * and what it credits each fundraiser and team (the leaderboard's sums, split into base and tail
  * like the figures), beside the figures, for the wall, the leaderboard and the display (live()).
  */
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import type { Campaign, Progress } from "../../contract/api";
 import { fromCents, toCents } from "../../contract/money";
 import { reportDateOf, type TransactionRow } from "../../contract/upstream";
@@ -23,6 +23,7 @@ import type { Metrics } from "../metrics";
 import { ProblemError } from "../problem";
 import type { ProgressFigures, ProgressSave, ProgressStore, StoredCredits } from "../store";
 import { DONOR_BATCH } from "../store/progress";
+import { runInSlices, sortInSteps } from "./sort-in-steps";
 import type { UpstreamClient } from "../upstream/client";
 import { wallEntry, type WallEntry } from "./wall";
 
@@ -128,9 +129,11 @@ export function summarize(rows: readonly TransactionRow[]): { raisedCents: numbe
 const emailOf = (row: TransactionRow) =>
   typeof row.email === "string" ? row.email.trim().toLowerCase() : "";
 
-/** A donor's e-mail address as the store keeps it: a hash, never the address. */
-const donorHash = (email: string) =>
-  createHash("sha256").update("givekit-donor:").update(email).digest("base64url").slice(0, 22);
+/**
+ * A donor's e-mail address as the store keeps it: a hash, never the address. One call, no Hash
+ * object per row: a million gifts' hashes cost 0.3 s instead of 0.9-2 s, and less to collect.
+ */
+const donorHash = (email: string) => hash("sha256", `givekit-donor:${email}`, "base64url").slice(0, 22);
 
 const idOf = (campaign: Campaign) => `${campaign.shortcode}/${campaign.keyword.toUpperCase()}`;
 function toProgress(campaign: Campaign, figures: ProgressFigures): Progress {
@@ -203,6 +206,11 @@ interface ReadContext {
 
 /** Gives the event loop back between two bounded steps of a read, so no request waits behind it. */
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A read's work between two steps of a sort in steps, before the event loop is given back. */
+const SORT_SLICE_MS = 5;
+/** The store's key order (SQLite's BINARY, PostgreSQL's "C" on these ASCII hashes), as a comparison. */
+const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 // A read, step by step: stream the campaign's rows (streamCollected), sum them (fullRead or
 // changesRead), then save the sums and the donors (saveRead). The report's parsing is bounded in
@@ -342,7 +350,10 @@ async function* inKeyOrder(donors: readonly string[]): AsyncGenerator<string[]> 
   }
   for (const first of [...groups.keys()].toSorted()) {
     await yieldToRequests();
-    const group = groups.get(first)!.toSorted();
+    // A group is some 10,000 hashes at a million gifts: sorted in steps too (2-5 ms at once on
+    // an idle machine, 20-40 ms on a loaded one).
+    const group = await runInSlices(sortInSteps(groups.get(first)!, byCodeUnit), SORT_SLICE_MS);
+    groups.delete(first);
     for (let at = 0; at < group.length; at += DONOR_BATCH) yield group.slice(at, at + DONOR_BATCH);
   }
 }

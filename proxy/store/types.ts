@@ -521,8 +521,8 @@ export interface OutboxFilter {
 
 /**
  * The webhook outbox: rows written with what they tell of (finishAttempt, resolveUnknown,
- * recordConsent), claimed under a lease by one proxy at a time, oldest first (SQLite: earliest
- * due first, the same for rows not retried) and one at a time per order key and endpoint; a lease
+ * recordConsent), claimed under a lease by one proxy at a time, earliest due first (for rows
+ * never retried: oldest first) and one at a time per order key and endpoint; a lease
  * that runs out (its proxy was killed) frees the row again.
  */
 export interface WebhookOutboxStore {

@@ -164,6 +164,27 @@ describe.each(adapters)("the $name store's webhook outbox", (adapter) => {
     expect(again.map((row) => [row.event_id, row.attempts])).toEqual([["b1", 2]]);
   });
 
+  it("keeps a donation's later event waiting behind an earlier one retried later, though the later is due first", async () => {
+    const store = await open();
+    await sending(store, "gk_c");
+    await store.finishAttempt("gk_c", success, [
+      event("c1", "gk_c", clock.now),
+      event("c2", "gk_c", clock.now),
+    ]);
+    const [c1] = await store.claimWebhooks("proxy-1", 30_000, 10);
+    expect(c1?.event_id).toBe("c1");
+    // c1 is retried in a minute; c2 has been due all along, earlier in the due index than c1 now.
+    const failure = { status: 503, error: "answered 503", nextAt: clock.now + 60_000, giveUp: false };
+    expect(await store.webhookFailed(c1!.seq, "proxy-1", failure)).toBe(true);
+    clock.now += 30_000;
+    expect(await store.claimWebhooks("proxy-2", 30_000, 10)).toEqual([]);
+    clock.now += 30_000;
+    const retried = await store.claimWebhooks("proxy-2", 30_000, 10);
+    expect(ids(retried)).toEqual(["c1"]);
+    expect(await store.webhookDelivered(retried[0]!.seq, "proxy-2", 200)).toBe(true);
+    expect(ids(await store.claimWebhooks("proxy-2", 30_000, 10))).toEqual(["c2"]);
+  });
+
   it("gives a killed proxy's claimed events to another once its lease runs out; the first cannot finish them", async () => {
     const store = await open();
     await sending(store, "gk_a");

@@ -1,8 +1,8 @@
 /**
  * The PostgreSQL store's webhook outbox (proxy/webhooks): rows are added by the statement that
  * records what they tell of (outboxInsert, in attempts.ts and consents.ts), then claimed under a
- * lease by one proxy at a time (FOR UPDATE SKIP LOCKED), oldest first and in order per donation
- * and endpoint. A lease that runs out (its proxy was killed mid-delivery) frees the row for
+ * lease by one proxy at a time (FOR UPDATE SKIP LOCKED), earliest due first and in order per
+ * donation and endpoint. A lease that runs out (its proxy was killed mid-delivery) frees the row for
  * another proxy: every event is delivered at least once and never lost.
  */
 import type { OutboxEvent, OutboxRow, WebhookOutboxStore } from "../types";
@@ -64,18 +64,22 @@ export function pgOutbox({ query, lazy, now }: PgContext): WebhookOutboxStore {
     // Claims and tries need no flush: one lost is one more delivery of the same event.
     async claimWebhooks(owner, leaseMs, limit) {
       const at = now();
+      // The rows are picked and locked once, in a materialized CTE, then leased: earliest due
+      // first in the due index's own order (next_at alone: a tie-break on seq sorted every row
+      // due at the same instant, 350 ms over a requeued backlog of 100,000; walking seq order
+      // read every delivered row kept, 24 ms). Order per donation and endpoint is NOT EXISTS's.
       const { rows } = await query<PgOutboxRow>(
-        `UPDATE webhook_outbox SET lease_owner = $1, lease_until = $2, attempts = attempts + 1
-         WHERE seq IN (
+        `WITH picked AS MATERIALIZED (
            SELECT o.seq FROM webhook_outbox o
            WHERE o.state = 'pending' AND o.next_at <= $3 AND o.lease_until <= $3
              AND NOT EXISTS (
                SELECT 1 FROM webhook_outbox e
                WHERE e.endpoint = o.endpoint AND e.order_key = o.order_key AND e.state = 'pending' AND e.seq < o.seq)
-           ORDER BY o.seq LIMIT $4
-           FOR UPDATE SKIP LOCKED)
-         AND state = 'pending' AND lease_until <= $3
-         RETURNING ${ROW_COLUMNS}`,
+           ORDER BY o.next_at LIMIT $4
+           FOR UPDATE OF o SKIP LOCKED)
+         UPDATE webhook_outbox w SET lease_owner = $1, lease_until = $2, attempts = w.attempts + 1
+         FROM picked WHERE w.seq = picked.seq
+         RETURNING ${ROW_COLUMNS.replace(/(\w+)/g, "w.$1")}`,
         [owner, at + leaseMs, at, limit],
         lazy,
         "givekit-claim-webhooks",
