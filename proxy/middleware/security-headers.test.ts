@@ -16,6 +16,7 @@ function app() {
   hono.use("*", securityHeaders());
   hono.use("/v1/*", cors([ALLOWED]));
   hono.get("/v1/campaign", (c) => c.json({ name: "Spring" }));
+  hono.post("/v1/donations", (c) => c.json({ id: "don_1" }));
   hono.get("/page", (c) => c.html("<!doctype html><p>A page</p>"));
   return hono;
 }
@@ -54,5 +55,16 @@ describe("security headers", () => {
     expect((await get("/v1/campaign")).headers.get("strict-transport-security")).toBeNull();
     const overTls = await get("/v1/campaign", { "X-Forwarded-Proto": "https" });
     expect(overTls.headers.get("strict-transport-security")).toBe("max-age=31536000");
+  });
+
+  it("an answer no cache keeps, to a POST, has no Vary; a GET's keeps it", async () => {
+    const post = await app().request("http://proxy.example:8787/v1/donations", {
+      method: "POST",
+      headers: { Host: "proxy.example:8787", Origin: ALLOWED },
+    });
+    expect(post.headers.get("access-control-allow-origin")).toBe(ALLOWED);
+    expect(post.headers.get("cache-control")).toBe("no-store");
+    expect(post.headers.get("vary")).toBeNull();
+    expect((await get("/v1/campaign", { Origin: ALLOWED })).headers.get("vary")).toBe("Origin");
   });
 });

@@ -80,5 +80,9 @@ export function securityHeaders(): MiddlewareHandler<AppEnv> {
     }
     if (!overTls(c)) headers.delete("Strict-Transport-Security");
     if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
+    // Vary tells a cache which request headers chose the answer: one no cache keeps, to a request
+    // no cache answers from (a POST, a preflight), has no one to tell.
+    if (c.req.method !== "GET" && c.req.method !== "HEAD" && headers.get("Cache-Control") === "no-store")
+      headers.delete("Vary");
   };
 }
