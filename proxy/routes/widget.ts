@@ -154,7 +154,7 @@ export function widgetRoutes(options: {
         ...(page && frameLink?.value && { Link: frameLink.value }),
       });
     })
-    .get("/assets/:name{.+}", (c) => {
+    .get("/assets/:name{.+}", async (c) => {
       const name = c.req.param("name");
       const parts = name.split("/");
       // A compressed sibling is sent for its file, by Accept-Encoding, never by its own name.
@@ -164,6 +164,9 @@ export function widgetRoutes(options: {
         c.set("subresource", true);
         c.set("loadedWithCors", true);
       }
-      return serve(c, join("assets", ...parts), asset);
+      const res = await serve(c, join("assets", ...parts), asset);
+      // A hashed name is its content's: never revalidated within its year, so no ETag to send.
+      if (res.status === 200) res.headers.delete("ETag");
+      return res;
     });
 }
