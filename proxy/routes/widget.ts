@@ -66,13 +66,12 @@ export function frameContentSecurityPolicy(
 ): string {
   const ancestors = allowedOrigins.length > 0 ? allowedOrigins.join(" ") : "'none'";
   const challenge = challengeScriptUrl ? ` ${new URL(challengeScriptUrl).origin}` : "";
+  // Scripts and connections fall back to default-src 'self': named only where they differ.
   return [
     "default-src 'self'",
-    `script-src 'self'${challenge}`,
-    ...(challenge ? [`frame-src${challenge}`] : []),
+    ...(challenge ? [`script-src 'self'${challenge}`, `frame-src${challenge}`] : []),
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
-    "connect-src 'self'",
     "form-action 'none'",
     "base-uri 'none'",
     "object-src 'none'",
