@@ -7,6 +7,12 @@
  * The budget (issue 46) is on that, 40 KB; what the browser sent (request lines, headers, bodies)
  * is printed beside it. The page itself is the nonprofit's, not counted.
  *
+ * The proxy is counted as a donor behind TLS receives it: each request reaches it with the
+ * `X-Forwarded-Proto: https` a TLS-terminating reverse proxy adds, so it answers with HSTS as a
+ * deployment does. The header is added below the page (DevTools' Fetch domain), so the page's CORS
+ * is untouched: the donation's preflight still goes to the proxy and no other one is added (page.route
+ * would answer preflights itself). The header is not counted in what the browser sent.
+ *
  * The donor pauses `pauseMs` at each step, as a person does (longer than the card frame's beacon
  * batch, FORM_EVENTS_FLUSH_MS, so each step's beacon goes on its own, as a person's do), and the
  * count ends once the beacon after the thank-you has gone.
@@ -44,6 +50,9 @@ export interface WireDonation {
   beacons: number;
 }
 
+/** What the reverse proxy in front adds to each request: the donor's connection was TLS. */
+const FORWARDED_TLS = { name: "X-Forwarded-Proto", value: "https" };
+
 const shortPath = (url: string) => new URL(url).pathname.replace(/-[\w-]{8}(\.\w+)$/, "$1");
 
 /** Every request to `origin` the page (and its same-process card frame) makes, with its bytes. */
@@ -71,10 +80,9 @@ async function recordWire(cdp: CDPSession, origin: string) {
   cdp.on("Network.requestWillBeSentExtraInfo", ({ requestId, headers }) => {
     requestHeaders.set(
       requestId,
-      Object.entries(headers).reduce(
-        (sum, [name, value]) => sum + Buffer.byteLength(`${name}: ${value}\r\n`),
-        2,
-      ),
+      Object.entries(headers)
+        .filter(([name]) => name.toLowerCase() !== FORWARDED_TLS.name.toLowerCase())
+        .reduce((sum, [name, value]) => sum + Buffer.byteLength(`${name}: ${value}\r\n`), 2),
     );
   });
   cdp.on("Network.responseReceivedExtraInfo", ({ requestId, headersText }) => {
@@ -97,6 +105,14 @@ async function recordWire(cdp: CDPSession, origin: string) {
     transfer.body = Math.max(0, encodedDataLength - transfer.headers);
     transfer.finished = true;
   });
+  // Every request to the proxy, preflights and beacons too, as if it came through TLS.
+  cdp.on("Fetch.requestPaused", ({ requestId, request }) => {
+    const headers = Object.entries(request.headers).map(([name, value]) => ({ name, value }));
+    void cdp
+      .send("Fetch.continueRequest", { requestId, headers: [...headers, FORWARDED_TLS] })
+      .catch(() => {});
+  });
+  await cdp.send("Fetch.enable", { patterns: [{ urlPattern: `${origin}/*`, requestStage: "Request" }] });
   await cdp.send("Network.enable");
   await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
   return {

@@ -5,6 +5,7 @@
 import { LEADERBOARD_KINDS } from "./gala";
 import * as z from "zod/mini";
 import { CardSchema } from "./card";
+import { CHALLENGE_FIELD, FORM_SESSION_FIELD, HONEYPOT_FIELD } from "./frame-fields";
 import {
   DEDICATION_KINDS,
   DEDICATION_NAME_MAX,
@@ -240,10 +241,8 @@ export type LiveMessage = z.infer<typeof LiveMessageSchema>;
 export const PaymentTokenRequestSchema = CardSchema;
 export type PaymentTokenRequest = z.infer<typeof PaymentTokenRequestSchema>;
 
-/** The honeypot field's name in the card frame and in POST /v1/payment-tokens. */
-export const HONEYPOT_FIELD = "website";
-/** The proof the frame sends when the proxy asked for one: a solved proof of work, or a Turnstile token. */
-export const CHALLENGE_FIELD = "challenge_token";
+// The names the card frame posts, in a file without zod (the frame's script loads none).
+export { CHALLENGE_FIELD, HONEYPOT_FIELD };
 /** The longest proof the proxy reads; a longer one fails the challenge unread. */
 export const CHALLENGE_PROOF_MAX = 4096;
 /**
@@ -288,11 +287,7 @@ export const TokenCampaignSchema = /* @__PURE__ */ z.object({
   keyword: z.optional(Keyword),
 });
 
-/**
- * The card frame's form session (POST /v1/form-sessions), sent with each tokenization: the proxy
- * measures the form's time from it, so a page cannot claim one.
- */
-export const FORM_SESSION_FIELD = "form_session";
+export { FORM_SESSION_FIELD };
 
 /** POST /v1/form-sessions: `{}` for a new session, or the frame's own to renew. */
 export const FormSessionRequestSchema = /* @__PURE__ */ z.strictObject({

@@ -20,7 +20,7 @@ import { cors } from "./middleware/cors";
 import { createRateLimits, type RateLimits } from "./middleware/rate-limit";
 import { memoryCounters } from "./store/counters";
 import { httpMetrics } from "./middleware/http-metrics";
-import { requestContext } from "./middleware/request-context";
+import { newRequestId, requestContext } from "./middleware/request-context";
 import { securityHeaders } from "./middleware/security-headers";
 import { createPeersCache } from "./campaign/peers";
 import { PROBLEM_KINDS, ProblemError, problemOf, problemResponse } from "./problem";
@@ -158,7 +158,10 @@ function useGuards(app: Hono<AppEnv>, { config, logger, metrics }: AppParts): vo
   // An X-Request-Id from the reverse proxy is taken when it is short and plain (\w, -, =), so its
   // logs and ours join; otherwise the proxy makes one. Either is on every log line, and answered
   // (not with a script or stylesheet sent: proxy/middleware/request-context.ts).
-  app.use("*", requestId({ headerName: "X-Request-Id", limitLength: REQUEST_ID_MAX }));
+  app.use(
+    "*",
+    requestId({ headerName: "X-Request-Id", limitLength: REQUEST_ID_MAX, generator: newRequestId }),
+  );
   app.use(
     "*",
     requestContext({

@@ -8,9 +8,9 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context";
 import { ProblemError } from "../problem";
 
-const ALLOWED_METHODS = "GET, POST, OPTIONS";
 const ALLOWED_HEADERS = "Content-Type, Idempotency-Key, Accept, Accept-Language";
-const EXPOSED_HEADERS = "Idempotent-Replayed, Retry-After, X-Request-Id";
+/** Those a page may read, each exposed where the answer has it (every API answer has its id). */
+const EXPOSABLE_HEADERS = ["Idempotent-Replayed", "Retry-After"] as const;
 /** How long a browser may cache a preflight answer, in seconds. */
 const PREFLIGHT_MAX_AGE_S = "600";
 
@@ -49,10 +49,11 @@ export function cors(allowedOrigins: readonly string[]): MiddlewareHandler<AppEn
       c.res.headers.append("Vary", "Origin");
       return;
     }
+    // No Access-Control-Allow-Methods: the API's are GET and POST, CORS-safelisted methods a
+    // preflight allows without it (Fetch, "CORS-preflight fetch").
     if (method === "OPTIONS") {
       return c.body(null, 204, {
         "Access-Control-Allow-Origin": origin,
-        "Access-Control-Allow-Methods": ALLOWED_METHODS,
         "Access-Control-Allow-Headers": ALLOWED_HEADERS,
         "Access-Control-Max-Age": PREFLIGHT_MAX_AGE_S,
         Vary: "Origin",
@@ -63,7 +64,8 @@ export function cors(allowedOrigins: readonly string[]): MiddlewareHandler<AppEn
     // the browser reads them without CORS, so the two headers would be bytes for nothing.
     if (!own || allowed.has(origin)) {
       c.res.headers.set("Access-Control-Allow-Origin", origin);
-      c.res.headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+      const exposed = EXPOSABLE_HEADERS.filter((name) => c.res.headers.has(name));
+      c.res.headers.set("Access-Control-Expose-Headers", [...exposed, "X-Request-Id"].join(", "));
     }
     c.res.headers.append("Vary", "Origin");
   };

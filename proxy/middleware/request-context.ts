@@ -3,6 +3,7 @@
  * is: client-ip.ts), answers with its id, runs the request in a log scope that puts the id on
  * every line it logs, and writes the request's one log line, at the level of whose problem it is.
  */
+import { randomBytes } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
 import {
@@ -32,6 +33,15 @@ const PROBES = new Set(["/v1/health", "/v1/ready"]);
 const ADDRESSES_KEPT = 1000;
 /** A longer X-Forwarded-For is read each time, never kept. */
 const FORWARDED_FOR_KEPT = 200;
+
+/**
+ * A request's id when the reverse proxy gave none: 16 random bytes (as unique as a UUID's 122
+ * random bits, and more), base64url, 22 characters where a UUID takes 36 on every answer.
+ *
+ * @example
+ * newRequestId(); // "3q2-7wAAAABfX19fX19fXw"
+ */
+export const newRequestId = (): string => randomBytes(16).toString("base64url");
 
 /**
  * @example

@@ -9,6 +9,11 @@
  * One loaded only in CORS mode (`loadedWithCors`) goes without CORP too. An answer with no content
  * (204: a preflight, a step beacon) has nothing to render, frame, sniff or keep from another
  * site, and goes without those five: the card frame sends a beacon at each step of a donation.
+ * An answer in JSON is never a document that loads or links anything, so it goes without
+ * Referrer-Policy and CSP's base-uri (its CSP keeps default-src and frame-ancestors 'none'); one
+ * that names its reader (Access-Control-Allow-Origin, no credentials) is read by fetch() in CORS
+ * mode, where a browser never checks Cross-Origin-Resource-Policy (Fetch, "cross-origin resource
+ * policy check": no-cors requests only), so it goes without CORP.
  * HSTS goes only over TLS (RFC 6797 7.2: a host must not send it over plain HTTP).
  */
 import type { Context, MiddlewareHandler } from "hono";
@@ -34,6 +39,11 @@ const stock = secureHeaders({
   xXssProtection: false,
 });
 
+/** A JSON answer's policy: nothing to load, never framed. */
+const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
+const STOCK_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
+const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\b/;
+
 /** A script or stylesheet sent (not an error about one). */
 const isSubresource = (c: Context<AppEnv>) => c.get("subresource") && c.res.status < 400;
 
@@ -58,8 +68,21 @@ export function securityHeaders(): MiddlewareHandler<AppEnv> {
       headers.delete("Content-Security-Policy");
       headers.delete("Referrer-Policy");
       if (c.get("loadedWithCors")) headers.delete("Cross-Origin-Resource-Policy");
-    } else if (!c.get("framable") && !headers.has("X-Frame-Options")) headers.set("X-Frame-Options", "DENY");
+    } else {
+      if (!c.get("framable") && !headers.has("X-Frame-Options")) headers.set("X-Frame-Options", "DENY");
+      if (JSON_TYPE.test(headers.get("Content-Type") ?? "")) {
+        headers.delete("Referrer-Policy");
+        if (headers.get("Content-Security-Policy") === STOCK_CSP)
+          headers.set("Content-Security-Policy", JSON_CSP);
+        if (headers.has("Access-Control-Allow-Origin") && !headers.has("Access-Control-Allow-Credentials"))
+          headers.delete("Cross-Origin-Resource-Policy");
+      }
+    }
     if (!overTls(c)) headers.delete("Strict-Transport-Security");
     if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
+    // Vary tells a cache which request headers chose the answer: one no cache keeps, to a request
+    // no cache answers from (a POST, a preflight), has no one to tell.
+    if (c.req.method !== "GET" && c.req.method !== "HEAD" && headers.get("Cache-Control") === "no-store")
+      headers.delete("Vary");
   };
 }

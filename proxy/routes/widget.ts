@@ -66,13 +66,12 @@ export function frameContentSecurityPolicy(
 ): string {
   const ancestors = allowedOrigins.length > 0 ? allowedOrigins.join(" ") : "'none'";
   const challenge = challengeScriptUrl ? ` ${new URL(challengeScriptUrl).origin}` : "";
+  // Scripts and connections fall back to default-src 'self': named only where they differ.
   return [
     "default-src 'self'",
-    `script-src 'self'${challenge}`,
-    ...(challenge ? [`frame-src${challenge}`] : []),
+    ...(challenge ? [`script-src 'self'${challenge}`, `frame-src${challenge}`] : []),
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
-    "connect-src 'self'",
     "form-action 'none'",
     "base-uri 'none'",
     "object-src 'none'",
@@ -154,7 +153,7 @@ export function widgetRoutes(options: {
         ...(page && frameLink?.value && { Link: frameLink.value }),
       });
     })
-    .get("/assets/:name{.+}", (c) => {
+    .get("/assets/:name{.+}", async (c) => {
       const name = c.req.param("name");
       const parts = name.split("/");
       // A compressed sibling is sent for its file, by Accept-Encoding, never by its own name.
@@ -164,6 +163,9 @@ export function widgetRoutes(options: {
         c.set("subresource", true);
         c.set("loadedWithCors", true);
       }
-      return serve(c, join("assets", ...parts), asset);
+      const res = await serve(c, join("assets", ...parts), asset);
+      // A hashed name is its content's: never revalidated within its year, so no ETag to send.
+      if (res.status === 200) res.headers.delete("ETag");
+      return res;
     });
 }

@@ -1,4 +1,4 @@
-import { HONEYPOT_FIELD } from "../../contract/api";
+import { HONEYPOT_FIELD } from "../../contract/frame-fields";
 import { cardBrand, cvvLength } from "../../contract/card";
 import type { FrameMessages } from "../i18n/frame-en";
 import { cardProblems, looksFinished, type CardFieldName } from "./card-input";

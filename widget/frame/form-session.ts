@@ -1,4 +1,4 @@
-import { FORM_SESSION_FIELD } from "../../contract/api";
+import { FORM_SESSION_FIELD } from "../../contract/frame-fields";
 
 /** Same origin as the frame: the proxy that served it. */
 const FORM_SESSIONS = "/v1/form-sessions";

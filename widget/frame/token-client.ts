@@ -1,4 +1,5 @@
-import { CHALLENGE_FIELD, FORM_SESSION_FIELD, HONEYPOT_FIELD, type Challenge } from "../../contract/api";
+import type { Challenge } from "../../contract/api";
+import { CHALLENGE_FIELD, FORM_SESSION_FIELD, HONEYPOT_FIELD } from "../../contract/frame-fields";
 import type { FromFrameMessage } from "../../contract/frame";
 import { readFromFrameMessage } from "../shared/frame-messages";
 import { readChallenge } from "./challenge";
