@@ -110,10 +110,31 @@ describe("a circuit breaker", () => {
       const answer = await admit(breaker, scopes);
       if (!answer.through) continue;
       through++;
-      await breaker.countToken(scopes);
     }
     expect(through).toBe(15);
     expect(opened).toEqual(["campaign"]);
+  });
+
+  it("reserves each card as it is admitted: cards sent at once cannot all pass a budget's last slot", async () => {
+    const { breaker } = breakerWith();
+    const scopes = breakerScopes("198.51.100.11", "71777/HOPE");
+    for (let i = 0; i < 7; i++) expect(await admit(breaker, scopes)).toMatchObject({ through: true });
+    // Four lanes at once, one slot of the client's 8 left: one goes through, three wait.
+    const lanes = await Promise.all(Array.from({ length: 4 }, () => admit(breaker, scopes)));
+    expect(lanes.filter((lane) => lane.through)).toHaveLength(1);
+    expect(lanes.filter((lane) => !lane.through)).toHaveLength(3);
+  });
+
+  it("gives a card's reservation back when it never reached the upstream", async () => {
+    const { breaker, opened } = breakerWith();
+    const scopes = breakerScopes("198.51.100.12");
+    // Twenty cards admitted one after another, each refused before the upstream: none spends the budget of 8.
+    for (let i = 0; i < 20; i++) {
+      expect(await admit(breaker, scopes)).toMatchObject({ through: true });
+      await breaker.release(scopes);
+    }
+    expect(opened).toEqual([]);
+    expect(await breaker.pressed(scopes)).toBe(false);
   });
 
   it("a crowd's charges widen the budgets: 228 charged and 12 declined never open a breaker", async () => {
@@ -121,7 +142,6 @@ describe("a circuit breaker", () => {
     for (let i = 0; i < 240; i++) {
       const scopes = breakerScopes(`198.51.${100 + Math.floor(i / 250)}.${i % 250}`, "71777/HOPE");
       expect(await admit(breaker, scopes)).toMatchObject({ through: true });
-      await breaker.countToken(scopes);
       await breaker.recordOutcome(scopes, i % 20 === 0 ? "declined" : "charged", []);
     }
     expect(opened).toEqual([]);
@@ -134,7 +154,6 @@ describe("a circuit breaker", () => {
     for (let i = 0; i < 4; i++) {
       expect(await breaker.pressed(scopes)).toBe(false);
       await admit(breaker, scopes);
-      await breaker.countToken(scopes);
     }
     expect(await breaker.pressed(scopes)).toBe(true);
     expect(opened).toEqual([]);

@@ -2,7 +2,7 @@
  * The bound on cards reaching the network, whoever sends them (a bot that solves every challenge
  * and invents a donor per card too): budgets per client and per campaign of declines and of
  * tokenizations not answered by a charge or a decline, counted in the store's counters (shared by every proxy
- * on PostgreSQL) over a window; each charge widens both by `successShare`, so a crowd's usual
+ * on PostgreSQL) over a window, each card reserved as it is admitted; each charge widens both by `successShare`, so a crowd's usual
  * share of declined cards never spends them. Past a budget the scope's breaker opens (a note in
  * the store, logged and counted once): cards wait. Once its time is over it lets one card through
  * as a probe (one every `openS` while the probe's outcome is unknown); a charge closes it (with
@@ -148,34 +148,41 @@ export function createBreaker(
   return {
     /**
      * Before a card's tokenization: through every scope's breaker (a probe when one is open and
-     * its time is over), then weighed against each scope's budgets (countToken counts it once the
-     * upstream made its token); the card that would pass a budget opens that scope's breaker and
-     * waits (429 rate_limited, Retry-After).
-     * `human`: the request passed Turnstile.
+     * its time is over), then reserved against each scope's budget of tokenizations in one
+     * addition in the store, so that lanes sent at once each see their own count and cannot all
+     * pass its last slot (`release` gives the reservation back when the card never reaches the
+     * upstream). The card that would pass a budget opens that scope's breaker and waits (429
+     * rate_limited, Retry-After), its reservation given back. `human`: the request passed Turnstile.
      */
     async admitCard(scopes: BreakerScope[], options: { human: boolean }): Promise<BreakerPass> {
       const probe: BreakerScope[] = [];
       for (const scope of scopes) if ((await gate(scope, options.human)) === "probe") probe.push(scope);
       const states = await count.add(
-        scopes.flatMap((scope) => [tokens(scope, 0), declines(scope, 0), charges(scope, 0)]),
+        scopes.flatMap((scope) => [tokens(scope, 1), declines(scope, 0), charges(scope, 0)]),
       );
       for (const [index, scope] of scopes.entries()) {
         if (probe.includes(scope) || options.human) continue;
         const [pending, declined, charged] = states.slice(index * 3, index * 3 + 3).map((s) => s.points);
         const budget = budgets(scope);
-        // This card would be one more tokenization not (yet) answered by a charge or a decline.
+        // Pending counts this card: one more tokenization not (yet) answered by a charge or a decline.
         const over =
-          pending! + 1 > allowance(budget.tokens, charged!)
-            ? { why: "tokenizations", figure: pending! }
+          pending! > allowance(budget.tokens, charged!)
+            ? { why: "tokenizations", figure: pending! - 1 }
             : declined! >= allowance(budget.declines, charged!)
               ? { why: "declines", figure: declined! }
               : null;
         if (over) {
+          await count.add(scopes.map((each) => tokens(each, -1)));
           if (!(await openOf(scope))) await open(scope, config.openS, over.why, over.figure);
           throw waiting(config.openS);
         }
       }
       return { probe };
+    },
+
+    /** A card admitted that never reached the upstream (refused on its way): its reservation given back. */
+    async release(scopes: BreakerScope[]): Promise<void> {
+      await count.add(scopes.map((scope) => tokens(scope, -1)));
     },
 
     /**
@@ -185,11 +192,6 @@ export function createBreaker(
      */
     async peek(scopes: BreakerScope[]): Promise<void> {
       for (const scope of scopes) await gate(scope, false, true);
-    },
-
-    /** A card token the upstream made: one more tokenization not yet followed by a charge, in each scope. */
-    async countToken(scopes: BreakerScope[]): Promise<void> {
-      await count.add(scopes.map((scope) => tokens(scope, 1)));
     },
 
     /**

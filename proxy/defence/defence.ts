@@ -219,9 +219,14 @@ export function createDefence(
     holdAtBreakers,
     admitTokenization,
     admitDonation,
-    /** A card token the upstream made, counted at its client's and campaign's breakers. */
-    recordMinted: (ip: string, campaign?: string) =>
-      guarded("counting a token at the breakers", () => breaker.countToken(breakerScopes(ip, campaign))),
+    /**
+     * A card admitted (and reserved at its client's and campaign's breakers) that never reached
+     * the upstream: its reservation given back. One that reached it stays counted, token or not.
+     */
+    releaseCard: (ip: string, campaign?: string) =>
+      guarded("giving back a card's reservation at the breakers", () =>
+        breaker.release(breakerScopes(ip, campaign)),
+      ),
     /** The breakers open now among these scopes. */
     openBreakers: breaker.openIn,
     /** Remembers a token just minted, for its donation (the hold time), shared by every proxy. */

@@ -67,7 +67,7 @@ export interface TokenizeDeps {
   /** The challenge before a card reaches the upstream, the signals it counts, the token it remembers. */
   defence: Pick<
     Defence,
-    "holdAtBreakers" | "admitTokenization" | "recordTokenization" | "recordToken" | "recordMinted"
+    "holdAtBreakers" | "admitTokenization" | "recordTokenization" | "recordToken" | "releaseCard"
   >;
   campaigns: Pick<CampaignDirectory, "byKeyword">;
   /** Key of the card's keyed hash (the signals' and the form session's). */
@@ -176,7 +176,13 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
   );
   if (scrutiny) log({ scrutiny: scrutiny.why, proven });
   if (probe.length > 0) log({ breakerProbe: probe.join(" ") });
-  await deps.rateLimits.admitTokenization(ip);
+  try {
+    await deps.rateLimits.admitTokenization(ip);
+  } catch (error) {
+    // Admitted by the breakers, refused before the upstream: the card's reservation there is given back.
+    await deps.defence.releaseCard(ip, scope);
+    throw error;
+  }
   await deps.defence.recordTokenization({ digits, key }, scope);
   // The schema accepted the date, so it parses; the upstream takes MM/YYYY.
   const expiry = parseExpiry(card.expiration_date)!;
@@ -199,7 +205,6 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     ...(probe.length > 0 ? { probe } : {}),
     ...(human ? { human } : {}),
   });
-  await deps.defence.recordMinted(ip, scope);
   return {
     token: outcome.token,
     brand: outcome.brand ?? cardBrand(digits),
