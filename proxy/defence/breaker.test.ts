@@ -11,6 +11,7 @@ const CONFIG: BreakerConfig = {
   clientTokens: 8,
   campaignDeclines: 10,
   campaignTokens: 15,
+  binDeclines: 3,
   successShare: 0.1,
   openS: 30,
 };

@@ -34,6 +34,8 @@ export interface CardRequest {
   campaign?: string;
   session?: SessionFacts | null;
   proof?: string;
+  /** The card's BIN (its first six digits): its circuit breaker's scope. */
+  bin?: string;
 }
 
 function challengeFailed(): ProblemError {

@@ -148,10 +148,12 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     throw looksDeclined();
   }
   // An open circuit breaker holds the card before its session or its client counts it.
+  const bin = digits.slice(0, 6);
   await deps.defence.holdAtBreakers({
     ip,
     campaign: campaign ?? (session?.campaign || undefined),
     proof: typeof proof === "string" ? proof : undefined,
+    bin,
   });
   // A filled honeypot, or a form session that is missing, forged, too young, spent or blocked, is
   // a bot: refused before the upstream.
@@ -166,12 +168,13 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     throw looksDeclined();
   }
   const scope = campaign ?? (session?.campaign || undefined);
-  const { proven, scrutiny, probe, human } = await countChallenge(deps.ops, scope, proof, () =>
+  const { proven, scrutiny, probe, passed, human } = await countChallenge(deps.ops, scope, proof, () =>
     deps.defence.admitTokenization({
       ip,
       campaign: scope,
       session,
       proof: typeof proof === "string" ? proof : undefined,
+      bin,
     }),
   );
   if (scrutiny) log({ scrutiny: scrutiny.why, proven });
@@ -180,7 +183,7 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     await deps.rateLimits.admitTokenization(ip);
   } catch (error) {
     // Admitted by the breakers, refused before the upstream: the card's reservation there is given back.
-    await deps.defence.releaseCard(ip, scope);
+    await deps.defence.releaseCard(ip, scope, bin);
     throw error;
   }
   await deps.defence.recordTokenization({ digits, key }, scope);
@@ -202,7 +205,9 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     proven,
     session: session?.id ?? null,
     card: key,
+    bin,
     ...(probe.length > 0 ? { probe } : {}),
+    ...(passed.length > 0 ? { passed } : {}),
     ...(human ? { human } : {}),
   });
   return {

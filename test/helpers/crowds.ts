@@ -229,6 +229,7 @@ async function give(
     if (!token) {
       const minted = await patient(() => tokenize(stack, card.number, card.formSession, card.ip, who, tally));
       if (minted.status !== 201) return minted;
+      if (who === "person") peopleTokens.set(stack, (peopleTokens.get(stack) ?? 0) + 1);
       token = String(minted.json.token);
     }
     const sent = token;
@@ -251,6 +252,9 @@ async function give(
     token = undefined;
   }
 }
+
+/** Card tokens the upstream made for people, by stack: the rest of its tokenizations are a tester's. */
+const peopleTokens = new WeakMap<CrowdStack, number>();
 
 /** A tester's one identity; each person has their own (told apart by their unique amount). */
 const TESTER_EMAIL = "card.tester@example.org";
@@ -444,7 +448,9 @@ export type ScenarioName =
   | "stockpile-solving"
   | "distributed-solving"
   | "spread-solving"
-  | "paced-solving";
+  | "paced-solving"
+  | "gala-beside-solver"
+  | "giving-day-beside-solver";
 /** The scenarios that hold with or without Turnstile. */
 export const SCENARIO_NAMES: ScenarioName[] = ["gala", "giving-day", "bot-spread", "bot-paced", "burst"];
 /** The testers and griefers against the defaults (givekit's own challenge). */
@@ -465,6 +471,9 @@ export const BREAKER_SCENARIO_NAMES: ScenarioName[] = [
   "stockpile-solving",
 ];
 
+/** Testers that solve every challenge beside a crowd giving at the same time (issue 42): the crowd gives, the tester is held. */
+export const BESIDE_SCENARIO_NAMES: ScenarioName[] = ["gala-beside-solver", "giving-day-beside-solver"];
+
 /** What each scenario is, in the words proxy/GUIDE.md uses. */
 export const SCENARIOS: Record<ScenarioName, string> = {
   gala: "a gala: 60 guests behind one address give within 60 s, each with their own card, 20-90 s in the form",
@@ -484,6 +493,10 @@ export const SCENARIOS: Record<ScenarioName, string> = {
   "spread-solving":
     "a tester over 100 addresses that solves every challenge: 300 cards (90 % dead), a new donor each, 4 at a time",
   "paced-solving": "a tester that solves, from one address: 60 dead cards in 2 minutes, a new donor each",
+  "gala-beside-solver":
+    "a tester that solves, on the venue's address beside a gala: 40 dead cards in 60 s, a new donor each, while its 60 guests give",
+  "giving-day-beside-solver":
+    "a tester that solves, over 100 addresses beside a giving day: 300 cards (90 % dead), a new donor each, 4 at a time, while 228 donors over 240 addresses give in 60 s",
 };
 
 /** A tester's card: live (the sandbox charges it) one in `liveEvery` (0: none), else dead. */
@@ -637,6 +650,39 @@ export async function runScenario(name: ScenarioName, stack: CrowdStack): Promis
         ...(await figures([], {}, 0)),
         ...bot,
         botLiveCharged: live,
+        botCpuSPerCharge: reached > 0 ? Math.round((tally.cpuS / reached) * 1000) / 1000 : 0,
+      };
+    }
+    case "gala-beside-solver":
+    case "giving-day-beside-solver": {
+      const tally: SolveTally = { cpuS: 0, count: 0 };
+      const gala = name === "gala-beside-solver";
+      const venue = "203.0.113.81";
+      const crowd = gala
+        ? people(60, () => venue, 60)
+        : people(240, (i) => `198.51.${100 + Math.floor(i / 250)}.${i % 250}`, 60, 20, 12);
+      const tester = gala
+        ? { cards: 40, liveEvery: 0, address: () => venue, workers: 1, everyMs: 1500 }
+        : { cards: 300, liveEvery: 10, address: (n: number) => `10.66.0.${n % 100}`, workers: 4 };
+      const [refused] = await Promise.all([
+        runPeople(stack, crowd),
+        // The tester starts as the crowd starts giving (its first arrivals come 20 s in).
+        sleep(20_000).then(() =>
+          runTester(stack, { ...tester, who: "solver", stockpile: false, forMs: 120_000, tally }),
+        ),
+      ]);
+      const rows = await stack.transactions();
+      const mine = rows.filter((row) => row.amount === TESTER_AMOUNT);
+      const declined = mine.filter((row) => row.status === "declined").length;
+      const live = mine.filter((row) => row.status === "collected").length;
+      const tokenizations = (await stack.requestPaths()).filter((path) => path === TOKEN_PATH).length;
+      const reached = declined + live;
+      return {
+        ...(await figures(crowd, refused, await chargedOnce(stack, crowd))),
+        // The tester's alone: its declined and live charges, and the tokenizations not made for people.
+        botDonations: declined,
+        botLiveCharged: live,
+        botTokenizations: tokenizations - (peopleTokens.get(stack) ?? 0),
         botCpuSPerCharge: reached > 0 ? Math.round((tally.cpuS / reached) * 1000) / 1000 : 0,
       };
     }

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeTurnstile, type FakeTurnstile } from "../../../e2e/turnstile-fake";
 import {
+  BESIDE_SCENARIO_NAMES,
   BREAKER_SCENARIO_NAMES,
   describeFigures,
   runAllScenarios,
@@ -34,15 +35,19 @@ export function describeBreakerCrowds(store: "sqlite" | "postgres"): void {
       try {
         const figures = await runScenario("spread-solving", stack);
         console.warn(`breaker figures: ${describeFigures(`${store} + Turnstile`, figures)}`);
-        // Issue 42's bound: each card is reserved against the breakers' budgets as it is admitted,
-        // so the tester's 4 lanes cannot all pass one remaining slot.
+        // Issue 42's bound, on charges and on tokenizations: each card is reserved against the
+        // breakers' budgets as it is admitted (4 lanes cannot all pass one remaining slot), and the
+        // BIN's breaker, counting its cards in flight as declines to come, puts every campaign in
+        // defence mode (Turnstile) when it opens.
         expect(figures.botDonations + figures.botLiveCharged!).toBeLessThanOrEqual(5);
+        expect(figures.botTokenizations).toBeLessThanOrEqual(5);
       } finally {
         await stack.close();
       }
     }, 300_000);
 
-    it("bounds the cards that reach the upstream: spread, paced, distributed, stockpiled", async () => {
+    it("bounds the cards that reach the upstream: spread, paced, distributed, stockpiled; beside a gala and a giving day the crowd gives", async () => {
+      // Six stacks side by side: the two crowds beside testers share the paced tester's 2 minutes.
       const results = await runAllScenarios(
         async () =>
           startCrowdStack({
@@ -50,10 +55,10 @@ export function describeBreakerCrowds(store: "sqlite" | "postgres"): void {
             ...(store === "postgres" ? { databaseUrl: await testDatabase() } : {}),
           }),
         {},
-        BREAKER_SCENARIO_NAMES,
+        [...BREAKER_SCENARIO_NAMES, ...BESIDE_SCENARIO_NAMES],
       );
       for (const figures of results) console.warn(`breaker figures: ${describeFigures(store, figures)}`);
-      const [spread, paced, distributed, stockpile] = results;
+      const [spread, paced, distributed, stockpile, gala, givingDay] = results;
       // Over 100 addresses, 300 cards, 90 % dead.
       expect(spread!.botDonations).toBeLessThanOrEqual(30);
       expect(spread!.botTokenizations).toBeLessThanOrEqual(30);
@@ -66,6 +71,15 @@ export function describeBreakerCrowds(store: "sqlite" | "postgres"): void {
       // The stockpile: every card tokenized first, charged later.
       expect(stockpile!.botTokenizations).toBeLessThanOrEqual(30);
       expect(stockpile!.botDonations + stockpile!.botLiveCharged!).toBeLessThanOrEqual(30);
+      // On the venue's address, 40 dead cards while its 60 guests give: counted in the sandbox's
+      // report (guests charged once each; the tester's charges and tokenizations).
+      expect(gala!.charged).toBeGreaterThanOrEqual(58);
+      expect(gala!.botDonations + gala!.botLiveCharged!).toBeLessThanOrEqual(15);
+      expect(gala!.botTokenizations).toBeLessThanOrEqual(15);
+      // Over 100 addresses beside a giving day's 228 donors.
+      expect(givingDay!.charged).toBeGreaterThanOrEqual(220);
+      expect(givingDay!.botDonations + givingDay!.botLiveCharged!).toBeLessThanOrEqual(50);
+      expect(givingDay!.botTokenizations).toBeLessThanOrEqual(50);
     }, 300_000);
   });
 }
