@@ -96,6 +96,8 @@ export function createBreaker(
     points,
     ttlMs: windowMs,
   });
+  /** A card's tokenizations admitted in the window (`card`: its keyed hash, never its number). */
+  const cardOf = (card: string, points: number) => ({ key: `brk-card:${card}`, points, ttlMs: windowMs });
   /** Cards a client sent to a campaign in the window: none yet makes a newcomer there. */
   const seen = (campaign: BreakerScope, client: BreakerScope, points: number) => ({
     key: `brk-seen:${campaign}:${client}`,
@@ -204,18 +206,24 @@ export function createBreaker(
      * budget opens that scope's breaker and waits (429 rate_limited, Retry-After), its
      * reservation given back. `human`: the request passed Turnstile.
      */
-    async admitCard(scopes: BreakerScope[], options: { human: boolean }): Promise<BreakerPass> {
+    async admitCard(
+      scopes: BreakerScope[],
+      options: { human: boolean; card?: string },
+    ): Promise<BreakerPass> {
       const client = scopes.find((scope) => kindOf(scope) === "client")!;
       const campaign = scopes.find((scope) => kindOf(scope) === "campaign");
+      // A card tokenized again (its token refused card_check_required) is counted once.
+      const again = options.card ? (await count.add([cardOf(options.card, 1)]))[0]!.points > 1 : false;
       const states = await count.add([
-        ...scopes.flatMap((scope) => [tokens(scope, 1), declines(scope, 0), charges(scope, 0)]),
+        ...scopes.flatMap((scope) => [tokens(scope, again ? 0 : 1), declines(scope, 0), charges(scope, 0)]),
         ...(campaign ? [seen(campaign, client, 1)] : []),
       ]);
       const newcomer = campaign !== undefined && states[scopes.length * 3]!.points === 1;
       const giveBack = () =>
         count.add([
-          ...scopes.map((scope) => tokens(scope, -1)),
+          ...scopes.map((scope) => tokens(scope, again ? 0 : -1)),
           ...(campaign ? [seen(campaign, client, -1)] : []),
+          ...(options.card ? [cardOf(options.card, -1)] : []),
         ]);
       let at: BreakerScope | undefined;
       try {
@@ -257,11 +265,13 @@ export function createBreaker(
     },
 
     /** A card admitted that never reached the upstream (refused on its way): its reservation given back. */
-    async release(scopes: BreakerScope[]): Promise<void> {
+    async release(scopes: BreakerScope[], card?: string): Promise<void> {
       const client = scopes.find((scope) => kindOf(scope) === "client")!;
       const campaign = scopes.find((scope) => kindOf(scope) === "campaign");
+      // Its tokenizations counted were this one alone when its card's count falls to none.
+      const alone = card ? (await count.add([cardOf(card, -1)]))[0]!.points <= 0 : true;
       await count.add([
-        ...scopes.map((scope) => tokens(scope, -1)),
+        ...scopes.map((scope) => tokens(scope, alone ? -1 : 0)),
         ...(campaign ? [seen(campaign, client, -1)] : []),
       ]);
     },

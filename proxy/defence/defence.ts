@@ -142,7 +142,10 @@ export function createDefence(
     );
     const allowed = await allowances.has(request.ip);
     try {
-      const { probe, passed } = await breaker.admitCard(scopes, { human: admitted.human || allowed });
+      const { probe, passed } = await breaker.admitCard(scopes, {
+        human: admitted.human || allowed,
+        card: request.card,
+      });
       return { ...admitted, probe, passed };
     } catch (error) {
       if (!isWaiting(error) || !verifier || !turnstile) throw error;
@@ -151,7 +154,7 @@ export function createDefence(
       if (!proof || proof.includes("~") || admitted.scrutiny) throw askHuman();
       const verdict = await verifier.verify(proof, request.ip);
       if (verdict.kind !== "passed") throw askHuman();
-      const { probe, passed } = await breaker.admitCard(scopes, { human: true });
+      const { probe, passed } = await breaker.admitCard(scopes, { human: true, card: request.card });
       return { ...admitted, human: true, probe, passed };
     }
   }
@@ -231,9 +234,9 @@ export function createDefence(
      * A card admitted (and reserved at its client's and campaign's breakers) that never reached
      * the upstream: its reservation given back. One that reached it stays counted, token or not.
      */
-    releaseCard: (ip: string, campaign?: string, bin?: string) =>
+    releaseCard: (ip: string, campaign?: string, bin?: string, card?: string) =>
       guarded("giving back a card's reservation at the breakers", () =>
-        breaker.release(breakerScopes(ip, campaign, bin)),
+        breaker.release(breakerScopes(ip, campaign, bin), card),
       ),
     /** The breakers open now among these scopes. */
     openBreakers: breaker.openIn,

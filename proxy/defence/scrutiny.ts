@@ -36,6 +36,8 @@ export interface CardRequest {
   proof?: string;
   /** The card's BIN (its first six digits): its circuit breaker's scope. */
   bin?: string;
+  /** The card's keyed hash (keys.ts): a card tokenized again is counted once at the breakers. */
+  card?: string;
 }
 
 function challengeFailed(): ProblemError {

@@ -175,6 +175,7 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
       session,
       proof: typeof proof === "string" ? proof : undefined,
       bin,
+      card: key,
     }),
   );
   if (scrutiny) log({ scrutiny: scrutiny.why, proven });
@@ -183,7 +184,7 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     await deps.rateLimits.admitTokenization(ip);
   } catch (error) {
     // Admitted by the breakers, refused before the upstream: the card's reservation there is given back.
-    await deps.defence.releaseCard(ip, scope, bin);
+    await deps.defence.releaseCard(ip, scope, bin, key);
     throw error;
   }
   await deps.defence.recordTokenization({ digits, key }, scope);

@@ -4,6 +4,7 @@
 // own sandbox (declined charges, live cards charged, tokenizations it was asked). Real time,
 // the issue's shapes: the paced tester takes its 2 minutes, the others end when their cards do.
 // With Turnstile configured (a stand-in that no bot passes), a spread tester's cards are held too.
+// Beside a gala and a giving day, testers that solve are held while the crowd gives.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeTurnstile, type FakeTurnstile } from "../../../e2e/turnstile-fake";
 import {
@@ -19,7 +20,8 @@ import { asProgram } from "./crowds";
 
 /** The breaker scenarios of one store, side by side, each against a stack of its own. */
 export function describeBreakerCrowds(store: "sqlite" | "postgres"): void {
-  describe(`circuit breakers hold testers that solve, on ${store}`, () => {
+  // Both tests at once: the Turnstile tester ends in seconds, while the other's paced tester takes 2 minutes.
+  describe.concurrent(`circuit breakers hold testers that solve, on ${store}`, () => {
     let turnstile: FakeTurnstile;
     beforeAll(async () => {
       turnstile = await startFakeTurnstile();
@@ -47,7 +49,8 @@ export function describeBreakerCrowds(store: "sqlite" | "postgres"): void {
     }, 300_000);
 
     it("bounds the cards that reach the upstream: spread, paced, distributed, stockpiled; beside a gala and a giving day the crowd gives", async () => {
-      // Six stacks side by side: the two crowds beside testers share the paced tester's 2 minutes.
+      // Six stacks side by side, two starting at a time, each scenario as soon as its stack is
+      // up: the two crowds beside testers share the paced tester's 2 minutes.
       const results = await runAllScenarios(
         async () =>
           startCrowdStack({
@@ -56,6 +59,7 @@ export function describeBreakerCrowds(store: "sqlite" | "postgres"): void {
           }),
         {},
         [...BREAKER_SCENARIO_NAMES, ...BESIDE_SCENARIO_NAMES],
+        2,
       );
       for (const figures of results) console.warn(`breaker figures: ${describeFigures(store, figures)}`);
       const [spread, paced, distributed, stockpile, gala, givingDay] = results;
