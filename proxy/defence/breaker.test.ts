@@ -138,6 +138,44 @@ describe("a circuit breaker", () => {
     expect(await breaker.pressed(scopes)).toBe(false);
   });
 
+  it("counts a card tokenized again once: a venue's guests making their tokens again do not spend its budget", async () => {
+    const { breaker, opened } = breakerWith();
+    const scopes = breakerScopes("203.0.113.61");
+    // Seven guests' cards, each tokenized twice (the first token refused card_check_required).
+    for (let i = 0; i < 7; i++)
+      for (let again = 0; again < 2; again++)
+        expect(await breaker.admitCard(scopes, { human: false, card: `card-${i}` })).toMatchObject({ probe: [] });
+    expect(opened).toEqual([]);
+  });
+
+  it("holds a BIN's run after its declines and cards in flight, not the other cards from its client", async () => {
+    const { breaker, opened } = breakerWith();
+    const tester = breakerScopes("203.0.113.62", "71777/HOPE", "400000");
+    // Three in flight at once: the fourth waits (cards in flight count as declines to come).
+    for (let i = 0; i < 3; i++) expect(await admit(breaker, tester)).toMatchObject({ through: true });
+    expect(await admit(breaker, tester)).toMatchObject({ through: false, code: "rate_limited" });
+    expect(opened).toEqual(["bin"]);
+    // A guest beside it, another BIN, from the same address, goes on.
+    expect(await admit(breaker, breakerScopes("203.0.113.62", "71777/HOPE", "414720"))).toMatchObject({
+      through: true,
+    });
+  });
+
+  it("lets a client's first card to a campaign through the campaign's open breaker, not its second", async () => {
+    const { breaker } = breakerWith();
+    for (let i = 0; i < 10; i++) {
+      const scopes = breakerScopes(`10.1.0.${i}`, "71777/HOPE");
+      await admit(breaker, scopes);
+      await breaker.recordOutcome(scopes, "declined", []);
+    }
+    // The campaign's 10 declines are spent: a client seen there waits, a newcomer gives.
+    expect(await admit(breaker, breakerScopes("10.1.0.1", "71777/HOPE"))).toMatchObject({ through: false });
+    expect(await admit(breaker, breakerScopes("198.51.100.20", "71777/HOPE"))).toMatchObject({
+      through: true,
+      probe: [],
+    });
+  });
+
   it("a crowd's charges widen the budgets: 228 charged and 12 declined never open a breaker", async () => {
     const { breaker, opened } = breakerWith();
     for (let i = 0; i < 240; i++) {
