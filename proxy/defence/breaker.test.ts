@@ -144,7 +144,9 @@ describe("a circuit breaker", () => {
     // Seven guests' cards, each tokenized twice (the first token refused card_check_required).
     for (let i = 0; i < 7; i++)
       for (let again = 0; again < 2; again++)
-        expect(await breaker.admitCard(scopes, { human: false, card: `card-${i}` })).toMatchObject({ probe: [] });
+        expect(await breaker.admitCard(scopes, { human: false, card: `card-${i}` })).toMatchObject({
+          probe: [],
+        });
     expect(opened).toEqual([]);
   });
 

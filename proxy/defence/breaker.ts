@@ -51,6 +51,9 @@ type ScopeKind = "client" | "campaign" | "bin";
 const kindOf = (scope: BreakerScope): ScopeKind =>
   scope.startsWith("client:") ? "client" : scope.startsWith("bin:") ? "bin" : "campaign";
 
+/** A card held at an open breaker (or past a budget). */
+const isWaiting = (error: unknown) => error instanceof ProblemError && error.code === "rate_limited";
+
 /** What a card waiting at an open breaker is told: 429 with when to come back, and a way out. */
 function waiting(retryAfterS: number): ProblemError {
   return new ProblemError(
@@ -116,7 +119,6 @@ export function createBreaker(
     if (kind === "bin") return { declines: config.binDeclines, tokens: config.binDeclines };
     return { declines: config.campaignDeclines, tokens: config.campaignTokens };
   };
-  const isWaiting = (error: unknown) => error instanceof ProblemError && error.code === "rate_limited";
 
   /**
    * A card held at a BIN's breaker: its client's first there counts as one decline of its
@@ -130,10 +132,7 @@ export function createBreaker(
     const [first] = await count.add([held(campaign, client)]);
     if (first!.points !== 1) return;
     const [declined, charged] = await count.add([declines(campaign, 1), charges(campaign, 0)]);
-    if (
-      declined!.points >= allowance(config.campaignDeclines, charged!.points) &&
-      !(await openOf(campaign))
-    )
+    if (declined!.points >= allowance(config.campaignDeclines, charged!.points) && !(await openOf(campaign)))
       await open(campaign, config.openS, "clients held at a BIN's breaker", declined!.points);
   }
 

@@ -785,7 +785,7 @@ const BOUNDS: Partial<Record<ScenarioName, string>> = {
  * that did.
  */
 const figuresCell = (figures: ScenarioFigures) => {
-  const people =
+  const crowd =
     figures.goodCards > 0
       ? `${figures.charged} of ${figures.goodCards} charged${figures.elsewhere ? ` (${figures.elsewhere.charged} of ${figures.elsewhere.goodCards} elsewhere)` : ""}, waited ${figures.waitS ? `${figures.waitS.median} s / ${figures.waitS.p95} s` : "-"}; `
       : "";
@@ -795,7 +795,7 @@ const figuresCell = (figures: ScenarioFigures) => {
       : figures.goodCards > 0
         ? `tester ${figures.botDonations} declined`
         : `${figures.botDonations} declined, ${figures.botTokenizations} tokenizations`;
-  return people + tester;
+  return crowd + tester;
 };
 
 /**
