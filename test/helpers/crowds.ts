@@ -101,6 +101,8 @@ export interface ScenarioFigures {
   refused: Record<string, number>;
   /** Defence mode's entries: `scope signal (challenge)`. */
   defence: string[];
+  /** Circuit breakers opened: `kind why` (a client's address left out). */
+  breakers?: string[];
   wallS: number;
   /** People elsewhere during a scenario that has them (the griefer's): their good cards and how many were charged. */
   elsewhere?: { goodCards: number; charged: number };
@@ -590,6 +592,10 @@ export async function runScenario(name: ScenarioName, stack: CrowdStack): Promis
     defence: (await sleep(LOG_FLUSH_MS + 200), stack.logLines())
       .filter((line) => line.event === "defence_mode_on")
       .map((line) => `${String(line.scope)} ${String(line.signal)} (${String(line.challenge)})`),
+    breakers: stack
+      .logLines()
+      .filter((line) => line.event === "breaker_open")
+      .map((line) => `${String(line.scope).replace(/^client:.*/, "client")} ${String(line.why)}`),
     wallS: Math.round((Date.now() - began) / 1000),
   });
   switch (name) {
@@ -821,12 +827,13 @@ export function describeFigures(label: string, figures: ScenarioFigures): string
     .map(([code, count]) => `${count} ${code}`)
     .join(", ");
   const defence = figures.defence.length ? `; defence mode: ${figures.defence.join(", ")}` : "";
+  const opened = figures.breakers?.length ? `; breakers opened: ${figures.breakers.join(", ")}` : "";
   const elsewhere = figures.elsewhere
     ? `; elsewhere ${figures.elsewhere.charged} of ${figures.elsewhere.goodCards} charged once`
     : "";
   const tester =
     figures.botLiveCharged !== undefined
-      ? `; ${figures.botLiveCharged} live cards confirmed; ${figures.botCpuSPerCharge} CPU s solving per charge that reached the upstream`
+      ? `${figures.goodCards > 0 ? `; the tester's ${figures.botDonations} declined charges and ${figures.botTokenizations} tokenizations reached the upstream` : ""}; ${figures.botLiveCharged} live cards confirmed; ${figures.botCpuSPerCharge} CPU s solving per charge that reached the upstream`
       : figures.goodCards > 0 && figures.botDonations > 0
         ? `; ${figures.botDonations} tester charges and ${figures.botTokenizations} tokenizations reached the upstream`
         : "";
@@ -834,6 +841,6 @@ export function describeFigures(label: string, figures: ScenarioFigures): string
     ? `; waited at breakers: median ${figures.waitS.median} s, p95 ${figures.waitS.p95} s`
     : "";
   return figures.goodCards > 0
-    ? `${label} ${figures.scenario}: ${figures.charged} of ${figures.goodCards} good cards charged once${refused ? ` (refused: ${refused})` : ""}${elsewhere}${tester}${waited} in ${figures.wallS} s${defence}`
-    : `${label} ${figures.scenario}: ${figures.botDonations} bot donations and ${figures.botTokenizations} card tokenizations reached the upstream${tester} in ${figures.wallS} s${defence}`;
+    ? `${label} ${figures.scenario}: ${figures.charged} of ${figures.goodCards} good cards charged once${refused ? ` (refused: ${refused})` : ""}${elsewhere}${tester}${waited} in ${figures.wallS} s${defence}${opened}`
+    : `${label} ${figures.scenario}: ${figures.botDonations} bot donations and ${figures.botTokenizations} card tokenizations reached the upstream${tester} in ${figures.wallS} s${defence}${opened}`;
 }
