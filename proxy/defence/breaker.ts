@@ -1,6 +1,6 @@
 /**
  * The bound on cards reaching the network, whoever sends them (a bot that solves every challenge
- * and invents a donor per card too): budgets per client and per campaign of declines and of
+ * and invents a donor per card too): budgets per client, per campaign and per BIN of declines and of
  * tokenizations not answered by a charge or a decline, counted in the store's counters (shared by every proxy
  * on PostgreSQL) over a window, each card reserved as it is admitted; each charge widens both by `successShare`, so a crowd's usual
  * share of declined cards never spends them. Past a budget the scope's breaker opens (a note in
@@ -200,8 +200,8 @@ export function createBreaker(
      * pass its last slot (`release` gives the reservation back when the card never reaches the
      * upstream); then through every scope's breaker (a probe when one is open and its time is
      * over). A client's first card to a campaign in the window passes that campaign's open
-     * breaker and its budget (a giving day's donors give once each; a tester's addresses come
-     * again). A BIN's cards in flight count as declines to come. The card that would pass a
+     * breaker and its budget of declines, not its budget of tokenizations (a giving day's donors
+     * give once each; a tester's addresses come again). A card tokenized again is counted once. A BIN's cards in flight count as declines to come. The card that would pass a
      * budget opens that scope's breaker and waits (429 rate_limited, Retry-After), its
      * reservation given back. `human`: the request passed Turnstile.
      */
