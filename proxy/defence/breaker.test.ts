@@ -111,31 +111,30 @@ describe("a circuit breaker", () => {
       const answer = await admit(breaker, scopes);
       if (!answer.through) continue;
       through++;
+      await breaker.countToken(scopes);
     }
     expect(through).toBe(15);
     expect(opened).toEqual(["campaign"]);
   });
 
-  it("reserves each card as it is admitted: cards sent at once cannot all pass a budget's last slot", async () => {
+  it("reserves a BIN's cards as they are admitted: cards sent at once cannot all pass its last slot", async () => {
     const { breaker } = breakerWith();
-    const scopes = breakerScopes("198.51.100.11", "71777/HOPE");
-    for (let i = 0; i < 7; i++) expect(await admit(breaker, scopes)).toMatchObject({ through: true });
-    // Four lanes at once, one slot of the client's 8 left: one goes through, three wait.
-    const lanes = await Promise.all(Array.from({ length: 4 }, () => admit(breaker, scopes)));
-    expect(lanes.filter((lane) => lane.through)).toHaveLength(1);
+    const scopes = (i: number) => breakerScopes(`10.2.0.${i}`, "71777/HOPE", "400000");
+    // Six lanes at once, a BIN's budget of 3 declines and cards in flight: three go on, three wait.
+    const lanes = await Promise.all(Array.from({ length: 6 }, (_, i) => admit(breaker, scopes(i))));
+    expect(lanes.filter((lane) => lane.through)).toHaveLength(3);
     expect(lanes.filter((lane) => !lane.through)).toHaveLength(3);
   });
 
   it("gives a card's reservation back when it never reached the upstream", async () => {
     const { breaker, opened } = breakerWith();
-    const scopes = breakerScopes("198.51.100.12");
-    // Twenty cards admitted one after another, each refused before the upstream: none spends the budget of 8.
+    const scopes = breakerScopes("198.51.100.12", "71777/HOPE", "400000");
+    // Twenty cards admitted one after another, each refused before the upstream: none spends the BIN's budget of 3.
     for (let i = 0; i < 20; i++) {
       expect(await admit(breaker, scopes)).toMatchObject({ through: true });
       await breaker.release(scopes);
     }
     expect(opened).toEqual([]);
-    expect(await breaker.pressed(scopes)).toBe(false);
   });
 
   it("counts a card tokenized again once: a venue's guests making their tokens again do not spend its budget", async () => {
@@ -183,6 +182,7 @@ describe("a circuit breaker", () => {
     for (let i = 0; i < 240; i++) {
       const scopes = breakerScopes(`198.51.${100 + Math.floor(i / 250)}.${i % 250}`, "71777/HOPE");
       expect(await admit(breaker, scopes)).toMatchObject({ through: true });
+      await breaker.countToken(scopes);
       await breaker.recordOutcome(scopes, i % 20 === 0 ? "declined" : "charged", []);
     }
     expect(opened).toEqual([]);
@@ -195,6 +195,7 @@ describe("a circuit breaker", () => {
     for (let i = 0; i < 4; i++) {
       expect(await breaker.pressed(scopes)).toBe(false);
       await admit(breaker, scopes);
+      await breaker.countToken(scopes);
     }
     expect(await breaker.pressed(scopes)).toBe(true);
     expect(opened).toEqual([]);

@@ -195,10 +195,11 @@ export function createBreaker(
 
   return {
     /**
-     * Before a card's tokenization: reserved against each scope's budget of tokenizations in one
-     * addition in the store, so that lanes sent at once each see their own count and cannot all
-     * pass its last slot (`release` gives the reservation back when the card never reaches the
-     * upstream); then through every scope's breaker (a probe when one is open and its time is
+     * Before a card's tokenization: reserved against its BIN's budget in one addition in the
+     * store, so that lanes sent at once each see their own count and cannot all pass its last
+     * slot (`release` gives the reservation back when the card never reaches the upstream), and
+     * weighed against its client's and campaign's (countToken counts it there once the upstream
+     * made its token); then through every scope's breaker (a probe when one is open and its time is
      * over). A client's first card to a campaign in the window passes that campaign's open
      * breaker and its budget of declines, not its budget of tokenizations (a giving day's donors
      * give once each; a tester's addresses come again). A card tokenized again is counted once. A BIN's cards in flight count as declines to come. The card that would pass a
@@ -213,14 +214,19 @@ export function createBreaker(
       const campaign = scopes.find((scope) => kindOf(scope) === "campaign");
       // A card tokenized again (its token refused card_check_required) is counted once.
       const again = options.card ? (await count.add([cardOf(options.card, 1)]))[0]!.points > 1 : false;
+      // A BIN's cards are reserved as they are admitted (its lanes cannot all pass its last
+      // slot); a client's and a campaign's count once the upstream made the token (countToken):
+      // a crowd's cards waiting on the upstream are not yet tokens (a giving day's in flight
+      // opened its campaign's breaker on PostgreSQL when they were counted from here).
+      const reserve = (scope: BreakerScope) => (kindOf(scope) === "bin" && !again ? 1 : 0);
       const states = await count.add([
-        ...scopes.flatMap((scope) => [tokens(scope, again ? 0 : 1), declines(scope, 0), charges(scope, 0)]),
+        ...scopes.flatMap((scope) => [tokens(scope, reserve(scope)), declines(scope, 0), charges(scope, 0)]),
         ...(campaign ? [seen(campaign, client, 1)] : []),
       ]);
       const newcomer = campaign !== undefined && states[scopes.length * 3]!.points === 1;
       const giveBack = () =>
         count.add([
-          ...scopes.map((scope) => tokens(scope, again ? 0 : -1)),
+          ...scopes.map((scope) => tokens(scope, -reserve(scope))),
           ...(campaign ? [seen(campaign, client, -1)] : []),
           ...(options.card ? [cardOf(options.card, -1)] : []),
         ]);
@@ -238,15 +244,16 @@ export function createBreaker(
           at = scope;
           const [pending, declined, charged] = states.slice(index * 3, index * 3 + 3).map((s) => s.points);
           const budget = budgets(scope);
-          // Pending counts this card: one more tokenization not (yet) answered by a charge or a
-          // decline. A newcomer is weighed against that budget alone (a stockpile's are held).
+          // This card would be one more tokenization not (yet) answered by a charge or a decline
+          // (a BIN's pending counts it already). A newcomer is weighed against that budget alone
+          // (a stockpile's are held).
           const over =
             kindOf(scope) === "bin"
               ? declined! + pending! > allowance(budget.declines, charged!)
                 ? { why: "declines and cards in flight", figure: declined! + pending! - 1 }
                 : null
-              : pending! > allowance(budget.tokens, charged!)
-                ? { why: "tokenizations", figure: pending! - 1 }
+              : pending! + 1 > allowance(budget.tokens, charged!)
+                ? { why: "tokenizations", figure: pending! }
                 : !passed.includes(scope) && declined! >= allowance(budget.declines, charged!)
                   ? { why: "declines", figure: declined! }
                   : null;
@@ -267,12 +274,23 @@ export function createBreaker(
     async release(scopes: BreakerScope[], card?: string): Promise<void> {
       const client = scopes.find((scope) => kindOf(scope) === "client")!;
       const campaign = scopes.find((scope) => kindOf(scope) === "campaign");
-      // Its tokenizations counted were this one alone when its card's count falls to none.
+      // Its BIN's reservation was this card's alone when its card's count falls to none.
       const alone = card ? (await count.add([cardOf(card, -1)]))[0]!.points <= 0 : true;
       await count.add([
-        ...scopes.map((scope) => tokens(scope, alone ? -1 : 0)),
+        ...scopes.map((scope) => tokens(scope, alone && kindOf(scope) === "bin" ? -1 : 0)),
         ...(campaign ? [seen(campaign, client, -1)] : []),
       ]);
+    },
+
+    /**
+     * A card token the upstream made: one more tokenization not yet followed by a charge, in its
+     * client's and campaign's scopes (its BIN's was reserved when it was admitted); a card
+     * tokenized again (its token refused card_check_required) is counted once.
+     */
+    async countToken(scopes: BreakerScope[], card?: string): Promise<void> {
+      const again = card ? (await count.add([cardOf(card, 0)]))[0]!.points > 1 : false;
+      if (again) return;
+      await count.add(scopes.filter((scope) => kindOf(scope) !== "bin").map((scope) => tokens(scope, 1)));
     },
 
     /**

@@ -230,9 +230,14 @@ export function createDefence(
     holdAtBreakers,
     admitTokenization,
     admitDonation,
+    /** A card token the upstream made, counted at its client's and campaign's breakers (`card`: its keyed hash). */
+    recordMinted: (ip: string, campaign?: string, card?: string) =>
+      guarded("counting a token at the breakers", () =>
+        breaker.countToken(breakerScopes(ip, campaign), card),
+      ),
     /**
-     * A card admitted (and reserved at its client's and campaign's breakers) that never reached
-     * the upstream: its reservation given back. One that reached it stays counted, token or not.
+     * A card admitted (and reserved at its BIN's breaker) that never reached the upstream: its
+     * reservation given back. One that reached it stays counted, token or not.
      */
     releaseCard: (ip: string, campaign?: string, bin?: string, card?: string) =>
       guarded("giving back a card's reservation at the breakers", () =>

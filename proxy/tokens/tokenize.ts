@@ -67,7 +67,12 @@ export interface TokenizeDeps {
   /** The challenge before a card reaches the upstream, the signals it counts, the token it remembers. */
   defence: Pick<
     Defence,
-    "holdAtBreakers" | "admitTokenization" | "recordTokenization" | "recordToken" | "releaseCard"
+    | "holdAtBreakers"
+    | "admitTokenization"
+    | "recordTokenization"
+    | "recordToken"
+    | "recordMinted"
+    | "releaseCard"
   >;
   campaigns: Pick<CampaignDirectory, "byKeyword">;
   /** Key of the card's keyed hash (the signals' and the form session's). */
@@ -211,6 +216,7 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     ...(passed.length > 0 ? { passed } : {}),
     ...(human ? { human } : {}),
   });
+  await deps.defence.recordMinted(ip, scope, key);
   return {
     token: outcome.token,
     brand: outcome.brand ?? cardBrand(digits),
