@@ -736,6 +736,8 @@ async function measureCrowds(run: BenchRun): Promise<Record<string, number>> {
       breakers,
     ),
   ]);
+  for (const figures of sqliteBreakers) say(`  ${describeFigures("one proxy, SQLite:", figures)}`);
+  for (const figures of postgresBreakers) say(`  ${describeFigures("two proxies, PostgreSQL:", figures)}`);
   say(
     '  every scenario: people charged and their added wait (median / p95), what of the tester reached the upstream and its CPU s per card that did (proxy/GUIDE.md, "Circuit breakers"):',
   );
