@@ -119,9 +119,12 @@ describe("a circuit breaker", () => {
 
   it("reserves a BIN's cards as they are admitted: cards sent at once cannot all pass its last slot", async () => {
     const { breaker } = breakerWith();
-    const scopes = (i: number) => breakerScopes(`10.2.0.${i}`, "71777/HOPE", "400000");
     // Six lanes at once, a BIN's budget of 3 declines and cards in flight: three go on, three wait.
-    const lanes = await Promise.all(Array.from({ length: 6 }, (_, i) => admit(breaker, scopes(i))));
+    const lanes = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        admit(breaker, breakerScopes(`10.2.0.${i}`, "71777/HOPE", "400000")),
+      ),
+    );
     expect(lanes.filter((lane) => lane.through)).toHaveLength(3);
     expect(lanes.filter((lane) => !lane.through)).toHaveLength(3);
   });
