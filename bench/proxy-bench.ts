@@ -54,8 +54,9 @@ import { FORM_SESSION_FIELD } from "../contract/api";
 import { createFormSessions } from "../proxy/defence/form-session";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../sandbox/fixture";
 import {
+  BESIDE_SCENARIO_NAMES,
   BREAKER_SCENARIO_NAMES,
-  breakerTable,
+  figuresTable,
   DEFENCE_SCENARIO_NAMES,
   SOLVING_SCENARIO_NAMES,
   describeFigures,
@@ -727,17 +728,27 @@ async function measureCrowds(run: BenchRun): Promise<Record<string, number>> {
   for (const figures of sqliteDefence) say(`  ${describeFigures("one proxy, SQLite:", figures)}`);
   for (const figures of postgresDefence) say(`  ${describeFigures("two proxies, PostgreSQL:", figures)}`);
   // Then testers that solve every challenge and invent a donor per card, against the circuit
-  // breakers: proxy/GUIDE.md's "Circuit breakers" table (up to 3 minutes).
+  // breakers, alone and beside a gala and a giving day (up to 3 minutes).
+  const breakers = [...BREAKER_SCENARIO_NAMES, ...BESIDE_SCENARIO_NAMES];
   const [sqliteBreakers, postgresBreakers] = await Promise.all([
-    runAllScenarios(() => startCrowdStack({}), {}, BREAKER_SCENARIO_NAMES),
+    runAllScenarios(() => startCrowdStack({}), {}, breakers),
     runAllScenarios(
       async () => startCrowdStack({ databaseUrl: await createDatabase(adminUrl, `givekit_crowd_${n++}`) }),
       {},
-      BREAKER_SCENARIO_NAMES,
+      breakers,
     ),
   ]);
-  say('  circuit breakers, testers that solve every challenge (proxy/GUIDE.md, "Circuit breakers"):');
-  say(breakerTable(sqliteBreakers, postgresBreakers));
+  for (const figures of sqliteBreakers) say(`  ${describeFigures("one proxy, SQLite:", figures)}`);
+  for (const figures of postgresBreakers) say(`  ${describeFigures("two proxies, PostgreSQL:", figures)}`);
+  say(
+    '  every scenario: people charged and their added wait (median / p95), what of the tester reached the upstream and its CPU s per card that did (proxy/GUIDE.md, "Circuit breakers"):',
+  );
+  say(
+    figuresTable(
+      [...sqlite, ...sqliteDefence, ...sqliteBreakers],
+      [...postgres, ...postgresDefence, ...postgresBreakers],
+    ),
+  );
   say();
   return {};
 }

@@ -159,7 +159,7 @@ function donorMetrics(registers: Registers) {
     }),
     breakerOpens: new Counter({
       name: "givekit_breaker_opens_total",
-      help: "Circuit breakers opened on cards reaching the card network, by scope (client, campaign).",
+      help: "Circuit breakers opened on cards reaching the card network, by scope (client, campaign, bin).",
       labelNames: ["scope"],
       registers,
     }),

@@ -16,6 +16,8 @@ export interface BreakerConfig {
   /** The same for one campaign, over every client. */
   campaignDeclines: number;
   campaignTokens: number;
+  /** Declines, and cards in flight, of one BIN (the first six digits) in the window, over every client and campaign: a tester's run. */
+  binDeclines: number;
   /** What each charge in a scope adds to both its budgets: a crowd's share of declined cards is not card testing. */
   successShare: number;
   /** How long a breaker first stays open, in seconds; each probe declined doubles it (up to windowS). */
@@ -106,6 +108,7 @@ export const DEFENCE_DEFAULTS = {
   GIVEKIT_BREAKER_CLIENT_TOKENS: "8",
   GIVEKIT_BREAKER_CAMPAIGN_DECLINES: "15",
   GIVEKIT_BREAKER_CAMPAIGN_TOKENS: "20",
+  GIVEKIT_BREAKER_BIN_DECLINES: "3",
   GIVEKIT_BREAKER_SUCCESS_SHARE: "0.1",
   GIVEKIT_BREAKER_OPEN_S: "30",
   TURNSTILE_SITE_KEY: "",
@@ -148,6 +151,7 @@ export const DefenceVariablesSchema = z.object({
   GIVEKIT_BREAKER_CLIENT_TOKENS: whole(1, MAX_COUNT),
   GIVEKIT_BREAKER_CAMPAIGN_DECLINES: whole(1, MAX_COUNT),
   GIVEKIT_BREAKER_CAMPAIGN_TOKENS: whole(1, MAX_COUNT),
+  GIVEKIT_BREAKER_BIN_DECLINES: whole(1, MAX_COUNT),
   GIVEKIT_BREAKER_SUCCESS_SHARE: Ratio,
   GIVEKIT_BREAKER_OPEN_S: whole(1, MAX_SECONDS),
   TURNSTILE_SITE_KEY: z.string(),
@@ -193,6 +197,7 @@ export function defenceConfig(e: DefenceVariables): { defence: DefenceConfig } {
         clientTokens: e.GIVEKIT_BREAKER_CLIENT_TOKENS,
         campaignDeclines: e.GIVEKIT_BREAKER_CAMPAIGN_DECLINES,
         campaignTokens: e.GIVEKIT_BREAKER_CAMPAIGN_TOKENS,
+        binDeclines: e.GIVEKIT_BREAKER_BIN_DECLINES,
         successShare: e.GIVEKIT_BREAKER_SUCCESS_SHARE,
         openS: e.GIVEKIT_BREAKER_OPEN_S,
       },

@@ -11,6 +11,7 @@ const CONFIG: BreakerConfig = {
   clientTokens: 8,
   campaignDeclines: 10,
   campaignTokens: 15,
+  binDeclines: 3,
   successShare: 0.1,
   openS: 30,
 };
@@ -114,6 +115,69 @@ describe("a circuit breaker", () => {
     }
     expect(through).toBe(15);
     expect(opened).toEqual(["campaign"]);
+  });
+
+  it("reserves a BIN's cards as they are admitted: cards sent at once cannot all pass its last slot", async () => {
+    const { breaker } = breakerWith();
+    // Six lanes at once, a BIN's budget of 3 declines and cards in flight: three go on, three wait.
+    const lanes = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        admit(breaker, breakerScopes(`10.2.0.${i}`, "71777/HOPE", "400000")),
+      ),
+    );
+    expect(lanes.filter((lane) => lane.through)).toHaveLength(3);
+    expect(lanes.filter((lane) => !lane.through)).toHaveLength(3);
+  });
+
+  it("gives a card's reservation back when it never reached the upstream", async () => {
+    const { breaker, opened } = breakerWith();
+    const scopes = breakerScopes("198.51.100.12", "71777/HOPE", "400000");
+    // Twenty cards admitted one after another, each refused before the upstream: none spends the BIN's budget of 3.
+    for (let i = 0; i < 20; i++) {
+      expect(await admit(breaker, scopes)).toMatchObject({ through: true });
+      await breaker.release(scopes);
+    }
+    expect(opened).toEqual([]);
+  });
+
+  it("counts a card tokenized again once: a venue's guests making their tokens again do not spend its budget", async () => {
+    const { breaker, opened } = breakerWith();
+    const scopes = breakerScopes("203.0.113.61");
+    // Seven guests' cards, each tokenized twice (the first token refused card_check_required).
+    for (let i = 0; i < 7; i++)
+      for (let again = 0; again < 2; again++)
+        expect(await breaker.admitCard(scopes, { human: false, card: `card-${i}` })).toMatchObject({
+          probe: [],
+        });
+    expect(opened).toEqual([]);
+  });
+
+  it("holds a BIN's run after its declines and cards in flight, not the other cards from its client", async () => {
+    const { breaker, opened } = breakerWith();
+    const tester = breakerScopes("203.0.113.62", "71777/HOPE", "400000");
+    // Three in flight at once: the fourth waits (cards in flight count as declines to come).
+    for (let i = 0; i < 3; i++) expect(await admit(breaker, tester)).toMatchObject({ through: true });
+    expect(await admit(breaker, tester)).toMatchObject({ through: false, code: "rate_limited" });
+    expect(opened).toEqual(["bin"]);
+    // A guest beside it, another BIN, from the same address, goes on.
+    expect(await admit(breaker, breakerScopes("203.0.113.62", "71777/HOPE", "414720"))).toMatchObject({
+      through: true,
+    });
+  });
+
+  it("lets a client's first card to a campaign through the campaign's open breaker, not its second", async () => {
+    const { breaker } = breakerWith();
+    for (let i = 0; i < 10; i++) {
+      const scopes = breakerScopes(`10.1.0.${i}`, "71777/HOPE");
+      await admit(breaker, scopes);
+      await breaker.recordOutcome(scopes, "declined", []);
+    }
+    // The campaign's 10 declines are spent: a client seen there waits, a newcomer gives.
+    expect(await admit(breaker, breakerScopes("10.1.0.1", "71777/HOPE"))).toMatchObject({ through: false });
+    expect(await admit(breaker, breakerScopes("198.51.100.20", "71777/HOPE"))).toMatchObject({
+      through: true,
+      probe: [],
+    });
   });
 
   it("a crowd's charges widen the budgets: 228 charged and 12 declined never open a breaker", async () => {

@@ -1,8 +1,8 @@
 /**
  * The bound on cards reaching the network, whoever sends them (a bot that solves every challenge
- * and invents a donor per card too): budgets per client and per campaign of declines and of
+ * and invents a donor per card too): budgets per client, per campaign and per BIN of declines and of
  * tokenizations not answered by a charge or a decline, counted in the store's counters (shared by every proxy
- * on PostgreSQL) over a window; each charge widens both by `successShare`, so a crowd's usual
+ * on PostgreSQL) over a window, each card reserved as it is admitted; each charge widens both by `successShare`, so a crowd's usual
  * share of declined cards never spends them. Past a budget the scope's breaker opens (a note in
  * the store, logged and counted once): cards wait. Once its time is over it lets one card through
  * as a probe (one every `openS` while the probe's outcome is unknown); a charge closes it (with
@@ -15,8 +15,11 @@ import type { BreakerConfig } from "../config";
 import { ProblemError } from "../problem";
 import type { Counters } from "../store";
 
-/** A breaker's scope: one client (its rate-limit key), or one campaign ("shortcode/KEYWORD"). */
-export type BreakerScope = `client:${string}` | `campaign:${string}`;
+/**
+ * A breaker's scope: one client (its rate-limit key), one campaign ("shortcode/KEYWORD"), or one
+ * BIN (a card number's first six digits, over every client and campaign: a tester's run).
+ */
+export type BreakerScope = `client:${string}` | `campaign:${string}` | `bin:${string}`;
 
 /** An open breaker, as the store's note keeps it. */
 interface OpenBreaker {
@@ -26,20 +29,30 @@ interface OpenBreaker {
   openedAt: number;
 }
 
-/** What a card admitted through the breakers is: an ordinary card, or an open breaker's probe. */
+/**
+ * What a card admitted through the breakers is: an ordinary card, an open breaker's probe, or a
+ * newcomer an open campaign breaker let pass (`passed`: its charge is not held there either).
+ */
 export interface BreakerPass {
   probe: BreakerScope[];
+  passed: BreakerScope[];
 }
 
-/** The scopes of a card's request: its client's, and its campaign's when it names one. */
-export const breakerScopes = (ip: string, campaign?: string): BreakerScope[] => [
+/** The scopes of a card's request: its client's, its campaign's when it names one, its BIN's when known. */
+export const breakerScopes = (ip: string, campaign?: string, bin?: string): BreakerScope[] => [
   `client:${rateLimitKey(ip)}`,
   ...(campaign ? [`campaign:${campaign}` as const] : []),
+  ...(bin && /^\d{6}$/.test(bin) ? [`bin:${bin}` as const] : []),
 ];
 
 /** Where a scope's open breaker is noted in the store. */
 const noteKey = (scope: BreakerScope) => `breaker:${scope}`;
-const kindOf = (scope: BreakerScope) => (scope.startsWith("client:") ? "client" : "campaign");
+type ScopeKind = "client" | "campaign" | "bin";
+const kindOf = (scope: BreakerScope): ScopeKind =>
+  scope.startsWith("client:") ? "client" : scope.startsWith("bin:") ? "bin" : "campaign";
+
+/** A card held at an open breaker (or past a budget). */
+const isWaiting = (error: unknown) => error instanceof ProblemError && error.code === "rate_limited";
 
 /** What a card waiting at an open breaker is told: 429 with when to come back, and a way out. */
 function waiting(retryAfterS: number): ProblemError {
@@ -64,7 +77,9 @@ export function createBreaker(
     counters: Counters;
     logger: Logger;
     /** Told of each breaker that opens (the metric). */
-    onOpen?: (kind: "client" | "campaign") => void;
+    onOpen?: (kind: ScopeKind) => void;
+    /** Told of a BIN's breaker that opens (a tester's run: defence mode for every campaign). */
+    onBinOpen?: (bin: string, figure: number) => Promise<void>;
   },
 ) {
   const count = deps.counters;
@@ -84,10 +99,42 @@ export function createBreaker(
     points,
     ttlMs: windowMs,
   });
-  const budgets = (scope: BreakerScope) =>
-    kindOf(scope) === "client"
-      ? { declines: config.clientDeclines, tokens: config.clientTokens }
-      : { declines: config.campaignDeclines, tokens: config.campaignTokens };
+  /** A card's tokenizations admitted in the window (`card`: its keyed hash, never its number). */
+  const cardOf = (card: string, points: number) => ({ key: `brk-card:${card}`, points, ttlMs: windowMs });
+  /** Cards a client sent to a campaign in the window: none yet makes a newcomer there. */
+  const seen = (campaign: BreakerScope, client: BreakerScope, points: number) => ({
+    key: `brk-seen:${campaign}:${client}`,
+    points,
+    ttlMs: windowMs,
+  });
+  /** Cards of a client held at a BIN's breaker, per campaign: the first counts as a decline there. */
+  const held = (campaign: BreakerScope, client: BreakerScope) => ({
+    key: `brk-held:${campaign}:${client}`,
+    points: 1,
+    ttlMs: windowMs,
+  });
+  const budgets = (scope: BreakerScope) => {
+    const kind = kindOf(scope);
+    if (kind === "client") return { declines: config.clientDeclines, tokens: config.clientTokens };
+    if (kind === "bin") return { declines: config.binDeclines, tokens: config.binDeclines };
+    return { declines: config.campaignDeclines, tokens: config.campaignTokens };
+  };
+
+  /**
+   * A card held at a BIN's breaker: its client's first there counts as one decline of its
+   * campaign's budget, so a tester rotating addresses opens the campaign's breaker, which then
+   * holds the clients seen there before (a giving day's donors, one card each, still pass).
+   */
+  async function heldAtBin(scopes: BreakerScope[]): Promise<void> {
+    const client = scopes.find((scope) => kindOf(scope) === "client");
+    const campaign = scopes.find((scope) => kindOf(scope) === "campaign");
+    if (!client || !campaign) return;
+    const [first] = await count.add([held(campaign, client)]);
+    if (first!.points !== 1) return;
+    const [declined, charged] = await count.add([declines(campaign, 1), charges(campaign, 0)]);
+    if (declined!.points >= allowance(config.campaignDeclines, charged!.points) && !(await openOf(campaign)))
+      await open(campaign, config.openS, "clients held at a BIN's breaker", declined!.points);
+  }
 
   async function openOf(scope: BreakerScope): Promise<OpenBreaker | null> {
     const text = await count.recall(noteKey(scope));
@@ -104,6 +151,7 @@ export function createBreaker(
     const state: OpenBreaker = { until: now + openS * 1000, openS, openedAt: now };
     await count.remember(noteKey(scope), JSON.stringify(state), windowMs + openS * 1000);
     deps.onOpen?.(kindOf(scope));
+    if (kindOf(scope) === "bin") await deps.onBinOpen?.(scope.slice("bin:".length), figure);
     deps.logger.warn(
       { event: "breaker_open", scope, why, count: figure, openS },
       `circuit breaker open: ${why} over budget; cards wait ${openS} s, then one goes through as a probe`,
@@ -147,35 +195,102 @@ export function createBreaker(
 
   return {
     /**
-     * Before a card's tokenization: through every scope's breaker (a probe when one is open and
-     * its time is over), then weighed against each scope's budgets (countToken counts it once the
-     * upstream made its token); the card that would pass a budget opens that scope's breaker and
-     * waits (429 rate_limited, Retry-After).
-     * `human`: the request passed Turnstile.
+     * Before a card's tokenization: reserved against its BIN's budget in one addition in the
+     * store, so that lanes sent at once each see their own count and cannot all pass its last
+     * slot (`release` gives the reservation back when the card never reaches the upstream), and
+     * weighed against its client's and campaign's (countToken counts it there once the upstream
+     * made its token); then through every scope's breaker (a probe when one is open and its time is
+     * over). A client's first card to a campaign in the window passes that campaign's open
+     * breaker and its budget of declines, not its budget of tokenizations (a giving day's donors
+     * give once each; a tester's addresses come again). A card tokenized again is counted once. A BIN's cards in flight count as declines to come. The card that would pass a
+     * budget opens that scope's breaker and waits (429 rate_limited, Retry-After), its
+     * reservation given back. `human`: the request passed Turnstile.
      */
-    async admitCard(scopes: BreakerScope[], options: { human: boolean }): Promise<BreakerPass> {
-      const probe: BreakerScope[] = [];
-      for (const scope of scopes) if ((await gate(scope, options.human)) === "probe") probe.push(scope);
-      const states = await count.add(
-        scopes.flatMap((scope) => [tokens(scope, 0), declines(scope, 0), charges(scope, 0)]),
-      );
-      for (const [index, scope] of scopes.entries()) {
-        if (probe.includes(scope) || options.human) continue;
-        const [pending, declined, charged] = states.slice(index * 3, index * 3 + 3).map((s) => s.points);
-        const budget = budgets(scope);
-        // This card would be one more tokenization not (yet) answered by a charge or a decline.
-        const over =
-          pending! + 1 > allowance(budget.tokens, charged!)
-            ? { why: "tokenizations", figure: pending! }
-            : declined! >= allowance(budget.declines, charged!)
-              ? { why: "declines", figure: declined! }
-              : null;
-        if (over) {
-          if (!(await openOf(scope))) await open(scope, config.openS, over.why, over.figure);
-          throw waiting(config.openS);
+    async admitCard(
+      scopes: BreakerScope[],
+      options: { human: boolean; card?: string },
+    ): Promise<BreakerPass> {
+      const client = scopes.find((scope) => kindOf(scope) === "client")!;
+      const campaign = scopes.find((scope) => kindOf(scope) === "campaign");
+      // A card tokenized again (its token refused card_check_required) is counted once.
+      const again = options.card ? (await count.add([cardOf(options.card, 1)]))[0]!.points > 1 : false;
+      // A BIN's cards are reserved as they are admitted (its lanes cannot all pass its last
+      // slot); a client's and a campaign's count once the upstream made the token (countToken):
+      // a crowd's cards waiting on the upstream are not yet tokens (a giving day's in flight
+      // opened its campaign's breaker on PostgreSQL when they were counted from here).
+      const reserve = (scope: BreakerScope) => (kindOf(scope) === "bin" && !again ? 1 : 0);
+      const states = await count.add([
+        ...scopes.flatMap((scope) => [tokens(scope, reserve(scope)), declines(scope, 0), charges(scope, 0)]),
+        ...(campaign ? [seen(campaign, client, 1)] : []),
+      ]);
+      const newcomer = campaign !== undefined && states[scopes.length * 3]!.points === 1;
+      const giveBack = () =>
+        count.add([
+          ...scopes.map((scope) => tokens(scope, -reserve(scope))),
+          ...(campaign ? [seen(campaign, client, -1)] : []),
+          ...(options.card ? [cardOf(options.card, -1)] : []),
+        ]);
+      let at: BreakerScope | undefined;
+      try {
+        const probe: BreakerScope[] = [];
+        const passed: BreakerScope[] = [];
+        for (const scope of scopes) {
+          at = scope;
+          if (scope === campaign && newcomer && !options.human) passed.push(scope);
+          else if ((await gate(scope, options.human)) === "probe") probe.push(scope);
         }
+        for (const [index, scope] of scopes.entries()) {
+          if (probe.includes(scope) || options.human) continue;
+          at = scope;
+          const [pending, declined, charged] = states.slice(index * 3, index * 3 + 3).map((s) => s.points);
+          const budget = budgets(scope);
+          // This card would be one more tokenization not (yet) answered by a charge or a decline
+          // (a BIN's pending counts it already). A newcomer is weighed against that budget alone
+          // (a stockpile's are held).
+          const over =
+            kindOf(scope) === "bin"
+              ? declined! + pending! > allowance(budget.declines, charged!)
+                ? { why: "declines and cards in flight", figure: declined! + pending! - 1 }
+                : null
+              : pending! + 1 > allowance(budget.tokens, charged!)
+                ? { why: "tokenizations", figure: pending! }
+                : !passed.includes(scope) && declined! >= allowance(budget.declines, charged!)
+                  ? { why: "declines", figure: declined! }
+                  : null;
+          if (over) {
+            if (!(await openOf(scope))) await open(scope, config.openS, over.why, over.figure);
+            throw waiting(config.openS);
+          }
+        }
+        return { probe, passed };
+      } catch (error) {
+        await giveBack();
+        if (isWaiting(error) && at && kindOf(at) === "bin") await heldAtBin(scopes);
+        throw error;
       }
-      return { probe };
+    },
+
+    /** A card admitted that never reached the upstream (refused on its way): its reservation given back. */
+    async release(scopes: BreakerScope[], card?: string): Promise<void> {
+      const client = scopes.find((scope) => kindOf(scope) === "client")!;
+      const campaign = scopes.find((scope) => kindOf(scope) === "campaign");
+      // Its BIN's reservation was this card's alone when its card's count falls to none.
+      const alone = card ? (await count.add([cardOf(card, -1)]))[0]!.points <= 0 : true;
+      await count.add([
+        ...scopes.map((scope) => tokens(scope, alone && kindOf(scope) === "bin" ? -1 : 0)),
+        ...(campaign ? [seen(campaign, client, -1)] : []),
+      ]);
+    },
+
+    /**
+     * A card token the upstream made: one more tokenization not yet followed by a charge, in its
+     * client's and campaign's scopes (its BIN's was reserved when it was admitted); a card
+     * tokenized again (its token refused card_check_required) is counted once.
+     */
+    async countToken(scopes: BreakerScope[], card?: string): Promise<void> {
+      const again = card ? (await count.add([cardOf(card, 0)]))[0]!.points > 1 : false;
+      if (again) return;
+      await count.add(scopes.filter((scope) => kindOf(scope) !== "bin").map((scope) => tokens(scope, 1)));
     },
 
     /**
@@ -184,22 +299,32 @@ export function createBreaker(
      * by trying again. Takes no probe: the card the probe's turn is free for goes on to admitCard.
      */
     async peek(scopes: BreakerScope[]): Promise<void> {
-      for (const scope of scopes) await gate(scope, false, true);
-    },
-
-    /** A card token the upstream made: one more tokenization not yet followed by a charge, in each scope. */
-    async countToken(scopes: BreakerScope[]): Promise<void> {
-      await count.add(scopes.map((scope) => tokens(scope, 1)));
+      const client = scopes.find((scope) => kindOf(scope) === "client")!;
+      const campaign = scopes.find((scope) => kindOf(scope) === "campaign");
+      const newcomer = campaign ? (await count.add([seen(campaign, client, 0)]))[0]!.points <= 0 : false;
+      for (const scope of scopes) {
+        if (scope === campaign && newcomer) continue;
+        try {
+          await gate(scope, false, true);
+        } catch (error) {
+          if (isWaiting(error) && kindOf(scope) === "bin") await heldAtBin(scopes);
+          throw error;
+        }
+      }
     },
 
     /**
      * Before a donation's charge with a token made earlier (a stockpile's): waits at an open
-     * breaker unless its card is that breaker's probe, or a new probe, or `human`.
+     * breaker unless its card is that breaker's probe, or a new probe, or `human`, or it passed
+     * that breaker as a newcomer when its token was made.
      */
-    async admitCharge(scopes: BreakerScope[], options: { human: boolean; probe: BreakerScope[] }) {
+    async admitCharge(
+      scopes: BreakerScope[],
+      options: { human: boolean; probe: BreakerScope[]; passed?: BreakerScope[] },
+    ) {
       const probe = [...options.probe];
       for (const scope of scopes) {
-        if (probe.includes(scope)) continue;
+        if (probe.includes(scope) || options.passed?.includes(scope)) continue;
         if ((await gate(scope, options.human)) === "probe") probe.push(scope);
       }
       return { probe };
@@ -226,9 +351,11 @@ export function createBreaker(
         }
         return;
       }
-      // A declined card's tokenization is answered: it counts as a decline now, no longer as unanswered.
-      await count.add(scopes.map((scope) => tokens(scope, -1)));
-      const states = await count.add(scopes.flatMap((scope) => [declines(scope, 1), charges(scope, 0)]));
+      // A declined card's tokenization is answered: it counts as a decline now, no longer as
+      // unanswered, in one addition (a BIN's budget weighs the two together).
+      const states = (
+        await count.add(scopes.flatMap((scope) => [tokens(scope, -1), declines(scope, 1), charges(scope, 0)]))
+      ).filter((_, index) => index % 3 !== 0);
       for (const [index, scope] of scopes.entries()) {
         const state = await openOf(scope);
         if (probe.includes(scope)) {

@@ -49,6 +49,7 @@ describe("the card-testing settings", () => {
         clientTokens: 8,
         campaignDeclines: 15,
         campaignTokens: 20,
+        binDeclines: 3,
         successShare: 0.1,
         openS: 30,
       },

@@ -14,7 +14,7 @@ import type { Counters, DefenceStore } from "../store";
 import { ProblemError } from "../problem";
 import { createAllowances } from "./allowances";
 import { breakerScopes, createBreaker } from "./breaker";
-import { createDefenceMode, scopesOf } from "./defence-mode";
+import { ALL_SCOPE, createDefenceMode, scopesOf } from "./defence-mode";
 import { identityDeclines } from "./keys";
 import { createMintedTokens, type MintedToken } from "./minted";
 import { createPow } from "./pow";
@@ -52,7 +52,7 @@ export function createDefence(
     /** Told of a declined card's form session (form-session.ts blocks a session whose cards are declined). */
     onSessionDecline?: (session: string) => Promise<void>;
     /** Told of each circuit breaker that opens (the metric). */
-    onBreakerOpen?: (kind: "client" | "campaign") => void;
+    onBreakerOpen?: (kind: "client" | "campaign" | "bin") => void;
   },
 ) {
   const counters = deps.counters ?? memoryCounters();
@@ -92,6 +92,9 @@ export function createDefence(
     counters,
     logger: deps.logger,
     onOpen: deps.onBreakerOpen,
+    // A BIN's breaker holds its run's cards; its other cards (a tester's live ones) meet the challenge.
+    onBinOpen: (bin, figure) =>
+      guarded("defence mode for a BIN's breaker", () => mode.cross(ALL_SCOPE, "bin_run", figure, { bin })),
   });
   // Venues let through for an event (givekit defence allow): they pass an open breaker, and
   // spending a budget does not challenge them.
@@ -132,11 +135,18 @@ export function createDefence(
    */
   async function admitTokenization(request: CardRequest) {
     const admitted = await admission.admitTokenization(request);
-    const scopes = breakerScopes(request.ip, request.campaign || request.session?.campaign || undefined);
+    const scopes = breakerScopes(
+      request.ip,
+      request.campaign || request.session?.campaign || undefined,
+      request.bin,
+    );
     const allowed = await allowances.has(request.ip);
     try {
-      const { probe } = await breaker.admitCard(scopes, { human: admitted.human || allowed });
-      return { ...admitted, probe };
+      const { probe, passed } = await breaker.admitCard(scopes, {
+        human: admitted.human || allowed,
+        card: request.card,
+      });
+      return { ...admitted, probe, passed };
     } catch (error) {
       if (!isWaiting(error) || !verifier || !turnstile) throw error;
       const proof = request.proof;
@@ -144,8 +154,8 @@ export function createDefence(
       if (!proof || proof.includes("~") || admitted.scrutiny) throw askHuman();
       const verdict = await verifier.verify(proof, request.ip);
       if (verdict.kind !== "passed") throw askHuman();
-      const { probe } = await breaker.admitCard(scopes, { human: true });
-      return { ...admitted, human: true, probe };
+      const { probe, passed } = await breaker.admitCard(scopes, { human: true, card: request.card });
+      return { ...admitted, human: true, probe, passed };
     }
   }
 
@@ -154,11 +164,11 @@ export function createDefence(
    * (breaker.ts's peek), or, where Turnstile is configured, asks for it; a Turnstile proof sent
    * goes on to admitTokenization, which checks it.
    */
-  async function holdAtBreakers(request: { ip: string; campaign?: string; proof?: string }) {
+  async function holdAtBreakers(request: { ip: string; campaign?: string; proof?: string; bin?: string }) {
     if (verifier && turnstile && request.proof && !request.proof.includes("~")) return;
     if (await allowances.has(request.ip)) return;
     try {
-      await breaker.peek(breakerScopes(request.ip, request.campaign));
+      await breaker.peek(breakerScopes(request.ip, request.campaign, request.bin));
     } catch (error) {
       if (isWaiting(error) && verifier && turnstile) throw askHuman();
       throw error;
@@ -174,9 +184,10 @@ export function createDefence(
     const admitted = await admission.admitDonation(request);
     const facts = admitted.minted;
     try {
-      const { probe } = await breaker.admitCharge(breakerScopes(request.ip, request.campaign), {
+      const { probe } = await breaker.admitCharge(breakerScopes(request.ip, request.campaign, facts?.bin), {
         human: (facts?.human ?? false) || (await allowances.has(request.ip)),
         probe: (facts?.probe ?? []) as ReturnType<typeof breakerScopes>,
+        passed: (facts?.passed ?? []) as ReturnType<typeof breakerScopes>,
       });
       // A stockpiled token taken as a probe now: its outcome closes or reopens that breaker.
       if (facts && probe.length > (facts.probe?.length ?? 0))
@@ -206,7 +217,7 @@ export function createDefence(
     if (!detail.ip) return;
     const noted = detail.token ? await minted.recall(detail.token) : null;
     await breaker.recordOutcome(
-      breakerScopes(detail.ip, campaign),
+      breakerScopes(detail.ip, campaign, noted?.bin),
       outcome,
       (noted?.probe ?? []) as ReturnType<typeof breakerScopes>,
     );
@@ -219,9 +230,19 @@ export function createDefence(
     holdAtBreakers,
     admitTokenization,
     admitDonation,
-    /** A card token the upstream made, counted at its client's and campaign's breakers. */
-    recordMinted: (ip: string, campaign?: string) =>
-      guarded("counting a token at the breakers", () => breaker.countToken(breakerScopes(ip, campaign))),
+    /** A card token the upstream made, counted at its client's and campaign's breakers (`card`: its keyed hash). */
+    recordMinted: (ip: string, campaign?: string, card?: string) =>
+      guarded("counting a token at the breakers", () =>
+        breaker.countToken(breakerScopes(ip, campaign), card),
+      ),
+    /**
+     * A card admitted (and reserved at its BIN's breaker) that never reached the upstream: its
+     * reservation given back. One that reached it stays counted, token or not.
+     */
+    releaseCard: (ip: string, campaign?: string, bin?: string, card?: string) =>
+      guarded("giving back a card's reservation at the breakers", () =>
+        breaker.release(breakerScopes(ip, campaign, bin), card),
+      ),
     /** The breakers open now among these scopes. */
     openBreakers: breaker.openIn,
     /** Remembers a token just minted, for its donation (the hold time), shared by every proxy. */

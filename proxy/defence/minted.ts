@@ -17,6 +17,10 @@ export interface MintedToken {
   card: string;
   /** The scopes whose open breaker let it through as their probe (breaker.ts); none: an ordinary card. */
   probe?: string[];
+  /** The scopes whose open breaker let it pass as a client's first card there (breaker.ts). */
+  passed?: string[];
+  /** Its card's BIN (the first six digits, never more): its breaker's scope. */
+  bin?: string;
   /** It passed Turnstile, which lets a card through an open breaker. */
   human?: boolean;
 }

@@ -34,6 +34,10 @@ export interface CardRequest {
   campaign?: string;
   session?: SessionFacts | null;
   proof?: string;
+  /** The card's BIN (its first six digits): its circuit breaker's scope. */
+  bin?: string;
+  /** The card's keyed hash (keys.ts): a card tokenized again is counted once at the breakers. */
+  card?: string;
 }
 
 function challengeFailed(): ProblemError {

@@ -67,7 +67,12 @@ export interface TokenizeDeps {
   /** The challenge before a card reaches the upstream, the signals it counts, the token it remembers. */
   defence: Pick<
     Defence,
-    "holdAtBreakers" | "admitTokenization" | "recordTokenization" | "recordToken" | "recordMinted"
+    | "holdAtBreakers"
+    | "admitTokenization"
+    | "recordTokenization"
+    | "recordToken"
+    | "recordMinted"
+    | "releaseCard"
   >;
   campaigns: Pick<CampaignDirectory, "byKeyword">;
   /** Key of the card's keyed hash (the signals' and the form session's). */
@@ -148,10 +153,12 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     throw looksDeclined();
   }
   // An open circuit breaker holds the card before its session or its client counts it.
+  const bin = digits.slice(0, 6);
   await deps.defence.holdAtBreakers({
     ip,
     campaign: campaign ?? (session?.campaign || undefined),
     proof: typeof proof === "string" ? proof : undefined,
+    bin,
   });
   // A filled honeypot, or a form session that is missing, forged, too young, spent or blocked, is
   // a bot: refused before the upstream.
@@ -166,17 +173,25 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     throw looksDeclined();
   }
   const scope = campaign ?? (session?.campaign || undefined);
-  const { proven, scrutiny, probe, human } = await countChallenge(deps.ops, scope, proof, () =>
+  const { proven, scrutiny, probe, passed, human } = await countChallenge(deps.ops, scope, proof, () =>
     deps.defence.admitTokenization({
       ip,
       campaign: scope,
       session,
       proof: typeof proof === "string" ? proof : undefined,
+      bin,
+      card: key,
     }),
   );
   if (scrutiny) log({ scrutiny: scrutiny.why, proven });
   if (probe.length > 0) log({ breakerProbe: probe.join(" ") });
-  await deps.rateLimits.admitTokenization(ip);
+  try {
+    await deps.rateLimits.admitTokenization(ip);
+  } catch (error) {
+    // Admitted by the breakers, refused before the upstream: the card's reservation there is given back.
+    await deps.defence.releaseCard(ip, scope, bin, key);
+    throw error;
+  }
   await deps.defence.recordTokenization({ digits, key }, scope);
   // The schema accepted the date, so it parses; the upstream takes MM/YYYY.
   const expiry = parseExpiry(card.expiration_date)!;
@@ -196,10 +211,12 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     proven,
     session: session?.id ?? null,
     card: key,
+    bin,
     ...(probe.length > 0 ? { probe } : {}),
+    ...(passed.length > 0 ? { passed } : {}),
     ...(human ? { human } : {}),
   });
-  await deps.defence.recordMinted(ip, scope);
+  await deps.defence.recordMinted(ip, scope, key);
   return {
     token: outcome.token,
     brand: outcome.brand ?? cardBrand(digits),

@@ -141,6 +141,9 @@ describe("card testing from many addresses, two proxies on one PostgreSQL", () =
       TURNSTILE_SITE_KEY: "1x-site",
       TURNSTILE_SECRET: "1x-secret",
       TURNSTILE_VERIFY_URL: verifyUrl,
+      // The signals are under test here, not the BIN's breaker (test/proxy/defence/breaker-crowds.ts),
+      // which holds this bot's one BIN after three cards, before any signal crosses.
+      GIVEKIT_BREAKER_BIN_DECLINES: "1000",
     });
     const startedAt = Date.now();
     await runBot(p.apis);
@@ -247,6 +250,7 @@ describe("card testing from many addresses, two proxies on one PostgreSQL", () =
       // test/proxy/defence/breaker-crowds.ts), which would keep the people below waiting.
       GIVEKIT_BREAKER_CAMPAIGN_DECLINES: "1000",
       GIVEKIT_BREAKER_CAMPAIGN_TOKENS: "1000",
+      GIVEKIT_BREAKER_BIN_DECLINES: "1000",
     });
     const startedAt = Date.now();
     await runBot(p.apis);

@@ -48,7 +48,13 @@ afterEach(async () => {
 async function start(env: Record<string, string>, frontOptions: Parameters<typeof startFront>[1] = {}) {
   proxy = await startProxy({
     upstreamUrl: sandbox.url,
-    env: { GIVEKIT_METRICS_TOKEN: METRICS_TOKEN, GIVEKIT_RECONCILE_INTERVAL_S: "0", ...env },
+    // The clients' addresses are under test, not the BIN's breaker: every card here is of one test BIN.
+    env: {
+      GIVEKIT_METRICS_TOKEN: METRICS_TOKEN,
+      GIVEKIT_RECONCILE_INTERVAL_S: "0",
+      GIVEKIT_BREAKER_BIN_DECLINES: "1000",
+      ...env,
+    },
   });
   front = await startFront(proxy.url, frontOptions);
   return front;

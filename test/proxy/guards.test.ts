@@ -291,7 +291,10 @@ describe("a donor's declines", () => {
 });
 
 describe("one donor declined from many addresses", () => {
-  const ctx = useStack({ proxy: { env: { GIVEKIT_TRUST_PROXY: "loopback" } } });
+  // The signal is under test, not the BIN's breaker, which holds these cards' one BIN after three.
+  const ctx = useStack({
+    proxy: { env: { GIVEKIT_TRUST_PROXY: "loopback", GIVEKIT_BREAKER_BIN_DECLINES: "1000" } },
+  });
 
   it("one name declined from 3 addresses, whatever its e-mails, puts the campaign in defence mode: every card challenged, nobody refused", async () => {
     for (let i = 0; i < 3; i++) {
@@ -331,7 +334,10 @@ describe("one donor declined from many addresses", () => {
 });
 
 describe("one amount declined from many addresses", () => {
-  const ctx = useStack({ proxy: { env: { GIVEKIT_TRUST_PROXY: "loopback" } } });
+  // The signal is under test, not the BIN's breaker, which holds these cards' one BIN after three.
+  const ctx = useStack({
+    proxy: { env: { GIVEKIT_TRUST_PROXY: "loopback", GIVEKIT_BREAKER_BIN_DECLINES: "1000" } },
+  });
 
   it("5 declines of one amount from 5 addresses, each its own donor and card, put the campaign in defence mode", async () => {
     for (let i = 0; i < 5; i++) {

@@ -111,6 +111,7 @@ const BREAKERS_APART = {
   GIVEKIT_BREAKER_CLIENT_TOKENS: "1000",
   GIVEKIT_BREAKER_CAMPAIGN_DECLINES: "1000",
   GIVEKIT_BREAKER_CAMPAIGN_TOKENS: "1000",
+  GIVEKIT_BREAKER_BIN_DECLINES: "1000",
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

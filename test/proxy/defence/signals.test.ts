@@ -33,12 +33,13 @@ const CAMPAIGNS = {
 
 /**
  * Every signal high but the ones a test lowers, the circuit breakers' budgets too (their unanswered
- * tokenizations would ask for Turnstile first); Turnstile configured (nothing here is verified).
+ * tokenizations would ask for Turnstile first; a BIN's would hold a run of one BIN); Turnstile configured (nothing here is verified).
  */
 const QUIET_ELSEWHERE = {
   GIVEKIT_TRUST_PROXY: "1",
   GIVEKIT_BREAKER_CLIENT_TOKENS: "1000",
   GIVEKIT_BREAKER_CAMPAIGN_TOKENS: "1000",
+  GIVEKIT_BREAKER_BIN_DECLINES: "1000",
   GIVEKIT_RATE_PAYMENT_TOKENS: "1000",
   GIVEKIT_DEFENCE_TOKENS_PER_MIN: "1000",
   GIVEKIT_DEFENCE_CARDS_PER_MIN: "1000",
