@@ -222,7 +222,7 @@ describe("the widget's files, compressed as the build wrote them", () => {
         "Accept-Encoding %j: 304 for its own ETag",
         async (accept) => {
           await start(compressedWidget());
-          const headers = accept ? { "Accept-Encoding": accept } : {};
+          const headers: Record<string, string> = accept ? { "Accept-Encoding": accept } : {};
           const etag = (await rawGet(proxy.url + path, headers)).headers["etag"] as string;
           expect(etag).toMatch(/^"[\w-]+"$/);
           const again = await rawGet(proxy.url + path, { ...headers, "If-None-Match": etag });
