@@ -2,8 +2,8 @@
 // defaults (behind one trusted reverse proxy, as a deployment is), one proxy on SQLite and two
 // on one PostgreSQL, without a challenge and with Turnstile (a fake verifier that people pass).
 // Money is counted in each scenario's own sandbox. The scenarios run in real time (a gala's
-// guests spend 20 to 90 s in the form): about 90 s for each store's file (crowds-sqlite.test.ts,
-// crowds-postgres.test.ts), which run in workers of their own, as proxies run in processes of theirs.
+// guests spend 20 to 90 s in the form): about 3 minutes a store, in crowds.test.ts; the proxies run
+// in processes of their own, as a host runs them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeTurnstile, type FakeTurnstile } from "../../../e2e/turnstile-fake";
 import { mkdtempSync, rmSync } from "node:fs";
