@@ -21,6 +21,28 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/**
+ * Sets a store's schema version beside a proxy running in this process: a write the proxy's
+ * open batch holds is tried again after the event loop has let that batch commit (a synchronous
+ * wait for the lock would hold the very loop that commits it).
+ */
+async function setSchemaVersion(path: string, version: number): Promise<void> {
+  const db = openSqlite(path, { timeout: 0 });
+  try {
+    for (let tries = 0; ; tries++) {
+      try {
+        db.pragma(`user_version = ${version}`);
+        return;
+      } catch (error) {
+        if (tries === 100 || (error as { code?: string }).code !== "SQLITE_BUSY") throw error;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+  } finally {
+    db.close();
+  }
+}
+
 function env(extra: Record<string, string>): NodeJS.ProcessEnv {
   return {
     // migrate never calls the upstream; the configuration needs one all the same.
@@ -72,9 +94,7 @@ describe("givekit migrate on SQLite", () => {
       expect(current.code).toBe(0);
       expect(current.out).toMatch(/schema already at version \d+ \(a running proxy holds it/);
       // A proxy of an older release still running on its older schema.
-      const db = openSqlite(join(proxy.dataDir, DB_FILE));
-      db.pragma(`user_version = ${SQLITE_SCHEMA_VERSION - 1}`);
-      db.close();
+      await setSchemaVersion(join(proxy.dataDir, DB_FILE), SQLITE_SCHEMA_VERSION - 1);
       const older = await migrate(env({ GIVEKIT_DATA_DIR: proxy.dataDir }));
       expect(older.code).toBe(1);
       expect(older.out).toMatch(
