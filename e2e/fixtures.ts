@@ -50,6 +50,9 @@ const E2E_PROXY_ENV = {
   GIVEKIT_DEFENCE_CAMPAIGN_DECLINES_PER_MIN: "100000",
   GIVEKIT_DEFENCE_CAMPAIGN_CARDS_PER_MIN: "100000",
   GIVEKIT_DEFENCE_BIN_CARDS: "100000",
+  // The BIN's circuit breaker: the worker's declining test card is one BIN, whose breaker would
+  // put every campaign in defence mode for the tests after it (its own tests: test/proxy/defence/).
+  GIVEKIT_BREAKER_BIN_DECLINES: "100000",
 };
 
 /** The source a givekit donation gets upstream: givekit's, tagged with its attempt's reference. */

@@ -3,7 +3,7 @@
 // works, the budget; its headers beside, which HTTP/2 in front of the proxy would mostly compress.
 import type { CDPSession, Page } from "@playwright/test";
 import { WIRE_BUDGET_BYTES, wholeDonationOnTheWire } from "../bench/wire-donation";
-import { expect, test } from "./fixtures";
+import { expect, test, withServers } from "./fixtures";
 
 const KB = 1024;
 /** README's budget for a donate page in English until its form works, encoded bodies on the wire (issue 22). */
@@ -118,28 +118,32 @@ test("a donate page in English works after 20 KB from the proxy (the target; 20.
 
 test("a whole donation, page load to thank-you, within 40 KB from the proxy, headers included, behind TLS (issue 46)", async ({
   page,
-  hostUrl,
-  proxyServer,
-  sandbox,
 }) => {
   // The donor pauses at each step, as a person does: about 12 s.
   test.setTimeout(60_000);
-  const wire = await wholeDonationOnTheWire(page, `${hostUrl}/snippet.html`, proxyServer.url);
-  process.stdout.write(
-    `A whole donation on the wire: ${wire.received} B from the proxy of ${WIRE_BUDGET_BYTES} ` +
-      `(headers ${wire.headers}, bodies ${wire.bodies}, ${wire.beacons} beacons)\n`,
-  );
-  // It was a gift: $50 charged, once, to the donor who gave it.
-  const charged = (await sandbox.transactions({ keyword: "HOPE" })).filter(
-    (row) => row.last_name === "Onthewire",
-  );
-  expect(charged).toHaveLength(1);
-  expect(charged[0]).toMatchObject({ amount: "50.00", last_4: "4242" });
-  // Every step counted, one beacon a step, each answered as a deployment behind TLS answers.
-  expect(wire.beacons).toBe(4);
-  const beacons = wire.transfers.filter(({ path }) => path === "/v1/form-events");
-  expect(beacons.every(({ headers }) => headers > 0)).toBe(true);
-  expect(wire.received).toBeLessThanOrEqual(WIRE_BUDGET_BYTES);
+  // A stack of its own, with the defaults: a worker's shared proxy may be in defence mode after
+  // other tests' declines, where a first-time donor meets a challenge (its solver's code) on top.
+  await withServers({}, async ({ sandbox, proxy, host }) => {
+    const wire = await wholeDonationOnTheWire(page, `${host.url}/snippet.html`, proxy.url);
+    process.stdout.write(
+      `A whole donation on the wire: ${wire.received} B from the proxy of ${WIRE_BUDGET_BYTES} ` +
+        `(headers ${wire.headers}, bodies ${wire.bodies}, ${wire.beacons} beacons)\n`,
+    );
+    // It was a gift: $50 charged, once, to the donor who gave it.
+    const charged = (await sandbox.transactions({ keyword: "HOPE" })).filter(
+      (row) => row.last_name === "Onthewire",
+    );
+    expect(charged).toHaveLength(1);
+    expect(charged[0]).toMatchObject({ amount: "50.00", last_4: "4242" });
+    // Every step counted, one beacon a step, each answered as a deployment behind TLS answers.
+    expect(wire.beacons).toBe(4);
+    const beacons = wire.transfers.filter(({ path }) => path === "/v1/form-events");
+    expect(beacons.every(({ headers }) => headers > 0)).toBe(true);
+    const answers = wire.transfers.map(
+      ({ method, path, headers, body }) => `${method} ${path} ${headers}+${body}`,
+    );
+    expect(wire.received, answers.join("\n")).toBeLessThanOrEqual(WIRE_BUDGET_BYTES);
+  });
 });
 
 test("the first step works while the rest of the form is on its way; Next waits for it", async ({
