@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqliteStore } from "../../proxy/store/sqlite";
 import type { Store } from "../../proxy/store/types";
+import { sendingAttempt } from "./sending-attempt";
 
 /** The store's claim lease; the clock is moved past it so every attempt is unknown. */
 export const UNKNOWN_LEASE_MS = 20_000;
@@ -28,30 +29,7 @@ export async function unknownStore(
     () => rmSync(dir, { recursive: true, force: true }),
     () => store.close(),
   );
-  for (const reference of references) {
-    const claimed = await store.claimKey({
-      scope: "s",
-      key: reference,
-      endpoint: "donations",
-      fingerprint: "f",
-    });
-    if (claimed.kind !== "started") throw new Error("expected a claim");
-    await store.startAttempt(claimed.claim, {
-      reference,
-      idempotency_key: reference,
-      client_scope: "s",
-      client_ip: "203.0.113.5",
-      fingerprint: "f",
-      shortcode: "71777",
-      keyword: "HOPE",
-      amount: "25.00",
-      fee_amount: "0.00",
-      recurring_frequency: null,
-      peer_fundraiser_id: null,
-      peer_fundraiser_team_id: null,
-      utm: null,
-    });
-  }
+  for (const reference of references) await sendingAttempt(store, reference, { scope: "s" });
   clock.now += UNKNOWN_LEASE_MS + 1;
   await store.expireLeases();
   return store;

@@ -8,6 +8,7 @@ import { openPostgresStore } from "../../proxy/store/postgres";
 import { openSqliteStore } from "../../proxy/store/sqlite";
 import type { Claim, OutboxEvent, Store } from "../../proxy/store/types";
 import { sql, testDatabase } from "../helpers/postgres";
+import { sendingAttempt } from "../helpers/sending-attempt";
 
 const LEASE_MS = 20_000;
 const HOOK = "https://crm.example.org/givekit";
@@ -73,31 +74,7 @@ const success = {
   problem_field: null,
 };
 
-async function sending(store: Store, reference: string): Promise<Claim> {
-  const result = await store.claimKey({
-    scope: "origin:https://shelter.example",
-    key: reference,
-    endpoint: "donations",
-    fingerprint: "fp",
-  });
-  if (result.kind !== "started") throw new Error(result.kind);
-  await store.startAttempt(result.claim, {
-    reference,
-    idempotency_key: reference,
-    client_scope: "origin:https://shelter.example",
-    client_ip: "203.0.113.5",
-    fingerprint: "fp",
-    shortcode: "71777",
-    keyword: "HOPE",
-    amount: "25.00",
-    fee_amount: "0.00",
-    recurring_frequency: null,
-    peer_fundraiser_id: null,
-    peer_fundraiser_team_id: null,
-    utm: null,
-  });
-  return result.claim;
-}
+const sending = (store: Store, reference: string): Promise<Claim> => sendingAttempt(store, reference);
 
 const ids = (rows: { event_id: string }[]) => rows.map((row) => row.event_id);
 

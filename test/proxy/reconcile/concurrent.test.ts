@@ -7,6 +7,7 @@ import type { Store } from "../../../proxy/store/types";
 import type { TransactionRow } from "../../../contract/upstream";
 import { reportRow } from "../../helpers/fake-upstream";
 import { testDatabase } from "../../helpers/postgres";
+import { sendingAttempt } from "../../helpers/sending-attempt";
 
 const LEASE_MS = 20_000;
 const stores: Store[] = [];
@@ -32,30 +33,8 @@ describe("two reconcilers on one PostgreSQL", () => {
     };
     const [a, b] = [await open(), await open()];
     const references = Array.from({ length: 8 }, (_, i) => `gk_${String(i).padStart(20, "0")}`);
-    for (const reference of references) {
-      const claimed = await a.claimKey({
-        scope: "origin:x",
-        key: reference,
-        endpoint: "donations",
-        fingerprint: "f",
-      });
-      if (claimed.kind !== "started") throw new Error("expected a claim");
-      await a.startAttempt(claimed.claim, {
-        reference,
-        idempotency_key: reference,
-        client_scope: "origin:x",
-        client_ip: "203.0.113.5",
-        fingerprint: "f",
-        shortcode: "71777",
-        keyword: "HOPE",
-        amount: "777.77",
-        fee_amount: "0.00",
-        recurring_frequency: null,
-        peer_fundraiser_id: null,
-        peer_fundraiser_team_id: null,
-        utm: null,
-      });
-    }
+    for (const reference of references)
+      await sendingAttempt(a, reference, { scope: "origin:x", amount: "777.77" });
     clock.now += LEASE_MS + 1;
     expect(await a.expireLeases()).toBe(8);
 
