@@ -114,40 +114,30 @@ function reconcileEvery(deps: Parameters<typeof startJobs>[0]): {
     warn: (fields, message) => logger.warn(fields, message),
     webhooks: deps.webhooks,
   });
-  const stopping = new AbortController();
-  let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    if (running || stopping.signal.aborted) return;
-    running = reconciler
-      .pass({ signal: stopping.signal })
-      .then((steps) => {
-        deps.metrics?.reconcilePasses.inc({ result: "ok" });
-        // One line per attempt this proxy resolved: with several proxies, the lines of all of
-        // them together name each attempt once.
-        for (const step of steps) {
-          if (RESOLVED.has(step.result)) {
-            deps.metrics?.reconcileSettled.inc({ state: step.result });
-            logger.info(
-              { reference: step.reference, state: step.result, transaction_id: step.transaction_id },
-              "attempt reconciled",
-            );
+  return everyInBackground(
+    (signal) =>
+      reconciler
+        .pass({ signal })
+        .then((steps) => {
+          deps.metrics?.reconcilePasses.inc({ result: "ok" });
+          // One line per attempt this proxy resolved: with several proxies, the lines of all of
+          // them together name each attempt once.
+          for (const step of steps) {
+            if (RESOLVED.has(step.result)) {
+              deps.metrics?.reconcileSettled.inc({ state: step.result });
+              logger.info(
+                { reference: step.reference, state: step.result, transaction_id: step.transaction_id },
+                "attempt reconciled",
+              );
+            }
           }
-        }
-      })
-      .catch((error: unknown) => {
-        deps.metrics?.reconcilePasses.inc({ result: "failed" });
-        logger.warn({ error: String(error) }, "reconcile pass failed");
-      })
-      .finally(() => (running = undefined));
-  }, deps.reconcileIntervalS * 1000);
-  return {
-    timer,
-    async stop() {
-      clearInterval(timer);
-      stopping.abort();
-      await running;
-    },
-  };
+        })
+        .catch((error: unknown) => {
+          deps.metrics?.reconcilePasses.inc({ result: "failed" });
+          logger.warn({ error: String(error) }, "reconcile pass failed");
+        }),
+    deps.reconcileIntervalS * 1000,
+  );
 }
 
 /** Claims whose proxy died: their attempts become unknown (202 Pending), never sent again. */
@@ -179,22 +169,39 @@ function pruneEvery(
   deps: { store: Pick<Store, "pruneDashboardCounts">; logger: Logger },
   keepDays: number,
 ): { timer: NodeJS.Timeout; stop(): Promise<void> } {
+  return everyInBackground(
+    (signal) =>
+      pruneDashboardCounts(deps.store, keepDays, Date.now(), { signal })
+        .then(() => undefined)
+        .catch((error: unknown) =>
+          deps.logger.warn(
+            { error: error instanceof Error ? error.message : String(error) },
+            "dashboard counts' retention failed",
+          ),
+        ),
+    PURGE_INTERVAL_MS,
+    { now: true },
+  );
+}
+
+/**
+ * `work` every `intervalMs` (and at once with `now`), never two at a time: a run still going
+ * when the timer fires is not overlapped. `stop()` aborts the signal it was handed, starts no
+ * further run and resolves once the run under way has ended.
+ */
+function everyInBackground(
+  work: (signal: AbortSignal) => Promise<void>,
+  intervalMs: number,
+  { now = false } = {},
+): { timer: NodeJS.Timeout; stop(): Promise<void> } {
   const stopping = new AbortController();
   let running: Promise<void> | undefined;
-  const prune = () => {
+  const run = () => {
     if (running || stopping.signal.aborted) return;
-    running = pruneDashboardCounts(deps.store, keepDays, Date.now(), { signal: stopping.signal })
-      .then(() => undefined)
-      .catch((error: unknown) =>
-        deps.logger.warn(
-          { error: error instanceof Error ? error.message : String(error) },
-          "dashboard counts' retention failed",
-        ),
-      )
-      .finally(() => (running = undefined));
+    running = work(stopping.signal).finally(() => (running = undefined));
   };
-  prune();
-  const timer = setInterval(prune, PURGE_INTERVAL_MS);
+  if (now) run();
+  const timer = setInterval(run, intervalMs);
   return {
     timer,
     async stop() {
