@@ -8,6 +8,8 @@ import { defineConfig } from "vite";
  *
  *   proxy/cli/main.ts → dist/server/givekit.js  what bin/givekit.js runs (serve, migrate, doctor, …)
  *   proxy/server.ts   → dist/server/proxy.js    the proxy alone: `node dist/server/proxy.js`
+ *   proxy/campaign/progress-worker.ts → dist/server/progress-worker.js
+ *                                        the thread that reads progress reports (proxy/worker-thread.ts)
  */
 export default defineConfig({
   publicDir: false,
@@ -20,7 +22,11 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     rolldownOptions: {
-      input: { givekit: "proxy/cli/main.ts", proxy: "proxy/server.ts" },
+      input: {
+        givekit: "proxy/cli/main.ts",
+        proxy: "proxy/server.ts",
+        "progress-worker": "proxy/campaign/progress-worker.ts",
+      },
       output: { format: "es", entryFileNames: "[name].js", chunkFileNames: "chunks/[name]-[hash].js" },
     },
   },

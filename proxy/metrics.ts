@@ -30,6 +30,7 @@ const UPSTREAM_OPERATIONS: Record<string, string> = {
   teams: "teams",
   transactions: "transactions_report",
   eachTransaction: "transactions_report",
+  readTransactions: "transactions_report",
   eachFundraiser: "fundraisers",
   eachTeam: "teams",
 };

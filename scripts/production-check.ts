@@ -241,6 +241,13 @@ async function main(): Promise<void> {
   );
   const charged = await sandbox.transactions({ status: "collected", keyword: "HOPE" });
   check(charged.length === 1, "the sandbox's report shows the one charge");
+  // Read on the progress reading thread: the build's own entry (dist/server/progress-worker.js).
+  const progress = await fetch(`${url}/v1/campaigns/71777/HOPE/progress`);
+  const figures = (await progress.json()) as { raised?: string };
+  check(
+    progress.status === 200 && figures.raised === "25.00",
+    `the campaign's progress: ${progress.status} raised ${figures.raised}`,
+  );
   const optin = await post("/v1/subscriptions", {
     mobilenumber: "5550101234",
     list: "Hope Alerts",

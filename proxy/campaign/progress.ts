@@ -14,18 +14,19 @@
  * and what it credits each fundraiser and team (the leaderboard's sums, split into base and tail
  * like the figures), beside the figures, for the wall, the leaderboard and the display (live()).
  */
-import { hash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Campaign, Progress } from "../../contract/api";
-import { fromCents, toCents } from "../../contract/money";
-import { reportDateOf, type TransactionRow } from "../../contract/upstream";
+import { fromCents } from "../../contract/money";
+import { reportDateOf } from "../../contract/upstream";
 import { CreditTally, type PeerCredits } from "./leaderboard";
 import type { Metrics } from "../metrics";
 import { ProblemError } from "../problem";
 import type { ProgressFigures, ProgressSave, ProgressStore, StoredCredits } from "../store";
 import { DONOR_BATCH } from "../store/progress";
-import { runInSlices, sortInSteps } from "./sort-in-steps";
 import type { UpstreamClient } from "../upstream/client";
-import { wallEntry, type WallEntry } from "./wall";
+import { openReportSink } from "./progress-reader";
+import { hashesAt, NewestGifts, timeOf, type PackedHashes, type ReportSums } from "./progress-tally";
+import type { WallEntry } from "./wall";
 
 /** The figures and the wall as one read left them; `read_at` tells one read's from the next's. */
 export interface LiveFigures {
@@ -55,34 +56,6 @@ export interface ProgressCache {
   live(campaign: Campaign): Promise<LiveFigures>;
 }
 
-/** The newest gifts kept per campaign (a wall shows at most this many). */
-export const WALL_KEPT = 50;
-
-/** The newest WALL_KEPT wall entries of a read, whatever order the rows come in. */
-class NewestGifts {
-  private entries: WallEntry[] = [];
-  private readonly ids = new Set<string>();
-  add(entry: WallEntry | null): void {
-    if (!entry || this.ids.has(entry.id)) return;
-    this.ids.add(entry.id);
-    this.entries.push(entry);
-    if (this.entries.length >= WALL_KEPT * 4) this.trim();
-  }
-  private trim(): void {
-    this.entries.sort(newestFirst);
-    for (const gone of this.entries.splice(WALL_KEPT)) this.ids.delete(gone.id);
-  }
-  newest(): WallEntry[] {
-    this.trim();
-    return this.entries;
-  }
-}
-
-const timeOf = (entry: WallEntry) => Date.parse(entry.at) || 0;
-/** Newest first; the same instant by the upstream's transaction id, the later id first. */
-const newestFirst = (a: WallEntry, b: WallEntry) =>
-  timeOf(b) - timeOf(a) || b.id.localeCompare(a.id, "en", { numeric: true });
-
 /** However many gifts come in, a campaign's changes are read again for them at most this often. */
 export const RECOUNT_MIN_MS = 2000;
 /** A page asking while a gift of this proxy's is being counted waits at most this long for it. */
@@ -108,33 +81,6 @@ const STORE_LOOK_MS = 1000;
 const BASE_LAG_MS = 2 * 3600 * 1000;
 const DAY_MS = 86_400_000;
 
-/**
- * Sums the collected rows. Donors are told apart by e-mail address; a row without one counts
- * as a donor of its own (the report has no donor id).
- */
-export function summarize(rows: readonly TransactionRow[]): { raisedCents: number; donors: number } {
-  let raisedCents = 0;
-  const emails = new Set<string>();
-  let withoutEmail = 0;
-  for (const row of rows) {
-    if (row.status !== "collected") continue;
-    raisedCents += toCents(row.amount);
-    const email = emailOf(row);
-    if (email) emails.add(email);
-    else withoutEmail++;
-  }
-  return { raisedCents, donors: emails.size + withoutEmail };
-}
-
-const emailOf = (row: TransactionRow) =>
-  typeof row.email === "string" ? row.email.trim().toLowerCase() : "";
-
-/**
- * A donor's e-mail address as the store keeps it: a hash, never the address. One call, no Hash
- * object per row: a million gifts' hashes cost 0.3 s instead of 0.9-2 s, and less to collect.
- */
-const donorHash = (email: string) => hash("sha256", `givekit-donor:${email}`, "base64url").slice(0, 22);
-
 const idOf = (campaign: Campaign) => `${campaign.shortcode}/${campaign.keyword.toUpperCase()}`;
 function toProgress(campaign: Campaign, figures: ProgressFigures): Progress {
   return {
@@ -150,21 +96,6 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 const utcMidnight = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
 
-/** One part of a read: the collected rows' sums and their donors. */
-class Tally {
-  cents = 0;
-  gifts = 0;
-  anonymous = 0;
-  readonly donors = new Set<string>();
-  add(row: TransactionRow): void {
-    this.cents += toCents(row.amount);
-    this.gifts++;
-    const email = emailOf(row);
-    if (email) this.donors.add(donorHash(email));
-    else this.anonymous++;
-  }
-}
-
 interface Entry {
   figures?: ProgressFigures;
   /** When this proxy last looked at the store's figures. */
@@ -177,7 +108,7 @@ interface Entry {
 }
 
 export interface ProgressOptions {
-  upstream: Pick<UpstreamClient, "eachTransaction">;
+  upstream: Pick<UpstreamClient, "readTransactions">;
   store: ProgressStore;
   /** GIVEKIT_PROGRESS_CACHE_S: the refresh interval (figures older than this are read again). */
   ttlS: number;
@@ -194,12 +125,12 @@ export interface ProgressOptions {
 /** What one read found: the figures to save, and the base's donor hashes it adds (or replaces, with `reset`). */
 interface ReadResult {
   figures: ProgressSave;
-  donors: { reset: boolean; add: readonly string[] };
+  donors: { reset: boolean; add: PackedHashes };
 }
 
 /** What the steps of a read need. */
 interface ReadContext {
-  upstream: Pick<UpstreamClient, "eachTransaction">;
+  upstream: Pick<UpstreamClient, "readTransactions">;
   store: ProgressStore;
   reportTimeoutMs: number;
 }
@@ -207,80 +138,63 @@ interface ReadContext {
 /** Gives the event loop back between two bounded steps of a read, so no request waits behind it. */
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** A read's work between two steps of a sort in steps, before the event loop is given back. */
-const SORT_SLICE_MS = 5;
-/** The store's key order (SQLite's BINARY, PostgreSQL's "C" on these ASCII hashes), as a comparison. */
-const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+// A read, step by step: the campaign's rows summed on either side of a boundary, on the progress
+// reading thread (sumCollected); the sums put together (fullRead or changesRead); then the sums
+// and the donors saved (saveRead), touching the store in batches of DONOR_BATCH.
 
-// A read, step by step: stream the campaign's rows (streamCollected), sum them (fullRead or
-// changesRead), then save the sums and the donors (saveRead). The report's parsing is bounded in
-// slices by proxy/upstream/http.ts; each step here touches the store in batches of DONOR_BATCH.
-
-/** Streams the campaign's collected rows created at or after `since` (all of them when 0). */
-async function streamCollected(
+/** The campaign's collected rows created at or after `since` (all of them when 0), summed either side of `boundary`. */
+async function sumCollected(
   { upstream, reportTimeoutMs }: ReadContext,
   campaign: Campaign,
   since: number,
-  onRow: (row: TransactionRow, at: number) => void,
-): Promise<void> {
-  const wanted = campaign.keyword.toUpperCase();
-  await upstream.eachTransaction(
-    {
-      shortcode: campaign.shortcode,
-      keyword: campaign.keyword,
-      status: "collected",
-      ...(since > 0 ? { start_date: reportDateOf(new Date(since - DAY_MS)) } : {}),
-    },
-    (row) => {
-      if (row.status !== "collected" || row.shortcode !== campaign.shortcode) return;
-      if (row.keyword.toUpperCase() !== wanted) return;
-      const at = Date.parse(row.created_at);
-      // A row with no readable time cannot be placed by day: only a full read counts it.
-      if (since > 0 && !(at >= since)) return;
-      onRow(row, Number.isFinite(at) ? at : 0);
-    },
-    { timeoutMs: reportTimeoutMs },
-  );
+  boundary: number,
+): Promise<ReportSums> {
+  const filter = {
+    shortcode: campaign.shortcode,
+    keyword: campaign.keyword,
+    status: "collected" as const,
+    ...(since > 0 ? { start_date: reportDateOf(new Date(since - DAY_MS)) } : {}),
+  };
+  const spec = { shortcode: campaign.shortcode, keyword: campaign.keyword, since, boundary };
+  const sink = await upstream.readTransactions(filter, (shape) => openReportSink(spec, shape), {
+    timeoutMs: reportTimeoutMs,
+  });
+  if (!sink.sums) throw new Error("the transactions report was read without its sums");
+  return sink.sums;
 }
 
 /** A full read: every row; the base is every row before the last UTC midnight (BASE_LAG_MS ago). */
 async function fullRead(ctx: ReadContext, campaign: Campaign, startedAt: number): Promise<ReadResult> {
   const boundary = utcMidnight(startedAt - BASE_LAG_MS);
-  const base = new Tally();
-  const tail = new Tally();
+  const { before: base, from: tail, ...read } = await sumCollected(ctx, campaign, 0, boundary);
   const wall = new NewestGifts();
-  const baseCredits = new CreditTally();
-  const tailCredits = new CreditTally();
-  await streamCollected(ctx, campaign, 0, (row, at) => {
-    (at < boundary ? base : tail).add(row);
-    (at < boundary ? baseCredits : tailCredits).add(row);
-    wall.add(wallEntry(row));
-  });
-  let shared = 0;
-  for (const donor of tail.donors) if (base.donors.has(donor)) shared++;
+  for (const entry of read.wall) wall.add(entry);
   const figures: ProgressSave = {
     raised_cents: base.cents + tail.cents,
     gifts: base.gifts + tail.gifts,
-    donors: base.donors.size + base.anonymous + tail.donors.size - shared + tail.anonymous,
+    donors: base.donors + base.anonymous + read.donorsOnlyFrom.count + tail.anonymous,
     read_at: startedAt,
     full_at: startedAt,
     base_before: boundary,
     base_cents: base.cents,
     base_gifts: base.gifts,
-    base_donors: base.donors.size,
+    base_donors: base.donors,
     base_anonymous: base.anonymous,
     wall: wall.newest(),
-    credits: { base: baseCredits.toJSON(), all: tailCredits.addAll(baseCredits.toJSON()).toJSON() },
+    credits: {
+      base: read.creditsBefore,
+      all: new CreditTally().addAll(read.creditsFrom).addAll(read.creditsBefore).toJSON(),
+    },
   };
-  return { figures, donors: { reset: true, add: [...base.donors] } };
+  return { figures, donors: { reset: true, add: read.donorsBefore } };
 }
 
 /** How many of `donors` the campaign's saved base has, asked in batches that give the event loop back. */
-async function countKnown(store: ProgressStore, id: string, donors: readonly string[]): Promise<number> {
+async function countKnown(store: ProgressStore, id: string, donors: PackedHashes): Promise<number> {
   let known = 0;
-  for (let at = 0; at < donors.length; at += DONOR_BATCH) {
+  for (let at = 0; at < donors.count; at += DONOR_BATCH) {
     if (at > 0) await yieldToRequests();
-    known += await store.knownDonors(id, donors.slice(at, at + DONOR_BATCH));
+    known += await store.knownDonors(id, hashesAt(donors, at, at + DONOR_BATCH));
   }
   return known;
 }
@@ -294,22 +208,15 @@ async function changesRead(
 ): Promise<ReadResult> {
   const id = idOf(campaign);
   const boundary = Math.max(last.base_before, utcMidnight(startedAt - BASE_LAG_MS));
-  const fold = new Tally();
-  const tail = new Tally();
+  const { before: fold, from: tail, ...read } = await sumCollected(ctx, campaign, last.base_before, boundary);
   // Kept gifts from before this read's rows stay; those it covers come from its rows only (a refund drops off).
   const wall = new NewestGifts();
   for (const entry of last.wall) if (timeOf(entry) < last.base_before) wall.add(entry);
-  const baseCredits = new CreditTally().addAll(last.credits.base);
-  const tailCredits = new CreditTally();
-  await streamCollected(ctx, campaign, last.base_before, (row, at) => {
-    (at < boundary ? fold : tail).add(row);
-    (at < boundary ? baseCredits : tailCredits).add(row);
-    wall.add(wallEntry(row));
-  });
-  const foldDonors = [...fold.donors];
-  const foldNew = foldDonors.length - (await countKnown(ctx.store, id, foldDonors));
-  const outsideFold = [...tail.donors].filter((donor) => !fold.donors.has(donor));
-  const tailKnown = tail.donors.size - outsideFold.length + (await countKnown(ctx.store, id, outsideFold));
+  for (const entry of read.wall) wall.add(entry);
+  const foldNew = fold.donors - (await countKnown(ctx.store, id, read.donorsBefore));
+  const tailKnown =
+    tail.donors - read.donorsOnlyFrom.count + (await countKnown(ctx.store, id, read.donorsOnlyFrom));
+  const baseCredits = new CreditTally().addAll(last.credits.base).addAll(read.creditsBefore).toJSON();
   const base = {
     cents: last.base_cents + fold.cents,
     gifts: last.base_gifts + fold.gifts,
@@ -319,7 +226,7 @@ async function changesRead(
   const figures: ProgressSave = {
     raised_cents: base.cents + tail.cents,
     gifts: base.gifts + tail.gifts,
-    donors: base.donors + base.anonymous + tail.donors.size - tailKnown + tail.anonymous,
+    donors: base.donors + base.anonymous + tail.donors - tailKnown + tail.anonymous,
     read_at: startedAt,
     full_at: last.full_at,
     base_before: boundary,
@@ -328,34 +235,12 @@ async function changesRead(
     base_donors: base.donors,
     base_anonymous: base.anonymous,
     wall: wall.newest(),
-    credits: { base: baseCredits.toJSON(), all: tailCredits.addAll(baseCredits.toJSON()).toJSON() },
+    credits: {
+      base: baseCredits,
+      all: new CreditTally().addAll(read.creditsFrom).addAll(baseCredits).toJSON(),
+    },
   };
-  return { figures, donors: { reset: false, add: foldDonors } };
-}
-
-/**
- * The donor hashes in batches of DONOR_BATCH, in the store's key order: a batch of neighbours
- * rewrites a few pages of the store's index where one in random order rewrites nearly all of them
- * (at a million gifts, tens of MB per batch). Grouped by first character, each group sorted on its
- * own, so no step sorts them all at once.
- */
-async function* inKeyOrder(donors: readonly string[]): AsyncGenerator<string[]> {
-  const groups = new Map<string, string[]>();
-  for (let at = 0; at < donors.length; at++) {
-    if (at > 0 && at % (DONOR_BATCH * 10) === 0) await yieldToRequests();
-    const donor = donors[at]!;
-    const group = groups.get(donor[0]!);
-    if (group) group.push(donor);
-    else groups.set(donor[0]!, [donor]);
-  }
-  for (const first of [...groups.keys()].toSorted()) {
-    await yieldToRequests();
-    // A group is some 10,000 hashes at a million gifts: sorted in steps too (2-5 ms at once on
-    // an idle machine, 20-40 ms on a loaded one).
-    const group = await runInSlices(sortInSteps(groups.get(first)!, byCodeUnit), SORT_SLICE_MS);
-    groups.delete(first);
-    for (let at = 0; at < group.length; at += DONOR_BATCH) yield group.slice(at, at + DONOR_BATCH);
-  }
+  return { figures, donors: { reset: false, add: read.donorsBefore } };
 }
 
 /**
@@ -366,8 +251,11 @@ async function* inKeyOrder(donors: readonly string[]): AsyncGenerator<string[]> 
  */
 async function saveRead(store: ProgressStore, id: string, token: string, read: ReadResult): Promise<void> {
   while ((await store.pruneProgressDonors(id, token, DONOR_BATCH)) > 0) await yieldToRequests();
-  for await (const batch of inKeyOrder(read.donors.add)) {
+  // Sorted in the store's key order by the reading thread: a batch of neighbours rewrites a few
+  // pages of the store's index where one in random order rewrites nearly all of them.
+  for (let at = 0; at < read.donors.add.count; at += DONOR_BATCH) {
     await yieldToRequests();
+    const batch = hashesAt(read.donors.add, at, at + DONOR_BATCH);
     if (!(await store.stageProgressDonors(id, token, batch))) {
       throw new Error("the progress read's lease was taken over before its donors were saved");
     }

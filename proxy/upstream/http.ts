@@ -63,8 +63,12 @@ export function createAgents() {
 interface BodyReader {
   /** A reason to give up on the answer, or undefined to go on. */
   data(chunk: Buffer): string | undefined;
-  /** The parsed body; throws when the bytes are not what was expected. */
+  /** The parsed body; throws (or rejects) when the bytes are not what was expected. */
   end(): unknown;
+  /** While the reader is behind: resolves once it wants more bytes (the answer waits, paused). */
+  backlog?(): Promise<void> | undefined;
+  /** The call failed: what was read so far is dropped. */
+  abort?(): void;
 }
 
 /** Reads the whole answer, at most MAX_UPSTREAM_RESPONSE_BYTES. */
@@ -95,11 +99,36 @@ export function callUpstream(options: CallOptions): Promise<UpstreamAnswer> {
 /** The longest an answer is read (and its rows handed over) before the event loop is given back. */
 export const READ_SLICE_MS = 10;
 
+/** Where an answer's rows are, and the bound on one. */
+export interface RowsShape {
+  /** The keys from the root to the answer's big array, e.g. ["report", "transactions"]. */
+  path: readonly string[];
+  /** The bound on one row (and on the envelope). */
+  maxRowBytes: number;
+}
+
+/**
+ * Reads an answer's bytes elsewhere (another thread: proxy/campaign/progress-reader.ts), rows and
+ * envelope alike, instead of handing each row to `onRow` here.
+ */
+export interface RowsSink {
+  /** The answer's next bytes; a reason to give up on it (the bytes were refused), or undefined. */
+  write(chunk: Uint8Array): string | undefined;
+  /** While the sink is behind: resolves once it wants more. */
+  backlog(): Promise<void> | undefined;
+  /** Once every byte is written: the answer with its rows' array empty; rejects with why not. */
+  end(): Promise<unknown>;
+  /** The call failed: the sink drops what it read. */
+  abort(): void;
+}
+
 export interface RowsOptions {
   /** The keys from the root to the answer's big array, e.g. ["report", "transactions"]. */
   path: readonly string[];
-  /** Each element of that array as it arrives; a throw gives up the call. */
-  onRow(row: unknown): void;
+  /** Each element of that array as it arrives, read here; a throw gives up the call. */
+  onRow?(row: unknown): void;
+  /** Or: the answer's bytes go to a sink made for each answer, which reads them (not onRow). */
+  sink?(shape: RowsShape): RowsSink;
   /** Default MAX_UPSTREAM_RESPONSE_BYTES: the bound on one row (and on the envelope). */
   maxRowBytes?: number;
   /** Default MAX_UPSTREAM_STREAM_BYTES: the bound on the whole answer. */
@@ -115,12 +144,12 @@ export interface RowsOptions {
  * const answer = await callUpstreamRows({ ...options, rows: { path: ["fundraisers"], onRow: (row) => index.add(row) } });
  */
 export function callUpstreamRows(options: CallOptions & { rows: RowsOptions }): Promise<UpstreamAnswer> {
-  const { path, onRow } = options.rows;
-  const maxRowBytes = options.rows.maxRowBytes ?? MAX_UPSTREAM_RESPONSE_BYTES;
+  const { path, onRow, sink } = options.rows;
+  const shape = { path, maxRowBytes: options.rows.maxRowBytes ?? MAX_UPSTREAM_RESPONSE_BYTES };
   const maxBytes = options.rows.maxBytes ?? MAX_UPSTREAM_STREAM_BYTES;
   return exchange(options, (status) => {
     if (status < 200 || status >= 300) return wholeBody();
-    const reader = readJsonRows({ path, onRow, maxRowBytes });
+    const reader = sink ? sink(shape) : rowsHere({ ...shape, onRow: onRow ?? (() => undefined) });
     let size = 0;
     let empty = true;
     return {
@@ -128,16 +157,44 @@ export function callUpstreamRows(options: CallOptions & { rows: RowsOptions }): 
         size += chunk.length;
         if (size > maxBytes) return "response too large";
         if (chunk.length > 0) empty = false;
-        try {
-          reader.write(chunk);
-        } catch (error) {
-          return `malformed answer: ${error instanceof Error ? error.message : String(error)}`;
-        }
+        return reader.write(chunk);
+      },
+      end() {
+        if (!empty) return reader.end();
+        reader.abort();
         return undefined;
       },
-      end: () => (empty ? undefined : reader.end()),
+      backlog: () => reader.backlog(),
+      abort: () => reader.abort(),
     };
   });
+}
+
+const malformed = (error: unknown) =>
+  `malformed answer: ${error instanceof Error ? error.message : String(error)}`;
+
+/** The rows read on this thread, each to `onRow`: a sink with no backlog. */
+function rowsHere(options: RowsShape & { onRow(row: unknown): void }): RowsSink {
+  const reader = readJsonRows(options);
+  return {
+    write(chunk) {
+      try {
+        reader.write(chunk);
+      } catch (error) {
+        return malformed(error);
+      }
+      return undefined;
+    },
+    backlog: () => undefined,
+    async end() {
+      try {
+        return reader.end();
+      } catch (error) {
+        throw new Error(malformed(error), { cause: error });
+      }
+    },
+    abort: () => undefined,
+  };
 }
 
 function exchange(options: CallOptions, bodyReader: (status: number) => BodyReader): Promise<UpstreamAnswer> {
@@ -148,9 +205,11 @@ function exchange(options: CallOptions, bodyReader: (status: number) => BodyRead
     let settled = false;
     let req: ClientRequest | undefined;
 
+    let reader: BodyReader | undefined;
     const fail = (kind: "not_sent" | "unknown", reason: string) => {
       if (settled) return;
       settled = true;
+      reader?.abort?.();
       options.stop?.removeEventListener("abort", onStop);
       clearTimeout(connectTimer);
       clearTimeout(totalTimer);
@@ -181,39 +240,48 @@ function exchange(options: CallOptions, bodyReader: (status: number) => BodyRead
       { method: options.method, headers, agent: options.agent },
       (res: IncomingMessage) => {
         const status = res.statusCode ?? 0;
-        const reader = bodyReader(status);
+        const body = bodyReader(status);
+        reader = body;
         // Reading (a big report's rows: parsed, checked, summed by the caller) runs in slices of
         // at most READ_SLICE_MS: the answer is paused and taken up again after the event loop has
         // served whatever else waits (a donation, a probe), instead of reading on while data is there.
+        // A reader on another thread that falls behind pauses it until it catches up.
         let sliceStart: number | null = null;
         res.on("data", (chunk: Buffer) => {
           if (settled) return;
           sliceStart ??= performance.now();
-          const stop = reader.data(chunk);
+          const stop = body.data(chunk);
           if (stop !== undefined) {
             fail("unknown", stop);
             return;
           }
-          if (performance.now() - sliceStart >= READ_SLICE_MS) {
+          const behind = body.backlog?.();
+          if (behind) {
+            sliceStart = null;
+            res.pause();
+            void behind.then(() => res.resume());
+          } else if (performance.now() - sliceStart >= READ_SLICE_MS) {
             sliceStart = null;
             res.pause();
             setImmediate(() => res.resume());
           }
         });
-        res.on("end", () => {
+        res.on("end", async () => {
           if (settled) return;
-          let body: unknown;
+          let parsed: unknown;
           try {
-            body = reader.end();
+            parsed = await body.end();
           } catch (error) {
-            fail("unknown", `malformed answer: ${error instanceof Error ? error.message : String(error)}`);
+            fail("unknown", error instanceof Error ? error.message : String(error));
             return;
           }
+          // The time limit or a stop may have come while the reader finished.
+          if (settled) return;
           settled = true;
           options.stop?.removeEventListener("abort", onStop);
           clearTimeout(connectTimer);
           clearTimeout(totalTimer);
-          resolve({ status, body });
+          resolve({ status, body: parsed });
         });
         res.on("aborted", () => fail("unknown", "response aborted"));
         res.on("error", (error: NodeJS.ErrnoException) => fail("unknown", error.code ?? "response error"));

@@ -8,7 +8,9 @@ import { fromCents, toCents } from "../../contract/money";
 import type { ReportRequest, TransactionRow } from "../../contract/upstream";
 import { createMetrics } from "../../proxy/metrics";
 import type { ProblemError } from "../../proxy/problem";
-import { BACKOFF_MS, createProgressCache, RECOUNT_MIN_MS, summarize } from "../../proxy/campaign/progress";
+import type { RowsShape, RowsSink } from "../../proxy/upstream/http";
+import { BACKOFF_MS, createProgressCache, RECOUNT_MIN_MS } from "../../proxy/campaign/progress";
+import { summarize } from "../../proxy/campaign/progress-tally";
 import type { Store } from "../../proxy/store";
 import { openSqliteStore } from "../../proxy/store/sqlite";
 import { DB_FILE } from "../../proxy/store/sqlite/data-dir";
@@ -154,14 +156,14 @@ describe("campaign progress when the upstream fails", () => {
 
 /** A collected report row of HOPE@71777, made at `at` (ms; default 10 days before the tests' clock). */
 const row = (amount: string, email?: string, at = DAY0 - 10 * DAY_MS) =>
-  ({
+  reportRow({
+    transaction_id: `t${++rowsMade}`,
     amount,
-    status: "collected",
-    shortcode: "71777",
-    keyword: "HOPE",
+    donation_amount: amount,
     created_at: new Date(at).toISOString(),
-    ...(email ? { email } : {}),
-  }) as unknown as TransactionRow;
+    email,
+  });
+let rowsMade = 0;
 
 const DAY_MS = 86_400_000;
 /** The tests' clock starts at noon, UTC. */
@@ -181,18 +183,17 @@ function fakeUpstream(initial: TransactionRow[]) {
     /** When set, a report waits for it before answering. */
     gate: undefined as Promise<void> | undefined,
     upstream: {
-      async eachTransaction(filter: ReportRequest, onRow: (row: TransactionRow) => void) {
+      // The report's answer as bytes, to the sink the cache gives (its reading thread), as http.ts does.
+      async readTransactions<Sink extends RowsSink>(filter: ReportRequest, open: (shape: RowsShape) => Sink) {
         fake.filters.push(filter);
         await fake.gate;
         if (fake.failure) throw fake.failure;
         const since = filter.start_date ? dayOf(filter.start_date) : 0;
-        let count = 0;
-        for (const each of fake.rows) {
-          if (Date.parse(each.created_at) < since) continue;
-          count++;
-          onRow(each);
-        }
-        return { rows: count, skipped: 0 };
+        const transactions = fake.rows.filter((each) => Date.parse(each.created_at) >= since);
+        const sink = open({ path: ["report", "transactions"], maxRowBytes: 1 << 20 });
+        sink.write(Buffer.from(JSON.stringify({ report: { id: 1, status: "completed", transactions } })));
+        await sink.end();
+        return sink;
       },
     },
   };
