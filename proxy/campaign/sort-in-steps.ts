@@ -3,7 +3,8 @@
  * RUN_LENGTH items are sorted one by one, then merged pairwise, the generator pausing (a bare
  * `yield`) every MERGE_STEP items placed. One native sort of 50,000 peers by name held the proxy
  * for 90-130 ms; each step here is a fraction of a millisecond to a few. Stable, like
- * Array.prototype.sort: of two equal items the one first in `items` stays first.
+ * Array.prototype.sort: of two equal items the one first in `items` stays first. The merges go
+ * back and forth between two arrays of the items' length, made once: no garbage per pass.
  */
 
 /** Items sorted in one step (a few milliseconds with a locale comparison). */
@@ -19,38 +20,34 @@ const MERGE_STEP = 2048;
  * const sorted = step.value;
  */
 export function* sortInSteps<T>(items: readonly T[], compare: (a: T, b: T) => number): Generator<void, T[]> {
-  let runs: T[][] = [];
-  for (let at = 0; at < items.length; at += RUN_LENGTH) {
-    runs.push(items.slice(at, at + RUN_LENGTH).toSorted(compare));
+  const count = items.length;
+  let from = items.slice();
+  for (let at = 0; at < count; at += RUN_LENGTH) {
+    const run = from.slice(at, at + RUN_LENGTH).toSorted(compare);
+    for (let index = 0; index < run.length; index++) from[at + index] = run[index]!;
     yield;
   }
-  while (runs.length > 1) {
-    const merged: T[][] = [];
-    for (let index = 0; index < runs.length; index += 2) {
-      const left = runs[index]!;
-      const right = runs[index + 1];
-      if (!right) {
-        merged.push(left);
-        continue;
-      }
-      const out: T[] = [];
-      let l = 0;
-      let r = 0;
-      while (l < left.length && r < right.length) {
+  let to = Array.from<T>({ length: count });
+  let placed = 0;
+  for (let width = RUN_LENGTH; width < count; width *= 2) {
+    for (let low = 0; low < count; low += 2 * width) {
+      const middle = Math.min(low + width, count);
+      const high = Math.min(low + 2 * width, count);
+      let left = low;
+      let right = middle;
+      let out = low;
+      while (left < middle && right < high) {
         // Only a strictly smaller right item goes first: equal items keep their order.
-        out.push(compare(right[r]!, left[l]!) < 0 ? right[r++]! : left[l++]!);
-        if (out.length % MERGE_STEP === 0) yield;
+        to[out++] = compare(from[right]!, from[left]!) < 0 ? from[right++]! : from[left++]!;
+        if (++placed % MERGE_STEP === 0) yield;
       }
-      while (l < left.length) out.push(left[l++]!);
-      while (r < right.length) out.push(right[r++]!);
-      runs[index] = [];
-      runs[index + 1] = [];
-      merged.push(out);
+      while (left < middle) to[out++] = from[left++]!;
+      while (right < high) to[out++] = from[right++]!;
       yield;
     }
-    runs = merged;
+    [from, to] = [to, from];
   }
-  return runs[0] ?? [];
+  return from;
 }
 
 /**
