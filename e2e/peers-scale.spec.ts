@@ -232,25 +232,21 @@ test("a ?fundraiser= link credits its walker, looked up by id alone; the sandbox
   expect(row).toMatchObject({ peer_fundraiser_id: walker.id });
 });
 
-/** The README's target for the proxy's peak at 50,000 peers. */
-const TARGET_MB = 150;
 /**
- * Missed on Node 24 since 2026-11-29 (153.9 MB at the peak in `.ci/run`; under 150 on Node 20 in
- * the same run, 127 MB when it was set): the test fails past this guard, a regression, and says
- * the target is missed in its annotation until the cause is found.
+ * The README's target for the proxy's peak at 50,000 peers: 143-144 MB on Node 24 and 129
+ * on Node 20 since the peer index's sorts merge between two arrays made once (153 MB on Node 24
+ * when each merge made arrays of its own).
  */
-const GUARD_MB = 165;
+const TARGET_MB = 150;
 
-test("the proxy stayed under its memory guard (target 150 MB)", () => {
+test("the proxy stayed under its memory target (150 MB)", () => {
   const memory = memoryOf(proxy.child.pid!);
   test.info().annotations.push({
     type: "proxy memory (MB)",
-    description:
-      `now ${memory.rss.toFixed(0)}, peak ${memory.peak.toFixed(0)}` +
-      (memory.peak < TARGET_MB ? "" : `: over the ${TARGET_MB} MB target`),
+    description: `now ${memory.rss.toFixed(0)}, peak ${memory.peak.toFixed(0)}`,
   });
   process.stdout.write(
     `peers at 50,000: the proxy's peak ${memory.peak.toFixed(1)} MB (target ${TARGET_MB})\n`,
   );
-  expect(memory.peak).toBeLessThan(GUARD_MB);
+  expect(memory.peak).toBeLessThan(TARGET_MB);
 });
