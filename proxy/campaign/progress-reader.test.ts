@@ -1,6 +1,11 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { reportRow } from "../../test/helpers/fake-upstream";
-import { openReportSink, READ_AHEAD_BYTES, stopProgressReader } from "./progress-reader";
+import { IDLE_MS, openReportSink, READ_AHEAD_BYTES, stopProgressReader } from "./progress-reader";
 import { donorHash, hashesAt, summarize, type TallySpec } from "./progress-tally";
 
 const SHAPE = { path: ["report", "transactions"], maxRowBytes: 1 << 20 } as const;
@@ -139,4 +144,41 @@ describe("the progress reading thread", () => {
     await next.end();
     expect(next.sums!.before.cents + next.sums!.from.cents).toBe(400);
   });
+
+  it(
+    "never keeps a process alive: one whose work is done exits at once, not when the thread's idle time is up",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "givekit-reader-"));
+      const script = join(dir, "read-once.mts");
+      const reader = fileURLToPath(new URL("./progress-reader.ts", import.meta.url));
+      writeFileSync(
+        script,
+        `import { openReportSink } from ${JSON.stringify(reader)};
+const sink = openReportSink(${JSON.stringify(SPEC)}, ${JSON.stringify(SHAPE)});
+sink.write(Buffer.from('{"report":{"id":1,"status":"done","transactions":[]}}'));
+await sink.end();
+console.log("read");`,
+      );
+      try {
+        const child = spawn(process.execPath, ["--import", "tsx", script], {
+          stdio: ["ignore", "pipe", "inherit"],
+        });
+        let readAt = 0;
+        child.stdout.on("data", () => (readAt ||= performance.now()));
+        const code = await new Promise<number | null>((resolve) => {
+          const timer = setTimeout(() => child.kill("SIGKILL"), IDLE_MS + 5000);
+          child.on("exit", (exit) => {
+            clearTimeout(timer);
+            resolve(exit);
+          });
+        });
+        expect(readAt).toBeGreaterThan(0);
+        expect(code).toBe(0);
+        expect(performance.now() - readAt).toBeLessThan(5000);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    IDLE_MS + 15_000,
+  );
 });

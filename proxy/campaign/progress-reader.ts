@@ -58,12 +58,14 @@ function failEveryRead(reason: string): void {
   reads.clear();
 }
 
+/** A read under way keeps the process alive, as its socket would; an idle thread never does. */
 function threadNow(): Worker {
   clearTimeout(idleTimer);
-  if (thread) return thread;
+  if (thread) {
+    thread.ref();
+    return thread;
+  }
   const worker = startThread(import.meta.url, "progress-worker");
-  // Never what keeps a process alive: a stopping proxy ends it (stopProgressReader), a test need not.
-  worker.unref();
   const gone = (reason: string) => {
     if (thread === worker) failEveryRead(reason);
   };
@@ -90,6 +92,7 @@ function threadNow(): Worker {
 }
 
 function idleSoon(): void {
+  thread?.unref();
   clearTimeout(idleTimer);
   idleTimer = setTimeout(() => {
     if (reads.size === 0) void stopProgressReader();
