@@ -167,8 +167,6 @@ async function sumCollected(
 async function fullRead(ctx: ReadContext, campaign: Campaign, startedAt: number): Promise<ReadResult> {
   const boundary = utcMidnight(startedAt - BASE_LAG_MS);
   const { before: base, from: tail, ...read } = await sumCollected(ctx, campaign, 0, boundary);
-  const wall = new NewestGifts();
-  for (const entry of read.wall) wall.add(entry);
   const figures: ProgressSave = {
     raised_cents: base.cents + tail.cents,
     gifts: base.gifts + tail.gifts,
@@ -180,7 +178,7 @@ async function fullRead(ctx: ReadContext, campaign: Campaign, startedAt: number)
     base_gifts: base.gifts,
     base_donors: base.donors,
     base_anonymous: base.anonymous,
-    wall: wall.newest(),
+    wall: read.wall,
     credits: {
       base: read.creditsBefore,
       all: new CreditTally().addAll(read.creditsFrom).addAll(read.creditsBefore).toJSON(),

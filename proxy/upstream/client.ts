@@ -260,7 +260,8 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
 
   /**
    * A streamed GET: retried once on a stale kept-alive socket only if no row was handed over yet
-   * (a row handed over twice would be counted twice).
+   * (a row handed over twice would be counted twice). A sink's answer may be retried whatever it
+   * read: the retry reads into a sink of its own, the first one dropped.
    */
   async function rowsCall(
     target: URL,
@@ -270,28 +271,16 @@ export function createUpstreamClient(config: UpstreamConfig): UpstreamClient {
     timeoutMs: number,
   ) {
     let delivered = 0;
-    const { onRow, sink } = rows;
-    const counted: RowsOptions = {
-      ...rows,
-      onRow: onRow
-        ? (row) => {
-            delivered++;
-            onRow(row);
+    const counted: RowsOptions =
+      "onRow" in rows
+        ? {
+            ...rows,
+            onRow(row) {
+              delivered++;
+              rows.onRow(row);
+            },
           }
-        : undefined,
-      sink: sink
-        ? (shape) => {
-            const inner = sink(shape);
-            return {
-              ...inner,
-              write(chunk) {
-                delivered++;
-                return inner.write(chunk);
-              },
-            };
-          }
-        : undefined,
-    };
+        : rows;
     const options = {
       method: "GET" as const,
       url: target,

@@ -122,18 +122,24 @@ export interface RowsSink {
   abort(): void;
 }
 
-export interface RowsOptions {
+/** How a streamed answer's rows are read: each handed to `onRow` here, or its bytes to a sink. */
+export type RowsOptions = {
   /** The keys from the root to the answer's big array, e.g. ["report", "transactions"]. */
   path: readonly string[];
-  /** Each element of that array as it arrives, read here; a throw gives up the call. */
-  onRow?(row: unknown): void;
-  /** Or: the answer's bytes go to a sink made for each answer, which reads them (not onRow). */
-  sink?(shape: RowsShape): RowsSink;
   /** Default MAX_UPSTREAM_RESPONSE_BYTES: the bound on one row (and on the envelope). */
   maxRowBytes?: number;
   /** Default MAX_UPSTREAM_STREAM_BYTES: the bound on the whole answer. */
   maxBytes?: number;
-}
+} & (
+  | {
+      /** Each element of that array as it arrives; a throw gives up the call. */
+      onRow(row: unknown): void;
+    }
+  | {
+      /** A sink made for each answer, which reads its bytes (another thread: rows and envelope). */
+      sink(shape: RowsShape): RowsSink;
+    }
+);
 
 /**
  * Sends one request and reads a 2xx answer as a stream: each element of the array at `rows.path`
@@ -144,12 +150,12 @@ export interface RowsOptions {
  * const answer = await callUpstreamRows({ ...options, rows: { path: ["fundraisers"], onRow: (row) => index.add(row) } });
  */
 export function callUpstreamRows(options: CallOptions & { rows: RowsOptions }): Promise<UpstreamAnswer> {
-  const { path, onRow, sink } = options.rows;
-  const shape = { path, maxRowBytes: options.rows.maxRowBytes ?? MAX_UPSTREAM_RESPONSE_BYTES };
-  const maxBytes = options.rows.maxBytes ?? MAX_UPSTREAM_STREAM_BYTES;
+  const { rows } = options;
+  const shape = { path: rows.path, maxRowBytes: rows.maxRowBytes ?? MAX_UPSTREAM_RESPONSE_BYTES };
+  const maxBytes = rows.maxBytes ?? MAX_UPSTREAM_STREAM_BYTES;
   return exchange(options, (status) => {
     if (status < 200 || status >= 300) return wholeBody();
-    const reader = sink ? sink(shape) : rowsHere({ ...shape, onRow: onRow ?? (() => undefined) });
+    const reader = "sink" in rows ? rows.sink(shape) : rowsHere({ ...shape, onRow: rows.onRow });
     let size = 0;
     let empty = true;
     return {
