@@ -1,16 +1,6 @@
 // `givekit doctor` and the command line around it, against the sandbox.
 import { execFile } from "node:child_process";
-import {
-  chmodSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  renameSync,
-  rmSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -218,36 +208,25 @@ interface Report {
 }
 
 /**
- * Another user than the files' owner: as root, `nobody` (root reads everything); otherwise this
- * user, with the mode taken off what it should not reach. `lock` gives a path that mode.
+ * doctor run by a user whom a file's mode keeps out. Root reads past every mode, so as root it
+ * runs with the two capabilities that let it (DAC override and read-search) dropped: still the
+ * owner of the checkout wherever it was cloned (a mode-700 home included), but kept out of a file
+ * of mode 000 as the proxy's user would be. Another user (`nobody`) could not reach a checkout in
+ * a mode-700 folder at all.
  */
 const asRoot = process.getuid?.() === 0;
-const OTHER = { uid: 65534, gid: 65534 };
-const lock = (path: string) => chmodSync(path, asRoot ? 0o700 : 0o000);
+const WITHOUT_ROOT_READS = ["--bounding-set", "-dac_override,-dac_read_search", process.execPath];
+const lock = (path: string) => chmodSync(path, 0o000);
 
-/**
- * This Node, where the other user can run it: a Node under root's home (CI's Node 24 comes from
- * the npm registry into ~/.cache) is out of `nobody`'s reach, so as root it is copied once into
- * the temporary folder, readable by all.
- */
-function nodeForOther(): string {
-  if (!asRoot) return process.execPath;
-  const copy = join(tmpdir(), `givekit-test-node-${process.version}`);
-  if (!existsSync(copy)) {
-    const partial = `${copy}.${process.pid}`;
-    copyFileSync(process.execPath, partial);
-    chmodSync(partial, 0o755);
-    renameSync(partial, copy);
-  }
-  return copy;
-}
-
-/** doctor --json through the bin, as that other user. */
+/** doctor --json through the bin, kept out of what `lock` locked. */
 async function doctorAsOther(environment: NodeJS.ProcessEnv): Promise<{ code: number; report: Report }> {
-  const answer = await run(nodeForOther(), [BIN, "doctor", "--json"], {
+  const [command, args] = asRoot
+    ? ["setpriv", [...WITHOUT_ROOT_READS, BIN, "doctor", "--json"]]
+    : [process.execPath, [BIN, "doctor", "--json"]];
+  const answer = await run(command, args, {
     env: { ...process.env, HOME: tmpdir(), ...environment },
-    ...(asRoot ? OTHER : {}),
-  }).catch((error: { code: number; stdout: string }) => error);
+  }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+  if (!answer.stdout.trim()) throw new Error(`doctor printed no report: ${answer.stderr}`);
   return {
     code: "code" in answer ? answer.code : 0,
     report: JSON.parse(answer.stdout) as Report,
