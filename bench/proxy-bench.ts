@@ -64,6 +64,7 @@ import {
   startCrowdStack,
 } from "../test/helpers/crowds";
 import { startEmbeddedPostgres } from "../test/helpers/postgres-global";
+import { FUTURE_EXPIRY } from "../test/helpers/cards";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DURATION_S = Number(process.env.BENCH_DURATION_S || 6);
@@ -133,7 +134,7 @@ const BENCH_SESSION = (
 const CARD_BODY = JSON.stringify({
   card_number: "4242424242424242",
   cvv: "123",
-  expiration_date: "12/2031",
+  expiration_date: FUTURE_EXPIRY,
   shortcode: "71777",
   keyword: "HOPE",
   [FORM_SESSION_FIELD]: BENCH_SESSION,

@@ -30,6 +30,7 @@ import type { AttemptRecord } from "../proxy/store";
 import { createUpstreamClient } from "../proxy/upstream/client";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../sandbox/fixture";
 import { loopDelay, METRICS_TOKEN, probeHealth } from "../test/helpers/loop-delay";
+import { FUTURE_EXPIRY } from "../test/helpers/cards";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DEFAULT_SIZES = [1_000, 100_000, 1_000_000];
@@ -280,7 +281,7 @@ async function measure(gifts: number): Promise<ScaleGiftsFigures> {
         amount: "25.00",
         card_number: "4242424242424242",
         cvv: "123",
-        expiration_date: "12/2031",
+        expiration_date: FUTURE_EXPIRY,
         source: `givekit.${reference}`,
       }),
     });

@@ -30,6 +30,7 @@ import { loopDelay, METRICS_TOKEN, probeHealth } from "../test/helpers/loop-dela
 import { fillStore } from "../test/helpers/year-of-attempts";
 import { memoryOf, program, PROXY_NODE_ARGS, type Program } from "./scale-gifts";
 import { benchOutboxClaim, describeClaim } from "./scale-outbox-claim";
+import { FUTURE_EXPIRY } from "../test/helpers/cards";
 
 const ATTEMPTS = Number(process.env.BENCH_YEAR_ATTEMPTS || 1_000_000);
 const BACKLOG = Number(process.env.BENCH_WEBHOOK_BACKLOG || 100_000);
@@ -116,7 +117,7 @@ async function reconcilerJob(): Promise<JobFigures> {
         amount: "25.00",
         card_number: "4242424242424242",
         cvv: "123",
-        expiration_date: "12/2031",
+        expiration_date: FUTURE_EXPIRY,
         source: `givekit.${reference}`,
       }),
     });

@@ -23,6 +23,7 @@
  */
 import type { CDPSession, Page } from "@playwright/test";
 import { FORM_EVENTS_FLUSH_MS, FORM_EVENTS_URL } from "../widget/frame/form-events";
+import { FUTURE_EXPIRY } from "../test/helpers/cards";
 
 export const WIRE_BUDGET_BYTES = 40 * 1024;
 
@@ -152,7 +153,7 @@ export async function wholeDonationOnTheWire(
   await donate.getByRole("button", { name: "Next" }).click();
   const card = donate.locator("iframe").contentFrame();
   await card.getByLabel("Card number").fill("4242424242424242");
-  await card.getByLabel("Expiry date").fill("12/2034");
+  await card.getByLabel("Expiry date").fill(FUTURE_EXPIRY);
   await card.getByLabel("Security code").fill("123");
   await pause();
   await donate.getByRole("button", { name: /^Donate / }).click();

@@ -7,6 +7,7 @@
 import type { Page } from "@playwright/test";
 import { cardOf, chooseAndFillDonor, donateOf, fillCardAtOnce, openGivingPage, TOTAL } from "./donor-helpers";
 import type { Servers } from "./fixtures";
+import { FUTURE_EXPIRY } from "../test/helpers/cards";
 
 /** Defence mode for a campaign after its first card tokenization of a minute: forced by a signal. */
 export const TRIP_ON_FIRST = {
@@ -31,7 +32,7 @@ export async function tripDefence(proxyUrl: string): Promise<void> {
   const bot = await post("/v1/payment-tokens", {
     card_number: "4000000000000002",
     cvv: "317",
-    expiration_date: "12/2031",
+    expiration_date: FUTURE_EXPIRY,
     website: "",
     form_session: session.form_session,
     shortcode: "71777",

@@ -8,6 +8,7 @@ import type { PowChallenge } from "../contract/api";
 import { solvePow } from "../test/helpers/pow-solver";
 import { inviteLink, rowsUnder } from "./dashboard-helpers";
 import { expect, test, withServers } from "./fixtures";
+import { FUTURE_EXPIRY } from "../test/helpers/cards";
 
 const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 const ENV = { GIVEKIT_DASHBOARD_LIVE_S: "1" };
@@ -44,7 +45,7 @@ async function give(proxyUrl: string, amount: string) {
   const token = await post(`${proxyUrl}/v1/payment-tokens`, {
     card_number: "4242424242424242",
     cvv: "317",
-    expiration_date: "12/2031",
+    expiration_date: FUTURE_EXPIRY,
     website: "",
     form_session: session.json.form_session,
   });
@@ -189,7 +190,7 @@ test.describe("the staff dashboard", () => {
         post(`${proxy.url}/v1/payment-tokens`, {
           card_number: number,
           cvv: "317",
-          expiration_date: "12/2031",
+          expiration_date: FUTURE_EXPIRY,
           website: "",
           form_session: session,
           ...(proof ? { challenge_token: proof } : {}),

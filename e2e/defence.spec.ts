@@ -19,6 +19,7 @@ import { inviteLink } from "./dashboard-helpers";
 import { expect, test, withServers, type Servers } from "./fixtures";
 import { FAKE_SITE_KEY, startFakeTurnstile, type FakeTurnstile } from "./turnstile-fake";
 import { TRIP_ON_FIRST as TRIPPED, giveThroughChallenge, tripDefence } from "./challenge";
+import { FUTURE_EXPIRY } from "../test/helpers/cards";
 
 /** Defence mode for a campaign after its first card tokenization of a minute: forced by a signal. */
 const TRIP_ON_FIRST = { GIVEKIT_DEFENCE_CAMPAIGN_TOKENS_PER_MIN: "1", GIVEKIT_RATE_PAYMENT_TOKENS: "1000" };
@@ -81,7 +82,7 @@ test.describe("defence mode in the card frame", () => {
         body: JSON.stringify({
           card_number: "4000000000000002",
           cvv: "317",
-          expiration_date: "12/2031",
+          expiration_date: FUTURE_EXPIRY,
           website: "",
           form_session,
           shortcode: "71777",

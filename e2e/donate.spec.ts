@@ -2,11 +2,12 @@ import type { Page, Request } from "@playwright/test";
 import { expect, GIVEKIT_SOURCE, test } from "./fixtures";
 import { fillCardAtOnce, reachDonate, showStep, HOPE_CONTEXT } from "./donor-helpers";
 import { shownMoney, sumCents } from "./optin-helpers";
+import { FUTURE_EXPIRY } from "../test/helpers/cards";
 
 /** The sandbox's test cards (sandbox/README.md): always charged, and always declined. */
 const GOOD_CARD = "4242424242424242";
 const DECLINED_CARD = "4000000000000002";
-const EXPIRY = "12/2034";
+const EXPIRY = FUTURE_EXPIRY;
 const CVV = "123";
 
 let names = 0;

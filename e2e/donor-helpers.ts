@@ -4,8 +4,9 @@
  * and the one charge the sandbox's own report must show for it.
  */
 import { expect, type FrameLocator, type Locator, type Page } from "@playwright/test";
+import { FUTURE_EXPIRY } from "../test/helpers/cards";
 
-export const CARD = { number: "4242424242424242", expiry: "12/2034", cvv: "123" };
+export const CARD = { number: "4242424242424242", expiry: FUTURE_EXPIRY, cvv: "123" };
 /** $50 with the 3 % fee covered: what the button says and what the sandbox must charge. */
 export const TOTAL = "51.50";
 /** How long a person holds the mouse button down on a click (about a tenth of a second). */

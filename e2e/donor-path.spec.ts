@@ -19,6 +19,7 @@ import {
   uniqueLastName,
 } from "./donor-helpers";
 import { expect, test } from "./fixtures";
+import { FUTURE_EXPIRY_TYPED } from "../test/helpers/cards";
 
 test.describe("the donor's path on a page of another origin", () => {
   test("a card filled at once in each field gives with a real mouse click, once", async ({
@@ -64,7 +65,7 @@ test.describe("the donor's path on a page of another origin", () => {
     const card = cardOf(page);
     for (const [label, value] of [
       ["Card number", CARD.number],
-      ["Expiry date", "12/34"],
+      ["Expiry date", FUTURE_EXPIRY_TYPED],
       ["Security code", CARD.cvv],
     ] as const) {
       await card.getByLabel(label).evaluate((input: HTMLInputElement, filled) => {

@@ -9,9 +9,10 @@ import { expect, type Locator, type Page } from "@playwright/test";
 import { DB_FILE } from "../proxy/store/sqlite/data-dir";
 import type { ConsentRecord } from "../proxy/store/types";
 import { reachDonate, showStep } from "./donor-helpers";
+import { FUTURE_EXPIRY } from "../test/helpers/cards";
 
 /** The test card that always succeeds, and a expiry date safely in the future. */
-export const GOOD_CARD = { number: "4242424242424242", expiry: "12/2034", cvv: "123" };
+export const GOOD_CARD = { number: "4242424242424242", expiry: FUTURE_EXPIRY, cvv: "123" };
 
 let mobileCounter = 0;
 

@@ -13,6 +13,8 @@ export interface SandboxServerOptions {
   port: number;
   sessionTtlS: number;
   latencyMs: number;
+  /** The clock the sandbox judges sessions and card expiries by; the system's by default. */
+  now?: () => Date;
 }
 
 export interface RunningSandbox {
@@ -31,7 +33,12 @@ export interface RunningSandbox {
  */
 export async function startSandboxServer(options: SandboxServerOptions): Promise<RunningSandbox> {
   const ledger = openLedger(options.dbPath, options.fixture);
-  const app = createApp({ ledger, sessionTtlS: options.sessionTtlS, latencyMs: options.latencyMs });
+  const app = createApp({
+    ledger,
+    sessionTtlS: options.sessionTtlS,
+    latencyMs: options.latencyMs,
+    now: options.now,
+  });
   let listening: Listening;
   try {
     listening = await listen(app.fetch, options.host, options.port);

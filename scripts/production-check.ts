@@ -27,6 +27,7 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEMO, startSandbox, type SandboxHandle } from "../test/helpers/sandbox";
+import { FUTURE_EXPIRY } from "../test/helpers/cards";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const METRICS_TOKEN = "production-check-metrics-token";
@@ -223,7 +224,7 @@ async function main(): Promise<void> {
     const card = await post("/v1/payment-tokens", {
       card_number: "4242424242424242",
       cvv: "317",
-      expiration_date: "12/2031",
+      expiration_date: FUTURE_EXPIRY,
       website: "",
       form_session: session.json.form_session,
     });

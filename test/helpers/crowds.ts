@@ -8,7 +8,7 @@
  * Money is counted in the sandbox's own report; each scenario has a sandbox of its own.
  */
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
-import { withCheckDigit } from "./cards";
+import { withCheckDigit, FUTURE_EXPIRY } from "./cards";
 import { LOG_FLUSH_MS } from "../../proxy/logger";
 import { startProxy, type ProxyHandle } from "./proxy";
 import { startSandbox } from "./sandbox";
@@ -115,7 +115,7 @@ export interface ScenarioFigures {
 
 const CAMPAIGN = { shortcode: "71777", keyword: "HOPE" };
 const TOKEN_PATH = "/api/v2/donations/create_payment_token";
-const EXPIRY = "12/2031";
+const EXPIRY = FUTURE_EXPIRY;
 /** The proxies' least form time by default (GIVEKIT_MIN_FORM_MS): a bot waits it out. */
 const MIN_FORM_MS = 1500;
 

@@ -76,6 +76,8 @@ export interface StartSandboxOptions {
   sessionTtlS?: number;
   /** Delay added to every answer, in milliseconds (default 0). */
   latencyMs?: number;
+  /** The sandbox's clock (default the system's): a test about dates gives one of its own. */
+  now?: () => Date;
 }
 
 const DEFAULT_SESSION_TTL_S = 3600;
@@ -94,6 +96,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     port: 0,
     sessionTtlS: options.sessionTtlS ?? DEFAULT_SESSION_TTL_S,
     latencyMs: options.latencyMs ?? 0,
+    now: options.now,
   });
   const url = running.url;
 

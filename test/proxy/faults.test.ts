@@ -24,6 +24,7 @@ import {
   DONATE_PATH,
   postCard,
 } from "./support";
+import { FUTURE_EXPIRY } from "../helpers/cards";
 
 /** Short, so the never-answering fault ends quickly. */
 const TIMEOUT_MS = "800";
@@ -138,7 +139,7 @@ describe("nothing sent: a refused connection, or a connect that times out", () =
     const tokenReply = await postCard(api, {
       card_number: "4242424242424242",
       cvv: "317",
-      expiration_date: "12/2031",
+      expiration_date: FUTURE_EXPIRY,
     });
     expect(tokenReply.status).toBe(503);
     expect(tokenReply.json.code).toBe("upstream_unavailable");

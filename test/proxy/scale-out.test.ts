@@ -21,6 +21,7 @@ import {
   type Client,
   postCard,
 } from "./support";
+import { FUTURE_EXPIRY } from "../helpers/cards";
 
 const SECRET = randomBytes(32).toString("hex");
 /**
@@ -149,7 +150,7 @@ describe("two proxies on one PostgreSQL", () => {
       const reply = await postCard(i % 2 === 0 ? viaA : viaB, {
         card_number: "4242424242424242",
         cvv: "123",
-        expiration_date: "12/2031",
+        expiration_date: FUTURE_EXPIRY,
       });
       statuses.push(reply.status);
     }
@@ -166,7 +167,7 @@ describe("two proxies on one PostgreSQL", () => {
     const refused = await postCard(viaB, {
       card_number: CARDS.ok,
       cvv: "123",
-      expiration_date: "12/2031",
+      expiration_date: FUTURE_EXPIRY,
     });
     expect(refused.status).toBe(403);
     expect(refused.json).toMatchObject({ code: "challenge_required", challenge: { provider: "pow" } });

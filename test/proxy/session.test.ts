@@ -12,6 +12,7 @@ import {
   DONATE_PATH,
   postCard,
 } from "./support";
+import { FUTURE_EXPIRY } from "../helpers/cards";
 
 const LOGIN_PATH = "/api/v2/users/login_with_auth_token";
 const TOKEN_PATH = "/api/v2/donations/create_payment_token";
@@ -56,7 +57,7 @@ describe("the upstream session", () => {
       const reply = await postCard(ctx.api, {
         card_number: "4242424242424242",
         cvv: "317",
-        expiration_date: "12/2031",
+        expiration_date: FUTURE_EXPIRY,
       });
       expect(reply.status).toBe(502);
       expect(reply.json.code).toBe("upstream_auth_failed");

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO } from "../helpers/sandbox";
+import { FUTURE_EXPIRY } from "../helpers/cards";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const dirs: string[] = [];
@@ -86,7 +87,7 @@ describe("npm start (scripts/start.ts)", () => {
         body: JSON.stringify({
           card_number: "4242424242424242",
           cvv: "123",
-          expiration_date: "12/2031",
+          expiration_date: FUTURE_EXPIRY,
           website: "",
           form_session,
         }),

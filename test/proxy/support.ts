@@ -11,6 +11,7 @@ import type { AttemptRecord, ConsentRecord } from "../../proxy/store/types";
 import { sql } from "../helpers/postgres";
 import { startProxy, type ProxyHandle, type StartProxyOptions } from "../helpers/proxy";
 import { DEMO, startSandbox, type SandboxHandle, type StartSandboxOptions } from "../helpers/sandbox";
+import { FUTURE_EXPIRY } from "../helpers/cards";
 
 export const CARDS = {
   ok: "4242424242424242",
@@ -21,7 +22,7 @@ export const CARDS = {
 /** The upstream donate path, for counting the calls that reached it. */
 export const DONATE_PATH = "/api/v2/donations/donate";
 export const CVV = "317";
-export const EXPIRY = "12/2031";
+export const EXPIRY = FUTURE_EXPIRY;
 
 export interface Reply {
   status: number;

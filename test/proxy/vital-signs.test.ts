@@ -24,6 +24,7 @@ import {
   upstreamCalls,
   useStack,
 } from "./support";
+import { FUTURE_EXPIRY } from "../helpers/cards";
 
 const METRICS_TOKEN = "metrics-token-for-the-test-0123";
 const BEARER = { Authorization: `Bearer ${METRICS_TOKEN}` };
@@ -191,7 +192,11 @@ describe("log levels", () => {
     const proxy = await startProxy({ upstreamUrl: "http://127.0.0.1:9" });
     try {
       const api = client(proxy.url);
-      const failed = await postCard(api, { card_number: CARDS.ok, cvv: "123", expiration_date: "12/2031" });
+      const failed = await postCard(api, {
+        card_number: CARDS.ok,
+        cvv: "123",
+        expiration_date: FUTURE_EXPIRY,
+      });
       expect(failed.status).toBe(503);
       expect((await api.get("/v1/campaigns/71777/NOSUCH")).status).toBe(404);
       const lines = logLines(proxy).filter((line) => line.msg === "request");

@@ -1,5 +1,5 @@
 // Test cards (Stripe's numbers) and create_payment_token's card checks.
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { auth, call, collected, donate, donation, login, useSandbox } from "./support";
 
 describe("test cards", () => {
@@ -91,7 +91,12 @@ describe("test cards", () => {
 });
 
 describe("create_payment_token", () => {
-  const ctx = useSandbox();
+  // The sandbox's own clock, so that which expiry is past does not depend on the day the suite runs.
+  let today = new Date("2026-11-22T12:00:00Z");
+  beforeEach(() => {
+    today = new Date("2026-11-22T12:00:00Z");
+  });
+  const ctx = useSandbox({ now: () => today });
   const tokenize = async (card: Record<string, unknown>) => {
     const session = await login(ctx.sandbox);
     return call(ctx.sandbox.url, "/api/v2/donations/create_payment_token", {
@@ -125,6 +130,16 @@ describe("create_payment_token", () => {
     expect(answer.status).toBe(400);
     expect(answer.json.error.code).toBe("invalid_card");
     expect(Object.keys(answer.json.error.fields)).toEqual(["card_number"]);
+  });
+
+  it("a card is good through the last day of its expiry month, expired from the first of the next", async () => {
+    const card = { card_number: "4242424242424242", cvv: "123", expiration_date: "11/2026" };
+    today = new Date("2026-11-30T23:59:59Z");
+    expect((await tokenize(card)).status).toBe(200);
+    today = new Date("2026-12-01T00:00:00Z");
+    const answer = await tokenize(card);
+    expect(answer.status).toBe(400);
+    expect(answer.json.error.fields.expiration_date).toEqual(["The card has expired."]);
   });
 
   it("a past expiry (October 2026, today being November 2026) → 400 naming expiration_date", async () => {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { TransactionRowSchema } from "../../contract/upstream";
 import { auth, call, collected, donate, donation, GOOD_CARD, login, useSandbox } from "./support";
+import { FUTURE_EXPIRY } from "../helpers/cards";
 
 describe("donate", () => {
   const ctx = useSandbox();
@@ -95,7 +96,7 @@ describe("donate", () => {
       const session = await login(ctx.sandbox);
       const tokenAnswer = await call(ctx.sandbox.url, "/api/v2/donations/create_payment_token", {
         authorization: auth(session, "session"),
-        body: { card_number: "378282246310005", cvv: "1234", expiration_date: "01/2031" },
+        body: { card_number: "378282246310005", cvv: "1234", expiration_date: FUTURE_EXPIRY },
       });
       const { card_number: _n, cvv: _c, expiration_date: _e, ...rest } = donation();
       const answer = await donate(ctx.sandbox, session, {

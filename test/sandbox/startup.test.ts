@@ -10,6 +10,7 @@ import { FixtureError, loadFixtureFile, parseFixture } from "../../sandbox/fixtu
 import { startSandboxServer } from "../../sandbox/listen";
 import { DEMO, DEMO_FIXTURE_PATH } from "../helpers/sandbox";
 import { auth, call, donate, donation, login } from "./support";
+import { FUTURE_EXPIRY } from "../helpers/cards";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const TSX = join(ROOT, "node_modules/.bin/tsx");
@@ -223,7 +224,7 @@ describe("state in a database file", () => {
     expect((await donate(first, session, donation({ amount: "8.00" }))).status).toBe(200);
     const token = await call(first.url, "/api/v2/donations/create_payment_token", {
       authorization: auth(session, "session"),
-      body: { card_number: "5555555555554444", cvv: "123", expiration_date: "12/2030" },
+      body: { card_number: "5555555555554444", cvv: "123", expiration_date: FUTURE_EXPIRY },
     });
     await first.close();
 

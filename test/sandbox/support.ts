@@ -9,6 +9,7 @@ import {
   startSandbox,
   type StartSandboxOptions,
 } from "../helpers/sandbox";
+import { FUTURE_EXPIRY } from "../helpers/cards";
 
 export interface Answer {
   status: number;
@@ -81,7 +82,7 @@ export async function login(sandbox: Reachable, account: DemoAccount = "hope"): 
   return answer.json.user.session_token as string;
 }
 
-export const GOOD_CARD = { card_number: "4242424242424242", cvv: "123", expiration_date: "12/2030" };
+export const GOOD_CARD = { card_number: "4242424242424242", cvv: "123", expiration_date: FUTURE_EXPIRY };
 
 /** A valid donation to HOPE@71777 with the good test card; fields override. */
 export function donation(fields: Record<string, unknown> = {}): Record<string, unknown> {

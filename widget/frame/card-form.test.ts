@@ -4,6 +4,7 @@ import type { FromFrameMessage, ToFrameMessage } from "../../contract/frame";
 import { frameEn } from "../i18n/frame-en";
 import { frameEs } from "../i18n/frame-es";
 import { mountCardForm, type CardFormProps } from "./card-form";
+import { FUTURE_EXPIRY, FUTURE_EXPIRY_TYPED } from "../../test/helpers/cards";
 
 /** What takes each form mounted by a test away again. */
 const unmounts: (() => void)[] = [];
@@ -21,7 +22,7 @@ const SESSION = { open: () => undefined, current: async () => "fs-from-the-proxy
 const GOOD_CARD_SENT = {
   card_number: "4242424242424242",
   cvv: "123",
-  expiration_date: "12/2034",
+  expiration_date: FUTURE_EXPIRY,
   // The campaign the frame was opened for, for the proxy's per-campaign signals.
   ...HOPE,
   // The honeypot, empty: a person never sees it.
@@ -64,7 +65,7 @@ const type = (label: string, value: string) =>
 
 function fillGoodCard() {
   type("Card number", "4242424242424242");
-  type("Expiry date", "12/2034");
+  type("Expiry date", FUTURE_EXPIRY);
   type("Security code", "123");
 }
 
@@ -158,11 +159,12 @@ describe("the card frame's form", () => {
 
   it("takes MM/YY and shows it as MM/YYYY", () => {
     setup();
-    type("Expiry date", "0430");
+    type("Expiry date", FUTURE_EXPIRY_TYPED.replace("/", ""));
     const expiry = screen.getByLabelText("Expiry date");
-    expect(expiry).toHaveProperty("value", "04/30");
+    expect(expiry).toHaveProperty("value", FUTURE_EXPIRY_TYPED);
     fireEvent.blur(expiry);
-    expect(expiry).toHaveProperty("value", "04/2030");
+    expect(expiry).toHaveProperty("value", FUTURE_EXPIRY);
+    expect(screen.queryByText("The card has expired.")).toBeNull();
   });
 
   it("reports the card complete only when every check passes", () => {
@@ -176,7 +178,7 @@ describe("the card frame's form", () => {
     const number = screen.getByLabelText("Card number") as HTMLInputElement;
     fireEvent.input(number, { target: { value: "4242 4242 4242 4242" } });
     // A password manager: the value set, then only `change`, the field never focused.
-    fireEvent.change(screen.getByLabelText("Expiry date"), { target: { value: "12/34" } });
+    fireEvent.change(screen.getByLabelText("Expiry date"), { target: { value: FUTURE_EXPIRY_TYPED } });
     fireEvent.change(screen.getByLabelText("Security code"), { target: { value: "123" } });
     expect(document.activeElement).not.toBe(number);
     expect(number.value).toBe("4242 4242 4242 4242");
@@ -188,7 +190,7 @@ describe("the card frame's form", () => {
     const fetchStub = answer(201, { token: "tok_5", brand: "visa", last4: "4242" });
     const { sent, deliver } = setup();
     (screen.getByLabelText("Card number") as HTMLInputElement).value = "4242424242424242";
-    (screen.getByLabelText("Expiry date") as HTMLInputElement).value = "12/2034";
+    (screen.getByLabelText("Expiry date") as HTMLInputElement).value = FUTURE_EXPIRY;
     (screen.getByLabelText("Security code") as HTMLInputElement).value = "123";
     deliver({ type: "givekit:tokenize", id: "t-9" });
     await waitFor(() => expect(sent.at(-1)?.type).toBe("givekit:token"));
@@ -200,10 +202,10 @@ describe("the card frame's form", () => {
     const expiry = screen.getByLabelText("Expiry date") as HTMLInputElement;
     const cvv = screen.getByLabelText("Security code") as HTMLInputElement;
     // A password manager sets the expiry and code and says nothing; the donor types the number.
-    expiry.value = "12/2034";
+    expiry.value = FUTURE_EXPIRY;
     cvv.value = "123";
     type("Card number", "4242424242424242");
-    expect(expiry.value).toBe("12/2034");
+    expect(expiry.value).toBe(FUTURE_EXPIRY);
     expect(cvv.value).toBe("123");
     expect(sent.at(-1)).toEqual({ type: "givekit:card-state", complete: true, brand: "visa" });
   });

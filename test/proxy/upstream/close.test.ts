@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createUpstreamClient } from "../../../proxy/upstream/client";
 import { DEMO, startSandbox, type SandboxHandle } from "../../helpers/sandbox";
 import { slowDonations } from "../../helpers/slow-upstream";
+import { FUTURE_EXPIRY } from "../../helpers/cards";
 
 let sandbox: SandboxHandle | undefined;
 afterEach(async () => {
@@ -29,7 +30,7 @@ describe("the upstream client's close", () => {
       const made = await upstream.createPaymentToken({
         card_number: "4242424242424242",
         cvv: "317",
-        expiration_date: "12/2031",
+        expiration_date: FUTURE_EXPIRY,
       });
       if (made.kind !== "created") throw new Error(`no token: ${made.kind}`);
       const call = upstream
