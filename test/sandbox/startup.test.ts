@@ -13,7 +13,6 @@ import { auth, call, donate, donation, login } from "./support";
 import { FUTURE_EXPIRY } from "../helpers/cards";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const TSX = join(ROOT, "node_modules/.bin/tsx");
 const work = mkdtempSync(join(tmpdir(), "givekit-sandbox-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -31,13 +30,17 @@ interface Exit {
   stderr: string;
 }
 
-/** Runs `tsx sandbox/server.ts` with the given environment until it exits (or is stopped). */
+/**
+ * Runs `npm run sandbox`'s command (node --import tsx sandbox/server.ts) with the given environment
+ * until it exits (or is stopped). Not the tsx command: it stands between the signal and the
+ * server, and SIGKILLs a server that has not said within 30 ms that the signal reached it.
+ */
 function runServer(env: Record<string, string>): {
   child: ChildProcess;
   exited: Promise<Exit>;
   output: () => string;
 } {
-  const child = spawn(TSX, ["sandbox/server.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "sandbox/server.ts"], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -173,7 +176,7 @@ describe("configuration", () => {
   }, 30_000);
 });
 
-describe("npm run sandbox (tsx sandbox/server.ts)", () => {
+describe("npm run sandbox (node --import tsx sandbox/server.ts)", () => {
   it("starts with the demo fixture, prints its URL, serves the API, and stops on SIGTERM", async () => {
     const run = runServer({ SANDBOX_PORT: "0", SANDBOX_DB: ":memory:", SANDBOX_SESSION_TTL_S: "60" });
     const url = await new Promise<string>((resolve, reject) => {
