@@ -2,7 +2,7 @@
 // mode, where (one campaign or all), what `givekit doctor` shows while the proxy runs, and that no
 // card number reaches a table, a log line or the command's output.
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { main } from "../../../proxy/cli/main";
 import { DB_FILE } from "../../../proxy/store/sqlite/data-dir";
 import { openSqlite } from "../../../sqlite/open";
@@ -94,6 +94,21 @@ async function doctor(sandbox: SandboxHandle, proxy: ProxyHandle, secret?: strin
   return out;
 }
 
+/**
+ * doctor's report once it shows defence mode on: the proxy writes defence mode lazily (in its
+ * store's next batch, within 250 ms on a quiet machine), so a loaded one is given up to 10 s.
+ */
+async function doctorOnceWritten(sandbox: SandboxHandle, proxy: ProxyHandle): Promise<string> {
+  return vi.waitFor(
+    async () => {
+      const report = await doctor(sandbox, proxy, DOCTOR_SECRET);
+      if (!/^✓ defence mode: ON /m.test(report)) throw new Error(`defence mode not written yet:\n${report}`);
+      return report;
+    },
+    { timeout: 10_000, interval: 200 },
+  );
+}
+
 /** Every row of every table of the proxy's store, as text. */
 async function tables(proxy: ProxyHandle): Promise<string> {
   if (proxy.databaseUrl) {
@@ -147,7 +162,7 @@ describe.each(["sqlite", "postgres"] as const)("defence signals on %s", (store) 
     expect(on).toEqual([
       expect.objectContaining({ scope: "71777/HOPE", signal: "tokens_per_min", value: 3 }),
     ]);
-    const report = await doctor(sandbox, proxy, DOCTOR_SECRET);
+    const report = await doctorOnceWritten(sandbox, proxy);
     expect(report).toMatch(
       /^✓ defence mode: ON for campaign 71777\/HOPE since \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(signal tokens_per_min: 3\), ends /m,
     );
@@ -167,7 +182,7 @@ describe.each(["sqlite", "postgres"] as const)("defence signals on %s", (store) 
     expect(on).toEqual([
       expect.objectContaining({ scope: "all", signal: "bin_run", value: 5, bin: "411111" }),
     ]);
-    const report = await doctor(sandbox, proxy, DOCTOR_SECRET);
+    const report = await doctorOnceWritten(sandbox, proxy);
     expect(report).toMatch(/^✓ defence mode: ON for all campaigns since .+\(signal bin_run: 5\)/m);
 
     // No card number anywhere: not in a table (signals included), a log line or the doctor's output.
