@@ -115,17 +115,17 @@ test.describe("what widget.js asks for early fails as the form's own request wou
   });
 });
 
-test.describe("bad input: the first step comes once, late if it must, never blank", () => {
-  /** Counts each `givekit:ready` the page's forms send, from before any script runs. */
-  const countReady = (page: Page) =>
-    page.addInitScript(() => {
-      const counted = window as unknown as { __gkReady: number };
-      counted.__gkReady = 0;
-      document.addEventListener("givekit:ready", () => (counted.__gkReady += 1));
-    });
-  const readyCount = (page: Page) =>
-    page.evaluate(() => (window as unknown as { __gkReady: number }).__gkReady);
+/** Counts each `givekit:ready` the page's forms send, from before any script runs. */
+const countReady = (page: Page) =>
+  page.addInitScript(() => {
+    const counted = window as unknown as { __gkReady: number };
+    counted.__gkReady = 0;
+    document.addEventListener("givekit:ready", () => (counted.__gkReady += 1));
+  });
+const readyCount = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __gkReady: number }).__gkReady);
 
+test.describe("bad input: the first step comes once, late if it must, never blank", () => {
   test("widget.js loaded twice: one loader, each file and the campaign asked once, one first step", async ({
     page,
     hostUrl,
