@@ -772,10 +772,18 @@ const PARTS: Record<string, BenchPart> = {
    */
   browser: async (run) => {
     const { rows, wire } = await browserBench({ log: run.say });
-    const both = rows.find((row) => row.profile === "both")!;
+    const both = rows.find((row) => row.profile === "both");
+    const { peers, noPeers } = both?.campaigns ?? {};
     return {
-      browser_first_step_ms: both.firstStepMs,
-      browser_card_ready_ms: both.cardReadyMs,
+      ...(peers && {
+        browser_first_step_ms: peers.firstStepMs,
+        browser_card_ready_ms: peers.cardReadyMs,
+      }),
+      ...(noPeers && {
+        browser_first_step_no_peers_ms: noPeers.firstStepMs,
+        browser_card_ready_no_peers_ms: noPeers.cardReadyMs,
+      }),
+      ...(peers && both?.floorMs && { browser_first_step_over_floor: peers.firstStepMs / both.floorMs }),
       wire_donation_bytes: wire.received,
     };
   },

@@ -46,6 +46,52 @@ describe("the bench's verdict", () => {
   });
 });
 
+describe("ratios guarded by their drift from the baseline", () => {
+  const drifting: Baseline = {
+    measured_on: "test",
+    figures: {
+      cpu: {
+        label: "cpu ratio",
+        unit: "×",
+        better: "lower",
+        baseline: 2,
+        target: 1.33,
+        guard: null,
+        drift: 0.25,
+      },
+      speed: {
+        label: "throughput ratio",
+        unit: "",
+        better: "higher",
+        baseline: 0.4,
+        target: 0.75,
+        guard: null,
+        drift: 0.25,
+      },
+    },
+  };
+
+  it("hold within a quarter of their baseline, and say where the guard is", () => {
+    const verdict = judge({ cpu: 2.5, speed: 0.3 }, drifting);
+    expect(verdict.regressed).toBe(false);
+    expect(verdict.lines[0]).toMatch(/guard ≤ 2\.50 × \(25 % past the baseline\), baseline 2 ×/);
+    expect(verdict.lines[1]).toMatch(/guard ≥ 0\.30 \(25 % past the baseline\)/);
+  });
+
+  it("fail the run once they move more than a quarter past it, either way of better", () => {
+    expect(judge({ cpu: 2.51, speed: 0.4 }, drifting).regressions).toEqual(["cpu"]);
+    expect(judge({ cpu: 2, speed: 0.29 }, drifting).regressions).toEqual(["speed"]);
+  });
+
+  it("the recorded baseline guards every ratio it measures against the forwarder so", () => {
+    const figures = (recorded as Baseline).figures;
+    for (const name of ["throughput_ratio", "cpu_ratio_subscribe"]) {
+      expect(figures[name]?.drift, name).toBe(0.25);
+      expect(figures[name]?.guard, name).toBeNull();
+    }
+  });
+});
+
 describe("figures without a guard or a target", () => {
   const loose: Baseline = {
     measured_on: "test",

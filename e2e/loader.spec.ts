@@ -144,7 +144,7 @@ test("chunks are cached for good and may be loaded from any origin; widget.js re
   expect(table).not.toBeNull();
   const chunk = await fetch(`${proxyServer.url}/${table![0]}`);
   expect(chunk.status).toBe(200);
-  expect(chunk.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  expect(chunk.headers.get("cache-control")).toBe("max-age=31536000, immutable");
   expect(chunk.headers.get("access-control-allow-origin")).toBe("*");
   expect(chunk.headers.get("content-type")).toMatch(/javascript/);
   expect((await fetch(`${proxyServer.url}/assets/donate-00000000.js`)).status).toBe(404);

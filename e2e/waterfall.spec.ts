@@ -3,6 +3,7 @@
 // the form needs at once, the card frame's page too, so the first step is one wave after it and
 // the card field one more (the frame's script; its stylesheet is in its page). Each file is
 // fetched once.
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { shortName, visitDonatePage } from "./waterfall";
 
@@ -111,6 +112,94 @@ test.describe("what widget.js asks for early fails as the form's own request wou
     await donate.getByRole("button", { name: "Next" }).click();
     await expect(donate.getByRole("alert")).toHaveText(/could not reach the server/);
     await expect(donate.getByRole("heading", { name: "Step 1 of 3: Your gift" })).toBeVisible();
+  });
+});
+
+/** Counts each `givekit:ready` the page's forms send, from before any script runs. */
+const countReady = (page: Page) =>
+  page.addInitScript(() => {
+    const counted = window as unknown as { __gkReady: number };
+    counted.__gkReady = 0;
+    document.addEventListener("givekit:ready", () => (counted.__gkReady += 1));
+  });
+const readyCount = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __gkReady: number }).__gkReady);
+
+test.describe("bad input: the first step comes once, late if it must, never blank", () => {
+  test("widget.js loaded twice: one loader, each file and the campaign asked once, one first step", async ({
+    page,
+    hostUrl,
+    proxyServer,
+  }) => {
+    const asked: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().startsWith(proxyServer.url))
+        asked.push(shortName({ method: request.method(), url: request.url() }));
+    });
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+    await countReady(page);
+    await page.goto(`${hostUrl}/snippet-twice.html`);
+    const donate = page.locator("givekit-donate");
+    await expect(donate.getByRole("radio", { name: "$50" })).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    expect(await readyCount(page)).toBe(1);
+    await expect(donate.getByRole("heading", { name: "Step 1 of 3: Your gift" })).toHaveCount(1);
+    // The page asked for widget.js twice (the browser may answer the second from its cache); the rest once.
+    const rest = asked.filter((name) => name !== "/widget.js");
+    expect(rest.filter((name, index) => rest.indexOf(name) !== index)).toEqual([]);
+    expect(rest).toContain("/v1/campaigns/71777/HOPE");
+    expect(errors).toEqual([]);
+  });
+
+  test("the campaign answers 3 s late: the form keeps its room meanwhile, then its first step comes, once", async ({
+    page,
+    hostUrl,
+  }) => {
+    let asked = 0;
+    let answered = false;
+    await page.route("**/v1/campaigns/71777/HOPE", async (route) => {
+      asked += 1;
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      answered = true;
+      await route.continue();
+    });
+    await countReady(page);
+    await page.goto(`${hostUrl}/snippet.html`);
+    const donate = page.locator("givekit-donate");
+    // Before the answer: the element holds its place on the page and says nothing wrong.
+    await page.waitForTimeout(1000);
+    expect(answered).toBe(false);
+    const room = await donate.boundingBox();
+    expect(room?.height ?? 0).toBeGreaterThan(100);
+    await expect(donate.getByText(/not available/)).toHaveCount(0);
+    await expect(donate.getByRole("radio", { name: "$50" })).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    expect(asked).toBe(1);
+    expect(await readyCount(page)).toBe(1);
+    await expect(donate.getByRole("alert")).toHaveCount(0);
+  });
+
+  test("the campaign answer fails (503): the polite note in the form's room, not a blank", async ({
+    page,
+    hostUrl,
+  }) => {
+    let asked = 0;
+    await page.route("**/v1/campaigns/71777/HOPE", async (route) => {
+      asked += 1;
+      await route.fulfill({
+        status: 503,
+        contentType: "application/problem+json",
+        body: JSON.stringify({ code: "upstream_unavailable", title: "Unavailable", status: 503 }),
+      });
+    });
+    await page.goto(`${hostUrl}/snippet.html`);
+    const donate = page.locator("givekit-donate");
+    await expect(donate.getByText(/This form is not available right now/)).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    expect(asked).toBeGreaterThanOrEqual(1);
+    expect(asked).toBeLessThanOrEqual(2);
   });
 });
 

@@ -32,6 +32,8 @@ export interface Throttle {
   /** CPU slow-down factor (1: none). */
   cpu?: number;
   network?: NetworkProfile | null;
+  /** The campaign's answer held this long before it goes, in ms (an upstream slow to answer). */
+  campaignDelayMs?: number;
 }
 
 export interface RequestRecord {
@@ -164,6 +166,13 @@ export async function visitDonatePage(
       latency: throttle.network.latency,
       downloadThroughput: bytesPerSecond,
       uploadThroughput: bytesPerSecond,
+    });
+  }
+  if (throttle.campaignDelayMs) {
+    const delay = throttle.campaignDelayMs;
+    await page.route(/\/v1\/campaigns\/\d+\/\w+$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      await route.continue();
     });
   }
   if (throttle.cpu && throttle.cpu > 1)

@@ -3,7 +3,7 @@
  * is: client-ip.ts), answers with its id, runs the request in a log scope that puts the id on
  * every line it logs, and writes the request's one log line, at the level of whose problem it is.
  */
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
 import {
@@ -34,6 +34,14 @@ const ADDRESSES_KEPT = 1000;
 /** A longer X-Forwarded-For is read each time, never kept. */
 const FORWARDED_FOR_KEPT = 200;
 
+const ID_BYTES = 16;
+/**
+ * Random bytes for 256 ids, drawn at once: asking the system's generator for 16 bytes took about
+ * 2 µs a request, most of it the call itself.
+ */
+const ID_POOL = Buffer.alloc(ID_BYTES * 256);
+let idBytesUsed = ID_POOL.length;
+
 /**
  * A request's id when the reverse proxy gave none: 16 random bytes (as unique as a UUID's 122
  * random bits, and more), base64url, 22 characters where a UUID takes 36 on every answer.
@@ -41,7 +49,14 @@ const FORWARDED_FOR_KEPT = 200;
  * @example
  * newRequestId(); // "3q2-7wAAAABfX19fX19fXw"
  */
-export const newRequestId = (): string => randomBytes(16).toString("base64url");
+export function newRequestId(): string {
+  if (idBytesUsed === ID_POOL.length) {
+    randomFillSync(ID_POOL);
+    idBytesUsed = 0;
+  }
+  idBytesUsed += ID_BYTES;
+  return ID_POOL.toString("base64url", idBytesUsed - ID_BYTES, idBytesUsed);
+}
 
 /**
  * @example

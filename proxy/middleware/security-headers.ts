@@ -1,7 +1,7 @@
 /**
  * The headers every answer of the proxy carries, a route's own winning (the card frame's CSP,
- * the scripts' Cross-Origin-Resource-Policy): hono/secure-headers, plus the two it does not
- * decide as the proxy needs. X-Frame-Options is left off a page that may be framed (the card
+ * the scripts' Cross-Origin-Resource-Policy): those hono/secure-headers would set, as the proxy
+ * needs them. X-Frame-Options is left off a page that may be framed (the card
  * frame says who may frame it in its CSP), and answers are not cached unless a route says so.
  * A script or a stylesheet (a route sets `subresource`) keeps only what applies to it
  * (nosniff, HSTS, its own CORS and CORP): a browser reads CSP, Referrer-Policy and
@@ -17,72 +17,58 @@
  * HSTS goes only over TLS (RFC 6797 7.2: a host must not send it over plain HTTP).
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "../context";
 import { overTls } from "./over-tls";
 
-const stock = secureHeaders({
-  overwrite: false,
-  contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"] },
-  crossOriginResourcePolicy: "same-site",
-  strictTransportSecurity: "max-age=31536000",
-  referrerPolicy: "no-referrer",
-  xContentTypeOptions: true,
-  // Decided below, per route.
-  xFrameOptions: false,
-  // Headers for top-level pages and old browsers the API has no use for.
-  crossOriginOpenerPolicy: false,
-  originAgentCluster: false,
-  xDnsPrefetchControl: false,
-  xDownloadOptions: false,
-  xPermittedCrossDomainPolicies: false,
-  xXssProtection: false,
-});
-
+/** A document's policy: nothing to load, never framed, no <base>. */
+const PAGE_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
 /** A JSON answer's policy: nothing to load, never framed. */
 const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
-const STOCK_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\b/;
+const HSTS = "max-age=31536000";
 
 /** A script or stylesheet sent (not an error about one). */
 const isSubresource = (c: Context<AppEnv>) => c.get("subresource") && c.res.status < 400;
 
 /**
+ * Each header is decided once, for the kind of answer it is, and set only when the route has not
+ * set its own: every request pays for these, so no header is set only to be taken off again (as
+ * hono/secure-headers' defaults were).
+ *
  * @example
  * app.use("*", securityHeaders());
  */
 export function securityHeaders(): MiddlewareHandler<AppEnv> {
-  // After the stock headers, in the same step: neither touches the other's headers.
   return async (c, next) => {
-    await stock(c, next);
+    await next();
     const headers = c.res.headers;
-    if (c.res.status === 204) {
-      for (const name of [
-        "Content-Security-Policy",
-        "Referrer-Policy",
-        "X-Content-Type-Options",
-        "Cross-Origin-Resource-Policy",
-      ])
-        headers.delete(name);
-    } else if (isSubresource(c)) {
-      headers.delete("Content-Security-Policy");
-      headers.delete("Referrer-Policy");
-      if (c.get("loadedWithCors")) headers.delete("Cross-Origin-Resource-Policy");
-    } else {
-      if (!c.get("framable") && !headers.has("X-Frame-Options")) headers.set("X-Frame-Options", "DENY");
-      if (JSON_TYPE.test(headers.get("Content-Type") ?? "")) {
-        headers.delete("Referrer-Policy");
-        if (headers.get("Content-Security-Policy") === STOCK_CSP)
-          headers.set("Content-Security-Policy", JSON_CSP);
-        if (headers.has("Access-Control-Allow-Origin") && !headers.has("Access-Control-Allow-Credentials"))
-          headers.delete("Cross-Origin-Resource-Policy");
+    const add = (name: string, value: string) => {
+      if (!headers.has(name)) headers.set(name, value);
+    };
+    if (c.res.status !== 204) {
+      add("X-Content-Type-Options", "nosniff");
+      if (isSubresource(c)) {
+        if (!c.get("loadedWithCors")) add("Cross-Origin-Resource-Policy", "same-site");
+      } else {
+        if (!c.get("framable")) add("X-Frame-Options", "DENY");
+        if (JSON_TYPE.test(headers.get("Content-Type") ?? "")) {
+          add("Content-Security-Policy", JSON_CSP);
+          // Read by fetch() in CORS mode, where CORP is never checked.
+          if (!headers.has("Access-Control-Allow-Origin") || headers.has("Access-Control-Allow-Credentials"))
+            add("Cross-Origin-Resource-Policy", "same-site");
+        } else {
+          add("Content-Security-Policy", PAGE_CSP);
+          add("Referrer-Policy", "no-referrer");
+          add("Cross-Origin-Resource-Policy", "same-site");
+        }
       }
     }
-    if (!overTls(c)) headers.delete("Strict-Transport-Security");
-    if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
+    if (overTls(c)) add("Strict-Transport-Security", HSTS);
+    const cacheControl = headers.get("Cache-Control");
+    if (cacheControl === null) headers.set("Cache-Control", "no-store");
     // Vary tells a cache which request headers chose the answer: one no cache keeps, to a request
     // no cache answers from (a POST, a preflight), has no one to tell.
-    if (c.req.method !== "GET" && c.req.method !== "HEAD" && headers.get("Cache-Control") === "no-store")
+    if ((cacheControl ?? "no-store") === "no-store" && c.req.method !== "GET" && c.req.method !== "HEAD")
       headers.delete("Vary");
   };
 }

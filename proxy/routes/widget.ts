@@ -16,7 +16,8 @@ import { ProblemError } from "../problem";
 /** Entry scripts keep their names across releases: revalidated each time (a 304 when unchanged). */
 const ENTRY_CACHE = "no-cache";
 /** Hashed asset names change with their content. */
-const ASSET_CACHE = "public, max-age=31536000, immutable";
+// No "public": nothing under /assets/ is asked for with credentials, so any cache may keep it already.
+const ASSET_CACHE = "max-age=31536000, immutable";
 const FRAME_CACHE = "no-cache";
 /** The card frame page's own script and stylesheet, as its built HTML names them. */
 const FRAME_ASSET = /<(script|link)\b[^>]*?\b(?:src|href)="(\/assets\/[\w.-]+\.(?:js|css))"/g;

@@ -90,7 +90,7 @@ describe("the widget's files", () => {
     await start(builtWidget());
     const res = await fetch(`${proxy.url}/assets/card-Ab12.js`);
     expect(res.status).toBe(200);
-    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(res.headers.get("cache-control")).toBe("max-age=31536000, immutable");
     expect(res.headers.get("etag")).toBeNull();
     // Loaded as modules, in CORS mode, by any page: CORS says so; a module is read as UTF-8 always.
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
@@ -277,8 +277,8 @@ describe("the widget's files, compressed as the build wrote them", () => {
 
   it("hashed files stay cached for a year; entry names and the frame are revalidated", async () => {
     await start(compressedWidget());
-    expect(await cache(KINDS["an element's chunk"].path)).toBe("public, max-age=31536000, immutable");
-    expect(await cache(KINDS["a message catalog"].path)).toBe("public, max-age=31536000, immutable");
+    expect(await cache(KINDS["an element's chunk"].path)).toBe("max-age=31536000, immutable");
+    expect(await cache(KINDS["a message catalog"].path)).toBe("max-age=31536000, immutable");
     expect(await cache("/widget.js")).toBe("no-cache");
     expect(await cache("/givekit.js")).toBe("no-cache");
     expect(await cache("/frame/card")).toBe("no-cache");

@@ -6,10 +6,11 @@ function formatter(currency: string, locale: Locale, whole: boolean): Intl.Numbe
   const key = `${currency}|${locale}|${whole}`;
   let format = formatters.get(key);
   if (!format) {
-    format = new Intl.NumberFormat(locale === "es" ? "es-US" : "en-US", {
+    // US English or Spanish; no more digits than `whole` allows sets no fewer either (ECMA-402).
+    format = new Intl.NumberFormat(`${locale}-US`, {
       style: "currency",
       currency,
-      ...(whole ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {}),
+      maximumFractionDigits: whole ? 0 : undefined,
     });
     formatters.set(key, format);
   }
