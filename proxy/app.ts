@@ -18,7 +18,7 @@ import type { ProxyConfig } from "./config";
 import type { AppEnv } from "./context";
 import { cors } from "./middleware/cors";
 import { createRateLimits, type RateLimits } from "./middleware/rate-limit";
-import { memoryCounters } from "./store/counters";
+import { memoryCounters, withSharedNotes } from "./store/counters";
 import { httpMetrics } from "./middleware/http-metrics";
 import { newRequestId, requestContext } from "./middleware/request-context";
 import { securityHeaders } from "./middleware/security-headers";
@@ -105,8 +105,9 @@ type AppParts = AppDeps &
 /** The client's limits, the card frame's sessions and the card-testing defence, over one set of counters. */
 function guardParts({ config, store, logger, signingSecret, ...deps }: AppDeps, metrics: Metrics) {
   const rateLimits = deps.rateLimits ?? createRateLimits(config.rateLimits, store.counters);
-  // One set of counters for the defence's parts: with SQLite, this process's memory.
-  const counters = store.counters ?? memoryCounters();
+  // One set of counters for the defence's parts: with SQLite, this process's memory, its breakers'
+  // and allowances' notes in the store, where the command line sees them.
+  const counters = store.counters ?? withSharedNotes(memoryCounters(), store.sharedNotes);
   const formSessions = createFormSessions(config.defence, { secret: signingSecret, counters });
   const defence = createDefence(config.defence, {
     store,
