@@ -234,6 +234,7 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
         widgetDir: config.widgetDir,
         liveS: config.dashboard.liveS,
         draining: () => lifecycle.draining,
+        venue: { defence, notes: store.sharedNotes, counters, logger },
       }),
     }),
   );

@@ -2,8 +2,9 @@
  * Venues the operator lets through the circuit breakers for an event (`givekit defence allow
  * <address or range> --for 6h`, or the dashboard's "Let this network through"): a note in the
  * store's shared notes for that long, read by every proxy on the store (each looks again every
- * ALLOWANCE_REFRESH_MS and logs one it has not seen). A client in an allowed range passes an open breaker as a person who passed the human
- * check does, and spends no budget; everything else of the defence still holds for it.
+ * ALLOWANCE_REFRESH_MS and logs one it has not seen). A client in an allowed range passes its own (client's) open breaker and
+ * spends none of its budgets; its BIN's and campaign's breakers, and the rest of the defence,
+ * still hold for it.
  */
 import { BlockList, isIP } from "node:net";
 import type { Logger } from "pino";
