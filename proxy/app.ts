@@ -11,6 +11,7 @@ import { createCampaignDirectory, loadDisplays, type CampaignDirectory } from ".
 import { displayRoutes } from "./routes/display";
 import { createDashboardAccess } from "./dashboard/access";
 import { formEventRoutes } from "./dashboard/form-events";
+import { createFormOutcomes } from "./dashboard/form-outcomes";
 import { dashboardPages } from "./dashboard/pages";
 import { countUpstream, createOpsCounter } from "./dashboard/ops-counts";
 import { dashboardRoutes } from "./dashboard/routes";
@@ -196,6 +197,8 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
   const { logger, signingSecret, counters } = parts;
   // The dashboard's defence and health counts, and the donor-facing upstream calls they time.
   const ops = createOpsCounter({ store, logger });
+  // The form's steps the proxy saw happen (a gift sent, a thank-you, a stop), never a beacon's word.
+  const formOutcomes = createFormOutcomes({ store, counters, channelsCap: config.dashboard.channels });
   const countedUpstream = countUpstream(upstream, ops);
   app.route(
     "/",
@@ -251,6 +254,7 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
       campaigns,
       config: config.dashboard,
       secret: signingSecret,
+      outcomes: formOutcomes,
     }),
   );
   app.route(
@@ -263,6 +267,7 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
       defence,
       campaigns,
       secret: signingSecret,
+      formOutcomes,
     }),
   );
   app.route(
@@ -279,6 +284,7 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
       progress,
       defence,
       webhooks: config.webhooks,
+      formOutcomes,
     }),
   );
   app.route(
