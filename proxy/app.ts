@@ -12,6 +12,7 @@ import { displayRoutes } from "./routes/display";
 import { createDashboardAccess } from "./dashboard/access";
 import { formEventRoutes } from "./dashboard/form-events";
 import { createFormOutcomes } from "./dashboard/form-outcomes";
+import { createAlerts } from "./webhooks/alerts";
 import { dashboardPages } from "./dashboard/pages";
 import { countUpstream, createOpsCounter } from "./dashboard/ops-counts";
 import { dashboardRoutes } from "./dashboard/routes";
@@ -109,6 +110,8 @@ function guardParts({ config, store, logger, signingSecret, ...deps }: AppDeps, 
   // One set of counters for the defence's parts: with SQLite, this process's memory, its breakers'
   // and allowances' notes in the store, where the command line sees them.
   const counters = store.counters ?? withSharedNotes(memoryCounters(), store.sharedNotes);
+  // Defence mode and breakers opening, told on the nonprofit's own webhooks (alert.*).
+  const alerts = createAlerts({ store, endpoints: config.webhooks, logger });
   const formSessions = createFormSessions(config.defence, { secret: signingSecret, counters });
   const defence = createDefence(config.defence, {
     store,
@@ -119,7 +122,26 @@ function guardParts({ config, store, logger, signingSecret, ...deps }: AppDeps, 
     declineLimit: config.rateLimits.declineLimit,
     declineWindowS: config.rateLimits.declineBlockS,
     onSessionDecline: (session) => formSessions.recordDecline(session),
-    onBreakerOpen: (scope) => metrics.breakerOpens.inc({ scope }),
+    onBreakerOpen: (kind, opened) => {
+      metrics.breakerOpens.inc({ scope: kind });
+      // A client's breaker is told as "a client": never its address.
+      const scope = kind === "client" ? "client" : opened.scope.replace(/^campaign:/, "");
+      void alerts.tell("alert.breaker_open", {
+        summary: `A circuit breaker opened (${kind === "client" ? "one client" : scope}) on ${opened.why}: its cards wait ${opened.openS} s. Let a venue through from the dashboard if donors share that network.`,
+        scope,
+        reason: opened.why,
+        count: opened.figure,
+        since: new Date(opened.openedAt).toISOString(),
+      });
+    },
+    onDefenceMode: (scope, signal, value) =>
+      void alerts.tell("alert.defence_mode", {
+        summary: `Defence mode started for ${scope === "all" ? "every campaign" : scope} (${signal} at ${value}): cards are challenged.`,
+        scope,
+        reason: signal,
+        count: value,
+        since: new Date().toISOString(),
+      }),
   });
   return { rateLimits, counters, formSessions, defence };
 }

@@ -56,6 +56,8 @@ export function createDefence(
     declineWindowS?: number;
     /** Told of a declined card's form session (form-session.ts blocks a session whose cards are declined). */
     onSessionDecline?: (session: string) => Promise<void>;
+    /** Told once when defence mode starts in a scope (the alert). */
+    onDefenceMode?: (scope: string, signal: string, value: number) => void;
     /** Told of each circuit breaker that opens (the metric, the alert). */
     onBreakerOpen?: (kind: "client" | "campaign" | "bin", opened: BreakerOpened) => void;
   },
@@ -81,6 +83,7 @@ export function createDefence(
     logger: deps.logger,
     quietS: config.quietS,
     challenge: verifier ? "turnstile" : "pow",
+    onEnter: deps.onDefenceMode,
   });
   const identities = identityDeclines(secret, declineWindowMs);
   const minted = createMintedTokens({ counters, secret, holdS: config.tokenHoldS });

@@ -535,6 +535,8 @@ export interface OutboxFilter {
  * that runs out (its proxy was killed) frees the row again.
  */
 export interface WebhookOutboxStore {
+  /** Adds events that record nothing else (an alert), durably. */
+  addWebhookEvents(events: readonly OutboxEvent[]): Promise<void>;
   /** Up to `limit` rows due now, leased to `owner` for `leaseMs` (each try counted). */
   claimWebhooks(owner: string, leaseMs: number, limit: number): Promise<OutboxRow[]>;
   /** False when the lease was lost (another proxy took the row over). */

@@ -244,6 +244,10 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
     async webhookDelivered(seq, owner, status) {
       return write(() => outbox.delivered(seq, owner, status, now()));
     },
+    async addWebhookEvents(events) {
+      write(() => outbox.add(events));
+      await durable();
+    },
     async webhookFailed(seq, owner, failure) {
       return write(() => outbox.failed(seq, owner, failure, now()));
     },
