@@ -60,6 +60,10 @@ type ScopeKind = "client" | "campaign" | "bin";
 const kindOf = (scope: BreakerScope): ScopeKind =>
   scope.startsWith("client:") ? "client" : scope.startsWith("bin:") ? "bin" : "campaign";
 
+/** A venue let through passes its client's breaker and budgets alone: a BIN's and a campaign's still hold. */
+const passesAllowed = (scope: BreakerScope, options: { allowed?: boolean }) =>
+  options.allowed === true && kindOf(scope) === "client";
+
 /** A card held at an open breaker (or past a budget). */
 const isWaiting = (error: unknown) => error instanceof ProblemError && error.code === "rate_limited";
 
@@ -198,10 +202,6 @@ export function createBreaker(
     if (taken!.points === (peek ? 0 : 1)) return peek ? "closed" : "probe";
     throw waiting(state.until + (slot + 1) * state.openS * 1000 - now);
   }
-
-  /** A venue let through passes its client's breaker and budgets alone: a BIN's and a campaign's still hold. */
-  const passesAllowed = (scope: BreakerScope, options: { allowed?: boolean }) =>
-    options.allowed === true && kindOf(scope) === "client";
 
   /** The budget a scope has now: its base, and a share more for each charge in it. */
   const allowance = (base: number, charged: number) => base + config.successShare * Math.max(0, charged);

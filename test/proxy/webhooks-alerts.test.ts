@@ -128,7 +128,6 @@ describe("alerts on the upstream", () => {
       expect(alert.data.summary).toContain("has not answered since");
       expect(Date.parse(alert.data.since)).toBeGreaterThanOrEqual(stoppedAt - 10_000);
       expect(receiver.deliveries.length).toBe(before + 1);
-      console.log(`upstream unreachable alert after ${(waited / 1000).toFixed(1)} s`);
     } finally {
       await proxy.close();
     }

@@ -402,8 +402,9 @@ const venueForm = el("div", null, "control", venueHoursLabel, venueHoursSelect, 
 const venueBox = el("div", null, "venue", el("h3", words.venue), venueText, venueForm, venueEnd, venueAsk);
 venueAsk.hidden = true;
 
+const at = (iso: string) => clock.format(new Date(iso));
+
 function drawVenue(venue: VenueState): void {
-  const at = (iso: string) => clock.format(new Date(iso));
   venueText.textContent = venue.allowed
     ? words.venueAllowed(at(venue.allowed.until), venue.allowed.by)
     : venue.heldUntil
