@@ -70,9 +70,9 @@ export interface FormEventsBody {
  */
 export const PROXY_STEPS: readonly FormStep[] = ["sent", "thanks"];
 export const PROXY_REASONS: readonly FormReason[] = ["declined", "challenge_unsolved", "upstream_error"];
-/** Whether only the proxy may count this event. */
+/** Whether only the proxy may count this event: a gift sent or thanked, or a stop it saw. */
 export const isProxyCounted = (event: FormEvent) =>
-  PROXY_STEPS.includes(event.step) || PROXY_REASONS.includes(event.reason);
+  (PROXY_STEPS.includes(event.step) && event.reason === "reached") || PROXY_REASONS.includes(event.reason);
 
 const isOneOf = <T extends string>(list: readonly T[], value: unknown): value is T =>
   (list as readonly unknown[]).includes(value);
