@@ -138,7 +138,7 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
   if (outcome.kind === "not_sent") {
     // Nothing reached the upstream (no connection, or no session): the same key may be retried.
     log({ outcome: "not_sent" });
-    await countForm("not_sent", "upstream_unavailable");
+    void countForm("not_sent", "upstream_unavailable");
     consent.finish("donation_not_sent");
     await claim.abandon(reference).catch(() => log({ record: "not_sent_unrecorded" }));
     throw outcome.error;
@@ -173,7 +173,8 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
     return donationAnswer({ ...answered, state: "unknown" });
   }
   log({ outcome: result.state, ...(result.problem_code ? { code: result.problem_code } : {}) });
-  await countForm(result.state, result.problem_code);
+  // Beside the answer: a donor never waits on a count.
+  void countForm(result.state, result.problem_code);
   if (outcome.kind === "unknown") log({ upstream: outcome.reason });
   if (result.state === "declined") await countDecline();
   if (result.state === "succeeded") {

@@ -181,11 +181,12 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
   const counted = session ? { id: session.id, campaign: session.campaign || scope || "" } : null;
   try {
     const answer = await admitAndMint(deps, { ip, scope, session, proof, bin, key, digits, card, log });
-    if (counted) await deps.formOutcomes?.tokenization(counted).catch(() => undefined);
+    // Counted beside the answer, not before it (as the ops counts are): a donor never waits on a count.
+    if (counted) void deps.formOutcomes?.tokenization(counted).catch(() => undefined);
     return answer;
   } catch (error) {
     if (counted && error instanceof ProblemError)
-      await deps.formOutcomes?.tokenization(counted, error.code).catch(() => undefined);
+      void deps.formOutcomes?.tokenization(counted, error.code).catch(() => undefined);
     throw error;
   }
 }
