@@ -8,8 +8,6 @@ export const ERROR_CODES = [
   "method_not_allowed",
   /** An operator's route (GET /metrics) without its token, or with a wrong one. */
   "unauthorized",
-  /** A dashboard action sent from another site, or without the dashboard page's own form token. */
-  "cross_site_request",
   /** A dashboard action that needs a second confirmation naming what it overrides. */
   "confirmation_required",
   "campaign_not_served",

@@ -76,7 +76,7 @@ export function dashboardRoutes(deps: {
         !deps.access.isFormToken(cookie!, c.req.header(DASHBOARD_FORM_HEADER))
       )
         throw new ProblemError(
-          "cross_site_request",
+          "origin_not_allowed",
           "Press the button on the dashboard's own page (reload it if it has been open since before a sign-in).",
           undefined,
           { "Cache-Control": "no-store" },

@@ -152,7 +152,7 @@ describe.each(["sqlite", "postgres"] as const)("the venue button on %s", (store)
     // Bad presses: each a clear answer, nothing allowed.
     const noToken = await press({ cookie: desk.cookie }, { hours: 6, confirm: true });
     expect(noToken.status).toBe(403);
-    expect(await noToken.json()).toMatchObject({ code: "cross_site_request" });
+    expect(await noToken.json()).toMatchObject({ code: "origin_not_allowed" });
     const crossSite = await press(desk, { hours: 6, confirm: true }, "/dashboard/venue", {
       "Sec-Fetch-Site": "cross-site",
     });
