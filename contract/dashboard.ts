@@ -118,6 +118,8 @@ export interface VenueState {
   heldUntil: string | null;
   /** Clients whose breaker holds cards now, this network included. */
   clientsHeld: number;
+  /** Cards the breakers held from this network in their window, each card once. */
+  cardsHeld: number;
   /** An allowance that lets it through now: its end and who pressed (the invite's name, or the command line). */
   allowed: { until: string; by: string | null } | null;
 }

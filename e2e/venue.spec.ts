@@ -97,7 +97,7 @@ test("the events desk lets the held venue through in one press, and every waitin
     await page.goto(await inviteLink(proxy, sandbox.url));
     await expect(page.getByRole("heading", { name: "How giving goes" })).toBeVisible();
     const venue = page.locator(".venue");
-    await expect(venue).toContainText("The circuit breaker holds cards from this network");
+    await expect(venue).toContainText(`${GUESTS} cards waiting at this network`);
     await expect(venue).not.toContainText(VENUE);
     await venue.getByLabel("For").selectOption("6");
     await venue.getByRole("button", { name: "Let this network through" }).click();
@@ -123,7 +123,7 @@ test("the events desk lets the held venue through in one press, and every waitin
 
     await venue.getByRole("button", { name: "End now" }).click();
     await expect(venue.getByRole("button", { name: "Let this network through" })).toBeVisible();
-    await expect(venue).toContainText("The circuit breaker holds cards from this network");
+    await expect(venue).toContainText("cards waiting at this network");
     await desk.close();
   });
 });

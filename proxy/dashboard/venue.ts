@@ -37,7 +37,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const clock = (ms: number) => `${iso(ms).slice(11, 16)} UTC`;
 
 export interface VenueDeps {
-  defence: Pick<Defence, "allowances" | "knownTester" | "openBreakers">;
+  defence: Pick<Defence, "allowances" | "knownTester" | "openBreakers" | "cardsHeld">;
   /** Where allowances are noted (the store's shared notes, which the command line reads too). */
   notes: SharedNotes;
   /** The counters a press is claimed in (two staff at once). */
@@ -53,9 +53,10 @@ export async function venueState(
   clientsHeld: number,
   now: number,
 ): Promise<VenueState> {
-  const [open, allowances] = await Promise.all([
+  const [open, allowances, cardsHeld] = await Promise.all([
     deps.defence.openBreakers(breakerScopes(ip)).catch(() => []),
     currentAllowances(deps.notes).catch((): Allowance[] => []),
+    deps.defence.cardsHeld(ip).catch(() => 0),
   ]);
   const allowed = allowanceOf(
     allowances.filter((each) => each.until > now),
@@ -65,6 +66,7 @@ export async function venueState(
   return {
     heldUntil: held ? iso(Math.max(held.until, now)) : null,
     clientsHeld,
+    cardsHeld,
     allowed: allowed ? { until: iso(allowed.until), by: allowed.by ?? null } : null,
   };
 }

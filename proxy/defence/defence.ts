@@ -165,6 +165,7 @@ export function createDefence(
       });
       return { ...admitted, probe, passed };
     } catch (error) {
+      if (isWaiting(error)) await guarded("counting a card held", () => countHeld(request.ip, request.card));
       if (!isWaiting(error) || !verifier || !turnstile) throw error;
       const proof = request.proof;
       // A Turnstile proof not yet spent on the scrutiny above.
@@ -181,16 +182,35 @@ export function createDefence(
    * (breaker.ts's peek), or, where Turnstile is configured, asks for it; a Turnstile proof sent
    * goes on to admitTokenization, which checks it.
    */
-  async function holdAtBreakers(request: { ip: string; campaign?: string; proof?: string; bin?: string }) {
+  async function holdAtBreakers(request: {
+    ip: string;
+    campaign?: string;
+    proof?: string;
+    bin?: string;
+    card?: string;
+  }) {
     if (verifier && turnstile && request.proof && !request.proof.includes("~")) return;
     try {
       await breaker.peek(breakerScopes(request.ip, request.campaign, request.bin), {
         allowed: await allowances.has(request.ip),
       });
     } catch (error) {
+      if (isWaiting(error)) await guarded("counting a card held", () => countHeld(request.ip, request.card));
       if (isWaiting(error) && verifier && turnstile) throw askHuman();
       throw error;
     }
+  }
+
+  /** Cards held at the breakers from one client, each once (its keyed hash), over the window: the venue box's figure. */
+  const heldWindowMs = config.breaker.windowS * 1000;
+  async function countHeld(ip: string, card?: string): Promise<void> {
+    if (!card) return;
+    const [client] = breakerScopes(ip);
+    const [first] = await counters.add([
+      { key: `held-card:${client}:${card}`, points: 1, ttlMs: heldWindowMs },
+    ]);
+    if (first!.points === 1)
+      await counters.add([{ key: `held-cards:${client}`, points: 1, ttlMs: heldWindowMs }]);
   }
 
   /**
@@ -266,6 +286,12 @@ export function createDefence(
     openBreakers: breaker.openIn,
     /** The venues let through (the dashboard reads them again at once after changing one). */
     allowances,
+    /** How many cards the breakers held from this client in the window, each counted once. */
+    async cardsHeld(ip: string): Promise<number> {
+      const [client] = breakerScopes(ip);
+      const [held] = await counters.add([{ key: `held-cards:${client}`, points: 0, ttlMs: heldWindowMs }]);
+      return Math.max(0, held!.points);
+    },
     /** Why this client's breaker opened on declines in the last hour (a known tester), or null. */
     async knownTester(ip: string): Promise<BreakerOpened | null> {
       const [client] = breakerScopes(ip);

@@ -162,6 +162,7 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     campaign: campaign ?? (session?.campaign || undefined),
     proof: typeof proof === "string" ? proof : undefined,
     bin,
+    card: key,
   });
   // A filled honeypot, or a form session that is missing, forged, too young, spent or blocked, is
   // a bot: refused before the upstream.

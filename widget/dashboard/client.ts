@@ -73,8 +73,8 @@ const WORDS = {
     venueEnd: "End now",
     venueAllowed: (until: string, by: string | null) =>
       `Let through the circuit breakers until ${until}${by ? `, by ${by}` : " (givekit defence allow)"}.`,
-    venueHeld: (until: string) =>
-      `The circuit breaker holds cards from this network (“Checking…”) until ${until}: let it through to let its donors give.`,
+    venueHeld: (until: string, cards: number) =>
+      `${cards === 1 ? "1 card" : `${cards} cards`} waiting at this network: its circuit breaker holds them (“Checking…”) until ${until}. Let it through to let its donors give.`,
     venueOthers: (n: number) =>
       n === 0
         ? "No card waits at a circuit breaker."
@@ -180,8 +180,8 @@ const WORDS = {
     venueEnd: "Terminar ahora",
     venueAllowed: (until: string, by: string | null) =>
       `Pasa los cortacircuitos hasta las ${until}${by ? `, por ${by}` : " (givekit defence allow)"}.`,
-    venueHeld: (until: string) =>
-      `El cortacircuitos retiene las tarjetas de esta red («Comprobando…») hasta las ${until}: déjela pasar para que sus donantes donen.`,
+    venueHeld: (until: string, cards: number) =>
+      `${cards === 1 ? "1 tarjeta esperando" : `${cards} tarjetas esperando`} en esta red: su cortacircuitos las retiene («Comprobando…») hasta las ${until}. Déjela pasar para que sus donantes donen.`,
     venueOthers: (n: number) =>
       n === 0
         ? "Ninguna tarjeta espera en un cortacircuitos."
@@ -408,7 +408,7 @@ function drawVenue(venue: VenueState): void {
   venueText.textContent = venue.allowed
     ? words.venueAllowed(at(venue.allowed.until), venue.allowed.by)
     : venue.heldUntil
-      ? words.venueHeld(at(venue.heldUntil))
+      ? words.venueHeld(at(venue.heldUntil), venue.cardsHeld)
       : words.venueOthers(venue.clientsHeld);
   venueForm.hidden = venue.allowed !== null;
   venueEnd.hidden = venue.allowed === null;
