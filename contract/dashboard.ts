@@ -108,7 +108,34 @@ export interface DefencePanel {
   scrutinyOpen: { scope: string; signal: string; until: string }[];
   /** Circuit breakers open now: a campaign's by name, the clients' as one count (never an address). */
   breakersOpen: { name: string; until: string }[];
+  /** The network of the staff member looking (the venue's), never its address; absent in a CSV. */
+  venue?: VenueState;
 }
+
+/** The venue button's facts: the looking staff member's own network, as the proxy sees it. */
+export interface VenueState {
+  /** Its breaker holds cards now, until then (ISO 8601); null when it does not. */
+  heldUntil: string | null;
+  /** Clients whose breaker holds cards now, this network included. */
+  clientsHeld: number;
+  /** Cards the breakers held from this network in their window, each card once. */
+  cardsHeld: number;
+  /** An allowance that lets it through now: its end and who pressed (the invite's name, or the command line). */
+  allowed: { until: string; by: string | null } | null;
+}
+
+/** What the venue button sends (POST /dashboard/venue). */
+export interface VenueRequest {
+  /** 1 to 24. */
+  hours: number;
+  /** The second confirmation, when the network is a known tester's. */
+  confirm?: boolean;
+}
+
+/** The hours the venue button lets a network through for. */
+export const VENUE_HOURS = { min: 1, max: 24 } as const;
+/** The header the dashboard's own page sends its form token in. */
+export const DASHBOARD_FORM_HEADER = "X-Givekit-Form";
 
 export interface UpstreamHour {
   hour: string;

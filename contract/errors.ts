@@ -8,6 +8,8 @@ export const ERROR_CODES = [
   "method_not_allowed",
   /** An operator's route (GET /metrics) without its token, or with a wrong one. */
   "unauthorized",
+  /** A dashboard action that needs a second confirmation naming what it overrides. */
+  "confirmation_required",
   "campaign_not_served",
   "origin_not_allowed",
   "rate_limited",

@@ -62,6 +62,18 @@ export interface FormEventsBody {
   events: FormEvent[];
 }
 
+/**
+ * What only the proxy can know, counted from its own outcomes of the session's card and gift
+ * (proxy/dashboard/form-outcomes.ts), never from a beacon: a gift sent (its card reached the
+ * proxy), a thank-you (the gift charged), and a stop on a decline, an unsolved challenge or the
+ * upstream failing. A beacon's event of these counts nothing.
+ */
+export const PROXY_STEPS: readonly FormStep[] = ["sent", "thanks"];
+export const PROXY_REASONS: readonly FormReason[] = ["declined", "challenge_unsolved", "upstream_error"];
+/** Whether only the proxy may count this event: a gift sent or thanked, or a stop it saw. */
+export const isProxyCounted = (event: FormEvent) =>
+  (PROXY_STEPS.includes(event.step) && event.reason === "reached") || PROXY_REASONS.includes(event.reason);
+
 const isOneOf = <T extends string>(list: readonly T[], value: unknown): value is T =>
   (list as readonly unknown[]).includes(value);
 export const isFormStep = (value: unknown): value is FormStep => isOneOf(FORM_STEPS, value);

@@ -11,6 +11,8 @@ import { createCampaignDirectory, loadDisplays, type CampaignDirectory } from ".
 import { displayRoutes } from "./routes/display";
 import { createDashboardAccess } from "./dashboard/access";
 import { formEventRoutes } from "./dashboard/form-events";
+import { createFormOutcomes } from "./dashboard/form-outcomes";
+import { createAlerts } from "./webhooks/alerts";
 import { dashboardPages } from "./dashboard/pages";
 import { countUpstream, createOpsCounter } from "./dashboard/ops-counts";
 import { dashboardRoutes } from "./dashboard/routes";
@@ -18,7 +20,7 @@ import type { ProxyConfig } from "./config";
 import type { AppEnv } from "./context";
 import { cors } from "./middleware/cors";
 import { createRateLimits, type RateLimits } from "./middleware/rate-limit";
-import { memoryCounters } from "./store/counters";
+import { memoryCounters, withSharedNotes } from "./store/counters";
 import { httpMetrics } from "./middleware/http-metrics";
 import { newRequestId, requestContext } from "./middleware/request-context";
 import { securityHeaders } from "./middleware/security-headers";
@@ -105,8 +107,11 @@ type AppParts = AppDeps &
 /** The client's limits, the card frame's sessions and the card-testing defence, over one set of counters. */
 function guardParts({ config, store, logger, signingSecret, ...deps }: AppDeps, metrics: Metrics) {
   const rateLimits = deps.rateLimits ?? createRateLimits(config.rateLimits, store.counters);
-  // One set of counters for the defence's parts: with SQLite, this process's memory.
-  const counters = store.counters ?? memoryCounters();
+  // One set of counters for the defence's parts: with SQLite, this process's memory, its breakers'
+  // and allowances' notes in the store, where the command line sees them.
+  const counters = store.counters ?? withSharedNotes(memoryCounters(), store.sharedNotes);
+  // Defence mode and breakers opening, told on the nonprofit's own webhooks (alert.*).
+  const alerts = createAlerts({ store, endpoints: config.webhooks, logger });
   const formSessions = createFormSessions(config.defence, { secret: signingSecret, counters });
   const defence = createDefence(config.defence, {
     store,
@@ -117,7 +122,26 @@ function guardParts({ config, store, logger, signingSecret, ...deps }: AppDeps, 
     declineLimit: config.rateLimits.declineLimit,
     declineWindowS: config.rateLimits.declineBlockS,
     onSessionDecline: (session) => formSessions.recordDecline(session),
-    onBreakerOpen: (scope) => metrics.breakerOpens.inc({ scope }),
+    onBreakerOpen: (kind, opened) => {
+      metrics.breakerOpens.inc({ scope: kind });
+      // A client's breaker is told as "a client": never its address.
+      const scope = kind === "client" ? "client" : opened.scope.replace(/^campaign:/, "");
+      void alerts.tell("alert.breaker_open", {
+        summary: `A circuit breaker opened (${kind === "client" ? "one client" : scope}) on ${opened.why}: its cards wait ${opened.openS} s. Let a venue through from the dashboard if donors share that network.`,
+        scope,
+        reason: opened.why,
+        count: opened.figure,
+        since: new Date(opened.openedAt).toISOString(),
+      });
+    },
+    onDefenceMode: (scope, signal, value) =>
+      void alerts.tell("alert.defence_mode", {
+        summary: `Defence mode started for ${scope === "all" ? "every campaign" : scope} (${signal} at ${value}): cards are challenged.`,
+        scope,
+        reason: signal,
+        count: value,
+        since: new Date().toISOString(),
+      }),
   });
   return { rateLimits, counters, formSessions, defence };
 }
@@ -195,6 +219,8 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
   const { logger, signingSecret, counters } = parts;
   // The dashboard's defence and health counts, and the donor-facing upstream calls they time.
   const ops = createOpsCounter({ store, logger });
+  // The form's steps the proxy saw happen (a gift sent, a thank-you, a stop), never a beacon's word.
+  const formOutcomes = createFormOutcomes({ store, counters, channelsCap: config.dashboard.channels });
   const countedUpstream = countUpstream(upstream, ops);
   app.route(
     "/",
@@ -233,6 +259,7 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
         widgetDir: config.widgetDir,
         liveS: config.dashboard.liveS,
         draining: () => lifecycle.draining,
+        venue: { defence, notes: store.sharedNotes, counters, logger },
       }),
     }),
   );
@@ -249,6 +276,7 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
       campaigns,
       config: config.dashboard,
       secret: signingSecret,
+      outcomes: formOutcomes,
     }),
   );
   app.route(
@@ -261,6 +289,7 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
       defence,
       campaigns,
       secret: signingSecret,
+      formOutcomes,
     }),
   );
   app.route(
@@ -277,6 +306,7 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
       progress,
       defence,
       webhooks: config.webhooks,
+      formOutcomes,
     }),
   );
   app.route(

@@ -9,6 +9,8 @@ export interface RequestVariables {
   body: unknown;
   /** Extra fields for this request's log line (never secrets). */
   logFields: Record<string, string | number | boolean | null>;
+  /** The signed-in dashboard session: its invite's name, and the form token its page sends back. */
+  dashboardStaff: { name: string; formToken: string };
   /** Set by a route whose page may be framed (its CSP frame-ancestors decides by whom). */
   framable: boolean;
   /**

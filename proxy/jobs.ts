@@ -11,7 +11,9 @@ import { createReconciler } from "./reconcile/reconciler";
 import type { Metrics } from "./metrics";
 import type { Store } from "./store";
 import type { UpstreamClient } from "./upstream/client";
+import { createAlerts, watchUpstream } from "./webhooks/alerts";
 import { createDispatcher, pollIntervalMs } from "./webhooks/dispatch";
+import { shownEndpoint } from "./webhooks/endpoints";
 import type { WebhookEndpoint } from "./webhooks/endpoints";
 
 /** How often idempotency records past their retention (and expired rate-limit counters) are deleted. */
@@ -76,6 +78,7 @@ export async function startJobs(deps: {
   for (const timer of timers) timer.unref();
   const webhooks = deps.webhooks ?? [];
   const backoffMs = deps.webhookBackoffMs ?? 30_000;
+  const alerts = createAlerts({ store, endpoints: webhooks, logger });
   const dispatcher =
     webhooks.length > 0
       ? createDispatcher({
@@ -84,8 +87,20 @@ export async function startJobs(deps: {
           backoffBaseMs: backoffMs,
           logger,
           onOutcome: (outcome) => deps.metrics?.webhookDeliveries.inc({ outcome }),
+          // An alert about an alert given up would only follow it to the same dead endpoint.
+          onGiveUp: (row) => {
+            if (row.event_type.startsWith("alert.")) return;
+            void alerts.tell("alert.webhooks_given_up", {
+              summary: `A ${row.event_type} event was given up after 3 days of failed deliveries to ${shownEndpoint(row.endpoint)}: run givekit webhooks retry once it answers.`,
+              scope: shownEndpoint(row.endpoint),
+              endpoint: shownEndpoint(row.endpoint),
+              event_type: row.event_type,
+            });
+          },
         })
       : null;
+  if (alerts.wanted("alert.upstream_unreachable"))
+    timers.push(watchUpstream({ alerts, upstream: deps.upstream }).timer);
   dispatcher?.start(pollIntervalMs(backoffMs));
   return {
     async stop(waitMs = 0) {

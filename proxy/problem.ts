@@ -21,6 +21,7 @@ export const PROBLEM_KINDS: Record<ErrorCode, ProblemKind> = {
   not_found: { status: 404, title: "Not found." },
   method_not_allowed: { status: 405, title: "Method not allowed." },
   unauthorized: { status: 401, title: "This needs a token." },
+  confirmation_required: { status: 409, title: "This action needs a second confirmation." },
   campaign_not_served: { status: 404, title: "This campaign is not served here." },
   origin_not_allowed: { status: 403, title: "This site may not use this proxy." },
   rate_limited: { status: 429, title: "Too many requests. Try again later." },

@@ -380,7 +380,8 @@ export function createProgressCache(options: ProgressOptions): ProgressCache {
       entry.dirty = true;
       entry.counting ??= (async () => {
         try {
-          while (entry.dirty) {
+          // Not once the proxy drains: its store closes under a recount still waiting.
+          while (entry.dirty && !options.draining?.()) {
             // After the read already in flight (it may predate the gift), and not too soon.
             await entry.refreshing;
             const wait = (entry.figures?.read_at ?? 0) + RECOUNT_MIN_MS - now();
@@ -390,7 +391,11 @@ export function createProgressCache(options: ProgressOptions): ProgressCache {
             // A gift was just charged: the upstream answers, so a back-off does not hold this read.
             await kick(campaign, entry, gift - RECOUNT_MIN_MS, true);
             // Another proxy read meanwhile (the lease was theirs): wait for figures from after the gift.
-            for (let tries = 0; tries < 20 && (entry.figures?.read_at ?? 0) < gift; tries++) {
+            for (
+              let tries = 0;
+              tries < 20 && (entry.figures?.read_at ?? 0) < gift && !options.draining?.();
+              tries++
+            ) {
               await sleep(250);
               await look(campaign, entry);
               if ((entry.figures?.read_at ?? 0) < gift) await kick(campaign, entry, gift - 1, true);

@@ -1,9 +1,8 @@
 /**
  * `givekit defence status` and `givekit defence allow`: the circuit breakers as every proxy on
  * this store sees them (proxy/defence/breaker.ts), and a venue let through them for an event
- * (proxy/defence/allowances.ts). Both need the proxies' shared store (PostgreSQL): with SQLite
- * the breakers live in the one proxy's memory, which its `breaker_open` lines and
- * `givekit_breaker_opens_total` tell.
+ * (proxy/defence/allowances.ts), read and written in the store's shared notes: PostgreSQL's, or
+ * the SQLite file's beside its running proxy (which reads an allowance within 10 s).
  */
 import {
   AllowanceInputError,
@@ -12,18 +11,11 @@ import {
   parseDuration,
   parseRange,
 } from "../defence/allowances";
-import type { CliStore, Counters, Store } from "../store";
 import { escapeControls } from "./escape";
 import { UsageError, withStore } from "./ops";
 import type { Output } from "./output";
 
-/** The shared counters of a PostgreSQL store (the command line's store is the whole one there), else null. */
-const sharedCounters = (store: CliStore): Counters | null =>
-  "counters" in store && (store as Store).kind === "postgres" ? (store as Store).counters : null;
-
 const at = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
-const SQLITE_NOTE =
-  "the circuit breakers are shared only on PostgreSQL (DATABASE_URL); with SQLite they live in the running proxy's memory: read its breaker_open log lines and givekit_breaker_opens_total";
 
 /** `givekit defence status`: open breakers (campaigns, then clients held), and the ranges let through. */
 export async function runDefenceStatus(
@@ -32,13 +24,9 @@ export async function runDefenceStatus(
   out: Output,
 ) {
   return withStore(env, out, false, async (store) => {
-    const counters = sharedCounters(store);
-    if (!counters) {
-      out.write(`givekit defence status: ${SQLITE_NOTE}\n`);
-      return 1;
-    }
-    const notes = (await counters.notesUnder("breaker:")).filter((note) => note.value !== "");
-    const open = notes.flatMap((note) => {
+    const notes = store.sharedNotes;
+    const breakerNotes = (await notes.notesUnder("breaker:")).filter((note) => note.value !== "");
+    const open = breakerNotes.flatMap((note) => {
       try {
         const state = JSON.parse(note.value) as { until: number; openS: number; openedAt: number };
         return [{ scope: note.key.slice("breaker:".length), ...state }];
@@ -55,7 +43,7 @@ export async function runDefenceStatus(
     for (const each of campaigns) out.write(`${escapeControls(line(each))}\n`);
     out.write(`scrutinised clients (their breaker open): ${clients.length || "none"}\n`);
     for (const each of clients) out.write(`${escapeControls(line(each))}\n`);
-    const allowed = await currentAllowances(counters);
+    const allowed = await currentAllowances(notes);
     out.write(`ranges let through: ${allowed.length || "none"}\n`);
     for (const each of allowed) out.write(`${escapeControls(`  ${each.range} until ${at(each.until)}`)}\n`);
     return 0;
@@ -77,12 +65,8 @@ export async function runDefenceAllow(values: Record<string, unknown>, env: Node
     throw error;
   }
   return withStore(env, out, true, async (store) => {
-    const counters = sharedCounters(store);
-    if (!counters) {
-      out.write(`givekit defence allow: nothing changed: ${SQLITE_NOTE}\n`);
-      return 1;
-    }
-    const allowance = await allowRange(counters, range, forMs);
+    const notes = store.sharedNotes;
+    const allowance = await allowRange(notes, range, forMs);
     out.write(
       `${JSON.stringify({ event: "breaker_allow", range: allowance.range, since: at(allowance.since), until: at(allowance.until) })}\n` +
         `allowed ${allowance.range} until ${at(allowance.until)}: its clients pass the circuit breakers (every proxy reads it within 10 s, and logs it)\n`,

@@ -61,6 +61,7 @@ export function createDashboardAccess(deps: {
   const keyOf = (purpose: string) => createHmac("sha256", deps.secret).update(purpose).digest();
   const inviteKey = keyOf("givekit dashboard invites");
   const sessionKey = keyOf("givekit dashboard sessions");
+  const formKey = keyOf("givekit dashboard forms");
 
   async function read(key: Buffer, text: unknown): Promise<Grant | AccessRefusal> {
     if (typeof text !== "string" || text === "") return "missing";
@@ -107,6 +108,18 @@ export function createDashboardAccess(deps: {
       if (typeof grant === "string") return grant;
       if (!(await deps.store.spendDashboardInvite(grant.id, grant.until))) return "spent";
       return { cookie: sign(sessionKey, grant), name: grant.name, until: grant.until };
+    },
+    /**
+     * The token the dashboard's own page sends with each action (beside the Strict cookie): made
+     * from the session's cookie, so a page of another site, which cannot read ours, cannot send it.
+     */
+    formToken: (cookie: string) => mac(formKey, cookie),
+    /** Whether `given` is this session's form token. */
+    isFormToken(cookie: string, given: unknown): boolean {
+      if (typeof given !== "string") return false;
+      const expected = Buffer.from(mac(formKey, cookie));
+      const got = Buffer.from(given);
+      return expected.length === got.length && timingSafeEqual(expected, got);
     },
     /** A session cookie's name and end while it holds, else why not. */
     async check(cookie: unknown): Promise<{ name: string; until: number } | AccessRefusal> {

@@ -12,6 +12,7 @@ import {
   countedChannel,
   formEventsProblems,
   FORM_EVENTS_BODY_MAX,
+  isProxyCounted,
   type FormEventsBody,
 } from "../../contract/form-steps";
 import { BodyTooLargeError, decodeUtf8, readBody } from "../../http/body";
@@ -24,6 +25,7 @@ import { parseStrictJson } from "../middleware/json-body";
 import { rateLimited, retryAfterS } from "../middleware/rate-limit";
 import { ProblemError } from "../problem";
 import type { Counters, FormCountStore, FormStepCount } from "../store";
+import { formMarkKey, type FormOutcomes } from "./form-outcomes";
 
 export const FORM_EVENTS_PATH = "/v1/form-events";
 export const HOUR_MS = 3_600_000;
@@ -42,6 +44,8 @@ export function formEventRoutes(deps: {
   /** The proxy's signing secret, from which the flood bucket's key is derived. */
   secret: string;
   config: DashboardConfig;
+  /** Where a session's channel and device are noted for the outcomes the proxy counts itself. */
+  outcomes?: Pick<FormOutcomes, "noteSegment">;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
@@ -88,17 +92,23 @@ export function formEventRoutes(deps: {
       throw new ProblemError("campaign_not_served", "This campaign is not served here.");
 
     // Each step and reason once per session: the marks name the session's random id only, and
-    // are forgotten with the session.
-    const events = [...new Map(beacon.events.map((e) => [`${e.step}:${e.reason}`, e])).values()];
+    // are forgotten with the session. What only the proxy can know (a gift sent, a thank-you, a
+    // decline…) is counted from its own outcomes (form-outcomes.ts), never from a beacon.
+    const events = [
+      ...new Map(
+        beacon.events.filter((e) => !isProxyCounted(e)).map((e) => [`${e.step}:${e.reason}`, e]),
+      ).values(),
+    ];
+    const channel = countedChannel(beacon.channel);
+    await deps.outcomes?.noteSegment(session.id, channel, beacon.device);
     const marks = await deps.counters.add(
       events.map((e) => ({
-        key: `form-event:${session.id}:${e.step}:${e.reason}`,
+        key: formMarkKey(session.id, e.step, e.reason),
         points: 1,
         ttlMs: lifeMs,
       })),
     );
     const hour = Math.floor(now() / HOUR_MS);
-    const channel = countedChannel(beacon.channel);
     const counts: FormStepCount[] = events
       .filter((_, index) => marks[index]!.points === 1)
       .map((e) => ({

@@ -29,6 +29,7 @@ import {
   segments,
   type Period,
 } from "./figures";
+import { venueRoutes, venueState, type VenueDeps } from "./venue";
 
 const ASSETS = { "dashboard.js": "text/javascript", "dashboard.css": "text/css" } as const;
 /**
@@ -148,6 +149,8 @@ export function dashboardPages(deps: {
   widgetDir: string;
   liveS: number;
   draining: () => boolean;
+  /** The venue button's parts (venue.ts); without them the panel has no button. */
+  venue?: Omit<VenueDeps, "now">;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
@@ -224,7 +227,11 @@ export function dashboardPages(deps: {
 
   // Every read below is bounded whatever the store holds: counts per hour (GROUP BY in the store
   // for the attempts, settled days from memory), never a row per gift or per beacon.
-  async function figures(view: { period: Period; campaign: string | undefined }): Promise<DashboardData> {
+  async function figures(
+    view: { period: Period; campaign: string | undefined },
+    /** The looking staff member's address: the venue button's network (never shown). */
+    ip?: string,
+  ): Promise<DashboardData> {
     const at = now();
     const hours = hoursOf(view.period, at);
     const [counts, ops, givingCounts, rooms, outbox, defence, storeUp, unknown, breakerNotes] =
@@ -239,6 +246,10 @@ export function dashboardPages(deps: {
         deps.store.unknownAttempts(),
         deps.counters?.notesUnder("breaker:").catch(() => []) ?? [],
       ]);
+    const openNotes = breakerNotes.filter((note) => note.value !== "");
+    const clientsHeld = openNotes.filter((note) => note.key.startsWith("breaker:client:")).length;
+    const venue =
+      deps.venue && ip !== undefined ? await venueState(deps.venue, ip, clientsHeld, at) : undefined;
     return {
       period: view.period,
       campaign: view.campaign ?? null,
@@ -249,18 +260,23 @@ export function dashboardPages(deps: {
       devices: segments(counts, "device"),
       giving: giving(givingCounts, hours, view.campaign, rooms),
       // A campaign's view leaves out the account's own rows (a card refused before naming its campaign).
-      defence: defencePanel({
-        counts: view.campaign === undefined ? ops : ops.filter((row) => row.campaign !== ACCOUNT),
-        hours,
-        defence,
-        breakers: { notes: breakerNotes.filter((note) => note.value !== ""), campaign: view.campaign },
-        now: at,
-      }),
+      defence: {
+        ...defencePanel({
+          counts: view.campaign === undefined ? ops : ops.filter((row) => row.campaign !== ACCOUNT),
+          hours,
+          defence,
+          breakers: { notes: openNotes, campaign: view.campaign },
+          now: at,
+        }),
+        ...(venue ? { venue } : {}),
+      },
       health: health({ store: storeUp, unknown, outbox, defence, ops, hours, now: at }),
     };
   }
 
-  return new Hono<AppEnv>()
+  const app = new Hono<AppEnv>();
+  if (deps.venue) app.route("/", venueRoutes({ ...deps.venue, now }));
+  return app
     .get("/", (c) => {
       const lang = languageOf(c);
       return c.html(
@@ -274,7 +290,7 @@ export function dashboardPages(deps: {
 <script type="module" src="/dashboard/assets/dashboard.js"></script>
 </head>
 <body>
-<main id="dashboard" data-lang="${escapeHtml(lang)}" data-live-s="${deps.liveS}"><h1>givekit</h1><p id="status" role="status"></p></main>
+<main id="dashboard" data-lang="${escapeHtml(lang)}" data-live-s="${deps.liveS}" data-form-token="${escapeHtml(c.get("dashboardStaff")?.formToken ?? "")}"><h1>givekit</h1><p id="status" role="status"></p></main>
 </body>
 </html>
 `,
@@ -286,10 +302,13 @@ export function dashboardPages(deps: {
         },
       );
     })
-    .get("/data.json", async (c) => c.json(await figures(viewOf(c)), 200, { "Cache-Control": "no-store" }))
+    .get("/data.json", async (c) =>
+      c.json(await figures(viewOf(c), c.get("clientIp")), 200, { "Cache-Control": "no-store" }),
+    )
     .get("/live", async (c) => {
       const view = viewOf(c);
-      const first = await figures(view);
+      const ip = c.get("clientIp");
+      const first = await figures(view, ip);
       return streamSSE(c, async (stream) => {
         const state = { open: true };
         stream.onAbort(() => {
@@ -299,7 +318,7 @@ export function dashboardPages(deps: {
         while (state.open && !deps.draining()) {
           await stream.writeSSE({ event: "figures", data: JSON.stringify(data) });
           await stream.sleep(deps.liveS * 1000);
-          if (state.open) data = await figures(view);
+          if (state.open) data = await figures(view, ip);
         }
       });
     })

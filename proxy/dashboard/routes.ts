@@ -6,6 +6,7 @@
 import { Hono, type Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { Logger } from "pino";
+import { DASHBOARD_FORM_HEADER } from "../../contract/dashboard";
 import type { AppEnv } from "../context";
 import { ProblemError } from "../problem";
 import { DASHBOARD_PATH, SESSION_COOKIE, type DashboardAccess } from "./access";
@@ -59,12 +60,28 @@ export function dashboardRoutes(deps: {
     );
   });
   const guard = async (c: Context<AppEnv>, next: () => Promise<void>) => {
-    const session = await deps.access.check(getCookie(c, SESSION_COOKIE));
+    const cookie = getCookie(c, SESSION_COOKIE);
+    const session = await deps.access.check(cookie);
     if (typeof session === "string") {
       c.set("logFields", { ...c.get("logFields"), dashboard_session: session });
       throw unauthorized();
     }
     c.set("logFields", { ...c.get("logFields"), dashboard: session.name });
+    c.set("dashboardStaff", { name: session.name, formToken: deps.access.formToken(cookie!) });
+    // An action (a POST) comes from the dashboard's own page: its form token, and no other site.
+    if (c.req.method === "POST") {
+      const site = c.req.header("sec-fetch-site");
+      if (
+        (site !== undefined && site !== "same-origin") ||
+        !deps.access.isFormToken(cookie!, c.req.header(DASHBOARD_FORM_HEADER))
+      )
+        throw new ProblemError(
+          "origin_not_allowed",
+          "Press the button on the dashboard's own page (reload it if it has been open since before a sign-in).",
+          undefined,
+          { "Cache-Control": "no-store" },
+        );
+    }
     await next();
   };
   app.use(DASHBOARD_PATH, guard);

@@ -1,13 +1,14 @@
 /**
  * Venues the operator lets through the circuit breakers for an event (`givekit defence allow
- * <address or range> --for 6h`): a note in the store's counters for that long, read by every
- * proxy on the same PostgreSQL (each looks again every ALLOWANCE_REFRESH_MS and logs one it has
- * not seen). A client in an allowed range passes an open breaker as a person who passed the human
- * check does, and spends no budget; everything else of the defence still holds for it.
+ * <address or range> --for 6h`, or the dashboard's "Let this network through"): a note in the
+ * store's shared notes for that long, read by every proxy on the store (each looks again every
+ * ALLOWANCE_REFRESH_MS and logs one it has not seen). A client in an allowed range passes its own (client's) open breaker and
+ * spends none of its budgets; its BIN's and campaign's breakers, and the rest of the defence,
+ * still hold for it.
  */
 import { BlockList, isIP } from "node:net";
 import type { Logger } from "pino";
-import type { Counters } from "../store";
+import type { SharedNotes } from "../store";
 
 /** Where allowances are noted (the store's notes: key, JSON, expiry). */
 export const ALLOWANCE_PREFIX = "breaker-allow:";
@@ -26,6 +27,8 @@ export interface Allowance {
   range: string;
   since: number;
   until: number;
+  /** Who let it through: the dashboard invite's name; absent for the command line's. */
+  by?: string;
 }
 
 /**
@@ -67,19 +70,29 @@ export function parseDuration(text: string): number {
   return ms;
 }
 
-/** Notes an allowance for `forMs` from now; resolves with what was noted. */
-export async function allowRange(counters: Counters, range: string, forMs: number): Promise<Allowance> {
+/** Notes an allowance for `forMs` from now (`by`: who, for the log); resolves with what was noted. */
+export async function allowRange(
+  notes: SharedNotes,
+  range: string,
+  forMs: number,
+  by?: string,
+): Promise<Allowance> {
   const parsed = parseRange(range);
   const since = Date.now();
-  const allowance: Allowance = { range: parsed.text, since, until: since + forMs };
-  await counters.remember(`${ALLOWANCE_PREFIX}${parsed.text}`, JSON.stringify(allowance), forMs);
+  const allowance: Allowance = { range: parsed.text, since, until: since + forMs, ...(by ? { by } : {}) };
+  await notes.remember(`${ALLOWANCE_PREFIX}${parsed.text}`, JSON.stringify(allowance), forMs);
   return allowance;
 }
 
+/** Ends a range's allowance now (a note cannot be deleted: an empty one for a moment reads as none). */
+export async function endAllowance(notes: SharedNotes, range: string): Promise<void> {
+  await notes.remember(`${ALLOWANCE_PREFIX}${parseRange(range).text}`, "", 1);
+}
+
 /** The allowances living now. */
-export async function currentAllowances(counters: Counters): Promise<Allowance[]> {
-  const notes = await counters.notesUnder(ALLOWANCE_PREFIX);
-  return notes.flatMap((note) => {
+export async function currentAllowances(notes: SharedNotes): Promise<Allowance[]> {
+  const living = await notes.notesUnder(ALLOWANCE_PREFIX);
+  return living.flatMap((note) => {
     try {
       return [JSON.parse(note.value) as Allowance];
     } catch {
@@ -88,12 +101,28 @@ export async function currentAllowances(counters: Counters): Promise<Allowance[]
   });
 }
 
+/** The living allowance whose range holds this address, or null. */
+export function allowanceOf(allowances: readonly Allowance[], ip: string): Allowance | null {
+  const version = isIP(ip);
+  if (version === 0) return null;
+  const family = version === 4 ? "ipv4" : "ipv6";
+  return (
+    allowances.find((each) => {
+      const range = parseRange(each.range);
+      if (range.family !== family) return false;
+      const one = new BlockList();
+      one.addSubnet(range.address, range.prefix, range.family);
+      return one.check(ip, family);
+    }) ?? null
+  );
+}
+
 /**
  * @example
  * const allowed = createAllowances(counters, logger);
  * await allowed.has("203.0.113.7"); // true while 203.0.113.0/24 is allowed
  */
-export function createAllowances(counters: Counters, logger: Logger) {
+export function createAllowances(notes: SharedNotes, logger: Logger) {
   let list = new BlockList();
   let readAt = 0;
   let seen = new Set<string>();
@@ -101,7 +130,7 @@ export function createAllowances(counters: Counters, logger: Logger) {
 
   async function refresh(): Promise<void> {
     const now = Date.now();
-    const allowances = (await currentAllowances(counters).catch(() => [])).filter((each) => each.until > now);
+    const allowances = (await currentAllowances(notes).catch(() => [])).filter((each) => each.until > now);
     const next = new BlockList();
     const keys = new Set<string>();
     for (const each of allowances) {
@@ -111,8 +140,15 @@ export function createAllowances(counters: Counters, logger: Logger) {
       keys.add(key);
       if (!seen.has(key))
         logger.warn(
-          { event: "breaker_allow", range: each.range, until: new Date(each.until).toISOString() },
-          "circuit breakers: a range is let through (givekit defence allow)",
+          {
+            event: "breaker_allow",
+            range: each.range,
+            until: new Date(each.until).toISOString(),
+            ...(each.by ? { by: each.by } : {}),
+          },
+          each.by
+            ? "circuit breakers: a network is let through (the dashboard)"
+            : "circuit breakers: a range is let through (givekit defence allow)",
         );
     }
     list = next;
@@ -121,6 +157,12 @@ export function createAllowances(counters: Counters, logger: Logger) {
   }
 
   return {
+    /** Reads the allowances again now (this proxy's dashboard just changed one). */
+    async refresh(): Promise<void> {
+      const fresh = refresh();
+      reading = fresh.finally(() => (reading = null));
+      await fresh;
+    },
     /** Whether this client is in a range let through now (read again at most every ALLOWANCE_REFRESH_MS). */
     async has(ip: string): Promise<boolean> {
       if (Date.now() - readAt > ALLOWANCE_REFRESH_MS) {

@@ -21,6 +21,15 @@ import type { Counters } from "../store";
  */
 export type BreakerScope = `client:${string}` | `campaign:${string}` | `bin:${string}`;
 
+/** A breaker that just opened: its scope, why (declines, tokenizations, probe declined, …) and the count. */
+export interface BreakerOpened {
+  scope: BreakerScope;
+  why: string;
+  figure: number;
+  openS: number;
+  openedAt: number;
+}
+
 /** An open breaker, as the store's note keeps it. */
 interface OpenBreaker {
   /** Cards wait until then; after it, one probe each openS. */
@@ -51,6 +60,10 @@ type ScopeKind = "client" | "campaign" | "bin";
 const kindOf = (scope: BreakerScope): ScopeKind =>
   scope.startsWith("client:") ? "client" : scope.startsWith("bin:") ? "bin" : "campaign";
 
+/** A venue let through passes its client's breaker and budgets alone: a BIN's and a campaign's still hold. */
+const passesAllowed = (scope: BreakerScope, options: { allowed?: boolean }) =>
+  options.allowed === true && kindOf(scope) === "client";
+
 /** A card held at an open breaker (or past a budget). */
 const isWaiting = (error: unknown) => error instanceof ProblemError && error.code === "rate_limited";
 
@@ -76,8 +89,8 @@ export function createBreaker(
   deps: {
     counters: Counters;
     logger: Logger;
-    /** Told of each breaker that opens (the metric). */
-    onOpen?: (kind: ScopeKind) => void;
+    /** Told of each breaker that opens (the metric, the dashboard's known testers, the alert). */
+    onOpen?: (kind: ScopeKind, opened: BreakerOpened) => void;
     /** Told of a BIN's breaker that opens (a tester's run: defence mode for every campaign). */
     onBinOpen?: (bin: string, figure: number) => Promise<void>;
   },
@@ -150,7 +163,7 @@ export function createBreaker(
     const now = Date.now();
     const state: OpenBreaker = { until: now + openS * 1000, openS, openedAt: now };
     await count.remember(noteKey(scope), JSON.stringify(state), windowMs + openS * 1000);
-    deps.onOpen?.(kindOf(scope));
+    deps.onOpen?.(kindOf(scope), { scope, why, figure, openS, openedAt: now });
     if (kindOf(scope) === "bin") await deps.onBinOpen?.(scope.slice("bin:".length), figure);
     deps.logger.warn(
       { event: "breaker_open", scope, why, count: figure, openS },
@@ -204,11 +217,12 @@ export function createBreaker(
      * breaker and its budget of declines, not its budget of tokenizations (a giving day's donors
      * give once each; a tester's addresses come again). A card tokenized again is counted once. A BIN's cards in flight count as declines to come. The card that would pass a
      * budget opens that scope's breaker and waits (429 rate_limited, Retry-After), its
-     * reservation given back. `human`: the request passed Turnstile.
+     * reservation given back. `human`: the request passed Turnstile; `allowed`: its client is in a
+     * venue let through (its own breaker passed; its BIN's and campaign's still hold).
      */
     async admitCard(
       scopes: BreakerScope[],
-      options: { human: boolean; card?: string },
+      options: { human: boolean; allowed?: boolean; card?: string },
     ): Promise<BreakerPass> {
       const client = scopes.find((scope) => kindOf(scope) === "client")!;
       const campaign = scopes.find((scope) => kindOf(scope) === "campaign");
@@ -237,10 +251,11 @@ export function createBreaker(
         for (const scope of scopes) {
           at = scope;
           if (scope === campaign && newcomer && !options.human) passed.push(scope);
-          else if ((await gate(scope, options.human)) === "probe") probe.push(scope);
+          else if ((await gate(scope, options.human || passesAllowed(scope, options))) === "probe")
+            probe.push(scope);
         }
         for (const [index, scope] of scopes.entries()) {
-          if (probe.includes(scope) || options.human) continue;
+          if (probe.includes(scope) || options.human || passesAllowed(scope, options)) continue;
           at = scope;
           const [pending, declined, charged] = states.slice(index * 3, index * 3 + 3).map((s) => s.points);
           const budget = budgets(scope);
@@ -298,12 +313,12 @@ export function createBreaker(
      * open breaker that would hold it holds it now, so a widget waiting through it spends nothing
      * by trying again. Takes no probe: the card the probe's turn is free for goes on to admitCard.
      */
-    async peek(scopes: BreakerScope[]): Promise<void> {
+    async peek(scopes: BreakerScope[], options: { allowed?: boolean } = {}): Promise<void> {
       const client = scopes.find((scope) => kindOf(scope) === "client")!;
       const campaign = scopes.find((scope) => kindOf(scope) === "campaign");
       const newcomer = campaign ? (await count.add([seen(campaign, client, 0)]))[0]!.points <= 0 : false;
       for (const scope of scopes) {
-        if (scope === campaign && newcomer) continue;
+        if ((scope === campaign && newcomer) || passesAllowed(scope, options)) continue;
         try {
           await gate(scope, false, true);
         } catch (error) {
@@ -320,12 +335,13 @@ export function createBreaker(
      */
     async admitCharge(
       scopes: BreakerScope[],
-      options: { human: boolean; probe: BreakerScope[]; passed?: BreakerScope[] },
+      options: { human: boolean; allowed?: boolean; probe: BreakerScope[]; passed?: BreakerScope[] },
     ) {
       const probe = [...options.probe];
       for (const scope of scopes) {
         if (probe.includes(scope) || options.passed?.includes(scope)) continue;
-        if ((await gate(scope, options.human)) === "probe") probe.push(scope);
+        if ((await gate(scope, options.human || passesAllowed(scope, options))) === "probe")
+          probe.push(scope);
       }
       return { probe };
     },

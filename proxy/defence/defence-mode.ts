@@ -67,6 +67,8 @@ export function createDefenceMode(deps: {
   quietS: number;
   /** The challenge cards meet while it is on, for the log. */
   challenge: "turnstile" | "pow";
+  /** Told once when a period starts (the alert). */
+  onEnter?: (scope: string, signal: string, value: number) => void;
 }) {
   const { store, logger } = deps;
   return {
@@ -94,6 +96,7 @@ export function createDefenceMode(deps: {
           );
       }
       if (entered) {
+        deps.onEnter?.(scope, signal, value);
         logger.warn(
           { event: "defence_mode_on", scope, signal, value, ...extra, challenge: deps.challenge },
           isEvidence(signal)

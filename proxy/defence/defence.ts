@@ -13,7 +13,7 @@ import { memoryCounters } from "../store/counters";
 import type { Counters, DefenceStore } from "../store";
 import { ProblemError } from "../problem";
 import { createAllowances } from "./allowances";
-import { breakerScopes, createBreaker } from "./breaker";
+import { breakerScopes, createBreaker, type BreakerOpened } from "./breaker";
 import { ALL_SCOPE, createDefenceMode, scopesOf } from "./defence-mode";
 import { identityDeclines } from "./keys";
 import { createMintedTokens, type MintedToken } from "./minted";
@@ -21,6 +21,11 @@ import { createPow } from "./pow";
 import { createAdmission, type CardRequest } from "./scrutiny";
 import { createSignals, guardSignals, type DeclineDetail } from "./signals";
 import { createTurnstileVerifier, type ChallengeVerifier } from "./turnstile";
+
+/** Where a client breaker opened on declines is noted, and for how long it makes a known tester. */
+const TESTER_PREFIX = "breaker-tester:";
+const TESTER_MS = 3_600_000;
+const DECLINED_WHY = ["declines", "probe declined"];
 
 export { cardKey, tokenKey } from "./keys";
 export type { MintedToken } from "./minted";
@@ -51,8 +56,10 @@ export function createDefence(
     declineWindowS?: number;
     /** Told of a declined card's form session (form-session.ts blocks a session whose cards are declined). */
     onSessionDecline?: (session: string) => Promise<void>;
-    /** Told of each circuit breaker that opens (the metric). */
-    onBreakerOpen?: (kind: "client" | "campaign" | "bin") => void;
+    /** Told once when defence mode starts in a scope (the alert). */
+    onDefenceMode?: (scope: string, signal: string, value: number) => void;
+    /** Told of each circuit breaker that opens (the metric, the alert). */
+    onBreakerOpen?: (kind: "client" | "campaign" | "bin", opened: BreakerOpened) => void;
   },
 ) {
   const counters = deps.counters ?? memoryCounters();
@@ -76,6 +83,7 @@ export function createDefence(
     logger: deps.logger,
     quietS: config.quietS,
     challenge: verifier ? "turnstile" : "pow",
+    onEnter: deps.onDefenceMode,
   });
   const identities = identityDeclines(secret, declineWindowMs);
   const minted = createMintedTokens({ counters, secret, holdS: config.tokenHoldS });
@@ -91,7 +99,15 @@ export function createDefence(
   const breaker = createBreaker(config.breaker, {
     counters,
     logger: deps.logger,
-    onOpen: deps.onBreakerOpen,
+    onOpen: (kind, opened) => {
+      deps.onBreakerOpen?.(kind, opened);
+      // A client whose cards were declined is a known tester for an hour: the dashboard asks a
+      // second confirmation before letting its network through.
+      if (kind === "client" && DECLINED_WHY.includes(opened.why))
+        void guarded("noting a known tester", () =>
+          counters.remember(`${TESTER_PREFIX}${opened.scope}`, JSON.stringify(opened), TESTER_MS),
+        );
+    },
     // A BIN's breaker holds its run's cards; its other cards (a tester's live ones) meet the challenge.
     onBinOpen: (bin, figure) =>
       guarded("defence mode for a BIN's breaker", () => mode.cross(ALL_SCOPE, "bin_run", figure, { bin })),
@@ -143,18 +159,20 @@ export function createDefence(
     const allowed = await allowances.has(request.ip);
     try {
       const { probe, passed } = await breaker.admitCard(scopes, {
-        human: admitted.human || allowed,
+        human: admitted.human,
+        allowed,
         card: request.card,
       });
       return { ...admitted, probe, passed };
     } catch (error) {
+      if (isWaiting(error)) await guarded("counting a card held", () => countHeld(request.ip, request.card));
       if (!isWaiting(error) || !verifier || !turnstile) throw error;
       const proof = request.proof;
       // A Turnstile proof not yet spent on the scrutiny above.
       if (!proof || proof.includes("~") || admitted.scrutiny) throw askHuman();
       const verdict = await verifier.verify(proof, request.ip);
       if (verdict.kind !== "passed") throw askHuman();
-      const { probe, passed } = await breaker.admitCard(scopes, { human: true, card: request.card });
+      const { probe, passed } = await breaker.admitCard(scopes, { human: true, allowed, card: request.card });
       return { ...admitted, human: true, probe, passed };
     }
   }
@@ -164,15 +182,35 @@ export function createDefence(
    * (breaker.ts's peek), or, where Turnstile is configured, asks for it; a Turnstile proof sent
    * goes on to admitTokenization, which checks it.
    */
-  async function holdAtBreakers(request: { ip: string; campaign?: string; proof?: string; bin?: string }) {
+  async function holdAtBreakers(request: {
+    ip: string;
+    campaign?: string;
+    proof?: string;
+    bin?: string;
+    card?: string;
+  }) {
     if (verifier && turnstile && request.proof && !request.proof.includes("~")) return;
-    if (await allowances.has(request.ip)) return;
     try {
-      await breaker.peek(breakerScopes(request.ip, request.campaign, request.bin));
+      await breaker.peek(breakerScopes(request.ip, request.campaign, request.bin), {
+        allowed: await allowances.has(request.ip),
+      });
     } catch (error) {
+      if (isWaiting(error)) await guarded("counting a card held", () => countHeld(request.ip, request.card));
       if (isWaiting(error) && verifier && turnstile) throw askHuman();
       throw error;
     }
+  }
+
+  /** Cards held at the breakers from one client, each once (its keyed hash), over the window: the venue box's figure. */
+  const heldWindowMs = config.breaker.windowS * 1000;
+  async function countHeld(ip: string, card?: string): Promise<void> {
+    if (!card) return;
+    const [client] = breakerScopes(ip);
+    const [first] = await counters.add([
+      { key: `held-card:${client}:${card}`, points: 1, ttlMs: heldWindowMs },
+    ]);
+    if (first!.points === 1)
+      await counters.add([{ key: `held-cards:${client}`, points: 1, ttlMs: heldWindowMs }]);
   }
 
   /**
@@ -185,7 +223,8 @@ export function createDefence(
     const facts = admitted.minted;
     try {
       const { probe } = await breaker.admitCharge(breakerScopes(request.ip, request.campaign, facts?.bin), {
-        human: (facts?.human ?? false) || (await allowances.has(request.ip)),
+        human: facts?.human ?? false,
+        allowed: await allowances.has(request.ip),
         probe: (facts?.probe ?? []) as ReturnType<typeof breakerScopes>,
         passed: (facts?.passed ?? []) as ReturnType<typeof breakerScopes>,
       });
@@ -245,6 +284,20 @@ export function createDefence(
       ),
     /** The breakers open now among these scopes. */
     openBreakers: breaker.openIn,
+    /** The venues let through (the dashboard reads them again at once after changing one). */
+    allowances,
+    /** How many cards the breakers held from this client in the window, each counted once. */
+    async cardsHeld(ip: string): Promise<number> {
+      const [client] = breakerScopes(ip);
+      const [held] = await counters.add([{ key: `held-cards:${client}`, points: 0, ttlMs: heldWindowMs }]);
+      return Math.max(0, held!.points);
+    },
+    /** Why this client's breaker opened on declines in the last hour (a known tester), or null. */
+    async knownTester(ip: string): Promise<BreakerOpened | null> {
+      const [client] = breakerScopes(ip);
+      const text = await counters.recall(`${TESTER_PREFIX}${client}`).catch(() => null);
+      return text ? (JSON.parse(text) as BreakerOpened) : null;
+    },
     /** Remembers a token just minted, for its donation (the hold time), shared by every proxy. */
     recordToken: (token: string, facts: MintedToken) =>
       guarded("remembering a card token", () => minted.remember(token, facts)),

@@ -24,6 +24,7 @@ import { attemptOutbox, optinOutbox } from "../webhooks/from-attempt";
 import { donationAnswer } from "./answer";
 import type { ClaimHandle } from "./claim";
 import { outcomeOf, toUpstreamDonation } from "./upstream";
+import type { FormOutcomes } from "../dashboard/form-outcomes";
 
 export interface AttemptDeps {
   /** A ticked SMS box's consent record. */
@@ -32,13 +33,15 @@ export interface AttemptDeps {
   /** A decline counts against its client; a success is what its declines are weighed against. */
   rateLimits: Pick<RateLimits, "recordDecline" | "recordSuccess">;
   /** A decline is a signal of card testing: counted overall, for its campaign, card, donor and session. */
-  defence: Pick<Defence, "recordDecline" | "recordCharge">;
+  defence: Pick<Defence, "recordDecline" | "recordCharge" | "mintedToken">;
   /** Told of each charged gift, so the campaign's progress counts it at once. */
   progress?: Pick<ProgressCache, "changed">;
   /** GIVEKIT_WEBHOOKS: the outcome's events are written to the outbox with it (proxy/webhooks). */
   webhooks?: readonly WebhookEndpoint[];
   /** The dashboard's counts: a card that reached the network and was declined. */
   ops?: OpsCounter;
+  /** The form's steps the proxy saw happen (a thank-you, a decline): the dashboard's funnel. */
+  formOutcomes?: Pick<FormOutcomes, "donation">;
 }
 
 /** One donation to run: the checked request, its campaign, its claim, and who sent it. */
@@ -123,9 +126,19 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
     log({ error: error instanceof Error ? error.message : "unknown error" });
     outcome = { kind: "unknown", httpStatus: null, reason: "internal error" };
   }
+  // The gift's form session (by its card token), for the dashboard's funnel: counted as recorded.
+  const countForm = async (state: Parameters<FormOutcomes["donation"]>[1], code?: string | null) => {
+    if (!deps.formOutcomes) return;
+    const minted = await deps.defence.mintedToken(request.credit_card_token).catch(() => null);
+    if (minted?.session)
+      await deps.formOutcomes
+        .donation({ id: minted.session, campaign: campaignScope(campaign) }, state, code)
+        .catch(() => undefined);
+  };
   if (outcome.kind === "not_sent") {
     // Nothing reached the upstream (no connection, or no session): the same key may be retried.
     log({ outcome: "not_sent" });
+    void countForm("not_sent", "upstream_unavailable");
     consent.finish("donation_not_sent");
     await claim.abandon(reference).catch(() => log({ record: "not_sent_unrecorded" }));
     throw outcome.error;
@@ -160,6 +173,8 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
     return donationAnswer({ ...answered, state: "unknown" });
   }
   log({ outcome: result.state, ...(result.problem_code ? { code: result.problem_code } : {}) });
+  // Beside the answer: a donor never waits on a count.
+  void countForm(result.state, result.problem_code);
   if (outcome.kind === "unknown") log({ upstream: outcome.reason });
   if (result.state === "declined") await countDecline();
   if (result.state === "succeeded") {

@@ -29,7 +29,7 @@ export interface DonationDeps extends AttemptDeps {
    * Every path to the card network is gated: a charge's card token too (defence/scrutiny.ts); and
    * each decline is a signal.
    */
-  defence: Pick<Defence, "admitDonation" | "recordDecline" | "recordCharge">;
+  defence: Pick<Defence, "admitDonation" | "recordDecline" | "recordCharge" | "mintedToken">;
 }
 
 /** The request as the schema read it, before its key is looked up. */

@@ -3,7 +3,7 @@
  * Several counters change in one call, which on PostgreSQL is one statement (one round trip),
  * where a limiter per counter would send one each: a card tokenization's signals touch up to ten.
  */
-import type { BucketState, BucketTake, CounterHit, CounterState, Counters } from "./types";
+import type { BucketState, BucketTake, CounterHit, CounterState, Counters, SharedNotes } from "./types";
 
 /**
  * One turn of a token bucket kept as its theoretical arrival time `tat` (GCRA): a turn is there
@@ -123,5 +123,27 @@ export function withFallback(shared: Counters, fallback: Counters = memoryCounte
       shared.remember(key, value, ttlMs).catch(() => fallback.remember(key, value, ttlMs)),
     recall: async (key) => (await shared.recall(key).catch(() => null)) ?? fallback.recall(key),
     notesUnder: (prefix) => shared.notesUnder(prefix).catch(() => fallback.notesUnder(prefix)),
+  };
+}
+
+/** The notes kept where the command line reads them: the breakers open, the venues let through. */
+export const SHARED_NOTE_PREFIXES = ["breaker:", "breaker-allow:"] as const;
+const isShared = (key: string) => SHARED_NOTE_PREFIXES.some((prefix) => key.startsWith(prefix));
+
+/**
+ * One proxy's counters (SQLite) whose breaker and allowance notes live in the store's shared
+ * notes, so `givekit defence status/allow` and the dashboard see and change them beside it; the
+ * counts themselves stay in memory.
+ *
+ * @example
+ * const counters = withSharedNotes(memoryCounters(), store.sharedNotes);
+ */
+export function withSharedNotes(local: Counters, shared: SharedNotes): Counters {
+  return {
+    ...local,
+    remember: (key, value, ttlMs) =>
+      isShared(key) ? shared.remember(key, value, ttlMs) : local.remember(key, value, ttlMs),
+    recall: (key) => (isShared(key) ? shared.recall(key) : local.recall(key)),
+    notesUnder: (prefix) => (isShared(prefix) ? shared.notesUnder(prefix) : local.notesUnder(prefix)),
   };
 }

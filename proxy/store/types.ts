@@ -190,6 +190,13 @@ export interface Counters {
   notesUnder(prefix: string): Promise<{ key: string; value: string; expire: number }[]>;
 }
 
+/**
+ * The notes every process on the store reads, the command line's included: the circuit breakers
+ * open now (`breaker:`) and the venues let through them (`breaker-allow:`). On PostgreSQL they
+ * are the shared counters' notes; on SQLite a table the running proxy writes and reads.
+ */
+export type SharedNotes = Pick<Counters, "remember" | "recall" | "notesUnder">;
+
 /** Idempotency keys: claimed across every proxy, released, expired with their proxy, purged. */
 export interface IdempotencyStore {
   /** Claims an idempotency key atomically across every proxy on this store, or says why not. */
@@ -403,6 +410,8 @@ export interface Store
   healthy(): Promise<boolean>;
   /** Counters every proxy on this store shares, or null: each proxy counts in its own memory. */
   readonly counters: Counters | null;
+  /** The notes the command line sees too (the open breakers, the venues let through). */
+  readonly sharedNotes: SharedNotes;
   close(): Promise<void>;
 }
 
@@ -526,6 +535,8 @@ export interface OutboxFilter {
  * that runs out (its proxy was killed) frees the row again.
  */
 export interface WebhookOutboxStore {
+  /** Adds events that record nothing else (an alert), durably. */
+  addWebhookEvents(events: readonly OutboxEvent[]): Promise<void>;
   /** Up to `limit` rows due now, leased to `owner` for `leaseMs` (each try counted). */
   claimWebhooks(owner: string, leaseMs: number, limit: number): Promise<OutboxRow[]>;
   /** False when the lease was lost (another proxy took the row over). */

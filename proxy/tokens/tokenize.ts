@@ -26,6 +26,7 @@ import { ProblemError } from "../problem";
 import { OPS_KINDS, type OpsCounter } from "../dashboard/ops-counts";
 import { proofAskedAt } from "../defence/pow";
 import type { UpstreamClient } from "../upstream/client";
+import type { FormOutcomes } from "../dashboard/form-outcomes";
 import { validate } from "../validate";
 
 function isObject(body: unknown): body is Record<string, unknown> {
@@ -79,6 +80,8 @@ export interface TokenizeDeps {
   secret: string;
   /** The dashboard's counts: challenges asked and solved (with what solving cost), refusals. */
   ops?: OpsCounter;
+  /** The form's steps the proxy saw happen (a gift sent, a stop): the dashboard's funnel. */
+  formOutcomes?: Pick<FormOutcomes, "tokenization">;
 }
 
 /** One tokenization to run: the parsed body and who sent it. */
@@ -159,6 +162,7 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     campaign: campaign ?? (session?.campaign || undefined),
     proof: typeof proof === "string" ? proof : undefined,
     bin,
+    card: key,
   });
   // A filled honeypot, or a form session that is missing, forged, too young, spent or blocked, is
   // a bot: refused before the upstream.
@@ -173,6 +177,46 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     throw looksDeclined();
   }
   const scope = campaign ?? (session?.campaign || undefined);
+  // The session's gift is sent now (its card reached the proxy), and its stop, if it ends in one,
+  // is known here: the dashboard counts both from this, never from a beacon.
+  const counted = session ? { id: session.id, campaign: session.campaign || scope || "" } : null;
+  try {
+    const answer = await admitAndMint(deps, { ip, scope, session, proof, bin, key, digits, card, log });
+    // Counted beside the answer, not before it (as the ops counts are): a donor never waits on a count.
+    if (counted) void deps.formOutcomes?.tokenization(counted).catch(() => undefined);
+    return answer;
+  } catch (error) {
+    if (counted && error instanceof ProblemError)
+      void deps.formOutcomes?.tokenization(counted, error.code).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Past the filters: the challenge and the breakers, the client's turn, the upstream's token. */
+async function admitAndMint(
+  deps: TokenizeDeps,
+  {
+    ip,
+    scope,
+    session,
+    proof,
+    bin,
+    key,
+    digits,
+    card,
+    log,
+  }: {
+    ip: string;
+    scope: string | undefined;
+    session: ReturnType<TokenizeDeps["formSessions"]["facts"]>;
+    proof: unknown;
+    bin: string | undefined;
+    key: string;
+    digits: string;
+    card: { cvv: string; expiration_date: string };
+    log: TokenizeRun["log"];
+  },
+): Promise<PaymentTokenResponse> {
   const { proven, scrutiny, probe, passed, human } = await countChallenge(deps.ops, scope, proof, () =>
     deps.defence.admitTokenization({
       ip,

@@ -31,6 +31,8 @@ export interface DispatcherOptions {
   logger?: Pick<Logger, "info" | "warn">;
   /** Counts each try by outcome. */
   onOutcome?: (outcome: DeliveryOutcome) => void;
+  /** Told of each event given up (the alert). */
+  onGiveUp?: (row: OutboxRow) => void;
   owner?: string;
   now?: () => number;
   deliver?: typeof deliverOnce;
@@ -63,9 +65,10 @@ export function createDispatcher(options: DispatcherOptions) {
       endpoint: shownEndpoint(row.endpoint),
       tries: row.attempts,
     };
-    if (giveUp)
+    if (giveUp) {
       options.logger?.warn({ ...fields, reason: result.reason }, "webhook event given up after 3 days");
-    else
+      options.onGiveUp?.(row);
+    } else
       options.logger?.info(
         { ...fields, reason: result.reason, retryAt: new Date(nextAt).toISOString() },
         "webhook delivery failed",

@@ -13,6 +13,10 @@ export const EVENT_TYPES = [
   "donation.settled",
   "optin.recorded",
   "dedication.made",
+  "alert.defence_mode",
+  "alert.breaker_open",
+  "alert.upstream_unreachable",
+  "alert.webhooks_given_up",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -53,6 +57,10 @@ export type EventData = {
     consent_text_sha256: string;
     recorded_at: string;
   };
+  "alert.defence_mode": AlertData;
+  "alert.breaker_open": AlertData;
+  "alert.upstream_unreachable": AlertData;
+  "alert.webhooks_given_up": AlertData & { endpoint: string; event_type: string };
   "dedication.made": {
     reference: string;
     campaign_id: string;
@@ -64,6 +72,21 @@ export type EventData = {
     amount_cents?: number;
   };
 };
+
+/**
+ * What an alert says (proxy/webhooks/alerts.ts), for a bridge to page someone with: `summary` a
+ * sentence for a person, the rest to filter on. Never an address, a card or a donor.
+ */
+export interface AlertData {
+  summary: string;
+  /** "71777/HOPE", "*" (every campaign), "client" (one client, never named), "bin:400000". */
+  scope?: string;
+  /** Why (a defence signal, a breaker's budget). */
+  reason?: string;
+  count?: number;
+  /** Since when it holds (ISO 8601). */
+  since?: string;
+}
 
 export interface GivekitEvent<T extends EventType = EventType> {
   id: string;

@@ -6,7 +6,13 @@
  */
 // oxlint-disable-next-line import/no-unassigned-import -- the stylesheet is built beside the script (vite.config.ts, dashboard)
 import "./dashboard.css";
-import type { DashboardData, Segment } from "../../contract/dashboard";
+import {
+  DASHBOARD_FORM_HEADER,
+  VENUE_HOURS,
+  type DashboardData,
+  type Segment,
+  type VenueState,
+} from "../../contract/dashboard";
 
 const WORDS = {
   en: {
@@ -59,6 +65,21 @@ const WORDS = {
     declinedNetwork: "Declined by the card network",
     scrutiny: "Scrutiny open now",
     breakers: "Breakers open now",
+    venue: "This network (the venue's)",
+    venueFor: "For",
+    venueHours: (n: number) => (n === 1 ? "1 hour" : `${n} hours`),
+    venueAllow: "Let this network through",
+    venueConfirm: "Let it through anyway",
+    venueEnd: "End now",
+    venueAllowed: (until: string, by: string | null) =>
+      `Let through the circuit breakers until ${until}${by ? `, by ${by}` : " (givekit defence allow)"}.`,
+    venueHeld: (until: string, cards: number) =>
+      `${cards === 1 ? "1 card" : `${cards} cards`} waiting at this network: its circuit breaker holds them (“Checking…”) until ${until}. Let it through to let its donors give.`,
+    venueOthers: (n: number) =>
+      n === 0
+        ? "No card waits at a circuit breaker."
+        : `Cards waiting at ${n === 1 ? "one client" : `${n} clients`} (not this network).`,
+    venueFailed: "Could not do that: ",
     refusals: "Refused before the network",
     reason: "Reason",
     count: "Count",
@@ -151,6 +172,21 @@ const WORDS = {
     declinedNetwork: "Rechazadas por la red de tarjetas",
     scrutiny: "Vigilancia activa ahora",
     breakers: "Cortacircuitos abiertos ahora",
+    venue: "Esta red (la del local)",
+    venueFor: "Durante",
+    venueHours: (n: number) => (n === 1 ? "1 hora" : `${n} horas`),
+    venueAllow: "Dejar pasar esta red",
+    venueConfirm: "Dejarla pasar de todos modos",
+    venueEnd: "Terminar ahora",
+    venueAllowed: (until: string, by: string | null) =>
+      `Pasa los cortacircuitos hasta las ${until}${by ? `, por ${by}` : " (givekit defence allow)"}.`,
+    venueHeld: (until: string, cards: number) =>
+      `${cards === 1 ? "1 tarjeta esperando" : `${cards} tarjetas esperando`} en esta red: su cortacircuitos las retiene («Comprobando…») hasta las ${until}. Déjela pasar para que sus donantes donen.`,
+    venueOthers: (n: number) =>
+      n === 0
+        ? "Ninguna tarjeta espera en un cortacircuitos."
+        : `Tarjetas esperando en ${n === 1 ? "un cliente" : `${n} clientes`} (no esta red).`,
+    venueFailed: "No se pudo: ",
     refusals: "Rechazadas antes de la red",
     reason: "Motivo",
     count: "Cantidad",
@@ -341,6 +377,87 @@ function segmentRows(list: Segment[], names: Record<string, string> = {}): strin
   ]);
 }
 
+/**
+ * The venue button: made once and moved into each drawing of the defence panel, so a choice or
+ * a question waiting for its confirmation survives the live figures.
+ */
+const venueText = el("p", null, "venue-state");
+const venueHoursSelect = el("select");
+venueHoursSelect.id = "venue-hours";
+for (let hours = VENUE_HOURS.min; hours <= VENUE_HOURS.max; hours++)
+  venueHoursSelect.append(new Option(words.venueHours(hours), String(hours)));
+venueHoursSelect.value = "6";
+const venueHoursLabel = el("label", words.venueFor);
+venueHoursLabel.htmlFor = venueHoursSelect.id;
+const venueAllow = el("button", words.venueAllow);
+venueAllow.type = "button";
+const venueEnd = el("button", words.venueEnd);
+venueEnd.type = "button";
+const venueQuestion = el("p", null, "venue-question");
+venueQuestion.setAttribute("role", "alert");
+const venueConfirm = el("button", words.venueConfirm);
+venueConfirm.type = "button";
+const venueAsk = el("div", null, "venue-ask", venueQuestion, venueConfirm);
+const venueForm = el("div", null, "control", venueHoursLabel, venueHoursSelect, venueAllow);
+const venueBox = el("div", null, "venue", el("h3", words.venue), venueText, venueForm, venueEnd, venueAsk);
+venueAsk.hidden = true;
+
+const at = (iso: string) => clock.format(new Date(iso));
+
+function drawVenue(venue: VenueState): void {
+  venueText.textContent = venue.allowed
+    ? words.venueAllowed(at(venue.allowed.until), venue.allowed.by)
+    : venue.heldUntil
+      ? words.venueHeld(at(venue.heldUntil), venue.cardsHeld)
+      : words.venueOthers(venue.clientsHeld);
+  venueForm.hidden = venue.allowed !== null;
+  venueEnd.hidden = venue.allowed === null;
+  if (venue.allowed) venueAsk.hidden = true;
+}
+
+/** Sends one of the venue button's actions from this page (its form token), and shows the answer. */
+async function venueAction(path: string, body: unknown): Promise<void> {
+  for (const button of [venueAllow, venueEnd, venueConfirm]) button.disabled = true;
+  try {
+    const res = await fetch(path, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/json",
+        [DASHBOARD_FORM_HEADER]: main.dataset.formToken ?? "",
+      },
+      body: JSON.stringify(body),
+    });
+    const answer = (await res.json().catch(() => ({}))) as {
+      venue?: VenueState;
+      code?: string;
+      detail?: string;
+    };
+    if (res.ok && answer.venue) {
+      venueAsk.hidden = true;
+      drawVenue(answer.venue);
+    } else if (answer.code === "confirmation_required") {
+      venueQuestion.textContent = answer.detail ?? "";
+      venueAsk.hidden = false;
+    } else {
+      venueAsk.hidden = true;
+      venueText.textContent = `${words.venueFailed}${answer.detail ?? res.statusText}`;
+    }
+  } finally {
+    for (const button of [venueAllow, venueEnd, venueConfirm]) button.disabled = false;
+  }
+}
+
+venueAllow.addEventListener(
+  "click",
+  () => void venueAction("/dashboard/venue", { hours: Number(venueHoursSelect.value) }),
+);
+venueConfirm.addEventListener(
+  "click",
+  () => void venueAction("/dashboard/venue", { hours: Number(venueHoursSelect.value), confirm: true }),
+);
+venueEnd.addEventListener("click", () => void venueAction("/dashboard/venue/end", {}));
+
 const controls = el("form", null, "controls");
 const periodSelect = el("select");
 const campaignSelect = el("select");
@@ -485,6 +602,7 @@ function draw(data: DashboardData): void {
       figureBox(words.scrutiny, orNone(d.scrutinyOpen.map((o) => `${o.scope}: ${o.signal}`))),
       figureBox(words.breakers, orNone(d.breakersOpen.map((b) => b.name))),
     ),
+    ...(d.venue ? [venueBox] : []),
     el("h3", words.askedPerHour),
     bars(
       words.askedPerHour,
@@ -511,6 +629,7 @@ function draw(data: DashboardData): void {
     ),
     csvLink("defence", params),
   );
+  if (d.venue) drawVenue(d.venue);
   panels.replaceChildren(giving, funnel, channels, devices, defence, health);
   status.textContent = words.live(clock.format(new Date(data.at)));
 }

@@ -4,14 +4,17 @@
  * to /v1/form-events. It hears the steps from what the form already tells it (its look: shown; a
  * complete card; a token asked for: sent; a reset after a gift: thanks) and from the page's
  * `givekit:step` messages (a step passed, why the donor was stopped). A step implies those before
- * it; a reason is counted at the furthest step reached. Nothing personal is in a beacon: the
- * session, the channel, the device class and the steps.
+ * it; a reason is counted at the furthest step reached. What only the proxy can know (a gift sent,
+ * a thank-you, a decline, contract/form-steps.ts PROXY_STEPS and PROXY_REASONS) is never sent: the
+ * proxy counts it from its own outcomes. Nothing personal is in a beacon: the session, the
+ * channel, the device class and the steps.
  */
 import type { WidgetErrorCode } from "../../contract/errors";
 import {
   deviceClassOf,
   FORM_EVENTS_MAX,
   FORM_STEPS,
+  isProxyCounted,
   type DeviceClass,
   type FormEvent,
   type FormEventsBody,
@@ -100,7 +103,8 @@ export function createFormEvents({
 
   function queue(step: FormStep, reason: FormReason): void {
     const key = `${step}:${reason}`;
-    if (counted.has(key)) return;
+    // A gift sent, a thank-you, a decline…: the proxy counts what it saw itself; a beacon's would count nothing.
+    if (counted.has(key) || isProxyCounted({ step, reason })) return;
     counted.add(key);
     queued.push({ step, reason });
     if (queued.length >= FORM_EVENTS_MAX) flush();

@@ -76,10 +76,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   }
 
   const ctx = pgContext({ pool, lazy }, { now, leaseMs: options.leaseMs, retentionMs });
+  // While the database is away, each proxy counts in its own memory (and still limits).
+  const counters = withFallback(pgCounters(ctx));
   return {
     kind: "postgres",
-    // While the database is away, each proxy counts in its own memory (and still limits).
-    counters: withFallback(pgCounters(ctx)),
+    counters,
+    sharedNotes: counters,
     ...pgIdempotencyKeys(ctx),
     ...pgAttempts(ctx),
     ...pgReconciliation(ctx),

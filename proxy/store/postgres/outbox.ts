@@ -62,6 +62,11 @@ function toRow(row: PgOutboxRow): OutboxRow {
 export function pgOutbox({ query, lazy, now }: PgContext): WebhookOutboxStore {
   return {
     // Claims and tries need no flush: one lost is one more delivery of the same event.
+    async addWebhookEvents(events) {
+      if (events.length === 0) return;
+      const insert = outboxInsert(events, 1);
+      await query(insert.sql, insert.values);
+    },
     async claimWebhooks(owner, leaseMs, limit) {
       const at = now();
       // The rows are picked and locked once, in a materialized CTE, then leased: earliest due

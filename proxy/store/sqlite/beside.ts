@@ -14,6 +14,7 @@ import { dbFileIn } from "./data-dir";
 import { sqliteDefence } from "./defence";
 import { sqliteFormCounts } from "./form-counts";
 import { sqliteListings } from "./listings";
+import { sqliteNotes } from "./notes";
 import { sqliteOutbox } from "./outbox";
 import { SQLITE_SCHEMA_VERSION } from "./schema";
 
@@ -38,6 +39,7 @@ export type CliStore = Pick<
   | "requeueWebhooks"
   | "dashboardGeneration"
   | "revokeDashboard"
+  | "sharedNotes"
 >;
 
 /**
@@ -90,7 +92,20 @@ export function openSqliteBeside(dataDir: string, options: { readonly: boolean }
   const listings = sqliteListings(db);
   const outbox = sqliteOutbox(db);
   const dashboard = sqliteFormCounts(db);
+  const notes = sqliteNotes(db);
   return {
+    sharedNotes: {
+      async remember(key, value, ttlMs) {
+        const now = Date.now();
+        await whenFree(db, () => notes.remember(key, value, now + ttlMs, now));
+      },
+      async recall(key) {
+        return notes.recall(key, Date.now());
+      },
+      async notesUnder(prefix) {
+        return notes.notesUnder(prefix, Date.now());
+      },
+    },
     async dashboardGeneration() {
       return dashboard.generation();
     },

@@ -15,6 +15,7 @@ import { sqliteFormCounts } from "./form-counts";
 import { createGroupCommit } from "./group-commit";
 import { sqliteKeys } from "./idempotency-keys";
 import { sqliteListings } from "./listings";
+import { sqliteNotes } from "./notes";
 import { sqliteOutbox } from "./outbox";
 import { sqlitePeerLists } from "./peer-lists";
 import { sqliteProgress } from "./progress";
@@ -67,6 +68,7 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
   const progress = sqliteProgress(db);
   const outbox = sqliteOutbox(db);
   const formCounts = sqliteFormCounts(db);
+  const notes = sqliteNotes(db);
   const { write, durable } = commits;
 
   // Whatever a previous run left in flight is orphaned: this process holds the lock. Webhook
@@ -79,6 +81,18 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
   return {
     kind: "sqlite",
     counters: null,
+    sharedNotes: {
+      async remember(key, value, ttlMs) {
+        write(() => notes.remember(key, value, now() + ttlMs, now()));
+        await durable();
+      },
+      async recall(key) {
+        return notes.recall(key, now());
+      },
+      async notesUnder(prefix) {
+        return notes.notesUnder(prefix, now());
+      },
+    },
     async claimKey(request) {
       // Not waited for: startAttempt waits for the claim with the attempt, before anything is sent.
       return write(() => keys.claim(request, now()));
@@ -229,6 +243,10 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
     },
     async webhookDelivered(seq, owner, status) {
       return write(() => outbox.delivered(seq, owner, status, now()));
+    },
+    async addWebhookEvents(events) {
+      write(() => outbox.add(events));
+      await durable();
     },
     async webhookFailed(seq, owner, failure) {
       return write(() => outbox.failed(seq, owner, failure, now()));

@@ -233,6 +233,15 @@ const MIGRATIONS: string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX ops_counts_hour ON ops_counts (hour);
   `,
+  // 17: the notes the proxy shares with the command line (proxy/store/sqlite/notes.ts): its open
+  // circuit breakers, and the venues `givekit defence allow` or the dashboard let through.
+  `
+  CREATE TABLE shared_notes (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    expire_ms INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
 /** The schema version this code writes. */
 export const SQLITE_SCHEMA_VERSION = MIGRATIONS.length;

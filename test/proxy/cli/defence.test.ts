@@ -1,6 +1,6 @@
-// `givekit defence status` and `givekit defence allow`, beside a proxy on PostgreSQL whose client
-// breaker opens after one decline: the venue let through gives again, the command's mistakes
-// change nothing, and SQLite says plainly what it cannot share.
+// `givekit defence status` and `givekit defence allow`, beside a running proxy (on PostgreSQL and
+// on SQLite) whose client breaker opens after one decline: the venue let through gives again,
+// and the command's mistakes change nothing.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { givekit } from "../../helpers/cli";
@@ -11,7 +11,7 @@ import { CARDS, donationBody, logLines, postCard, useStack, frameCard } from "..
 const VENUE = "203.0.113.44";
 const card = (number: string) => frameCard(number);
 
-describe("givekit defence, beside a proxy on PostgreSQL", () => {
+describe.each(["postgres", "sqlite"] as const)("givekit defence, beside a proxy on %s", (store) => {
   const ctx = useStack({
     proxy: {
       env: {
@@ -19,7 +19,7 @@ describe("givekit defence, beside a proxy on PostgreSQL", () => {
         GIVEKIT_BREAKER_CLIENT_DECLINES: "1",
         GIVEKIT_BREAKER_OPEN_S: "600",
       },
-      store: "postgres",
+      store,
     },
   });
   const env = (): NodeJS.ProcessEnv => ({
@@ -27,7 +27,7 @@ describe("givekit defence, beside a proxy on PostgreSQL", () => {
     UPSTREAM_PRIVATE_TOKEN: DEMO.hope.privateToken,
     UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
     GIVEKIT_DATA_DIR: ctx.proxy.dataDir,
-    DATABASE_URL: ctx.proxy.databaseUrl!,
+    ...(store === "postgres" ? { DATABASE_URL: ctx.proxy.databaseUrl! } : {}),
     GIVEKIT_SIGNING_SECRET: "x".repeat(32),
   });
   const fromVenue = { headers: { "X-Forwarded-For": VENUE } };
@@ -88,20 +88,4 @@ describe("givekit defence, beside a proxy on PostgreSQL", () => {
       status: 201,
     });
   }, 60_000);
-});
-
-describe("givekit defence on SQLite", () => {
-  const ctx = useStack({ proxy: { store: "sqlite" } });
-  it("says the breakers are shared only on PostgreSQL, and changes nothing", async () => {
-    const env = {
-      UPSTREAM_BASE_URL: ctx.sandbox.url,
-      UPSTREAM_PRIVATE_TOKEN: DEMO.hope.privateToken,
-      UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
-      GIVEKIT_DATA_DIR: ctx.proxy.dataDir,
-    };
-    const allow = await givekit(["defence", "allow", "203.0.113.0/24", "--for", "6h"], env);
-    expect(allow.code).toBe(1);
-    expect(allow.out).toContain("nothing changed: the circuit breakers are shared only on PostgreSQL");
-    expect((await givekit(["defence", "status"], env)).code).toBe(1);
-  });
 });

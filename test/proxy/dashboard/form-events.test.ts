@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { FORM_REASONS, FORM_STEPS } from "../../../contract/form-steps";
+import { FORM_REASONS, FORM_STEPS, isProxyCounted } from "../../../contract/form-steps";
 import { createApp } from "../../../proxy/app";
 import { createFormSessions } from "../../../proxy/defence/form-session";
 import { loadConfig } from "../../../proxy/config";
@@ -107,13 +107,13 @@ describe("a beacon under a good form session", () => {
       form_session: session,
       channel: "spring-gala",
       device: "phone",
-      events: [...reached("shown", "amount", "details"), { step: "card", reason: "declined" }],
+      events: [...reached("shown", "amount", "details"), { step: "card", reason: "invalid_other" }],
     };
     expect((await p.beacon(body)).status).toBe(204);
     expect((await p.beacon(body)).status).toBe(204);
     expect(await p.counts()).toEqual([
       "71777/HOPE amount reached spring-gala phone = 1",
-      "71777/HOPE card declined spring-gala phone = 1",
+      "71777/HOPE card invalid_other spring-gala phone = 1",
       "71777/HOPE details reached spring-gala phone = 1",
       "71777/HOPE shown reached spring-gala phone = 1",
     ]);
@@ -147,7 +147,7 @@ describe("a beacon under a good form session", () => {
     expect(await p.counts()).toEqual(["71777/HOPE shown reached direct larger = 3"]);
   });
 
-  it("every step and reason of the enum is counted", async () => {
+  it("every step and reason a beacon may tell is counted; what only the proxy can know counts nothing", async () => {
     const p = await proxy();
     const session = await p.session();
     const all = FORM_STEPS.flatMap((step) => FORM_REASONS.map((reason) => ({ step, reason })));
@@ -155,7 +155,30 @@ describe("a beacon under a good form session", () => {
       expect(
         (await p.beacon({ form_session: session, device: "phone", events: all.slice(at, at + 12) })).status,
       ).toBe(204);
-    expect(await p.counts()).toHaveLength(FORM_STEPS.length * FORM_REASONS.length);
+    expect(await p.counts()).toHaveLength(all.filter((event) => !isProxyCounted(event)).length);
+    expect(
+      (await p.counts()).filter((row) =>
+        / (sent|thanks) reached | (declined|challenge_unsolved|upstream_error) /.test(row),
+      ),
+    ).toEqual([]);
+  });
+
+  it("a forged thank-you counts nothing: one form session, a beacon claiming the gift sent and thanked", async () => {
+    const p = await proxy();
+    const session = await p.session();
+    const forged = {
+      form_session: session,
+      device: "phone",
+      events: reached("shown", "amount", "details", "card", "sent", "thanks"),
+    };
+    expect((await p.beacon(forged)).status).toBe(204);
+    expect((await p.beacon({ ...forged, events: [{ step: "sent", reason: "declined" }] })).status).toBe(204);
+    expect(await p.counts()).toEqual([
+      "71777/HOPE amount reached direct phone = 1",
+      "71777/HOPE card reached direct phone = 1",
+      "71777/HOPE details reached direct phone = 1",
+      "71777/HOPE shown reached direct phone = 1",
+    ]);
   });
 });
 

@@ -1,0 +1,119 @@
+/**
+ * The form's steps the proxy itself saw happen (contract/form-steps.ts PROXY_STEPS and
+ * PROXY_REASONS): a gift sent when the session's card reaches the proxy, a thank-you when its gift
+ * is charged, a stop when its card is declined, its challenge goes unsolved or the upstream
+ * fails. Each once per form session, under the channel and device class its beacons told (noted
+ * for the session's life, nothing else of it), else `direct` and `larger`. A beacon claiming any
+ * of these counts nothing (form-events.ts), so no script can raise a nonprofit's conversion, and
+ * the thank-yous never outnumber the gifts charged.
+ */
+import {
+  CHANNEL_DIRECT,
+  isDeviceClass,
+  type DeviceClass,
+  type FormReason,
+  type FormStep,
+} from "../../contract/form-steps";
+import type { ErrorCode } from "../../contract/errors";
+import type { AttemptState, Counters, FormCountStore, FormStepCount } from "../store";
+
+const HOUR_MS = 3_600_000;
+/** How long a session's marks and its channel are kept: longer than any form session lives. */
+export const FORM_MARK_MS = 24 * HOUR_MS;
+
+/** Where a session's step (and reason) is marked counted: beacons and outcomes share the marks. */
+export const formMarkKey = (session: string, step: FormStep, reason: FormReason) =>
+  `form-event:${session}:${step}:${reason}`;
+const segmentKey = (session: string) => `form-segment:${session}`;
+
+/** The reason a refusal of the session's card or gift stands for, or null (it counts nothing). */
+export function outcomeReason(code: ErrorCode): FormReason | null {
+  if (code === "card_declined" || code === "payment_failed" || code === "too_many_declines")
+    return "declined";
+  if (code === "challenge_failed") return "challenge_unsolved";
+  if (code === "upstream_error" || code === "upstream_unavailable" || code === "upstream_auth_failed")
+    return "upstream_error";
+  return null;
+}
+
+/**
+ * @example
+ * const outcomes = createFormOutcomes({ store, counters, channelsCap: 20 });
+ * await outcomes.count({ id: session.id, campaign: "71777/HOPE" }, [["sent", "reached"]]);
+ */
+export function createFormOutcomes(deps: {
+  store: FormCountStore;
+  counters: Pick<Counters, "add" | "remember" | "recall">;
+  channelsCap: number;
+  now?: () => number;
+}) {
+  const now = deps.now ?? Date.now;
+
+  async function segmentOf(session: string): Promise<{ channel: string; device: DeviceClass }> {
+    const noted = await deps.counters.recall(segmentKey(session)).catch(() => null);
+    const [channel, device] = (noted ?? "").split("\n");
+    return {
+      channel: channel || CHANNEL_DIRECT,
+      device: isDeviceClass(device) ? device : "larger",
+    };
+  }
+
+  /** Counts these events of a session, each once whoever saw it first. */
+  async function count(
+    session: { id: string; campaign: string },
+    events: readonly (readonly [FormStep, FormReason])[],
+  ): Promise<void> {
+    if (!session.campaign || events.length === 0) return;
+    const marks = await deps.counters.add(
+      events.map(([step, reason]) => ({
+        key: formMarkKey(session.id, step, reason),
+        points: 1,
+        ttlMs: FORM_MARK_MS,
+      })),
+    );
+    const fresh = events.filter((_, index) => marks[index]!.points === 1);
+    if (fresh.length === 0) return;
+    const { channel, device } = await segmentOf(session.id);
+    const hour = Math.floor(now() / HOUR_MS);
+    const counts: FormStepCount[] = fresh.map(([step, reason]) => ({
+      campaign: session.campaign,
+      hour,
+      step,
+      reason,
+      channel,
+      device,
+      count: 1,
+    }));
+    await deps.store.addFormCounts(counts, deps.channelsCap);
+  }
+
+  return {
+    count,
+    /** A beacon's channel (as counted) and device class, for the session's outcomes to come. */
+    noteSegment: (session: string, channel: string, device: DeviceClass) =>
+      deps.counters.remember(segmentKey(session), `${channel}\n${device}`, FORM_MARK_MS),
+    /** A card of the session reached the proxy (a gift sent), or was refused for `code`. */
+    tokenization: (session: { id: string; campaign: string }, code?: ErrorCode) => {
+      const reason = code ? outcomeReason(code) : null;
+      return count(session, [["sent", "reached"], ...(reason ? [["sent", reason] as const] : [])]);
+    },
+    /**
+     * A gift of the session, as recorded: charged, a thank-you; declined or failed, its reason; a
+     * Pending gift is a gift sent until it settles.
+     */
+    donation: (
+      session: { id: string; campaign: string },
+      state: AttemptState | "not_sent",
+      code?: string | null,
+    ) => {
+      const reason = state === "declined" ? "declined" : code ? outcomeReason(code as ErrorCode) : null;
+      return count(session, [
+        ["sent", "reached"],
+        ...(state === "succeeded" ? [["thanks", "reached"] as const] : []),
+        ...(reason && state !== "succeeded" ? [["sent", reason] as const] : []),
+      ]);
+    },
+  };
+}
+
+export type FormOutcomes = ReturnType<typeof createFormOutcomes>;
