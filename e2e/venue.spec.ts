@@ -10,6 +10,7 @@ import { withCheckDigit } from "../test/helpers/cards";
 import { solvePow } from "../test/helpers/pow-solver";
 import { inviteLink } from "./dashboard-helpers";
 import { expect, test, withServers } from "./fixtures";
+import { FUTURE_EXPIRY } from "../test/helpers/cards";
 
 const VENUE = "203.0.113.90";
 const GUESTS = 30;
@@ -41,7 +42,7 @@ async function give(proxyUrl: string, card: string, lastName: string) {
   const fields = {
     card_number: card,
     cvv: "317",
-    expiration_date: "12/2031",
+    expiration_date: FUTURE_EXPIRY,
     website: "",
     shortcode: "71777",
     keyword: "HOPE",
@@ -81,7 +82,7 @@ test("the events desk lets the held venue through in one press, and every waitin
       const held = await post(`${proxy.url}/v1/payment-tokens`, {
         card_number: guestCard(i),
         cvv: "317",
-        expiration_date: "12/2031",
+        expiration_date: FUTURE_EXPIRY,
         website: "",
         shortcode: "71777",
         keyword: "HOPE",
