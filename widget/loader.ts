@@ -14,7 +14,7 @@
  */
 import type { EarlyAnswers } from "./shared/early-answers";
 import { earlyCampaignPath } from "./donate/campaign/campaign";
-import { localeOf } from "./i18n";
+import { chooseLocale } from "./i18n";
 import { cardFrameOf, cardFrameUrl } from "./shared/open-card-frame";
 
 const DONATE = "givekit-donate";
@@ -102,7 +102,7 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
       if (url) {
         // At the address the form will give it (widget/donate/CardField.tsx), so the form keeps it.
         const target = { shortcode: get("shortcode")!, keyword: get("keyword")!.toUpperCase() };
-        cardFrameOf(form, cardFrameUrl(new URL(base).origin, localeOf(get("locale")), target));
+        cardFrameOf(form, cardFrameUrl(new URL(base).origin, chooseLocale(form), target));
       }
     }
   }
@@ -117,9 +117,7 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
     key: string,
     file: string,
     tags: string[],
-    locales: (string | null | undefined)[] = [...document.querySelectorAll(tags.join(","))].map((element) =>
-      element.getAttribute("locale"),
-    ),
+    locales: (string | null | undefined)[] = [...document.querySelectorAll(tags.join(","))].map(chooseLocale),
   ) {
     for (const tag of tags) waiting.delete(tag);
     if (waiting.size === 0) observer.disconnect();

@@ -1,4 +1,4 @@
-import { loadMessages, useMessageSource, type MessageSource } from "../i18n";
+import { chooseLocale, loadMessages, useMessageSource, type MessageSource } from "../i18n";
 import type { NeedElement } from "../loader";
 import { rememberScriptOrigin } from "../shared/proxy-url";
 import { useEarlyAnswers, type EarlyAnswers } from "../shared/early-answers";
@@ -22,7 +22,7 @@ export function definer(chunkUrl: string, tags: readonly string[], define: (need
     useMessageSource(messages);
     useEarlyAnswers(early);
     const elements = document.querySelectorAll(tags.join(","));
-    const locales = new Set([...elements].map((element) => element.getAttribute("locale")));
+    const locales = new Set([...elements].map(chooseLocale));
     await Promise.allSettled([...locales].map((locale) => loadMessages(locale)));
     define(need);
   };

@@ -1,8 +1,8 @@
+import { INTL_TAGS, LOCALES, matchLocale, RTL_LOCALES, type Locale } from "../../contract/locales";
 import type { en } from "./en";
 
-/** The languages givekit speaks; each element chunk has a catalog in each beside it (vite.config.ts). */
-export const LOCALES = ["en", "es"] as const;
-export type Locale = (typeof LOCALES)[number];
+/** The languages givekit speaks (contract/locales.ts); each element chunk has a catalog in each beside it (vite.config.ts). */
+export { LOCALES, type Locale };
 export type Messages = typeof en;
 /**
  * What a language's catalog holds for one bundle: the sections its elements show. widget.js
@@ -32,9 +32,57 @@ export function isLocale(value: string): value is Locale {
   return (LOCALES as readonly string[]).includes(value);
 }
 
-/** A `locale` attribute's language; English when it is missing or unknown. */
+/** A language givekit speaks, as chooseLocale() gives it; English when it is missing or unknown. */
 export function localeOf(locale: string | null | undefined): Locale {
   return locale && isLocale(locale) ? locale : "en";
+}
+
+const warned = new Set<string>();
+/** Says a page's mistake once in the console, however many elements or renders repeat it. */
+function warnOnce(message: string): void {
+  if (warned.has(message)) return;
+  warned.add(message);
+  console.warn(`[givekit] ${message}`);
+}
+
+/**
+ * The language an element speaks: its `locale` attribute when givekit speaks it; else the page's
+ * `<html lang>` when givekit speaks it; else the first of the browser's languages among those
+ * the element allows (`locales="en,es,vi"`, all by default); else English. Regional variants
+ * fall back to their language (contract/locales.ts). An unknown `locale` or `locales` entry is
+ * said once in the console and passed over; a malformed page `lang` is ignored.
+ *
+ * @example
+ * chooseLocale(element); // "vi" on a page without `lang`, for a browser reading vi-VN
+ */
+export function chooseLocale(element: Pick<Element, "getAttribute">): Locale {
+  const get = (name: string) => element.getAttribute(name);
+  const asked = get("locale");
+  if (asked !== null) {
+    const locale = matchLocale(asked);
+    if (locale) return locale;
+    warnOnce(`locale="${asked}" is not a language givekit speaks (${LOCALES.join(", ")}): choosing another.`);
+  }
+  const listed = get("locales");
+  let allowed: readonly Locale[] = LOCALES;
+  if (listed !== null) {
+    const known = listed.split(",").flatMap((tag) => {
+      const locale = matchLocale(tag);
+      if (!locale && tag.trim()) warnOnce(`locales names "${tag.trim()}", a language givekit does not speak.`);
+      return locale ? [locale] : [];
+    });
+    if (known.length > 0) allowed = known;
+  }
+  if (typeof document !== "undefined") {
+    const page = matchLocale(document.documentElement.lang);
+    if (page) return page;
+  }
+  const browser = typeof navigator === "undefined" ? [] : (navigator.languages ?? [navigator.language]);
+  for (const tag of browser) {
+    const locale = matchLocale(tag);
+    if (locale && allowed.includes(locale)) return locale;
+  }
+  return allowed.includes("en") ? "en" : allowed[0]!;
 }
 
 /**
@@ -46,12 +94,16 @@ export function localeOf(locale: string | null | undefined): Locale {
 export function loadMessages(locale: string | null | undefined): Promise<Messages> {
   const language = localeOf(locale);
   if (!source) return Promise.reject(new Error("[givekit] no message source: useMessageSource() first."));
-  const catalog = (loading[language] ??= source(language).then(
+  const load = source;
+  const catalog = (loading[language] ??= load(language).then(
     (messages) => (loaded[language] = messages),
     (error: unknown) => {
       // A failed fetch (a network blip) may be tried again by the next render.
       delete loading[language];
-      throw error;
+      if (language === "en") throw error;
+      // Another language that does not come: the form speaks English rather than nothing.
+      warnOnce(`the "${language}" messages could not be loaded: showing English.`);
+      return loadMessages("en").then((english) => (loaded[language] ??= { ...english }));
     },
   ));
   return catalog as Promise<Messages>;
@@ -88,4 +140,14 @@ export function messagesFor(locale: string | null | undefined): Messages {
   const messages = loadedMessages(locale);
   if (!messages) throw new Error(`[givekit] the "${localeOf(locale)}" messages are not loaded yet.`);
   return messages;
+}
+
+/** Whether a language is written right to left (its element's root takes `dir="rtl"`). */
+export function isRtl(locale: Locale): boolean {
+  return RTL_LOCALES.includes(locale);
+}
+
+/** The tag Intl formats a language's money, numbers and dates with. */
+export function intlTag(locale: Locale): string {
+  return INTL_TAGS[locale];
 }

@@ -1,4 +1,4 @@
-import type { Locale } from "../i18n";
+import { intlTag, type Locale } from "../i18n";
 
 const formatters = new Map<string, Intl.NumberFormat>();
 
@@ -6,7 +6,7 @@ function formatter(currency: string, locale: Locale, whole: boolean): Intl.Numbe
   const key = `${currency}|${locale}|${whole}`;
   let format = formatters.get(key);
   if (!format) {
-    format = new Intl.NumberFormat(locale === "es" ? "es-US" : "en-US", {
+    format = new Intl.NumberFormat(intlTag(locale), {
       style: "currency",
       currency,
       ...(whole ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {}),

@@ -1,0 +1,81 @@
+/**
+ * The languages givekit speaks: the widget's elements, its card frame and the room display, and
+ * what the staff dashboard offers a form. One list, read by the widget (widget/i18n), the build
+ * (vite.config.ts: a catalog per element and language), the proxy (the display's `locale`, a
+ * consent's language) and the dashboard.
+ */
+export const LOCALES = [
+  "en",
+  "es",
+  "fr",
+  "pt-BR",
+  "zh-Hans",
+  "zh-Hant",
+  "vi",
+  "tl",
+  "ko",
+  "ar",
+  "ru",
+  "ht",
+] as const;
+export type Locale = (typeof LOCALES)[number];
+
+/** Each language's name in itself, for the form's language switch and the dashboard's choice. */
+export const LOCALE_NAMES: Record<Locale, string> = {
+  en: "English",
+  es: "Español",
+  fr: "Français",
+  "pt-BR": "Português",
+  "zh-Hans": "简体中文",
+  "zh-Hant": "繁體中文",
+  vi: "Tiếng Việt",
+  tl: "Tagalog",
+  ko: "한국어",
+  ar: "العربية",
+  ru: "Русский",
+  ht: "Kreyòl ayisyen",
+};
+
+/** The languages written right to left. */
+export const RTL_LOCALES: readonly Locale[] = ["ar"];
+
+/** Where the family name comes first: one full-name field by default (`fields="full-name"`). */
+export const FULL_NAME_LOCALES: readonly Locale[] = ["zh-Hans", "zh-Hant", "ko"];
+
+/** The tag Intl formats a language's money, numbers and dates with (US conventions where they differ). */
+export const INTL_TAGS: Record<Locale, string> = {
+  en: "en-US",
+  es: "es-US",
+  fr: "fr",
+  "pt-BR": "pt-BR",
+  "zh-Hans": "zh-Hans",
+  "zh-Hant": "zh-Hant",
+  vi: "vi",
+  tl: "fil",
+  ko: "ko",
+  ar: "ar",
+  ru: "ru",
+  ht: "fr-HT",
+};
+
+/** A BCP 47 tag, as `lang` and `locale` hold one: "fr", "pt-BR", "zh-Hant-TW". */
+const TAG = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i;
+
+/**
+ * The language givekit speaks for a tag, regional variants falling back to their language
+ * ("fr-CA" → "fr", "pt" → "pt-BR", "zh-TW" → "zh-Hant", "zh-CN" → "zh-Hans", "fil" → "tl"),
+ * or null for a language it does not speak or a malformed tag.
+ */
+export function matchLocale(tag: string | null | undefined): Locale | null {
+  const value = tag?.trim();
+  if (!value || !TAG.test(value)) return null;
+  const parts = value.toLowerCase().split("-");
+  const language = parts[0]!;
+  if (language === "zh") {
+    const traditional = parts.includes("hant") || parts.some((part) => ["tw", "hk", "mo"].includes(part));
+    return traditional ? "zh-Hant" : "zh-Hans";
+  }
+  if (language === "pt") return "pt-BR";
+  if (language === "fil") return "tl";
+  return LOCALES.find((locale) => locale === language) ?? null;
+}
