@@ -5,6 +5,7 @@
 import { LEADERBOARD_KINDS } from "./gala";
 import * as z from "zod/mini";
 import { CardSchema } from "./card";
+import { LOCALES } from "./locales";
 import { CHALLENGE_FIELD, FORM_SESSION_FIELD, HONEYPOT_FIELD } from "./frame-fields";
 import {
   DEDICATION_KINDS,
@@ -217,8 +218,8 @@ export const DisplaySettingsSchema = z.strictObject({
   /** "Text HOPE to 71777": the keyword and the short code to text, when not the campaign's own. */
   text_keyword: z.optional(Keyword),
   text_shortcode: z.optional(Shortcode),
-  /** The screen's language, "en" (the default) or "es". */
-  locale: z.optional(z.enum(["en", "es"])),
+  /** The screen's language, one givekit speaks (contract/locales.ts); "en" by default. */
+  locale: z.optional(z.enum(LOCALES)),
 });
 export type DisplaySettings = z.infer<typeof DisplaySettingsSchema>;
 

@@ -9,6 +9,16 @@ import { rest as restOfForm } from "./rest";
 const LATER_WORDS: Record<Locale, () => Promise<{ messages: Catalog }>> = {
   en: () => import("../chunks/messages/donate-later-en"),
   es: () => import("../chunks/messages/donate-later-es"),
+  fr: () => import("../chunks/messages/donate-later-fr"),
+  "pt-BR": () => import("../chunks/messages/donate-later-pt-BR"),
+  "zh-Hans": () => import("../chunks/messages/donate-later-zh-Hans"),
+  "zh-Hant": () => import("../chunks/messages/donate-later-zh-Hant"),
+  vi: () => import("../chunks/messages/donate-later-vi"),
+  tl: () => import("../chunks/messages/donate-later-tl"),
+  ko: () => import("../chunks/messages/donate-later-ko"),
+  ar: () => import("../chunks/messages/donate-later-ar"),
+  ru: () => import("../chunks/messages/donate-later-ru"),
+  ht: () => import("../chunks/messages/donate-later-ht"),
 };
 
 /**

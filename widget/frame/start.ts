@@ -1,4 +1,6 @@
+import { isRtl, localeOf } from "../i18n";
 import { frameEn } from "../i18n/frame-en";
+import { FRAME_CATALOGS } from "../i18n/frame-catalogs";
 import { mountCardForm } from "./card-form";
 import { createFormEvents } from "./form-events";
 import { openFormSession } from "./form-session";
@@ -30,10 +32,14 @@ export function applyTheme(theme: Partial<Record<keyof typeof THEME, string>>): 
 /** Starts the card frame: checks who opened it, applies the theme, renders the form. */
 export async function startCardFrame(root: HTMLElement): Promise<void> {
   const params = new URLSearchParams(location.search);
-  const locale = params.get("locale") === "es" ? "es" : "en";
-  // English is in this script; another language is fetched only by a frame that speaks it.
-  const t = locale === "es" ? (await import("../i18n/frame-es")).frameEs : frameEn;
+  const asked = localeOf(params.get("locale"));
+  // English is in this script; another language is fetched only by a frame that speaks it, and
+  // one that does not come leaves the frame in English, usable.
+  const t = await FRAME_CATALOGS[asked]().catch(() => frameEn);
+  const locale = t === frameEn ? "en" : asked;
   document.documentElement.lang = locale;
+  // Its labels read right to left in Arabic; the digits keep their order (frame.css).
+  document.documentElement.dir = isRtl(locale) ? "rtl" : "ltr";
   document.title = t.title;
   const parentOrigin = trustedParentOrigin(location.search);
   if (!parentOrigin) {

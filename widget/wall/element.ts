@@ -15,7 +15,7 @@ import {
   SHORTCODE_EXPECTED,
   SHORTCODE_PATTERN,
 } from "../../contract/patterns";
-import { chooseLocale } from "../i18n";
+import { chooseLocale, intlTag } from "../i18n";
 import { formatMoney } from "../shared/format";
 import { LiveElement } from "../shared/live-feed";
 import { getJson, part } from "../shared/plain-element";
@@ -136,7 +136,7 @@ export class WallElement extends LiveElement<WallProps, WallFigures> {
         time.setAttribute("datetime", entry.at);
         item.append(time);
       }
-      item.lastElementChild!.textContent = ageText(entry.at, now, locale);
+      item.lastElementChild!.textContent = ageText(entry.at, now, intlTag(locale));
       rows.set(entry.id, item);
     }
     this.#rows = rows;
