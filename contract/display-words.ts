@@ -23,10 +23,14 @@ export interface DisplayWords {
 }
 
 /** "12 donors" by the language's plural rules. */
-function count(locale: Locale, forms: (n: string) => Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }) {
+function count(
+  locale: Locale,
+  forms: (n: string) => Partial<Record<Intl.LDMLPluralRule, string>> & { other: string },
+) {
   return (value: number) => {
-    const all = forms(value.toLocaleString(INTL_TAGS[locale]));
-    return all[new Intl.PluralRules(INTL_TAGS[locale]).select(value)] ?? all.other;
+    const tag = INTL_TAGS[locale] ?? locale;
+    const all = forms(value.toLocaleString(tag));
+    return all[new Intl.PluralRules(tag).select(value)] ?? all.other;
   };
 }
 
@@ -152,7 +156,8 @@ export const DISPLAY_WORDS: Record<Locale, DisplayWords> = {
     empty: "Maging unang magbigay!",
   },
   ko: {
-    text: (keyword, shortcode) => `<strong>${shortcode}</strong>번으로 <strong>${keyword}</strong> 문자 보내기`,
+    text: (keyword, shortcode) =>
+      `<strong>${shortcode}</strong>번으로 <strong>${keyword}</strong> 문자 보내기`,
     scan: "또는 스캔해서 기부하기",
     latest: "최근 기부",
     teams: "상위 팀",
@@ -189,7 +194,8 @@ export const DISPLAY_WORDS: Record<Locale, DisplayWords> = {
     empty: "كن أول من يتبرع!",
   },
   ru: {
-    text: (keyword, shortcode) => `Отправьте <strong>${keyword}</strong> на номер <strong>${shortcode}</strong>`,
+    text: (keyword, shortcode) =>
+      `Отправьте <strong>${keyword}</strong> на номер <strong>${shortcode}</strong>`,
     scan: "или отсканируйте, чтобы пожертвовать",
     latest: "Последние пожертвования",
     teams: "Лучшие команды",

@@ -24,6 +24,8 @@ const REOPEN_MS = 5000;
 const root = document.documentElement;
 const locale = matchLocale(root.lang) ?? "en";
 const t = DISPLAY_WORDS[locale];
+/** The tag Intl formats the screen's money and ages with. */
+const tag = INTL_TAGS[locale] ?? locale;
 const main = document.querySelector<HTMLElement>("[data-live]")!;
 const api = main.dataset.live!;
 /** The feed with the leaderboard in it: one stream, one report read, for every figure on the screen. */
@@ -35,7 +37,7 @@ let reached = false;
 
 function money(amount: string, currency: string): string {
   const cents = toCents(amount);
-  return new Intl.NumberFormat(INTL_TAGS[locale], {
+  return new Intl.NumberFormat(tag, {
     style: "currency",
     currency,
     maximumFractionDigits: cents % 100 === 0 ? 0 : 2,
@@ -84,7 +86,7 @@ function showWall(entries: (WallEntry & { credited?: string | null })[], currenc
       item.append(
         element("span", "name", entry.name === ANONYMOUS ? t.anonymous : entry.name),
         element("span", "amount", money(entry.amount, currency)),
-        element("span", "when", ageText(entry.at, now, INTL_TAGS[locale])),
+        element("span", "when", ageText(entry.at, now, tag)),
       );
       if (entry.credited) item.append(element("span", "credited", entry.credited));
       return item;
@@ -109,7 +111,7 @@ function showLeaders(leaders: Peer[], currency: string) {
 function reconnecting(on: boolean) {
   const note = $("status");
   note.hidden = !on;
-  if (on && last) note.textContent = t.reconnecting(ageText(last.progress.updated_at, Date.now(), INTL_TAGS[locale]));
+  if (on && last) note.textContent = t.reconnecting(ageText(last.progress.updated_at, Date.now(), tag));
   document.body.classList.toggle("offline", on);
 }
 

@@ -12,7 +12,7 @@ import { amountWithinRange, prefill } from "./gift/prefill";
 // Last: widget.js lays modules out in import order, and gzip does best with the message
 // catalogs after the code that reads them rather than ahead of zod (about 0.4 KB).
 import { Fallback } from "../shared/Fallback";
-import { messagesFor } from "../i18n";
+import { isRtl, messagesFor } from "../i18n";
 
 type WidgetProps = DonateProps & { host: HTMLElement };
 
@@ -77,7 +77,12 @@ class Donation extends Reactive<WidgetProps> {
     return (
       // Its own language, as the opt-in form says its own: a Spanish form on an English page is read in Spanish.
       // While the campaign loads, the whole form keeps the room widget.js gave it (room.css).
-      <div lang={locale} class={`gk-${layout}${state === "loading" ? " gk-loading" : ""}`}>
+      // Arabic reads right to left: the layout follows by logical properties (donate.css).
+      <div
+        lang={locale}
+        dir={isRtl(locale) ? "rtl" : "ltr"}
+        class={`gk-${layout}${state === "loading" ? " gk-loading" : ""}`}
+      >
         <h2 id={HEADING_ID} part="heading">
           {heading ?? t.donate.heading}
         </h2>

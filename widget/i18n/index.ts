@@ -1,4 +1,5 @@
-import { INTL_TAGS, LOCALES, matchLocale, RTL_LOCALES, type Locale } from "../../contract/locales";
+import { INTL_TAGS, LOCALES, RTL_LOCALES, type Locale } from "../../contract/locales";
+import { warnOnce } from "./warn";
 import type { en } from "./en";
 
 /** The languages givekit speaks (contract/locales.ts); each element chunk has a catalog in each beside it (vite.config.ts). */
@@ -37,52 +38,26 @@ export function localeOf(locale: string | null | undefined): Locale {
   return locale && isLocale(locale) ? locale : "en";
 }
 
-const warned = new Set<string>();
-/** Says a page's mistake once in the console, however many elements or renders repeat it. */
-function warnOnce(message: string): void {
-  if (warned.has(message)) return;
-  warned.add(message);
-  console.warn(`[givekit] ${message}`);
+/** How an element's language is chosen: set by widget.js and givekit.js (choose.ts). */
+export type LocaleChooser = (element: Pick<Element, "getAttribute">) => Locale;
+
+// Until one is set, the `locale` attribute alone: so an element chunk carries no chooser of its
+// own, but takes widget.js's (widget/chunks/when-ready.ts), one copy per page.
+let chooser: LocaleChooser = (element) => localeOf(element.getAttribute("locale"));
+
+/** Sets how elements choose their language (widget/i18n/choose.ts's chooseLocale). */
+export function useLocaleChooser(next: LocaleChooser): void {
+  chooser = next;
 }
 
 /**
- * The language an element speaks: its `locale` attribute when givekit speaks it; else the page's
- * `<html lang>` when givekit speaks it; else the first of the browser's languages among those
- * the element allows (`locales="en,es,vi"`, all by default); else English. Regional variants
- * fall back to their language (contract/locales.ts). An unknown `locale` or `locales` entry is
- * said once in the console and passed over; a malformed page `lang` is ignored.
+ * The language an element speaks (see choose.ts).
  *
  * @example
  * chooseLocale(element); // "vi" on a page without `lang`, for a browser reading vi-VN
  */
 export function chooseLocale(element: Pick<Element, "getAttribute">): Locale {
-  const get = (name: string) => element.getAttribute(name);
-  const asked = get("locale");
-  if (asked !== null) {
-    const locale = matchLocale(asked);
-    if (locale) return locale;
-    warnOnce(`locale="${asked}" is not a language givekit speaks (${LOCALES.join(", ")}): choosing another.`);
-  }
-  const listed = get("locales");
-  let allowed: readonly Locale[] = LOCALES;
-  if (listed !== null) {
-    const known = listed.split(",").flatMap((tag) => {
-      const locale = matchLocale(tag);
-      if (!locale && tag.trim()) warnOnce(`locales names "${tag.trim()}", a language givekit does not speak.`);
-      return locale ? [locale] : [];
-    });
-    if (known.length > 0) allowed = known;
-  }
-  if (typeof document !== "undefined") {
-    const page = matchLocale(document.documentElement.lang);
-    if (page) return page;
-  }
-  const browser = typeof navigator === "undefined" ? [] : (navigator.languages ?? [navigator.language]);
-  for (const tag of browser) {
-    const locale = matchLocale(tag);
-    if (locale && allowed.includes(locale)) return locale;
-  }
-  return allowed.includes("en") ? "en" : allowed[0]!;
+  return chooser(element);
 }
 
 /**
@@ -149,5 +124,14 @@ export function isRtl(locale: Locale): boolean {
 
 /** The tag Intl formats a language's money, numbers and dates with. */
 export function intlTag(locale: Locale): string {
-  return INTL_TAGS[locale];
+  return INTL_TAGS[locale] ?? locale;
+}
+
+/**
+ * Text that keeps its own direction inside a sentence (an amount, a phone number): set apart by
+ * Unicode's first-strong isolate in a right-to-left language, so "$25.00" does not turn into
+ * "25.00$" inside Arabic; as it is in the others.
+ */
+export function isolate(text: string, locale: Locale): string {
+  return isRtl(locale) ? `\u2068${text}\u2069` : text;
 }

@@ -1,5 +1,5 @@
 import type { TargetedEvent } from "preact";
-import { messagesFor, type Messages } from "../i18n";
+import { isolate, isRtl, messagesFor, type Messages } from "../i18n";
 import { createApiClient } from "../shared/api-client";
 import { emit } from "../shared/events";
 import { Announce, Checkbox, ExternalLink, focusField } from "../shared/Field";
@@ -89,7 +89,13 @@ export class OptinForm extends Reactive<OptinFormProps> {
               : "";
 
     return (
-      <section class="gk-optin" part="optin" aria-labelledby={HEADING_ID} lang={locale}>
+      <section
+        class="gk-optin"
+        part="optin"
+        aria-labelledby={HEADING_ID}
+        lang={locale}
+        dir={isRtl(locale) ? "rtl" : "ltr"}
+      >
         <h2 id={HEADING_ID} part="heading">
           {o.heading}
         </h2>
@@ -99,7 +105,7 @@ export class OptinForm extends Reactive<OptinFormProps> {
             <h3 tabIndex={-1} ref={focusOnMount}>
               {o.successHeading}
             </h3>
-            <p>{o.successBody(programName, status.number)}</p>
+            <p>{o.successBody(programName, isolate(status.number, locale))}</p>
           </div>
         ) : (
           <form part="form" noValidate onSubmit={onSubmit}>

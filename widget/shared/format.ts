@@ -1,4 +1,4 @@
-import { intlTag, type Locale } from "../i18n";
+import { intlTag, isolate, type Locale } from "../i18n";
 
 const formatters = new Map<string, Intl.NumberFormat>();
 
@@ -19,7 +19,8 @@ function formatter(currency: string, locale: Locale, whole: boolean): Intl.Numbe
 /**
  * Cents as money in the campaign's currency and the donor's language: 2605 → "$26.05".
  * With `short`, whole amounts drop their cents (2500 → "$25"), as preset buttons show them.
+ * Isolated in a right-to-left language, so it reads whole inside the sentence around it.
  */
 export function formatMoney(cents: number, currency: string, locale: Locale, short = false): string {
-  return formatter(currency, locale, short && cents % 100 === 0).format(cents / 100);
+  return isolate(formatter(currency, locale, short && cents % 100 === 0).format(cents / 100), locale);
 }
