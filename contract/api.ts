@@ -407,6 +407,8 @@ export const DonationRequestSchema = /* @__PURE__ */ z
           z.maxLength(CONSENT_TEXT_MAX),
         ),
     ),
+    /** The language of that disclosure (contract/locales.ts): the consent record keeps it beside the text. */
+    sms_consent_locale: z.optional(z.enum(LOCALES)),
     pledge_wall: z.optional(z.boolean()),
     /** The page's campaign tags: never a reason to refuse a gift; whoever keeps them reads them with contract/utm.ts's readUtm. */
     utm: z.optional(z.unknown()),
@@ -494,6 +496,8 @@ export const SubscriptionRequestSchema = /* @__PURE__ */ z
         z.minLength(CONSENT_TEXT_MIN, "The disclosure shown to the person is required."),
         z.maxLength(CONSENT_TEXT_MAX),
       ),
+    /** The language the disclosure was shown in (contract/locales.ts); kept with it. */
+    consent_locale: z.optional(z.enum(LOCALES)),
   })
   .check(
     z.refine((v) => Boolean(v.list || (v.keyword && v.shortcode)), {

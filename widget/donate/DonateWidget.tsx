@@ -13,6 +13,8 @@ import { amountWithinRange, prefill } from "./gift/prefill";
 // catalogs after the code that reads them rather than ahead of zod (about 0.4 KB).
 import { Fallback } from "../shared/Fallback";
 import { isRtl, messagesFor } from "../i18n";
+import { LanguageSwitch } from "../shared/LanguageSwitch";
+import { loadLater } from "./load-later";
 
 type WidgetProps = DonateProps & { host: HTMLElement };
 
@@ -21,8 +23,9 @@ const Outcome = lazy(rest, "Outcome");
 
 /** <givekit-donate>'s content: loads the campaign, then shows the form or the outcome. */
 export function DonateWidget(props: WidgetProps) {
-  const { host: _host, ...given } = props;
-  // A new model (and a fresh form) only when the attributes change what is being given to.
+  const { host: _host, locale: _locale, ...given } = props;
+  // A new model (and a fresh form) only when the attributes change what is being given to: a
+  // change of language keeps the form and what the donor typed.
   return <Donation key={JSON.stringify(given)} {...props} />;
 }
 
@@ -70,6 +73,8 @@ class Donation extends Reactive<WidgetProps> {
 
   view({ host, locale, heading, layout }: WidgetProps) {
     const { model } = this;
+    // The model reads its language when it says something (the SMS disclosure, the rest's words).
+    model.props.locale = locale;
     const t = messagesFor(locale);
     const state = model.loadState.value;
     const status = model.status.value;
@@ -83,6 +88,13 @@ class Donation extends Reactive<WidgetProps> {
         dir={isRtl(locale) ? "rtl" : "ltr"}
         class={`gk-${layout}${state === "loading" ? " gk-loading" : ""}`}
       >
+        <LanguageSwitch
+          host={host}
+          locale={locale}
+          label={t.common.language}
+          // A form past its first step has the rest's words: the new language's come first.
+          prepare={(next) => (t.donateLater ? loadLater(next) : Promise.resolve())}
+        />
         <h2 id={HEADING_ID} part="heading">
           {heading ?? t.donate.heading}
         </h2>

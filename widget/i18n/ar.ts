@@ -41,6 +41,7 @@ export const commonAr: Messages["common"] = {
   lastNameRequired: "أدخل اسم عائلتك.",
   terms: "الشروط",
   privacy: "سياسة الخصوصية",
+  language: "اللغة",
 };
 
 export const optinAr: Messages["optin"] = {

@@ -23,6 +23,7 @@ export const commonFr: Messages["common"] = {
   lastNameRequired: "Indiquez votre nom.",
   terms: "Conditions d'utilisation",
   privacy: "Politique de confidentialité",
+  language: "Langue",
 };
 
 export const optinFr: Messages["optin"] = {

@@ -19,6 +19,7 @@ export const commonHt: Messages["common"] = {
   lastNameRequired: "Antre non fanmi w.",
   terms: "Kondisyon yo",
   privacy: "Politik konfidansyalite",
+  language: "Lang",
 };
 
 export const optinHt: Messages["optin"] = {

@@ -19,6 +19,7 @@ export const commonKo: Messages["common"] = {
   lastNameRequired: "성을 입력하세요.",
   terms: "이용약관",
   privacy: "개인정보 처리방침",
+  language: "언어",
 };
 
 export const optinKo: Messages["optin"] = {
@@ -41,7 +42,8 @@ export const optinKo: Messages["optin"] = {
   successHeading: "신청이 완료되었습니다",
   successBody: (program: string, number: string) =>
     `${program}에서 ${number}(으)로 문자를 보냅니다. 언제든지 도움말은 HELP, 수신 거부는 STOP으로 답장하세요.`,
-  rejected: "이 번호로 신청할 수 없습니다. 이미 신청된 번호이거나 이 메시지를 받을 수 없는 번호일 수 있습니다.",
+  rejected:
+    "이 번호로 신청할 수 없습니다. 이미 신청된 번호이거나 이 메시지를 받을 수 없는 번호일 수 있습니다.",
   rejoin: (keyword: string, shortcode: string) =>
     `전에 STOP으로 답장한 적이 있다면 ${shortcode}번으로 ${keyword}을(를) 보내 다시 신청하세요.`,
   upstreamDown: "지금은 신청 서비스가 응답하지 않습니다. 신청되지 않았습니다. 몇 분 후에 다시 시도해 주세요.",

@@ -23,6 +23,7 @@ export const commonPtBR: Messages["common"] = {
   lastNameRequired: "Informe seu sobrenome.",
   terms: "Termos de uso",
   privacy: "Política de Privacidade",
+  language: "Idioma",
 };
 
 export const optinPtBR: Messages["optin"] = {

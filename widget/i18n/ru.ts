@@ -27,6 +27,7 @@ export const commonRu: Messages["common"] = {
   lastNameRequired: "Введите фамилию.",
   terms: "Условиями использования",
   privacy: "Политикой конфиденциальности",
+  language: "Язык",
 };
 
 export const optinRu: Messages["optin"] = {

@@ -13,7 +13,8 @@ export const commonTl: Messages["common"] = {
   networkError: "Hindi maabot ang server. Suriin ang iyong koneksyon at subukang muli.",
   upstreamDown:
     "Hindi sumasagot ang serbisyo ngayon. Walang siningil; pakisubukang muli pagkalipas ng ilang minuto.",
-  rateLimited: "Masyadong maraming pagsubok mula sa koneksyong ito. Maghintay ng ilang minuto at subukang muli.",
+  rateLimited:
+    "Masyadong maraming pagsubok mula sa koneksyong ito. Maghintay ng ilang minuto at subukang muli.",
   fixErrors: (count: number) => `Pakiayos ang ${count} na field.`,
   firstName: "Pangalan",
   lastName: "Apelyido",
@@ -21,6 +22,7 @@ export const commonTl: Messages["common"] = {
   lastNameRequired: "Ilagay ang iyong apelyido.",
   terms: "Mga Tuntunin",
   privacy: "Patakaran sa Privacy",
+  language: "Wika",
 };
 
 export const optinTl: Messages["optin"] = {

@@ -19,6 +19,7 @@ export const commonVi: Messages["common"] = {
   lastNameRequired: "Nhập họ của bạn.",
   terms: "Điều khoản",
   privacy: "Chính sách quyền riêng tư",
+  language: "Ngôn ngữ",
 };
 
 export const optinVi: Messages["optin"] = {
@@ -41,7 +42,8 @@ export const optinVi: Messages["optin"] = {
   successHeading: "Bạn đã đăng ký",
   successBody: (program: string, number: string) =>
     `${program} sẽ nhắn tin đến ${number}. Trả lời HELP để được trợ giúp, STOP để hủy bất cứ lúc nào.`,
-  rejected: "Chúng tôi không đăng ký được số này. Số này có thể đã đăng ký, hoặc không nhận được các tin nhắn này.",
+  rejected:
+    "Chúng tôi không đăng ký được số này. Số này có thể đã đăng ký, hoặc không nhận được các tin nhắn này.",
   rejoin: (keyword: string, shortcode: string) =>
     `Nếu bạn từng trả lời STOP, hãy nhắn ${keyword} đến ${shortcode} để đăng ký lại.`,
   upstreamDown: "Dịch vụ đăng ký hiện không phản hồi. Bạn chưa được đăng ký; vui lòng thử lại sau vài phút.",

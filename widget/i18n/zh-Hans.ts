@@ -19,6 +19,7 @@ export const commonZhHans: Messages["common"] = {
   lastNameRequired: "请输入您的姓。",
   terms: "使用条款",
   privacy: "隐私政策",
+  language: "语言",
 };
 
 export const optinZhHans: Messages["optin"] = {

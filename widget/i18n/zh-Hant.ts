@@ -19,6 +19,7 @@ export const commonZhHant: Messages["common"] = {
   lastNameRequired: "請輸入您的姓氏。",
   terms: "使用條款",
   privacy: "隱私權政策",
+  language: "語言",
 };
 
 export const optinZhHant: Messages["optin"] = {

@@ -1,5 +1,6 @@
 import type { TargetedEvent } from "preact";
 import { isolate, isRtl, messagesFor, type Messages } from "../i18n";
+import { LanguageSwitch } from "../shared/LanguageSwitch";
 import { createApiClient } from "../shared/api-client";
 import { emit } from "../shared/events";
 import { Announce, Checkbox, ExternalLink, focusField } from "../shared/Field";
@@ -56,7 +57,12 @@ export class OptinForm extends Reactive<OptinFormProps> {
       event.preventDefault();
       const form = event.currentTarget;
       const api = createApiClient(proxyUrl);
-      const result = await model.submit({ api, target, consentText: consentTextFor(t, programName) });
+      const result = await model.submit({
+        api,
+        target,
+        consentText: consentTextFor(t, programName),
+        consentLocale: locale,
+      });
       if (result.kind === "invalid") {
         focusField(form, result.fields[0]!);
         if (result.code) emit(host, "givekit:error", { code: result.code });
@@ -96,6 +102,7 @@ export class OptinForm extends Reactive<OptinFormProps> {
         lang={locale}
         dir={isRtl(locale) ? "rtl" : "ltr"}
       >
+        <LanguageSwitch host={host} locale={locale} label={t.common.language} />
         <h2 id={HEADING_ID} part="heading">
           {o.heading}
         </h2>

@@ -1,0 +1,44 @@
+import { LOCALE_NAMES } from "../../contract/locales";
+import { isLocale, loadMessages, type Locale } from "../i18n";
+
+interface LanguageSwitchProps {
+  host: HTMLElement;
+  locale: Locale;
+  label: string;
+  /** Before the form speaks the new language: what it says later too, when it says it already. */
+  prepare?: (locale: Locale) => Promise<unknown>;
+}
+
+/**
+ * The languages a page allows its element (`locales="en,es,vi"`), for the donor to change to:
+ * the element's `locale` becomes the one chosen, its form re-rendered with what was typed kept.
+ * None for an element without `locales`, or with one language.
+ */
+export function LanguageSwitch({ host, locale, label, prepare }: LanguageSwitchProps) {
+  const allowed = (host.getAttribute("locales") ?? "")
+    .split(",")
+    .map((tag) => tag.trim())
+    .filter(isLocale);
+  if (allowed.length < 2) return null;
+  const choose = async (next: string) => {
+    if (!isLocale(next)) return;
+    // Its words first, so the form changes language in one step; a failed load changes nothing.
+    await Promise.all([loadMessages(next), prepare?.(next)]).catch(() => undefined);
+    host.setAttribute("locale", next);
+  };
+  return (
+    <select
+      class="gk-language"
+      part="language"
+      aria-label={label}
+      value={locale}
+      onChange={(event) => void choose(event.currentTarget.value)}
+    >
+      {allowed.map((option) => (
+        <option key={option} value={option} lang={option}>
+          {LOCALE_NAMES[option]}
+        </option>
+      ))}
+    </select>
+  );
+}
