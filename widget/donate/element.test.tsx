@@ -96,6 +96,26 @@ describe("<givekit-donate>", () => {
     expect([root.getAttribute("lang"), root.getAttribute("dir")]).toEqual(["ar", "rtl"]);
   });
 
+  it("switches language mid-form (locales) keeping what the donor typed", async () => {
+    stubProxy();
+    const { element, shadow } = place(
+      '<givekit-donate proxy="https://give.example.org" shortcode="71777" keyword="HOPE" locales="en,fr,ko"></givekit-donate>',
+    );
+    fireEvent.click(await shadow.findByRole("radio", { name: "Other" }));
+    fireEvent.input(shadow.getByRole("textbox", { name: "Other amount" }), { target: { value: "42" } });
+    const language = shadow.getByRole("combobox", { name: "Language" });
+    expect([...(language as HTMLSelectElement).options].map((option) => option.textContent)).toEqual([
+      "English",
+      "Français",
+      "한국어",
+    ]);
+    fireEvent.change(language, { target: { value: "fr" } });
+    expect(await shadow.findByRole("button", { name: "Suivant" })).toBeTruthy();
+    expect(element.getAttribute("locale")).toBe("fr");
+    expect((shadow.getByRole("textbox", { name: "Autre montant" }) as HTMLInputElement).value).toBe("42");
+    expect(shadow.getByRole("combobox", { name: "Langue" })).toBeTruthy();
+  });
+
   it("asks for a campaign when none is named", () => {
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
     place('<givekit-donate proxy="https://give.example.org" shortcode="71777"></givekit-donate>');

@@ -205,6 +205,18 @@ describe("<givekit-donate>'s attributes", () => {
     expect(taken).toBeGreaterThan(200);
   });
 
+  it("Chinese and Korean forms ask for one full name unless the page lists fields of its own naming it", () => {
+    const fieldsIn = (locale: string, fields?: string) => {
+      const result = readDonateAttributes(
+        (name) => ({ shortcode: "71777", keyword: "HOPE", locale, ...(fields && { fields }) })[name] ?? null,
+      );
+      return result.ok ? result.props.fields : null;
+    };
+    expect(fieldsIn("zh-TW")).toEqual({ "full-name": false });
+    expect(fieldsIn("ko", "phone")).toEqual({ phone: false, "full-name": false });
+    expect(fieldsIn("vi")).toEqual({});
+  });
+
   it('fields="full-name" turns on the one name field; an unknown entry is still named', () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     expect(readFields("full-name, phone")).toEqual({ "full-name": false, phone: false });
