@@ -23,18 +23,23 @@ const VIEWPORTS = [
 
 /** Text in the elements' shadow trees wider or taller than its box, with overflow it cannot show. */
 function overflowing(page: Page) {
-  return page.evaluate((tags) => {
-    const found: string[] = [];
-    for (const host of document.querySelectorAll(tags.join(","))) {
-      for (const element of host.shadowRoot?.querySelectorAll("h2, h3, p, label, legend, button, a, span, li") ?? []) {
-        const box = element as HTMLElement;
-        if (box.offsetParent === null || box.clientWidth === 0) continue;
-        if (box.scrollWidth > box.clientWidth + 1)
-          found.push(`${host.localName} ${box.localName}: "${box.textContent?.slice(0, 40)}"`);
+  return page.evaluate(
+    (tags) => {
+      const found: string[] = [];
+      for (const host of document.querySelectorAll(tags.join(","))) {
+        for (const element of host.shadowRoot?.querySelectorAll(
+          "h2, h3, p, label, legend, button, a, span, li",
+        ) ?? []) {
+          const box = element as HTMLElement;
+          if (box.offsetParent === null || box.clientWidth === 0) continue;
+          if (box.scrollWidth > box.clientWidth + 1)
+            found.push(`${host.localName} ${box.localName}: "${box.textContent?.slice(0, 40)}"`);
+        }
       }
-    }
-    return found;
-  }, ELEMENTS as unknown as string[]);
+      return found;
+    },
+    ELEMENTS as unknown as string[],
+  );
 }
 
 for (const locale of LOCALES) {
@@ -49,7 +54,9 @@ for (const locale of LOCALES) {
         await page.goto(`${hostUrl}/languages.html?locale=${locale}`);
         const donate = donateOf(page);
         await expect(donate.getByRole("heading", { level: 2, name: t.donate.heading })).toBeVisible();
-        await expect(page.locator("givekit-optin").getByRole("button", { name: t.optin.submit })).toBeVisible();
+        await expect(
+          page.locator("givekit-optin").getByRole("button", { name: t.optin.submit }),
+        ).toBeVisible();
         await expect(donate.locator("iframe").contentFrame().locator("html")).toHaveAttribute("lang", locale);
         const dir = RTL_LOCALES.includes(locale) ? "rtl" : "ltr";
         for (const tag of ELEMENTS) {
@@ -92,7 +99,9 @@ for (const [locale, frame] of [
     await expect(donate.getByRole("heading", { name: t.donateLater.outcome.successTitle })).toBeVisible({
       timeout: 15_000,
     });
-    const mine = (await sandbox.transactions({ keyword: "HOPE" })).filter((row) => row.last_name === lastName);
+    const mine = (await sandbox.transactions({ keyword: "HOPE" })).filter(
+      (row) => row.last_name === lastName,
+    );
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ status: "collected", amount: "50.00", last_4: "4242" });
   });

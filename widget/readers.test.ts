@@ -47,13 +47,7 @@ import { readDonation, readDonationStatus } from "./donate/outcome/donation-resp
 import { readCampaign, readPeers } from "./donate/base/responses";
 import { readProgress } from "./shared/read-progress";
 import { readLeaderboard, readLive, readWall } from "./shared/read-feeds";
-import {
-  KEYWORD,
-  POSITIVE_AMOUNT,
-  SHORTCODE,
-  text as attributeText,
-  type Rule,
-} from "./shared/attributes";
+import { KEYWORD, POSITIVE_AMOUNT, SHORTCODE, text as attributeText, type Rule } from "./shared/attributes";
 import { readFromFrameMessage, readToFrameMessage } from "./shared/frame-messages";
 
 const RUNS = 2000;

@@ -25,7 +25,7 @@ const root = document.documentElement;
 const locale = matchLocale(root.lang) ?? "en";
 const t = DISPLAY_WORDS[locale];
 /** The tag Intl formats the screen's money and ages with. */
-const tag = INTL_TAGS[locale] ?? locale;
+const intlTag = INTL_TAGS[locale] ?? locale;
 const main = document.querySelector<HTMLElement>("[data-live]")!;
 const api = main.dataset.live!;
 /** The feed with the leaderboard in it: one stream, one report read, for every figure on the screen. */
@@ -37,7 +37,7 @@ let reached = false;
 
 function money(amount: string, currency: string): string {
   const cents = toCents(amount);
-  return new Intl.NumberFormat(tag, {
+  return new Intl.NumberFormat(intlTag, {
     style: "currency",
     currency,
     maximumFractionDigits: cents % 100 === 0 ? 0 : 2,
@@ -86,7 +86,7 @@ function showWall(entries: (WallEntry & { credited?: string | null })[], currenc
       item.append(
         element("span", "name", entry.name === ANONYMOUS ? t.anonymous : entry.name),
         element("span", "amount", money(entry.amount, currency)),
-        element("span", "when", ageText(entry.at, now, tag)),
+        element("span", "when", ageText(entry.at, now, intlTag)),
       );
       if (entry.credited) item.append(element("span", "credited", entry.credited));
       return item;
@@ -111,7 +111,7 @@ function showLeaders(leaders: Peer[], currency: string) {
 function reconnecting(on: boolean) {
   const note = $("status");
   note.hidden = !on;
-  if (on && last) note.textContent = t.reconnecting(ageText(last.progress.updated_at, Date.now(), tag));
+  if (on && last) note.textContent = t.reconnecting(ageText(last.progress.updated_at, Date.now(), intlTag));
   document.body.classList.toggle("offline", on);
 }
 

@@ -12,7 +12,20 @@ import { ru } from "./ru";
 import { ht } from "./ht";
 import type { Locale, MessageSource, Messages } from ".";
 
-const CATALOGS: Record<Locale, Messages> = { en, es, fr, "pt-BR": ptBR, "zh-Hans": zhHans, "zh-Hant": zhHant, vi, tl, ko, ar, ru, ht };
+const CATALOGS: Record<Locale, Messages> = {
+  en,
+  es,
+  fr,
+  "pt-BR": ptBR,
+  "zh-Hans": zhHans,
+  "zh-Hant": zhHant,
+  vi,
+  tl,
+  ko,
+  ar,
+  ru,
+  ht,
+};
 
 /** Every section of every language, inside the bundle: givekit.js's source, and the tests'. */
 export const bundledMessages: MessageSource = (locale) => Promise.resolve(CATALOGS[locale]);

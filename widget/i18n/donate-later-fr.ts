@@ -52,7 +52,9 @@ export const donateLaterFr: DonateLaterMessages = {
   outcome: {
     successTitle: "Merci !",
     success: (amount: string, per: string) =>
-      per ? `Votre don de ${amount} ${per} a bien été effectué.` : `Votre don de ${amount} a bien été effectué.`,
+      per
+        ? `Votre don de ${amount} ${per} a bien été effectué.`
+        : `Votre don de ${amount} a bien été effectué.`,
     transaction: "Numéro de transaction",
     dedicated: {
       honor: (name: string) => `En l'honneur de ${name}.`,
@@ -61,21 +63,24 @@ export const donateLaterFr: DonateLaterMessages = {
     again: "Faire un autre don",
     declined:
       "Votre carte a été refusée ; aucun montant n'a été prélevé. Vérifiez les informations de la carte ou utilisez-en une autre.",
-    paymentFailed: "Le paiement n'a pas pu être traité ; aucun montant n'a été prélevé. Essayez une autre carte.",
+    paymentFailed:
+      "Le paiement n'a pas pu être traité ; aucun montant n'a été prélevé. Essayez une autre carte.",
     pendingTitle: "Nous n'avons pas pu confirmer votre don",
     pending:
       "Il a peut-être été effectué : ne donnez pas de nouveau. Si vous contactez l'organisme, donnez-lui cette référence :",
     reference: "Référence",
     asking: "Nous vérifions auprès du service de paiement ; cette page se mettra à jour d'elle-même.",
     notFound: "Nous ne pouvons plus retrouver ce don. Veuillez donner cette référence à l'organisme.",
-    gaveUp: "Nous ne pouvons toujours pas le confirmer. Donnez cette référence à l'organisme avant de donner de nouveau.",
+    gaveUp:
+      "Nous ne pouvons toujours pas le confirmer. Donnez cette référence à l'organisme avant de donner de nouveau.",
     notCharged: "Votre don n'a pas été effectué ; aucun montant n'a été prélevé. Vous pouvez réessayer.",
     inProgress: "Votre don est encore en traitement. Patientez un instant, puis réessayez.",
     rateLimited: "Trop de dons depuis ce réseau en ce moment. Réessayez dans une minute.",
     checking: "Vérification… Si cela dure, réessayez dans une minute ou désactivez le Wi-Fi.",
     tooManyDeclines:
       "Trop de cartes refusées depuis ce réseau ; aucun montant n'a été prélevé. Réessayez plus tard.",
-    invalidPeer: "Ce collecteur ou cette équipe ne fait pas partie de cette campagne. Choisissez-en un autre ou retirez-le.",
+    invalidPeer:
+      "Ce collecteur ou cette équipe ne fait pas partie de cette campagne. Choisissez-en un autre ou retirez-le.",
     failed: "Une erreur s'est produite de notre côté. Réessayez plus tard.",
   },
 };

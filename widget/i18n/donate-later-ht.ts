@@ -58,11 +58,11 @@ export const donateLaterHt: DonateLaterMessages = {
       memory: (name: string) => `Nan memwa ${name}.`,
     },
     again: "Fè yon lòt don",
-    declined: "Yo refize kat ou a, kidonk yo pa chaje w anyen. Verifye enfòmasyon kat la oswa sèvi ak yon lòt kat.",
+    declined:
+      "Yo refize kat ou a, kidonk yo pa chaje w anyen. Verifye enfòmasyon kat la oswa sèvi ak yon lòt kat.",
     paymentFailed: "Nou pa t ka trete peman an, kidonk yo pa chaje w anyen. Tanpri eseye yon lòt kat.",
     pendingTitle: "Nou pa t ka konfime don ou an",
-    pending:
-      "Li ka te pase, kidonk tanpri pa bay ankò. Si w kontakte òganizasyon an, ba yo referans sa a:",
+    pending: "Li ka te pase, kidonk tanpri pa bay ankò. Si w kontakte òganizasyon an, ba yo referans sa a:",
     reference: "Referans",
     asking: "N ap verifye ak sèvis peman an; paj sa a ap mete l ajou poukont li.",
     notFound: "Nou pa ka chèche don sa a ankò. Tanpri bay òganizasyon an referans sa a.",
@@ -71,7 +71,8 @@ export const donateLaterHt: DonateLaterMessages = {
     inProgress: "N ap toujou trete don ou an. Tann yon ti moman, epi eseye ankò.",
     rateLimited: "Twòp don ki soti nan rezo sa a kounye a. Eseye ankò nan yon minit.",
     checking: "N ap verifye… Si sa pran tan, eseye ankò nan yon minit, oswa fèmen Wi-Fi a.",
-    tooManyDeclines: "Twòp kat yo refize ki soti nan rezo sa a, kidonk yo pa chaje w anyen. Tanpri eseye ankò pita.",
+    tooManyDeclines:
+      "Twòp kat yo refize ki soti nan rezo sa a, kidonk yo pa chaje w anyen. Tanpri eseye ankò pita.",
     invalidPeer: "Moun oswa ekip sa a pa fè pati kanpay sa a. Chwazi yon lòt oswa retire l.",
     failed: "Yon bagay mal pase bò kote pa nou. Tanpri eseye ankò pita.",
   },

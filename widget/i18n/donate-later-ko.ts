@@ -70,7 +70,8 @@ export const donateLaterKo: DonateLaterMessages = {
     inProgress: "기부를 아직 처리하고 있습니다. 잠시 기다린 후 다시 시도하세요.",
     rateLimited: "지금 이 네트워크에서 기부가 너무 많습니다. 1분 후에 다시 시도하세요.",
     checking: "확인 중… 오래 걸리면 1분 후에 다시 시도하거나 Wi-Fi를 꺼 보세요.",
-    tooManyDeclines: "이 네트워크에서 거절된 카드가 너무 많아 결제되지 않았습니다. 나중에 다시 시도해 주세요.",
+    tooManyDeclines:
+      "이 네트워크에서 거절된 카드가 너무 많아 결제되지 않았습니다. 나중에 다시 시도해 주세요.",
     invalidPeer: "그 모금자나 팀은 이 캠페인에 속하지 않습니다. 다른 모금자나 팀을 고르거나 삭제하세요.",
     failed: "저희 쪽에서 문제가 발생했습니다. 나중에 다시 시도해 주세요.",
   },

@@ -45,7 +45,8 @@ export const donateLaterTl: DonateLaterMessages = {
     memo: (max: number) => `Panatilihing mas maikli sa ${max} character ang mensahe.`,
     dedicationName: "Ilagay ang pangalan ng taong pinaparangalan o inaalala ng iyong donasyon.",
     dedicationNameInvalid: (max: number) => `Maglagay ng pangalang hanggang ${max} character, walang < o >.`,
-    dedicationTooLong: "Paikliin ang mensahe o ang pag-aalay: masyadong mahaba ang mga ito kung pagsasamahin.",
+    dedicationTooLong:
+      "Paikliin ang mensahe o ang pag-aalay: masyadong mahaba ang mga ito kung pagsasamahin.",
     card: "Suriin ang mga detalye ng iyong kard.",
   },
   outcome: {
@@ -58,7 +59,8 @@ export const donateLaterTl: DonateLaterMessages = {
       memory: (name: string) => `Bilang alaala kay ${name}.`,
     },
     again: "Magbigay ng isa pang donasyon",
-    declined: "Tinanggihan ang iyong kard, kaya walang siningil. Suriin ang mga detalye ng kard o gumamit ng ibang kard.",
+    declined:
+      "Tinanggihan ang iyong kard, kaya walang siningil. Suriin ang mga detalye ng kard o gumamit ng ibang kard.",
     paymentFailed: "Hindi naproseso ang bayad, kaya walang siningil. Pakisubukan ang ibang kard.",
     pendingTitle: "Hindi namin makumpirma ang iyong donasyon",
     pending:
@@ -70,7 +72,8 @@ export const donateLaterTl: DonateLaterMessages = {
       "Hindi pa rin namin ito makumpirma. Pakibigay sa organisasyon ang reference na ito bago ka mag-donate muli.",
     notCharged: "Hindi natuloy ang iyong donasyon, kaya walang siningil. Maaari mong subukang muli.",
     inProgress: "Pinoproseso pa ang iyong donasyon. Maghintay sandali, saka subukang muli.",
-    rateLimited: "Masyadong maraming donasyon mula sa network na ito ngayon. Subukang muli pagkalipas ng isang minuto.",
+    rateLimited:
+      "Masyadong maraming donasyon mula sa network na ito ngayon. Subukang muli pagkalipas ng isang minuto.",
     checking: "Sinusuri… Kung matagal, subukang muli pagkalipas ng isang minuto, o patayin ang Wi-Fi.",
     tooManyDeclines:
       "Masyadong maraming tinanggihang kard mula sa network na ito, kaya walang siningil. Pakisubukang muli mamaya.",

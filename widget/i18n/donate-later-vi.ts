@@ -51,7 +51,9 @@ export const donateLaterVi: DonateLaterMessages = {
   outcome: {
     successTitle: "Xin cảm ơn!",
     success: (amount: string, per: string) =>
-      per ? `Khoản quyên góp ${amount} ${per} của bạn đã thành công.` : `Khoản quyên góp ${amount} của bạn đã thành công.`,
+      per
+        ? `Khoản quyên góp ${amount} ${per} của bạn đã thành công.`
+        : `Khoản quyên góp ${amount} của bạn đã thành công.`,
     transaction: "Mã giao dịch",
     dedicated: {
       honor: (name: string) => `Để vinh danh ${name}.`,
@@ -65,8 +67,10 @@ export const donateLaterVi: DonateLaterMessages = {
       "Khoản này có thể đã thành công, vì vậy xin đừng quyên góp lại. Nếu liên hệ với tổ chức, hãy đưa họ mã tham chiếu này:",
     reference: "Mã tham chiếu",
     asking: "Chúng tôi đang kiểm tra với dịch vụ thanh toán; trang này sẽ tự cập nhật.",
-    notFound: "Chúng tôi không còn tra cứu được khoản quyên góp này. Vui lòng đưa mã tham chiếu này cho tổ chức.",
-    gaveUp: "Chúng tôi vẫn chưa xác nhận được. Vui lòng đưa mã tham chiếu này cho tổ chức trước khi quyên góp lại.",
+    notFound:
+      "Chúng tôi không còn tra cứu được khoản quyên góp này. Vui lòng đưa mã tham chiếu này cho tổ chức.",
+    gaveUp:
+      "Chúng tôi vẫn chưa xác nhận được. Vui lòng đưa mã tham chiếu này cho tổ chức trước khi quyên góp lại.",
     notCharged: "Khoản quyên góp của bạn chưa thành công nên chưa bị trừ tiền. Bạn có thể thử lại.",
     inProgress: "Khoản quyên góp của bạn vẫn đang được xử lý. Chờ một lát rồi thử lại.",
     rateLimited: "Hiện có quá nhiều khoản quyên góp từ mạng này. Hãy thử lại sau một phút.",

@@ -5,7 +5,12 @@ export const donateTl: DonateMessages = {
   heading: "Magbigay ng donasyon",
   loading: "Nilo-load ang form ng donasyon…",
   frequencyLegend: "Gaano kadalas",
-  frequency: { once: "Isang beses", monthly: "Buwan-buwan", quarterly: "Kada tatlong buwan", annually: "Taon-taon" },
+  frequency: {
+    once: "Isang beses",
+    monthly: "Buwan-buwan",
+    quarterly: "Kada tatlong buwan",
+    annually: "Taon-taon",
+  },
   per: { once: "", monthly: "kada buwan", quarterly: "kada tatlong buwan", annually: "kada taon" },
   amountLegend: "Halaga",
   otherAmount: "Iba pa",

@@ -22,7 +22,8 @@ export const frameKo: FrameMessages = {
   challengeTitle: "사람인지 확인",
   challengeStatus: {
     solving: "잠시만요. 이 결제가 안전한지 확인하는 중…",
-    shown: "지금 이 양식에서 많은 카드 결제가 시도되고 있습니다. 아래 확인을 완료하면 기부가 계속 진행됩니다.",
+    shown:
+      "지금 이 양식에서 많은 카드 결제가 시도되고 있습니다. 아래 확인을 완료하면 기부가 계속 진행됩니다.",
     checking: "감사합니다. 카드를 확인하는 중…",
     failed: "확인을 통과하지 못해 결제되지 않았습니다. 다시 시도하세요.",
   },

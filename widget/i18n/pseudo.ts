@@ -37,9 +37,9 @@ export function pseudoLocalize<T>(catalog: T): T {
     if (typeof value === "function")
       return (...args: unknown[]) => {
         // Called with stand-ins, so only its own words take the accents; the arguments go back as given.
-        const standIns = args.map((arg, index) => (typeof arg === "string" ? `\u0000${index}\u0000` : arg));
+        const standIns = args.map((arg, index) => (typeof arg === "string" ? `⟪${index}⟫` : arg));
         const text = pseudoText((value as (...args: unknown[]) => string)(...standIns));
-        return text.replace(/\u0000(\d+)\u0000/g, (_, index: string) => String(args[Number(index)]));
+        return text.replace(/⟪(\d+)⟫/g, (_, index: string) => String(args[Number(index)]));
       };
     if (value instanceof RegExp || value === null || typeof value !== "object") return value;
     if (Array.isArray(value)) return value.map(convert);

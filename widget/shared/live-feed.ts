@@ -166,8 +166,6 @@ export abstract class LiveElement<Props extends LiveProps, T extends Figures> ex
   #say() {
     const asOf = this.#asOf;
     this.status.textContent =
-      this.#down && asOf
-        ? this.reconnecting(ageText(asOf, Date.now(), intlTag(chooseLocale(this))))
-        : "";
+      this.#down && asOf ? this.reconnecting(ageText(asOf, Date.now(), intlTag(chooseLocale(this)))) : "";
   }
 }
