@@ -2,7 +2,7 @@
  * The languages givekit speaks: the widget's elements, its card frame and the room display, and
  * what the staff dashboard offers a form. One list, read by the widget (widget/i18n), the build
  * (vite.config.ts: a catalog per element and language), the proxy (the display's `locale`, a
- * consent's language) and the dashboard.
+ * consent's language) and the dashboard (with each one's name in itself: locale-names.ts).
  */
 export const LOCALES = [
   "en",
@@ -19,22 +19,6 @@ export const LOCALES = [
   "ht",
 ] as const;
 export type Locale = (typeof LOCALES)[number];
-
-/** Each language's name in itself, for the form's language switch and the dashboard's choice. */
-export const LOCALE_NAMES: Record<Locale, string> = {
-  en: "English",
-  es: "Español",
-  fr: "Français",
-  "pt-BR": "Português",
-  "zh-Hans": "简体中文",
-  "zh-Hant": "繁體中文",
-  vi: "Tiếng Việt",
-  tl: "Tagalog",
-  ko: "한국어",
-  ar: "العربية",
-  ru: "Русский",
-  ht: "Kreyòl ayisyen",
-};
 
 /** The languages written right to left. */
 export const RTL_LOCALES: readonly Locale[] = ["ar"];

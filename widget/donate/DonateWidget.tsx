@@ -12,14 +12,18 @@ import { amountWithinRange, prefill } from "./gift/prefill";
 // Last: widget.js lays modules out in import order, and gzip does best with the message
 // catalogs after the code that reads them rather than ahead of zod (about 0.4 KB).
 import { Fallback } from "../shared/Fallback";
-import { isRtl, messagesFor } from "../i18n";
-import { LanguageSwitch } from "../shared/LanguageSwitch";
+import { isRtl, messagesFor, type Locale } from "../i18n";
 import { loadLater } from "./load-later";
 
 type WidgetProps = DonateProps & { host: HTMLElement };
 
 /** How a donation ended, in the rest of the form (rest.ts), as the attempt is. */
 const Outcome = lazy(rest, "Outcome");
+/**
+ * The language switch, for a page whose `locales` names two or more: in the rest of the form, so
+ * a form without one carries none of it; its room is kept until it comes (donate.css).
+ */
+const LanguageSwitch = lazy(rest, "LanguageSwitch");
 
 /** <givekit-donate>'s content: loads the campaign, then shows the form or the outcome. */
 export function DonateWidget(props: WidgetProps) {
@@ -88,13 +92,17 @@ class Donation extends Reactive<WidgetProps> {
         dir={isRtl(locale) ? "rtl" : "ltr"}
         class={`gk-${layout}${state === "loading" ? " gk-loading" : ""}`}
       >
-        <LanguageSwitch
-          host={host}
-          locale={locale}
-          label={t.common.language}
-          // A form past its first step has the rest's words: the new language's come first.
-          prepare={(next) => (t.donateLater ? loadLater(next) : Promise.resolve())}
-        />
+        {host.getAttribute("locales")?.includes(",") ? (
+          <div class="gk-language-room">
+            <LanguageSwitch
+              host={host}
+              locale={locale}
+              label={t.common.language}
+              // A form past its first step has the rest's words: the new language's come first.
+              prepare={(next: Locale) => (t.donateLater ? loadLater(next) : Promise.resolve())}
+            />
+          </div>
+        ) : null}
         <h2 id={HEADING_ID} part="heading">
           {heading ?? t.donate.heading}
         </h2>

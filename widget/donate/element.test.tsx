@@ -103,7 +103,7 @@ describe("<givekit-donate>", () => {
     );
     fireEvent.click(await shadow.findByRole("radio", { name: "Other" }));
     fireEvent.input(shadow.getByRole("textbox", { name: "Other amount" }), { target: { value: "42" } });
-    const language = shadow.getByRole("combobox", { name: "Language" });
+    const language = await shadow.findByRole("combobox", { name: "Language" });
     expect([...(language as HTMLSelectElement).options].map((option) => option.textContent)).toEqual([
       "English",
       "Français",

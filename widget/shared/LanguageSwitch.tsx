@@ -1,4 +1,4 @@
-import { LOCALE_NAMES } from "../../contract/locales";
+import { LOCALE_NAMES } from "../../contract/locale-names";
 import { isLocale, loadMessages, type Locale } from "../i18n";
 
 interface LanguageSwitchProps {
