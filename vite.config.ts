@@ -165,6 +165,10 @@ export interface ChunkImports {
  */
 const LATER_ENTRY = "/widget/donate/later.ts";
 
+/** The donate form's later words (widget/chunks/messages/donate-later-LOCALE.ts): English's a chunk, the others entries. */
+const LATER_WORDS = "donate-later";
+const LATER_LOCALES = LOCALES.filter((locale) => locale !== "en");
+
 /** How the table names a chunk: by its element's tag, or "all". */
 const tableKey = (name: string) => (name === "all" ? name : `givekit-${name}`);
 
@@ -209,9 +213,13 @@ function elementChunkNames(): Plugin {
       }
       const name = this.environment.name;
       if (!(name in ELEMENT_CHUNKS)) return;
+      /** The later words fetched by their address (load-later.ts), by language. */
+      const laterEntries: Record<string, string[]> = {};
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== "chunk" || !chunk.isEntry) continue;
-        if (chunk.name === name) {
+        if (chunk.name.startsWith(`${LATER_WORDS}-`)) {
+          laterEntries[chunk.name.slice(LATER_WORDS.length + 1)] = [chunk.fileName];
+        } else if (chunk.name === name) {
           files[name] = chunk.fileName;
           const localeOf = (file: string) =>
             LOCALES.find((locale) => bundle[file]?.name?.endsWith(`-${locale}`));
@@ -246,6 +254,7 @@ function elementChunkNames(): Plugin {
           };
         } else (messageFiles[name] ??= {})[chunk.name.slice(name.length + 1)] = chunk.fileName;
       }
+      if (chunkImports[name]) Object.assign(chunkImports[name].laterMessages, laterEntries);
     },
     resolveId: (id) => (id === ELEMENT_CHUNKS_MODULE ? resolved : null),
     // widget.js's table: the catalogs' files it names by their version (the full list is chunks.json's).
@@ -330,6 +339,8 @@ export default defineConfig({
       }
     },
   },
+  // The catalogs' version, for a chunk to name a catalog fetched after it (widget/donate/load-later.ts).
+  define: { __GIVEKIT_CATALOGS__: JSON.stringify(CATALOG_VERSION) },
   build: { outDir: "dist/demo", emptyOutDir: true },
   environments: {
     client: {},
@@ -368,6 +379,15 @@ export default defineConfig({
                     `widget/chunks/messages/${name}-${locale}.ts`,
                   ]),
                 ),
+                // The form's later words in a language but English, fetched by their address (load-later.ts).
+                ...(name === "donate"
+                  ? Object.fromEntries(
+                      LATER_LOCALES.map((locale) => [
+                        `${LATER_WORDS}-${locale}`,
+                        `widget/chunks/messages/${LATER_WORDS}-${locale}.ts`,
+                      ]),
+                    )
+                  : {}),
               },
               // An entry may export more than define(): what its lazy parts share with it, so they stay in it.
               preserveEntrySignatures: "allow-extension",
