@@ -167,6 +167,7 @@ const LATER_ENTRY = "/widget/donate/later.ts";
 
 /** The donate form's later words (widget/chunks/messages/donate-later-LOCALE.ts): English's a chunk, the others entries. */
 const LATER_WORDS = "donate-later";
+/** The languages whose catalogs a chunk fetches by their address (the form's later words, the card frame's). */
 const LATER_LOCALES = LOCALES.filter((locale) => locale !== "en");
 
 /** How the table names a chunk: by its element's tag, or "all". */
@@ -405,7 +406,20 @@ export default defineConfig({
     ),
     frame: {
       consumer: "client",
-      build: widgetBuild({ rolldownOptions: { input: FRAME_HTML_SOURCE } }),
+      build: widgetBuild({
+        rolldownOptions: {
+          // The frame's page, and beside its script its words in each language but English (start.ts).
+          input: [FRAME_HTML_SOURCE, ...LATER_LOCALES.map((locale) => `widget/i18n/frame-${locale}.ts`)],
+          preserveEntrySignatures: "allow-extension",
+          output: {
+            // The frame's script by its hash; its catalogs by their version, as start.ts names them.
+            entryFileNames: (chunk) =>
+              chunk.name.startsWith("frame-")
+                ? `assets/[name]-${CATALOG_VERSION}.js`
+                : "assets/[name]-[hash].js",
+          },
+        },
+      }),
     },
     dashboard: {
       consumer: "client",
