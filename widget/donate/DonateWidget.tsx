@@ -21,7 +21,7 @@ type WidgetProps = DonateProps & { host: HTMLElement };
 const Outcome = lazy(rest, "Outcome");
 /**
  * The language switch, for a page whose `locales` names two or more: in the rest of the form, so
- * a form without one carries none of it; its room is kept until it comes (donate.css).
+ * a form without one carries none of it; its room is kept until it comes (forms.css).
  */
 const LanguageSwitch = lazy(rest, "LanguageSwitch");
 

@@ -102,7 +102,11 @@ export class OptinForm extends Reactive<OptinFormProps> {
         lang={locale}
         dir={isRtl(locale) ? "rtl" : "ltr"}
       >
-        <LanguageSwitch host={host} locale={locale} label={t.common.language} />
+        {host.getAttribute("locales")?.includes(",") ? (
+          <div class="gk-language-room">
+            <LanguageSwitch host={host} locale={locale} label={t.common.language} />
+          </div>
+        ) : null}
         <h2 id={HEADING_ID} part="heading">
           {o.heading}
         </h2>

@@ -1,5 +1,9 @@
-import { LOCALE_NAMES } from "../../contract/locale-names";
+import { lazyModule } from "../donate/base/lazy";
 import { isLocale, loadMessages, type Locale } from "../i18n";
+import { reactive } from "./reactive";
+
+/** The languages' names, each in itself: a chunk of their own, fetched only by a form that shows the switch. */
+const names = lazyModule(() => import("../../contract/locale-names"));
 
 interface LanguageSwitchProps {
   host: HTMLElement;
@@ -14,12 +18,16 @@ interface LanguageSwitchProps {
  * the element's `locale` becomes the one chosen, its form re-rendered with what was typed kept.
  * None for an element without `locales`, or with one language.
  */
-export function LanguageSwitch({ host, locale, label, prepare }: LanguageSwitchProps) {
+export const LanguageSwitch = reactive(({ host, locale, label, prepare }: LanguageSwitchProps) => {
   const allowed = (host.getAttribute("locales") ?? "")
     .split(",")
     .map((tag) => tag.trim())
     .filter(isLocale);
   if (allowed.length < 2) return null;
+  // Until the names have come, nothing: the switch's room is kept (forms.css).
+  names.preload().catch(() => undefined);
+  const { LOCALE_NAMES } = names.loaded.value ?? {};
+  if (!LOCALE_NAMES) return null;
   const choose = async (next: string) => {
     if (!isLocale(next)) return;
     // Its words first, so the form changes language in one step; a failed load changes nothing.
@@ -41,4 +49,4 @@ export function LanguageSwitch({ host, locale, label, prepare }: LanguageSwitchP
       ))}
     </select>
   );
-}
+});
