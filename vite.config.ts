@@ -52,7 +52,8 @@ const CHUNK_TABLE_FILE = "chunks.json";
  * it and the language, rather than carrying a table of 12 languages' hashed names per chunk
  * (1.3 KB more in every English page's widget.js).
  */
-const CATALOG_SOURCES = ["widget/i18n", "widget/chunks/messages", "contract/locales.ts"];
+// With this file: how the catalogs are built changes them too (pluralInEachCatalog).
+const CATALOG_SOURCES = ["widget/i18n", "widget/chunks/messages", "contract/locales.ts", "vite.config.ts"];
 const CATALOG_VERSION = (() => {
   const hash = createHash("sha256");
   for (const source of CATALOG_SOURCES) {
@@ -112,6 +113,25 @@ function plainDynamicImports(): Plugin {
     enforce: "pre",
     resolveId: (id) => (id === helper ? id : null),
     load: (id) => (id === helper ? "export const __vitePreload = (load) => load();" : null),
+  };
+}
+
+/**
+ * The catalogs' plural helper (widget/i18n/plural.ts) as a copy in each module that imports it:
+ * shared by the French, Arabic, Portuguese and Russian catalogs of one build, it became a chunk
+ * of its own that each of them imported once it had come, a second request after the catalog's.
+ */
+function pluralInEachCatalog(): Plugin {
+  return {
+    name: "givekit:plural-in-each-catalog",
+    apply: "build",
+    enforce: "pre",
+    async resolveId(source, importer, options) {
+      if (!importer || !source.endsWith("/plural")) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      if (!resolved?.id.endsWith("/widget/i18n/plural.ts")) return null;
+      return `${resolved.id}?in=${importer.split("/").pop()}`;
+    },
   };
 }
 
@@ -320,6 +340,7 @@ export default defineConfig({
     preact(),
     classicJsx(),
     plainDynamicImports(),
+    pluralInEachCatalog(),
     placeFrameHtml(),
     elementChunkNames(),
     precompress(),
