@@ -1,9 +1,21 @@
-import { lazyModule } from "../donate/base/lazy";
+import { signal } from "@preact/signals-core";
+import type { LOCALE_NAMES } from "../../contract/locale-names";
 import { isLocale, loadMessages, type Locale } from "../i18n";
 import { reactive } from "./reactive";
 
 /** The languages' names, each in itself: a chunk of their own, fetched only by a form that shows the switch. */
-const names = lazyModule(() => import("../../contract/locale-names"));
+const names = signal<typeof LOCALE_NAMES | null>(null);
+let fetchingNames = false;
+
+/** Fetches the names once (again after a failure). */
+function fetchNames(): void {
+  if (fetchingNames) return;
+  fetchingNames = true;
+  import("../../contract/locale-names").then(
+    (module) => (names.value = module.LOCALE_NAMES),
+    () => (fetchingNames = false),
+  );
+}
 
 interface LanguageSwitchProps {
   host: HTMLElement;
@@ -25,9 +37,9 @@ export const LanguageSwitch = reactive(({ host, locale, label, prepare }: Langua
     .filter(isLocale);
   if (allowed.length < 2) return null;
   // Until the names have come, nothing: the switch's room is kept (forms.css).
-  names.preload().catch(() => undefined);
-  const { LOCALE_NAMES } = names.loaded.value ?? {};
-  if (!LOCALE_NAMES) return null;
+  fetchNames();
+  const named = names.value;
+  if (!named) return null;
   const choose = async (next: string) => {
     if (!isLocale(next)) return;
     // Its words first, so the form changes language in one step; a failed load changes nothing.
@@ -44,7 +56,7 @@ export const LanguageSwitch = reactive(({ host, locale, label, prepare }: Langua
     >
       {allowed.map((option) => (
         <option key={option} value={option} lang={option}>
-          {LOCALE_NAMES[option]}
+          {named[option]}
         </option>
       ))}
     </select>
