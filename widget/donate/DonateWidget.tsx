@@ -14,16 +14,12 @@ import { amountWithinRange, prefill } from "./gift/prefill";
 import { Fallback } from "../shared/Fallback";
 import { isRtl, messagesFor, type Locale } from "../i18n";
 import { loadLater } from "./load-later";
+import { LanguageSwitch } from "../shared/LanguageSwitch";
 
 type WidgetProps = DonateProps & { host: HTMLElement };
 
 /** How a donation ended, in the rest of the form (rest.ts), as the attempt is. */
 const Outcome = lazy(rest, "Outcome");
-/**
- * The language switch, for a page whose `locales` names two or more: in the rest of the form, so
- * a form without one carries none of it; its room is kept until it comes (forms.css).
- */
-const LanguageSwitch = lazy(rest, "LanguageSwitch");
 
 /** <givekit-donate>'s content: loads the campaign, then shows the form or the outcome. */
 export function DonateWidget(props: WidgetProps) {

@@ -15,5 +15,4 @@ export { createDonorModel } from "./donor/donor";
 export { smsConsentText } from "./donor/sms-consent";
 export { createSend } from "./outcome/send";
 export { Outcome } from "./outcome/Outcome";
-export { LanguageSwitch } from "../shared/LanguageSwitch";
 export { allowedSuccessUrl, tellDonation } from "./outcome/tell";
