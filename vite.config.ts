@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -44,6 +46,28 @@ const ELEMENT_CHUNKS_MODULE = "virtual:givekit/element-chunks";
 /** dist/widget/chunks.json: the chunk table and the messages' files, read by `npm run size`. */
 const CHUNK_TABLE_FILE = "chunks.json";
 
+/**
+ * The catalogs' version, in their file names (assets/NAME-LOCALE-VERSION.js): a hash of every
+ * catalog's source, so a changed word is a new file. widget.js builds each catalog's address from
+ * it and the language, rather than carrying a table of 12 languages' hashed names per chunk
+ * (1.3 KB more in every English page's widget.js).
+ */
+// With this file: how the catalogs are built changes them too (pluralInEachCatalog).
+const CATALOG_SOURCES = ["widget/i18n", "widget/chunks/messages", "contract/locales.ts", "vite.config.ts"];
+const CATALOG_VERSION = (() => {
+  const hash = createHash("sha256");
+  for (const source of CATALOG_SOURCES) {
+    const files = source.endsWith(".ts")
+      ? [source]
+      : readdirSync(source)
+          .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"))
+          .toSorted()
+          .map((file) => join(source, file));
+    for (const file of files) hash.update(file).update(readFileSync(file));
+  }
+  return hash.digest("base64url").slice(0, 8);
+})();
+
 const widgetBuild = (options: BuildEnvironmentOptions): BuildEnvironmentOptions => ({
   outDir: WIDGET_DIR,
   emptyOutDir: false,
@@ -89,6 +113,25 @@ function plainDynamicImports(): Plugin {
     enforce: "pre",
     resolveId: (id) => (id === helper ? id : null),
     load: (id) => (id === helper ? "export const __vitePreload = (load) => load();" : null),
+  };
+}
+
+/**
+ * The catalogs' plural helper (widget/i18n/plural.ts) as a copy in each module that imports it:
+ * shared by the French, Arabic, Portuguese and Russian catalogs of one build, it became a chunk
+ * of its own that each of them imported once it had come, a second request after the catalog's.
+ */
+function pluralInEachCatalog(): Plugin {
+  return {
+    name: "givekit:plural-in-each-catalog",
+    apply: "build",
+    enforce: "pre",
+    async resolveId(source, importer, options) {
+      if (!importer || !source.endsWith("/plural")) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      if (!resolved?.id.endsWith("/widget/i18n/plural.ts")) return null;
+      return `${resolved.id}?in=${importer.split("/").pop()}`;
+    },
   };
 }
 
@@ -142,6 +185,11 @@ export interface ChunkImports {
  */
 const LATER_ENTRY = "/widget/donate/later.ts";
 
+/** The donate form's later words (widget/chunks/messages/donate-later-LOCALE.ts): English's a chunk, the others entries. */
+const LATER_WORDS = "donate-later";
+/** The languages whose catalogs a chunk fetches by their address (the form's later words, the card frame's). */
+const LATER_LOCALES = LOCALES.filter((locale) => locale !== "en");
+
 /** How the table names a chunk: by its element's tag, or "all". */
 const tableKey = (name: string) => (name === "all" ? name : `givekit-${name}`);
 
@@ -169,6 +217,7 @@ function elementChunkNames(): Plugin {
     return {
       elements: Object.fromEntries(byTag) as Record<string, string>,
       all: all!,
+      catalogs: CATALOG_VERSION,
       messages: Object.fromEntries(messages) as Record<string, Record<string, string>>,
     };
   };
@@ -185,9 +234,13 @@ function elementChunkNames(): Plugin {
       }
       const name = this.environment.name;
       if (!(name in ELEMENT_CHUNKS)) return;
+      /** The later words fetched by their address (load-later.ts), by language. */
+      const laterEntries: Record<string, string[]> = {};
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== "chunk" || !chunk.isEntry) continue;
-        if (chunk.name === name) {
+        if (chunk.name.startsWith(`${LATER_WORDS}-`)) {
+          laterEntries[chunk.name.slice(LATER_WORDS.length + 1)] = [chunk.fileName];
+        } else if (chunk.name === name) {
           files[name] = chunk.fileName;
           const localeOf = (file: string) =>
             LOCALES.find((locale) => bundle[file]?.name?.endsWith(`-${locale}`));
@@ -222,9 +275,15 @@ function elementChunkNames(): Plugin {
           };
         } else (messageFiles[name] ??= {})[chunk.name.slice(name.length + 1)] = chunk.fileName;
       }
+      if (chunkImports[name]) Object.assign(chunkImports[name].laterMessages, laterEntries);
     },
     resolveId: (id) => (id === ELEMENT_CHUNKS_MODULE ? resolved : null),
-    load: (id) => (id === resolved ? `export default ${JSON.stringify(table())};` : null),
+    // widget.js's table: the catalogs' files it names by their version (the full list is chunks.json's).
+    load: (id) => {
+      if (id !== resolved) return null;
+      const { messages: _files, ...chunks } = table();
+      return `export default ${JSON.stringify(chunks)};`;
+    },
   };
 }
 
@@ -281,6 +340,7 @@ export default defineConfig({
     preact(),
     classicJsx(),
     plainDynamicImports(),
+    pluralInEachCatalog(),
     placeFrameHtml(),
     elementChunkNames(),
     precompress(),
@@ -301,6 +361,8 @@ export default defineConfig({
       }
     },
   },
+  // The catalogs' version, for a chunk to name a catalog fetched after it (widget/donate/load-later.ts).
+  define: { __GIVEKIT_CATALOGS__: JSON.stringify(CATALOG_VERSION) },
   build: { outDir: "dist/demo", emptyOutDir: true },
   environments: {
     client: {},
@@ -339,12 +401,23 @@ export default defineConfig({
                     `widget/chunks/messages/${name}-${locale}.ts`,
                   ]),
                 ),
+                // The form's later words in a language but English, fetched by their address (load-later.ts).
+                ...(name === "donate"
+                  ? Object.fromEntries(
+                      LATER_LOCALES.map((locale) => [
+                        `${LATER_WORDS}-${locale}`,
+                        `widget/chunks/messages/${LATER_WORDS}-${locale}.ts`,
+                      ]),
+                    )
+                  : {}),
               },
               // An entry may export more than define(): what its lazy parts share with it, so they stay in it.
               preserveEntrySignatures: "allow-extension",
               output: {
                 format: "es",
-                entryFileNames: "assets/[name]-[hash].js",
+                // The element's code by its hash; its catalogs by their version, as widget.js names them.
+                entryFileNames: (chunk) =>
+                  chunk.name === name ? "assets/[name]-[hash].js" : `assets/[name]-${CATALOG_VERSION}.js`,
                 chunkFileNames: "assets/[name]-[hash].js",
               },
             },
@@ -354,7 +427,20 @@ export default defineConfig({
     ),
     frame: {
       consumer: "client",
-      build: widgetBuild({ rolldownOptions: { input: FRAME_HTML_SOURCE } }),
+      build: widgetBuild({
+        rolldownOptions: {
+          // The frame's page, and beside its script its words in each language but English (start.ts).
+          input: [FRAME_HTML_SOURCE, ...LATER_LOCALES.map((locale) => `widget/i18n/frame-${locale}.ts`)],
+          preserveEntrySignatures: "allow-extension",
+          output: {
+            // The frame's script by its hash; its catalogs by their version, as start.ts names them.
+            entryFileNames: (chunk) =>
+              chunk.name.startsWith("frame-")
+                ? `assets/[name]-${CATALOG_VERSION}.js`
+                : "assets/[name]-[hash].js",
+          },
+        },
+      }),
     },
     dashboard: {
       consumer: "client",

@@ -5,6 +5,7 @@
 import { LEADERBOARD_KINDS } from "./gala";
 import * as z from "zod/mini";
 import { CardSchema } from "./card";
+import { LOCALES } from "./locales";
 import { CHALLENGE_FIELD, FORM_SESSION_FIELD, HONEYPOT_FIELD } from "./frame-fields";
 import {
   DEDICATION_KINDS,
@@ -217,8 +218,8 @@ export const DisplaySettingsSchema = z.strictObject({
   /** "Text HOPE to 71777": the keyword and the short code to text, when not the campaign's own. */
   text_keyword: z.optional(Keyword),
   text_shortcode: z.optional(Shortcode),
-  /** The screen's language, "en" (the default) or "es". */
-  locale: z.optional(z.enum(["en", "es"])),
+  /** The screen's language, one givekit speaks (contract/locales.ts); "en" by default. */
+  locale: z.optional(z.enum(LOCALES)),
 });
 export type DisplaySettings = z.infer<typeof DisplaySettingsSchema>;
 
@@ -406,6 +407,8 @@ export const DonationRequestSchema = /* @__PURE__ */ z
           z.maxLength(CONSENT_TEXT_MAX),
         ),
     ),
+    /** The language of that disclosure (contract/locales.ts): the consent record keeps it beside the text. */
+    sms_consent_locale: z.optional(z.enum(LOCALES)),
     pledge_wall: z.optional(z.boolean()),
     /** The page's campaign tags: never a reason to refuse a gift; whoever keeps them reads them with contract/utm.ts's readUtm. */
     utm: z.optional(z.unknown()),
@@ -493,6 +496,8 @@ export const SubscriptionRequestSchema = /* @__PURE__ */ z
         z.minLength(CONSENT_TEXT_MIN, "The disclosure shown to the person is required."),
         z.maxLength(CONSENT_TEXT_MAX),
       ),
+    /** The language the disclosure was shown in (contract/locales.ts); kept with it. */
+    consent_locale: z.optional(z.enum(LOCALES)),
   })
   .check(
     z.refine((v) => Boolean(v.list || (v.keyword && v.shortcode)), {

@@ -48,7 +48,12 @@ export function consentSource<E extends AppEnv>(c: Context<E>): ConsentSource {
 }
 
 /** The record a consent leaves. */
-export function consentRecord(source: ConsentSource, target: ConsentTarget, consentText: string): NewConsent {
+export function consentRecord(
+  source: ConsentSource,
+  target: ConsentTarget,
+  consentText: string,
+  consentLocale: string | null = null,
+): NewConsent {
   return {
     mobilenumber: target.mobilenumber,
     list: target.list ?? null,
@@ -56,6 +61,7 @@ export function consentRecord(source: ConsentSource, target: ConsentTarget, cons
     shortcode: target.shortcode ?? null,
     consent_text_sha256: createHash("sha256").update(consentText).digest("hex"),
     consent_text: consentText,
+    consent_locale: consentLocale,
     ip: source.ip,
     user_agent: source.userAgent,
     page_url: source.pageUrl,

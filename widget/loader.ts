@@ -14,7 +14,8 @@
  */
 import type { EarlyAnswers } from "./shared/early-answers";
 import { earlyCampaignPath } from "./donate/campaign/campaign";
-import { localeOf } from "./i18n";
+import type { LocaleChooser } from "./i18n";
+import { chooseLocale } from "./i18n/choose";
 import { cardFrameOf, cardFrameUrl } from "./shared/open-card-frame";
 
 const DONATE = "givekit-donate";
@@ -26,11 +27,19 @@ type Catalogs = (locale: string) => Promise<unknown>;
  * Asks for another element's chunk, and its catalog in `locale`, when this loader has not
  * fetched it yet: for an element a chunk creates where the watcher does not look (a shadow root).
  */
-export type NeedElement = (tag: string, locale?: string | null) => void;
+export type NeedElement = (tag: string, locale: string) => void;
 
-/** What every chunk exports (widget/chunks/): it defines its element(s), with its catalogs. */
+/**
+ * What every chunk exports (widget/chunks/): it defines its element(s), with its catalogs and
+ * this loader's way of choosing each element's language (one copy per page, not one per chunk).
+ */
 interface ElementChunk {
-  define(messages: Catalogs, need: NeedElement, early: EarlyAnswers): void | Promise<void>;
+  define(
+    messages: Catalogs,
+    need: NeedElement,
+    early: EarlyAnswers,
+    choose: LocaleChooser,
+  ): void | Promise<void>;
 }
 
 /** Where the chunks are, relative to widget.js: written by the build (vite.config.ts). */
@@ -39,8 +48,11 @@ export interface ChunkTable {
   elements: Record<string, string>;
   /** Every element in one chunk: smaller than two alone, each bringing its own Preact and zod. */
   all: string;
-  /** Each chunk's catalogs (a tag's, or "all") by language: what its elements say, and no more. */
-  messages: Record<string, Record<string, string>>;
+  /**
+   * The catalogs' version: each chunk's catalog in a language (what its elements say, and no
+   * more) is assets/NAME-LOCALE-VERSION.js beside it (vite.config.ts).
+   */
+  catalogs: string;
 }
 
 /**
@@ -49,7 +61,7 @@ export interface ChunkTable {
  * watchForElements({
  *   elements: { "givekit-donate": "assets/donate-1a2b.js" },
  *   all: "assets/all-3c4d.js",
- *   messages: { "givekit-donate": { en: "assets/donate-en-5e6f.js" }, all: { en: "assets/all-en-7a8b.js" } },
+ *   catalogs: "5e6f7a8b", // assets/donate-en-5e6f7a8b.js, assets/all-es-5e6f7a8b.js…
  * }, script.src);
  */
 export function watchForElements(chunks: ChunkTable, base: string): void {
@@ -60,11 +72,11 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
       for (const node of record.addedNodes) if (node instanceof Element) load(node);
   });
 
-  /** A chunk's catalogs, each requested once (again after a failure); unknown languages are English, as in widget/i18n. */
-  function catalogsOf(files: Record<string, string>): Catalogs {
+  /** A chunk's catalogs (its key a tag, or "all"), each requested once (again after a failure). */
+  function catalogsOf(key: string): Catalogs {
     const requests = new Map<string, Promise<unknown>>();
     return (locale) => {
-      const url = new URL(files[locale] ?? files.en!, base).href;
+      const url = new URL(`assets/${key.replace("givekit-", "")}-${locale}-${chunks.catalogs}.js`, base).href;
       let request = requests.get(url);
       if (!request) {
         request = import(/* @vite-ignore */ url).then((module: { messages: unknown }) => module.messages);
@@ -92,7 +104,7 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
   function startDonateForms() {
     for (const form of document.querySelectorAll(DONATE)) {
       const get = (name: string) => form.getAttribute(name);
-      const locale = localeOf(get("locale"));
+      const locale = chooseLocale(form);
       const path = earlyCampaignPath(get);
       const url = path && get("proxy") === null && new URL(path, base).href;
       if (url && !early.has(url)) {
@@ -126,18 +138,16 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
     key: string,
     file: string,
     tags: string[],
-    locales: (string | null | undefined)[] = [...document.querySelectorAll(tags.join(","))].map((element) =>
-      element.getAttribute("locale"),
-    ),
+    locales: string[] = [...document.querySelectorAll(tags.join(","))].map(chooseLocale),
   ) {
     for (const tag of tags) waiting.delete(tag);
     if (waiting.size === 0) observer.disconnect();
-    const catalogs = catalogsOf(chunks.messages[key]!);
-    for (const locale of locales) catalogs(locale ?? "en").catch(() => undefined);
+    const catalogs = catalogsOf(key);
+    for (const locale of locales) catalogs(locale).catch(() => undefined);
     const code = import(/* @vite-ignore */ new URL(file, base).href);
     if (tags.includes(DONATE)) startDonateForms();
     code.then(
-      (chunk: ElementChunk) => chunk.define(catalogs, need, take),
+      (chunk: ElementChunk) => chunk.define(catalogs, need, take, chooseLocale),
       () => console.error(`[givekit] <${tags.join(">, <")}> could not be loaded from ${proxyOrigin}.`),
     );
   }

@@ -47,14 +47,7 @@ import { readDonation, readDonationStatus } from "./donate/outcome/donation-resp
 import { readCampaign, readPeers } from "./donate/base/responses";
 import { readProgress } from "./shared/read-progress";
 import { readLeaderboard, readLive, readWall } from "./shared/read-feeds";
-import {
-  KEYWORD,
-  LOCALE,
-  POSITIVE_AMOUNT,
-  SHORTCODE,
-  text as attributeText,
-  type Rule,
-} from "./shared/attributes";
+import { KEYWORD, POSITIVE_AMOUNT, SHORTCODE, text as attributeText, type Rule } from "./shared/attributes";
 import { readFromFrameMessage, readToFrameMessage } from "./shared/frame-messages";
 
 const RUNS = 2000;
@@ -385,11 +378,10 @@ describe("widget/shared/attributes.ts reads attributes as the schemas they stand
     expect(holdsTo(schema, readerOf(attributeText(5)), values)).toBeGreaterThan(RUNS / 10);
   });
 
-  it("matching(pattern): SHORTCODE, KEYWORD and LOCALE as their patterns", () => {
+  it("matching(pattern): SHORTCODE and KEYWORD as their patterns", () => {
     const rules: [Rule, RegExp][] = [
       [SHORTCODE, SHORTCODE_PATTERN],
       [KEYWORD, KEYWORD_PATTERN],
-      [LOCALE, /^(en|es)(-[A-Za-z0-9]{2,8})?$/i],
     ];
     for (const [rule, pattern] of rules) {
       const schema = zm.string().check(zm.regex(pattern));

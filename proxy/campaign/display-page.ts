@@ -6,6 +6,8 @@
  */
 import { renderSVG } from "uqr";
 import type { Campaign, DisplaySettings } from "../../contract/api";
+import { DISPLAY_WORDS } from "../../contract/display-words";
+import { RTL_LOCALES } from "../../contract/locales";
 
 /** The page's policy: its own script and stylesheet, its own API, nothing else; never framed. */
 export const DISPLAY_CSP = [
@@ -18,31 +20,6 @@ export const DISPLAY_CSP = [
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join("; ");
-
-const WORDS = {
-  en: {
-    text: (keyword: string, shortcode: string) =>
-      `Text <strong>${keyword}</strong> to <strong>${shortcode}</strong>`,
-    scan: "or scan to give",
-    latest: "Latest gifts",
-    teams: "Top teams",
-    fundraisers: "Top fundraisers",
-    bar: "Progress toward the goal",
-    reached: "Goal reached! Thank you!",
-    loading: "Loading…",
-  },
-  es: {
-    text: (keyword: string, shortcode: string) =>
-      `Envíe <strong>${keyword}</strong> al <strong>${shortcode}</strong>`,
-    scan: "o escanee para donar",
-    latest: "Últimos donativos",
-    teams: "Equipos destacados",
-    fundraisers: "Recaudadores destacados",
-    bar: "Avance hacia la meta",
-    reached: "¡Meta alcanzada! ¡Gracias!",
-    loading: "Cargando…",
-  },
-};
 
 const ESCAPES: Record<string, string> = {
   "&": "&amp;",
@@ -64,12 +41,13 @@ export function displayPage(
   assets: { script: string; style: string },
 ) {
   const locale = display.locale ?? "en";
-  const t = WORDS[locale];
+  const t = DISPLAY_WORDS[locale];
+  const dir = RTL_LOCALES.includes(locale) ? "rtl" : "ltr";
   const api = `/v1/campaigns/${encodeURIComponent(campaign.shortcode)}/${encodeURIComponent(campaign.keyword)}`;
   const title = escapeHtml(display.title ?? campaign.keyword);
   const of = campaign.peer_fundraising ? "teams" : null;
   return `<!doctype html>
-<html lang="${locale}">
+<html lang="${locale}" dir="${dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -232,6 +232,7 @@ const CONSENT_COLUMNS = [
   "keyword",
   "shortcode",
   "consent_text",
+  "consent_locale",
   "consent_text_sha256",
   "consented_at",
   "ip",

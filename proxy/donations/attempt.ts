@@ -108,6 +108,7 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
         shortcode: campaign.shortcode,
       },
       request.sms_consent_text!,
+      request.sms_consent_locale ?? null,
     );
     consent = await beginConsent(
       deps.store,

@@ -89,7 +89,12 @@ export async function runOptIn(deps: OptInDeps, run: OptInRun): Promise<Subscrip
   // The schema gives the number back as its ten digits.
   const { mobilenumber } = request;
   // The consent is on record (durably) before the number is sent anywhere.
-  const record = consentRecord(run.consent, { mobilenumber, ...target }, request.consent_text);
+  const record = consentRecord(
+    run.consent,
+    { mobilenumber, ...target },
+    request.consent_text,
+    request.consent_locale ?? null,
+  );
   const consent = await beginConsent(
     deps.store,
     record,

@@ -94,6 +94,8 @@ export interface ConsentRecord {
   consent_text_sha256: string;
   /** The disclosure the person was shown, word for word; null on records kept before it was. */
   consent_text: string | null;
+  /** The language that text was shown in ("ht", "en"…); null on records kept before it was. */
+  consent_locale: string | null;
   consented_at: string;
   ip: string;
   user_agent: string | null;
@@ -101,8 +103,12 @@ export interface ConsentRecord {
   outcome: string;
 }
 
-export type NewConsent = Omit<ConsentRecord, "id" | "consented_at" | "outcome" | "consent_text"> & {
+export type NewConsent = Omit<
+  ConsentRecord,
+  "id" | "consented_at" | "outcome" | "consent_text" | "consent_locale"
+> & {
   consent_text: string;
+  consent_locale?: string | null;
 };
 
 export interface ClaimRequest {

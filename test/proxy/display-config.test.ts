@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { Campaign } from "../../contract/api";
+import { displayPage } from "../../proxy/campaign/display-page";
 import { loadDisplays } from "../../proxy/campaign/directory";
 import { ConfigError, DEFAULT_CAMPAIGNS_PATH, loadCampaigns } from "../../proxy/config";
 
@@ -48,5 +50,39 @@ describe("the campaigns file's displays", () => {
     expect(
       problemOf([{ shortcode: "71777", keyword: "HOPE", donate_url: "https://x.example", colour: "red" }]),
     ).toMatch(/displays\.0: unknown field colour/);
+  });
+});
+
+describe("the display's page in the campaign's language", () => {
+  const campaign = { shortcode: "71777", keyword: "HOPE", peer_fundraising: true } as Campaign;
+  const assets = { script: "/display/display.js", style: "/display/display.css" };
+
+  it("speaks Arabic right to left: lang and dir on the page, its words and the keyword to text", () => {
+    const page = displayPage(
+      campaign,
+      { ...campaign, donate_url: "https://hope.example/give", locale: "ar" },
+      assets,
+    );
+    expect(page).toContain('<html lang="ar" dir="rtl">');
+    expect(page).toContain("أحدث التبرعات");
+    expect(page).toContain("أرسل <strong>HOPE</strong> إلى <strong>71777</strong>");
+  });
+
+  it.each(["vi", "ht", "zh-Hant"] as const)("%s: left to right, no English heading left", (locale) => {
+    const page = displayPage(
+      campaign,
+      { ...campaign, donate_url: "https://hope.example/give", locale },
+      assets,
+    );
+    expect(page).toContain(`<html lang="${locale}" dir="ltr">`);
+    expect(page).not.toContain("Latest gifts");
+  });
+
+  it("refuses a language givekit does not speak, naming the field", () => {
+    expect(
+      problemOf([
+        { shortcode: "71777", keyword: "HOPE", donate_url: "https://x.example", locale: "klingon" },
+      ]),
+    ).toMatch(/displays\.0\.locale/);
   });
 });

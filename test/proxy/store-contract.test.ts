@@ -524,6 +524,31 @@ describe.each(adapters)("the $name store", (adapter) => {
       });
     });
 
+    it("keeps the language the text was shown in beside it, and none for a record without one", async () => {
+      const store = await open();
+      const shown = "Lè w enskri, ou dakò resevwa mesaj tèks otomatik regilye nan men Hope Shelter.";
+      const record = (consent_locale?: string) =>
+        store.recordConsent({
+          mobilenumber: "5550101234",
+          list: "Hope Alerts",
+          keyword: null,
+          shortcode: null,
+          consent_text_sha256: consent_locale ? "cd".repeat(32) : "ef".repeat(32),
+          consent_text: consent_locale ? shown : CONSENT_SHOWN,
+          ...(consent_locale && { consent_locale }),
+          ip: "203.0.113.5",
+          user_agent: null,
+          page_url: null,
+        });
+      await record("ht");
+      await record();
+      const records = await store.consents();
+      expect(records.map(({ consent_text, consent_locale }) => [consent_text, consent_locale])).toEqual([
+        [shown, "ht"],
+        [CONSENT_SHOWN, null],
+      ]);
+    });
+
     it("keeps every record's text when many share one, and each its own when they differ", async () => {
       const store = await open();
       const consent = (text: string, sha: string) =>

@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { main } from "../../proxy/cli/main";
 import { CONSENT_TEXT, readStore, upstreamCalls, useStack } from "./support";
 
 const SUBSCRIBE_PATH = "/api/v2/subscriptions/subscribe.json";
@@ -51,6 +52,43 @@ describe("POST /v1/subscriptions", () => {
     });
     expect(Date.parse(record!.consented_at)).toBeGreaterThanOrEqual(before - 1000);
     await expect.poll(() => readStore(ctx.proxy.dataDir).consents[0]?.outcome).toBe("subscribed");
+  });
+
+  it("keeps the disclosure in the donor's language with its tag (ht); `givekit consents export` shows both", async () => {
+    const { optinHt, commonHt } = await import("../../widget/i18n/ht");
+    const shown = `${optinHt.disclosure("Hope Shelter")} ${commonHt.terms} ${optinHt.and} ${commonHt.privacy}.`;
+    const reply = await ctx.api.post(
+      "/v1/subscriptions",
+      optIn({ consent_text: shown, consent_locale: "ht" }),
+    );
+    expect(reply.status).toBe(201);
+    const [record] = readStore(ctx.proxy.dataDir).consents;
+    expect(record).toMatchObject({ consent_text: shown, consent_locale: "ht" });
+
+    let out = "";
+    const code = await main(
+      ["consents", "export", "--format", "json"],
+      {
+        GIVEKIT_DATA_DIR: ctx.proxy.dataDir,
+        UPSTREAM_BASE_URL: ctx.sandbox.url,
+        UPSTREAM_PRIVATE_TOKEN: "x",
+        UPSTREAM_PUBLIC_TOKEN: "y",
+      },
+      { write: (text: string) => (out += text) },
+      { write: () => undefined },
+    );
+    expect(code).toBe(0);
+    expect(JSON.parse(out.trim().split("\n")[0]!)).toMatchObject({
+      consent_text: shown,
+      consent_locale: "ht",
+    });
+  });
+
+  it("refuses a consent_locale givekit does not speak → 400 naming it; nothing sent", async () => {
+    const reply = await ctx.api.post("/v1/subscriptions", optIn({ consent_locale: "klingon" }));
+    expect(reply.status).toBe(400);
+    expect(JSON.stringify(reply.json)).toContain("consent_locale");
+    expect(await ctx.sandbox.subscriptions()).toEqual([]);
   });
 
   it("subscribes to a keyword + shortcode of a served campaign", async () => {

@@ -4,7 +4,7 @@
  * the first open, its code fetched when the donor reaches for the button.
  */
 import { DONATE_ATTRIBUTES } from "../donate/base/attribute-names";
-import { loadedMessages, loadMessages, localeOf } from "../i18n";
+import { chooseLocale, isRtl, loadedMessages, loadMessages } from "../i18n";
 import type { NeedElement } from "../loader";
 import { tellCardFrame } from "../shared/tell-card-frame";
 import { adoptStyles } from "../shared/styles";
@@ -42,7 +42,7 @@ export class ButtonElement extends HTMLElement {
       dialog.append(close);
       shadow.append(button, dialog);
       // The form's code, as the donor reaches for the button: by the click it is on its way.
-      const prefetch = () => need(FORM, this.getAttribute("locale"));
+      const prefetch = () => need(FORM, chooseLocale(this));
       button.addEventListener("pointerenter", prefetch);
       button.addEventListener("focus", prefetch);
       button.addEventListener("click", () => this.#open());
@@ -72,7 +72,7 @@ export class ButtonElement extends HTMLElement {
 
   #open() {
     if (!this.#form) {
-      need(FORM, this.getAttribute("locale"));
+      need(FORM, chooseLocale(this));
       this.#form = document.createElement(FORM);
       for (const name of DONATE_ATTRIBUTES) this.#copy(name);
       this.#dialog.append(this.#form);
@@ -89,7 +89,7 @@ export class ButtonElement extends HTMLElement {
   }
 
   #label() {
-    const locale = this.getAttribute("locale");
+    const locale = chooseLocale(this);
     const t = loadedMessages(locale)?.button;
     if (!t) {
       loadMessages(locale).then(
@@ -101,7 +101,8 @@ export class ButtonElement extends HTMLElement {
     const label = this.getAttribute("label");
     this.#button.textContent = label || t.label;
     this.#dialog.setAttribute("aria-label", label || t.label);
-    this.#dialog.lang = localeOf(locale);
+    this.#dialog.lang = locale;
+    this.#dialog.dir = isRtl(locale) ? "rtl" : "ltr";
     this.#close.setAttribute("aria-label", t.close);
   }
 }

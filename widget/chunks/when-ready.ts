@@ -1,4 +1,11 @@
-import { loadMessages, useMessageSource, type MessageSource } from "../i18n";
+import {
+  chooseLocale,
+  loadMessages,
+  useLocaleChooser,
+  useMessageSource,
+  type LocaleChooser,
+  type MessageSource,
+} from "../i18n";
 import type { NeedElement } from "../loader";
 import { rememberScriptOrigin } from "../shared/proxy-url";
 import { useEarlyAnswers, type EarlyAnswers } from "../shared/early-answers";
@@ -18,11 +25,17 @@ import { useEarlyAnswers, type EarlyAnswers } from "../shared/early-answers";
 export function definer(chunkUrl: string, tags: readonly string[], define: (need: NeedElement) => void) {
   // The chunk is served by the proxy, like widget.js: its origin is the elements' default `proxy`.
   rememberScriptOrigin(chunkUrl);
-  return async (messages: MessageSource, need: NeedElement, early?: EarlyAnswers): Promise<void> => {
+  return async (
+    messages: MessageSource,
+    need: NeedElement,
+    early?: EarlyAnswers,
+    choose?: LocaleChooser,
+  ): Promise<void> => {
     useMessageSource(messages);
+    if (choose) useLocaleChooser(choose);
     useEarlyAnswers(early);
     const elements = document.querySelectorAll(tags.join(","));
-    const locales = new Set([...elements].map((element) => element.getAttribute("locale")));
+    const locales = new Set([...elements].map(chooseLocale));
     await Promise.allSettled([...locales].map((locale) => loadMessages(locale)));
     define(need);
   };

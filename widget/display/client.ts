@@ -9,26 +9,11 @@
 import "./display.css";
 import type { LiveMessage, Peer, WallEntry } from "../../contract/api";
 import { ANONYMOUS } from "../../contract/gala";
+import { DISPLAY_WORDS } from "../../contract/display-words";
+import { INTL_TAGS, matchLocale } from "../../contract/locales";
 import { toCents } from "../../contract/money";
 import { readLive } from "../shared/read-feeds";
 import { ageText } from "../shared/age-text";
-
-const WORDS = {
-  en: {
-    donors: (n: number) => (n === 1 ? "1 donor" : `${n.toLocaleString("en-US")} donors`),
-    ofGoal: (goal: string) => `of ${goal}`,
-    anonymous: ANONYMOUS,
-    reconnecting: (age: string) => `Reconnecting… these figures are from ${age}`,
-    empty: "Be the first to give!",
-  },
-  es: {
-    donors: (n: number) => (n === 1 ? "1 donante" : `${n.toLocaleString("es-US")} donantes`),
-    ofGoal: (goal: string) => `de ${goal}`,
-    anonymous: "Anónimo",
-    reconnecting: (age: string) => `Reconectando… estas cifras son de ${age}`,
-    empty: "¡Sea la primera persona en donar!",
-  },
-};
 
 /** Shown at most this many gifts and peers: what fits the screen at 1280x720 with type read from the back. */
 const WALL_SHOWN = 8;
@@ -37,8 +22,10 @@ const LEADERS_SHOWN = 5;
 const REOPEN_MS = 5000;
 
 const root = document.documentElement;
-const locale = root.lang === "es" ? "es" : "en";
-const t = WORDS[locale];
+const locale = matchLocale(root.lang) ?? "en";
+const t = DISPLAY_WORDS[locale];
+/** The tag Intl formats the screen's money and ages with. */
+const intlTag = INTL_TAGS[locale] ?? locale;
 const main = document.querySelector<HTMLElement>("[data-live]")!;
 const api = main.dataset.live!;
 /** The feed with the leaderboard in it: one stream, one report read, for every figure on the screen. */
@@ -50,7 +37,7 @@ let reached = false;
 
 function money(amount: string, currency: string): string {
   const cents = toCents(amount);
-  return new Intl.NumberFormat(locale === "es" ? "es-US" : "en-US", {
+  return new Intl.NumberFormat(intlTag, {
     style: "currency",
     currency,
     maximumFractionDigits: cents % 100 === 0 ? 0 : 2,
@@ -99,7 +86,7 @@ function showWall(entries: (WallEntry & { credited?: string | null })[], currenc
       item.append(
         element("span", "name", entry.name === ANONYMOUS ? t.anonymous : entry.name),
         element("span", "amount", money(entry.amount, currency)),
-        element("span", "when", ageText(entry.at, now, locale)),
+        element("span", "when", ageText(entry.at, now, intlTag)),
       );
       if (entry.credited) item.append(element("span", "credited", entry.credited));
       return item;
@@ -124,7 +111,7 @@ function showLeaders(leaders: Peer[], currency: string) {
 function reconnecting(on: boolean) {
   const note = $("status");
   note.hidden = !on;
-  if (on && last) note.textContent = t.reconnecting(ageText(last.progress.updated_at, Date.now(), locale));
+  if (on && last) note.textContent = t.reconnecting(ageText(last.progress.updated_at, Date.now(), intlTag));
   document.body.classList.toggle("offline", on);
 }
 

@@ -12,7 +12,9 @@ import { amountWithinRange, prefill } from "./gift/prefill";
 // Last: widget.js lays modules out in import order, and gzip does best with the message
 // catalogs after the code that reads them rather than ahead of zod (about 0.4 KB).
 import { Fallback } from "../shared/Fallback";
-import { messagesFor } from "../i18n";
+import { isRtl, messagesFor, type Locale } from "../i18n";
+import { loadLater } from "./load-later";
+import { LanguageSwitch } from "../shared/LanguageSwitch";
 
 type WidgetProps = DonateProps & { host: HTMLElement };
 
@@ -21,8 +23,9 @@ const Outcome = lazy(rest, "Outcome");
 
 /** <givekit-donate>'s content: loads the campaign, then shows the form or the outcome. */
 export function DonateWidget(props: WidgetProps) {
-  const { host: _host, ...given } = props;
-  // A new model (and a fresh form) only when the attributes change what is being given to.
+  const { host: _host, locale: _locale, ...given } = props;
+  // A new model (and a fresh form) only when the attributes change what is being given to: a
+  // change of language keeps the form and what the donor typed.
   return <Donation key={JSON.stringify(given)} {...props} />;
 }
 
@@ -70,6 +73,8 @@ class Donation extends Reactive<WidgetProps> {
 
   view({ host, locale, heading, layout }: WidgetProps) {
     const { model } = this;
+    // The model reads its language when it says something (the SMS disclosure, the rest's words).
+    model.props.locale = locale;
     const t = messagesFor(locale);
     const state = model.loadState.value;
     const status = model.status.value;
@@ -77,7 +82,23 @@ class Donation extends Reactive<WidgetProps> {
     return (
       // Its own language, as the opt-in form says its own: a Spanish form on an English page is read in Spanish.
       // While the campaign loads, the whole form keeps the room widget.js gave it (room.css).
-      <div lang={locale} class={`gk-${layout}${state === "loading" ? " gk-loading" : ""}`}>
+      // Arabic reads right to left: the layout follows by logical properties (donate.css).
+      <div
+        lang={locale}
+        dir={isRtl(locale) ? "rtl" : "ltr"}
+        class={`gk-${layout}${state === "loading" ? " gk-loading" : ""}`}
+      >
+        {host.getAttribute("locales")?.includes(",") ? (
+          <div class="gk-language-room">
+            <LanguageSwitch
+              host={host}
+              locale={locale}
+              label={t.common.language}
+              // A form past its first step has the rest's words: the new language's come first.
+              prepare={(next: Locale) => (t.donateLater ? loadLater(next) : Promise.resolve())}
+            />
+          </div>
+        ) : null}
         <h2 id={HEADING_ID} part="heading">
           {heading ?? t.donate.heading}
         </h2>

@@ -257,6 +257,8 @@ describe("the donation form", () => {
       sms_consent_text: expect.stringMatching(
         /^Optional\. By checking this box you agree to receive recurring automated text messages from Hope Shelter Alerts .* Terms Privacy Policy$/,
       ),
+      // …and the language it was shown in.
+      sms_consent_locale: "en",
       memo: "For the walkers",
       donor: {
         first_name: "Grace",

@@ -87,9 +87,10 @@ export function createDonationModel({ api, props, search = "" }: DonationModelDe
     // The card as the frame tells it, and the frame's port: both come with later.ts.
     cardPort ??= module.createCardPort(props.proxyUrl);
     // The SMS disclosure as the form shows it, word for word (sent with a ticked SMS box).
-    donor ??= module.createDonorModel(props.fields, () =>
-      module.smsConsentText(messagesFor(props.locale), props.programName),
-    );
+    donor ??= module.createDonorModel(props.fields, () => ({
+      text: module.smsConsentText(messagesFor(props.locale), props.programName),
+      locale: props.locale,
+    }));
     // Its extra comes only to a form that asks for a dedication.
     dedication ??= module.createDedicationModel?.() ?? null;
     sending ??= module.createSend({

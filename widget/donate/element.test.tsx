@@ -41,7 +41,6 @@ describe("<givekit-donate>", () => {
     ["keyword", "NO SPACES ALLOWED"],
     ["frequencies", "once,weekly"],
     ["default-frequency", "quarterly"],
-    ["locale", "fr"],
     ["fundraiser", "1 OR 1=1"],
     ["terms-url", "javascript:alert(1)"],
     ["proxy", "ftp://give.example.org"],
@@ -65,6 +64,56 @@ describe("<givekit-donate>", () => {
     expect(shadow.getByRole("note").textContent).toMatch(/not available right now/);
     expect(shadow.queryByRole("button")).toBeNull();
     expect(fetchStub).not.toHaveBeenCalled();
+  });
+
+  it('speaks another language when locale="xx" is one givekit does not speak, saying so once', async () => {
+    stubProxy();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    document.documentElement.lang = "vi-VN";
+    try {
+      const { element, shadow } = place(
+        '<givekit-donate proxy="https://give.example.org" shortcode="71777" keyword="HOPE" locale="xx"></givekit-donate>',
+      );
+      // The next rule, the page's language: a Vietnamese form, not an empty one.
+      expect(await shadow.findByRole("button", { name: "Tiếp" })).toBeTruthy();
+      const root = shadow.getByRole("heading", { level: 2 }).closest("[lang]")!;
+      expect([root.getAttribute("lang"), root.getAttribute("dir")]).toEqual(["vi", "ltr"]);
+      element.setAttribute("heading", "Give");
+      await shadow.findByRole("heading", { name: "Give" });
+      expect(warn.mock.calls.filter(([text]) => String(text).includes('locale="xx"'))).toHaveLength(1);
+    } finally {
+      document.documentElement.lang = "";
+    }
+  });
+
+  it('speaks Arabic right to left, its root dir="rtl", for locale="ar-EG"', async () => {
+    stubProxy();
+    const { shadow } = place(
+      '<givekit-donate proxy="https://give.example.org" shortcode="71777" keyword="HOPE" locale="ar-EG"></givekit-donate>',
+    );
+    expect(await shadow.findByRole("button", { name: "التالي" })).toBeTruthy();
+    const root = shadow.getByRole("heading", { level: 2 }).closest("[lang]")!;
+    expect([root.getAttribute("lang"), root.getAttribute("dir")]).toEqual(["ar", "rtl"]);
+  });
+
+  it("switches language mid-form (locales) keeping what the donor typed", async () => {
+    stubProxy();
+    const { element, shadow } = place(
+      '<givekit-donate proxy="https://give.example.org" shortcode="71777" keyword="HOPE" locales="en,fr,ko"></givekit-donate>',
+    );
+    fireEvent.click(await shadow.findByRole("radio", { name: "Other" }));
+    fireEvent.input(shadow.getByRole("textbox", { name: "Other amount" }), { target: { value: "42" } });
+    const language = await shadow.findByRole("combobox", { name: "Language" });
+    expect([...(language as HTMLSelectElement).options].map((option) => option.textContent)).toEqual([
+      "English",
+      "Français",
+      "한국어",
+    ]);
+    fireEvent.change(language, { target: { value: "fr" } });
+    expect(await shadow.findByRole("button", { name: "Suivant" })).toBeTruthy();
+    expect(element.getAttribute("locale")).toBe("fr");
+    expect((shadow.getByRole("textbox", { name: "Autre montant" }) as HTMLInputElement).value).toBe("42");
+    expect(shadow.getByRole("combobox", { name: "Langue" })).toBeTruthy();
   });
 
   it("asks for a campaign when none is named", () => {

@@ -5,10 +5,16 @@ import { monthlyPrompt as monthlyInvitation } from "./gift/monthly-prompt";
 import { dedication } from "./options/dedication-fields";
 import { rest as restOfForm } from "./rest";
 
-/** What the form says after its first step, by language: fetched beside later.ts. */
-const LATER_WORDS: Record<Locale, () => Promise<{ messages: Catalog }>> = {
-  en: () => import("../chunks/messages/donate-later-en"),
-  es: () => import("../chunks/messages/donate-later-es"),
+/**
+ * What the form says after its first step in `locale`: English's a chunk beside later.ts; another
+ * language's by its address beside this chunk, assets/donate-later-LOCALE-VERSION.js
+ * (vite.config.ts), rather than a table of every language's file in every English form.
+ */
+const laterWords = (locale: Locale): Promise<{ messages: Catalog }> => {
+  if (locale === "en") return import("../chunks/messages/donate-later-en");
+  // A name apart, so the build leaves the address to the page (not a glob of the files).
+  const file = `donate-later-${locale}-${__GIVEKIT_CATALOGS__}.js`;
+  return import(/* @vite-ignore */ new URL(file, import.meta.url).href);
 };
 
 /**
@@ -50,7 +56,7 @@ export const extrasFor = ({ fields, monthlyPrompt, dataLayer }: DonateProps): Ex
 export async function loadLater(locale: Locale, extras: readonly Extra[] = []): Promise<Later> {
   const [later, , ...parts] = await Promise.all([
     restOfForm.preload(),
-    addMessages(locale, "donateLater", LATER_WORDS[locale]),
+    addMessages(locale, "donateLater", () => laterWords(locale)),
     ...extras.map((extra) => extra && extra()),
   ]);
   return Object.assign({}, later, ...parts) as Later;

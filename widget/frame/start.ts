@@ -1,4 +1,5 @@
-import { frameEn } from "../i18n/frame-en";
+import { RTL_LOCALES, type Locale } from "../../contract/locales";
+import { frameEn, type FrameMessages } from "../i18n/frame-en";
 import { mountCardForm } from "./card-form";
 import { createFormEvents } from "./form-events";
 import { openFormSession } from "./form-session";
@@ -27,13 +28,34 @@ export function applyTheme(theme: Partial<Record<keyof typeof THEME, string>>): 
   root.dataset.themed = "";
 }
 
+/** A language's tag as the form sends it ("vi", "pt-BR", "zh-Hant"): all that may name a catalog's file. */
+const LOCALE_TAG = /^[a-z]{2}(-[A-Za-z]{2,4})?$/;
+
+/**
+ * The frame's words in the language the form asked for: English's in this script; another's
+ * (widget/i18n/frame-LOCALE.ts) by its address beside it, assets/frame-LOCALE-VERSION.js
+ * (vite.config.ts), rather than a table of every language's file in every English frame. A
+ * language that does not come leaves the frame in English, usable.
+ */
+async function frameWords(asked: string | null): Promise<[Locale, FrameMessages]> {
+  if (!asked || asked === "en" || !LOCALE_TAG.test(asked)) return ["en", frameEn];
+  const file = `frame-${asked}-${__GIVEKIT_CATALOGS__}.js`;
+  try {
+    // Each catalog's one export (frameFr, frameAr…).
+    const catalog = Object.values(await import(/* @vite-ignore */ new URL(file, import.meta.url).href))[0];
+    return [asked as Locale, catalog as FrameMessages];
+  } catch {
+    return ["en", frameEn];
+  }
+}
+
 /** Starts the card frame: checks who opened it, applies the theme, renders the form. */
 export async function startCardFrame(root: HTMLElement): Promise<void> {
   const params = new URLSearchParams(location.search);
-  const locale = params.get("locale") === "es" ? "es" : "en";
-  // English is in this script; another language is fetched only by a frame that speaks it.
-  const t = locale === "es" ? (await import("../i18n/frame-es")).frameEs : frameEn;
+  const [locale, t] = await frameWords(params.get("locale"));
   document.documentElement.lang = locale;
+  // Its labels read right to left in Arabic; the digits keep their order (frame.css).
+  document.documentElement.dir = RTL_LOCALES.includes(locale) ? "rtl" : "ltr";
   document.title = t.title;
   const parentOrigin = trustedParentOrigin(location.search);
   if (!parentOrigin) {

@@ -10,7 +10,7 @@ import {
   SHORTCODE_EXPECTED,
   SHORTCODE_PATTERN,
 } from "../../contract/patterns";
-import { localeOf } from "../i18n";
+import { chooseLocale } from "../i18n";
 import { formatMoney } from "../shared/format";
 import { getJson, part, PlainElement } from "../shared/plain-element";
 import { resolveProxyUrl } from "../shared/proxy-url";
@@ -92,7 +92,7 @@ export class GoalElement extends PlainElement<GoalProps> {
 
   #show(raised: string, goal: string | null, donors: number, currency: string) {
     const t = this.t!.goal;
-    const locale = localeOf(this.getAttribute("locale"));
+    const locale = chooseLocale(this);
     const money = (amount: string) => formatMoney(toCents(amount), currency, locale, true);
     const { raised: raisedText, ofGoal, bar, fill, donors: donorCount } = this.#figures;
     raisedText.textContent = t.raised(money(raised));

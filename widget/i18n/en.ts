@@ -23,6 +23,8 @@ export const commonEn = {
   lastNameRequired: "Enter your last name.",
   terms: "Terms",
   privacy: "Privacy Policy",
+  /** The language switch's name (its options are each language's own name). */
+  language: "Language",
 };
 
 export const optinEn = {

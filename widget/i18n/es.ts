@@ -21,6 +21,7 @@ export const commonEs: Messages["common"] = {
   lastNameRequired: "Escriba su apellido.",
   terms: "Términos",
   privacy: "Política de privacidad",
+  language: "Idioma",
 };
 
 export const optinEs: Messages["optin"] = {

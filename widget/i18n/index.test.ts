@@ -54,3 +54,29 @@ describe("addMessages: words fetched after the first catalog", () => {
     expect(i18n.messagesFor("en").donateLater.cardFrameTitle).toBe("Card details");
   });
 });
+
+describe("loadMessages: a language whose catalog does not come", () => {
+  it("falls back to English, the form usable, and says so once", async () => {
+    const i18n = await freshRegistry();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    i18n.useMessageSource(async (locale) => {
+      if (locale === "fr") throw new TypeError("Failed to fetch");
+      return { common: commonEn, donate: donateEn };
+    });
+    const messages = await i18n.loadMessages("fr");
+    expect(messages.donate.next).toBe("Next");
+    expect(i18n.messagesFor("fr").donate.heading).toBe("Make a donation");
+    expect(warn.mock.calls.map(([text]) => text)).toEqual([
+      '[givekit] the "fr" messages could not be loaded: showing English.',
+    ]);
+    warn.mockRestore();
+  });
+
+  it("English that does not come is an error the element shows as such", async () => {
+    const i18n = await freshRegistry();
+    i18n.useMessageSource(async () => {
+      throw new TypeError("Failed to fetch");
+    });
+    await expect(i18n.loadMessages("en")).rejects.toThrow("Failed to fetch");
+  });
+});

@@ -1,8 +1,9 @@
+import { INTL_TAGS, LOCALES, RTL_LOCALES, type Locale } from "../../contract/locales";
+import { warnOnce } from "./warn";
 import type { en } from "./en";
 
-/** The languages givekit speaks; each element chunk has a catalog in each beside it (vite.config.ts). */
-export const LOCALES = ["en", "es"] as const;
-export type Locale = (typeof LOCALES)[number];
+/** The languages givekit speaks (contract/locales.ts); each element chunk has a catalog in each beside it (vite.config.ts). */
+export { LOCALES, type Locale };
 export type Messages = typeof en;
 /**
  * What a language's catalog holds for one bundle: the sections its elements show. widget.js
@@ -32,9 +33,31 @@ export function isLocale(value: string): value is Locale {
   return (LOCALES as readonly string[]).includes(value);
 }
 
-/** A `locale` attribute's language; English when it is missing or unknown. */
+/** A language givekit speaks, as chooseLocale() gives it; English when it is missing or unknown. */
 export function localeOf(locale: string | null | undefined): Locale {
   return locale && isLocale(locale) ? locale : "en";
+}
+
+/** How an element's language is chosen: set by widget.js and givekit.js (choose.ts). */
+export type LocaleChooser = (element: Pick<Element, "getAttribute">) => Locale;
+
+// Until one is set, the `locale` attribute alone: so an element chunk carries no chooser of its
+// own, but takes widget.js's (widget/chunks/when-ready.ts), one copy per page.
+let chooser: LocaleChooser = (element) => localeOf(element.getAttribute("locale"));
+
+/** Sets how elements choose their language (widget/i18n/choose.ts's chooseLocale). */
+export function useLocaleChooser(next: LocaleChooser): void {
+  chooser = next;
+}
+
+/**
+ * The language an element speaks (see choose.ts).
+ *
+ * @example
+ * chooseLocale(element); // "vi" on a page without `lang`, for a browser reading vi-VN
+ */
+export function chooseLocale(element: Pick<Element, "getAttribute">): Locale {
+  return chooser(element);
 }
 
 /**
@@ -46,12 +69,16 @@ export function localeOf(locale: string | null | undefined): Locale {
 export function loadMessages(locale: string | null | undefined): Promise<Messages> {
   const language = localeOf(locale);
   if (!source) return Promise.reject(new Error("[givekit] no message source: useMessageSource() first."));
-  const catalog = (loading[language] ??= source(language).then(
+  const load = source;
+  const catalog = (loading[language] ??= load(language).then(
     (messages) => (loaded[language] = messages),
     (error: unknown) => {
       // A failed fetch (a network blip) may be tried again by the next render.
       delete loading[language];
-      throw error;
+      if (language === "en") throw error;
+      // Another language that does not come: the form speaks English rather than nothing.
+      warnOnce(`the "${language}" messages could not be loaded: showing English.`);
+      return loadMessages("en").then((english) => (loaded[language] ??= { ...english }));
     },
   ));
   return catalog as Promise<Messages>;
@@ -88,4 +115,23 @@ export function messagesFor(locale: string | null | undefined): Messages {
   const messages = loadedMessages(locale);
   if (!messages) throw new Error(`[givekit] the "${localeOf(locale)}" messages are not loaded yet.`);
   return messages;
+}
+
+/** Whether a language is written right to left (its element's root takes `dir="rtl"`). */
+export function isRtl(locale: Locale): boolean {
+  return RTL_LOCALES.includes(locale);
+}
+
+/** The tag Intl formats a language's money, numbers and dates with. */
+export function intlTag(locale: Locale): string {
+  return INTL_TAGS[locale] ?? locale;
+}
+
+/**
+ * Text that keeps its own direction inside a sentence (an amount, a phone number): set apart by
+ * Unicode's first-strong isolate in a right-to-left language, so "$25.00" does not turn into
+ * "25.00$" inside Arabic; as it is in the others.
+ */
+export function isolate(text: string, locale: Locale): string {
+  return isRtl(locale) ? `\u2068${text}\u2069` : text;
 }

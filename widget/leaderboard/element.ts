@@ -18,7 +18,7 @@ import {
   SHORTCODE_EXPECTED,
   SHORTCODE_PATTERN,
 } from "../../contract/patterns";
-import { localeOf } from "../i18n";
+import { chooseLocale } from "../i18n";
 import { formatMoney } from "../shared/format";
 import { LiveElement } from "../shared/live-feed";
 import { getJson, part } from "../shared/plain-element";
@@ -130,7 +130,7 @@ export class LeaderboardElement extends LiveElement<LeaderboardProps, Board> {
   protected show({ leaders, currency }: Board) {
     const t = this.t!.leaderboard;
     const props = this.props!;
-    const locale = localeOf(this.getAttribute("locale"));
+    const locale = chooseLocale(this);
     const money = (amount: string) => formatMoney(toCents(amount), currency, locale, true);
     const heading = part("h2", "heading", props.of === "teams" ? t.teams : t.fundraisers);
     if (leaders.length === 0) return this.fill(heading, part("p", "empty", t.empty));

@@ -183,6 +183,7 @@ describe("<givekit-optin> form: success", () => {
         lastname: "Lovelace",
         consent: true,
         consent_text: shownDisclosure,
+        consent_locale: "en",
       });
       expect(events.slice(1)).toEqual([{ type: "givekit:subscribe", detail: { status: "subscribed" } }]);
       expect(JSON.stringify(events)).not.toContain("010");

@@ -1,5 +1,6 @@
 import type { TargetedEvent } from "preact";
-import { messagesFor, type Messages } from "../i18n";
+import { isolate, isRtl, messagesFor, type Messages } from "../i18n";
+import { LanguageSwitch } from "../shared/LanguageSwitch";
 import { createApiClient } from "../shared/api-client";
 import { emit } from "../shared/events";
 import { Announce, Checkbox, ExternalLink, focusField } from "../shared/Field";
@@ -56,7 +57,12 @@ export class OptinForm extends Reactive<OptinFormProps> {
       event.preventDefault();
       const form = event.currentTarget;
       const api = createApiClient(proxyUrl);
-      const result = await model.submit({ api, target, consentText: consentTextFor(t, programName) });
+      const result = await model.submit({
+        api,
+        target,
+        consentText: consentTextFor(t, programName),
+        consentLocale: locale,
+      });
       if (result.kind === "invalid") {
         focusField(form, result.fields[0]!);
         if (result.code) emit(host, "givekit:error", { code: result.code });
@@ -89,7 +95,18 @@ export class OptinForm extends Reactive<OptinFormProps> {
               : "";
 
     return (
-      <section class="gk-optin" part="optin" aria-labelledby={HEADING_ID} lang={locale}>
+      <section
+        class="gk-optin"
+        part="optin"
+        aria-labelledby={HEADING_ID}
+        lang={locale}
+        dir={isRtl(locale) ? "rtl" : "ltr"}
+      >
+        {host.getAttribute("locales")?.includes(",") ? (
+          <div class="gk-language-room">
+            <LanguageSwitch host={host} locale={locale} label={t.common.language} />
+          </div>
+        ) : null}
         <h2 id={HEADING_ID} part="heading">
           {o.heading}
         </h2>
@@ -99,7 +116,7 @@ export class OptinForm extends Reactive<OptinFormProps> {
             <h3 tabIndex={-1} ref={focusOnMount}>
               {o.successHeading}
             </h3>
-            <p>{o.successBody(programName, status.number)}</p>
+            <p>{o.successBody(programName, isolate(status.number, locale))}</p>
           </div>
         ) : (
           <form part="form" noValidate onSubmit={onSubmit}>

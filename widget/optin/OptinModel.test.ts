@@ -7,6 +7,7 @@ const context = {
   api: createApiClient("https://proxy.example.org"),
   target: { list: "Hope Alerts" },
   consentText: "By subscribing, you agree to receive recurring automated text messages.",
+  consentLocale: "en" as const,
 };
 
 function filledModel(mobile: string) {

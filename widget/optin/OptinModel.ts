@@ -1,3 +1,4 @@
+import type { Locale } from "../i18n";
 import { signal } from "@preact/signals-core";
 import type { SubscriptionRequest, SubscriptionResponse } from "../../contract/api";
 import { UNREACHABLE, type WidgetErrorCode } from "../../contract/errors";
@@ -41,6 +42,8 @@ export interface SubmitContext {
   api: ApiClient;
   target: OptinTarget;
   consentText: string;
+  /** The language that text is in: kept with it on the consent record. */
+  consentLocale: Locale;
 }
 
 /** What happened on submit, so the form can move focus and fire events. */
@@ -135,6 +138,7 @@ export function createOptinModel() {
         lastname: filled.lastName.trim(),
         consent: true,
         consent_text: context.consentText,
+        consent_locale: context.consentLocale,
       };
       form.start();
       const result = await context.api.post<SubscriptionResponse>("/v1/subscriptions", body);

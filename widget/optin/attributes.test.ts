@@ -35,7 +35,7 @@ describe("<givekit-optin> attributes", () => {
     });
   });
 
-  it("accepts a keyword and shortcode instead of a list, and a Spanish locale", () => {
+  it("accepts a keyword and shortcode instead of a list, and a Spanish locale; an unknown locale is no refusal", () => {
     const result = read({
       ...complete,
       list: undefined,
@@ -45,6 +45,8 @@ describe("<givekit-optin> attributes", () => {
     });
     expect(result.ok && result.props.target).toEqual({ keyword: "HOPE", shortcode: "71777" });
     expect(result.ok && result.props.locale).toBe("es");
+    const unknown = read({ ...complete, locale: "xx" });
+    expect(unknown.ok && unknown.props.locale).toBe("en");
   });
 
   it.each(["program-name", "terms-url", "privacy-url"])("refuses to render without %s, naming it", (name) => {
@@ -73,10 +75,9 @@ describe("<givekit-optin> attributes", () => {
     expect(problemOf({ ...complete, list: undefined, shortcode: "71777" })).toContain('"keyword"');
   });
 
-  it("refuses a malformed keyword, shortcode, locale or proxy", () => {
+  it("refuses a malformed keyword, shortcode or proxy", () => {
     expect(problemOf({ ...complete, keyword: "H!", shortcode: "71777" })).toContain('"keyword"');
     expect(problemOf({ ...complete, keyword: "HOPE", shortcode: "7a" })).toContain('"shortcode"');
-    expect(problemOf({ ...complete, locale: "fr" })).toContain('"locale"');
     expect(problemOf({ ...complete, proxy: "javascript:alert(1)" })).toContain('"proxy"');
   });
 });

@@ -12,7 +12,7 @@ import {
 } from "../../contract/patterns";
 import { codePoints, oneOf as isOneOf, pattern, type Check } from "./checks";
 import { resolveProxyUrl } from "./proxy-url";
-import type { Locale } from "../i18n";
+import { chooseLocale, type Locale } from "../i18n";
 
 /** What an element's attributes parse into: its props, or the problem with one of them. */
 export type AttributeResult<P> = { ok: true; props: P } | { ok: false; problem: string };
@@ -54,7 +54,6 @@ export const oneOf = (values: readonly string[], expected: string): Rule => as(i
 export const POSITIVE_AMOUNT = as(isPositiveAmount, 'amounts such as "50" or "50.00"');
 export const SHORTCODE = matching(SHORTCODE_PATTERN, SHORTCODE_EXPECTED);
 export const KEYWORD = matching(KEYWORD_PATTERN, KEYWORD_EXPECTED);
-export const LOCALE = matching(/^(en|es)(-[A-Za-z0-9]{2,8})?$/i, '"en" or "es"');
 
 export interface AttributeReader {
   /** The attribute's value as its rule reads it (trimmed text stays trimmed); undefined when absent. */
@@ -65,7 +64,7 @@ export interface AttributeReader {
   url(name: string): string | undefined;
   /** The proxy to talk to: the attribute, else where the script came from. */
   proxy(): string;
-  /** "es" for Spanish ("es", "es-MX"), else "en". */
+  /** The element's language (widget/i18n chooseLocale: `locale`, the page's, the browser's among `locales`). */
   locale(): Locale;
 }
 
@@ -106,7 +105,7 @@ export function readAttributes<P>(
     return refuse(name, "must be an http or https URL");
   };
   attr.proxy = () => resolveProxyUrl(get("proxy")) ?? refuse("proxy", "must be an http or https URL");
-  attr.locale = () => (attr("locale", LOCALE)?.slice(0, 2).toLowerCase() === "es" ? "es" : "en");
+  attr.locale = () => chooseLocale({ getAttribute: get });
 
   try {
     return { ok: true, props: read(attr) };

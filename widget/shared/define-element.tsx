@@ -1,5 +1,5 @@
 import { render, type ComponentType } from "preact";
-import { loadedMessages, loadMessages } from "../i18n";
+import { chooseLocale, loadedMessages, loadMessages } from "../i18n";
 import type { AttributeResult } from "./attributes";
 import { dropCardFrame } from "./card-frame";
 import { Fallback } from "./Fallback";
@@ -59,7 +59,7 @@ export function defineGivekitElement<P>(spec: ElementSpec<P>): void {
     }
 
     #render() {
-      const locale = this.getAttribute("locale");
+      const locale = chooseLocale(this);
       if (!loadedMessages(locale)) {
         // Its language's messages first (a chunk of their own); a failed load shows nothing new.
         // Meanwhile the placeholder keeps the element's room (room.css).

@@ -1,4 +1,4 @@
-import type { Locale } from "../i18n";
+import { intlTag, isolate, type Locale } from "../i18n";
 
 const formatters = new Map<string, Intl.NumberFormat>();
 
@@ -6,8 +6,8 @@ function formatter(currency: string, locale: Locale, whole: boolean): Intl.Numbe
   const key = `${currency}|${locale}|${whole}`;
   let format = formatters.get(key);
   if (!format) {
-    // US English or Spanish; no more digits than `whole` allows sets no fewer either (ECMA-402).
-    format = new Intl.NumberFormat(`${locale}-US`, {
+    // No more digits than `whole` allows sets no fewer either (ECMA-402).
+    format = new Intl.NumberFormat(intlTag(locale), {
       style: "currency",
       currency,
       maximumFractionDigits: whole ? 0 : undefined,
@@ -20,7 +20,8 @@ function formatter(currency: string, locale: Locale, whole: boolean): Intl.Numbe
 /**
  * Cents as money in the campaign's currency and the donor's language: 2605 → "$26.05".
  * With `short`, whole amounts drop their cents (2500 → "$25"), as preset buttons show them.
+ * Isolated in a right-to-left language, so it reads whole inside the sentence around it.
  */
 export function formatMoney(cents: number, currency: string, locale: Locale, short = false): string {
-  return formatter(currency, locale, short && cents % 100 === 0).format(cents / 100);
+  return isolate(formatter(currency, locale, short && cents % 100 === 0).format(cents / 100), locale);
 }

@@ -8,7 +8,7 @@
  * with their age ("Reconnecting… updated 2 minutes ago"); the next good message takes it away.
  */
 import type { LiveMessage } from "../../contract/api";
-import { localeOf } from "../i18n";
+import { chooseLocale, intlTag } from "../i18n";
 import { ageText } from "./age-text";
 import { readLive } from "./read-feeds";
 import liveCss from "./live.css?inline";
@@ -166,8 +166,6 @@ export abstract class LiveElement<Props extends LiveProps, T extends Figures> ex
   #say() {
     const asOf = this.#asOf;
     this.status.textContent =
-      this.#down && asOf
-        ? this.reconnecting(ageText(asOf, Date.now(), localeOf(this.getAttribute("locale"))))
-        : "";
+      this.#down && asOf ? this.reconnecting(ageText(asOf, Date.now(), intlTag(chooseLocale(this)))) : "";
   }
 }

@@ -6,7 +6,7 @@
  * `givekit:ready` once they first show something. No Preact: each stays small enough to be its
  * own chunk.
  */
-import { loadMessages, type Messages } from "../i18n";
+import { chooseLocale, isRtl, loadMessages, type Messages } from "../i18n";
 import { emit, type GivekitEventMap } from "./events";
 import { adoptStyles } from "./styles";
 
@@ -95,9 +95,13 @@ export abstract class PlainElement<Props> extends HTMLElement {
   async #start() {
     const run = ++this.#run;
     this.stop();
-    const t = await loadMessages(this.getAttribute("locale")).catch(() => null);
+    const locale = chooseLocale(this);
+    const t = await loadMessages(locale).catch(() => null);
     if (run !== this.#run) return;
     this.t = t;
+    // Its own language and direction, as the forms say theirs (an Arabic wall reads right to left).
+    this.root.lang = locale;
+    this.root.dir = isRtl(locale) ? "rtl" : "ltr";
     const props = this.#read((name) => this.getAttribute(name));
     if (typeof props === "string") {
       console.error(`[givekit] <givekit-${this.#widget}>: ${props}`);

@@ -15,7 +15,7 @@ import {
   SHORTCODE_EXPECTED,
   SHORTCODE_PATTERN,
 } from "../../contract/patterns";
-import { localeOf } from "../i18n";
+import { chooseLocale, intlTag } from "../i18n";
 import { formatMoney } from "../shared/format";
 import { LiveElement } from "../shared/live-feed";
 import { getJson, part } from "../shared/plain-element";
@@ -115,7 +115,7 @@ export class WallElement extends LiveElement<WallProps, WallFigures> {
     const entries = this.#entries;
     const t = this.t?.wall;
     if (!entries || !t || !this.props) return;
-    const locale = localeOf(this.getAttribute("locale"));
+    const locale = chooseLocale(this);
     const now = Date.now();
     if (entries.length === 0) return this.fill(part("p", "empty", t.empty));
     // Each gift's row is made once and kept: only a new gift's row comes in (and is animated).
@@ -136,7 +136,7 @@ export class WallElement extends LiveElement<WallProps, WallFigures> {
         time.setAttribute("datetime", entry.at);
         item.append(time);
       }
-      item.lastElementChild!.textContent = ageText(entry.at, now, locale);
+      item.lastElementChild!.textContent = ageText(entry.at, now, intlTag(locale));
       rows.set(entry.id, item);
     }
     this.#rows = rows;

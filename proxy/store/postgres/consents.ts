@@ -6,14 +6,14 @@ import { outboxInsert } from "./outbox";
 export function pgConsents({ query, lazy, now }: PgContext): ConsentStore {
   return {
     async recordConsent(consent, events = []) {
-      const outbox = events.length > 0 ? outboxInsert(events, 11) : null;
+      const outbox = events.length > 0 ? outboxInsert(events, 12) : null;
       const { rows } = await query<{ id: string }>(
         // The text, the record and its webhook events in one statement: one round trip, one transaction.
         `WITH text AS (
            INSERT INTO consent_texts (sha256, text) VALUES ($5, $10) ON CONFLICT (sha256) DO NOTHING
          )${outbox ? `, outbox AS (${outbox.sql})` : ""}
-         INSERT INTO consent_records (mobilenumber, list, keyword, shortcode, consent_text_sha256, consented_at, ip, user_agent, page_url, outcome)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending') RETURNING id`,
+         INSERT INTO consent_records (mobilenumber, list, keyword, shortcode, consent_text_sha256, consented_at, ip, user_agent, page_url, consent_locale, outcome)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $11, 'pending') RETURNING id`,
         [
           consent.mobilenumber,
           consent.list,
@@ -25,6 +25,7 @@ export function pgConsents({ query, lazy, now }: PgContext): ConsentStore {
           consent.user_agent,
           consent.page_url,
           consent.consent_text,
+          consent.consent_locale ?? null,
           ...(outbox?.values ?? []),
         ],
       );

@@ -245,6 +245,10 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX ops_counts_hour ON ops_counts (hour);
   `,
+  // 17: the language a consent's disclosure was shown in (widget/i18n), kept beside its text.
+  `
+  ALTER TABLE consent_records ADD COLUMN consent_locale TEXT;
+  `,
 ];
 /** The schema version this code writes. */
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;

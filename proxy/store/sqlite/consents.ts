@@ -17,10 +17,11 @@ export function sqliteConsents(db: Database.Database) {
       string,
       string | null,
       string | null,
+      string | null,
     ]
   >(
-    `INSERT INTO consent_records (mobilenumber, list, keyword, shortcode, consent_text_sha256, consented_at, ip, user_agent, page_url, outcome)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
+    `INSERT INTO consent_records (mobilenumber, list, keyword, shortcode, consent_text_sha256, consented_at, ip, user_agent, page_url, consent_locale, outcome)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
   );
   const insertText = db.prepare<[string, string]>(
     "INSERT OR IGNORE INTO consent_texts (sha256, text) VALUES (?, ?)",
@@ -48,6 +49,7 @@ export function sqliteConsents(db: Database.Database) {
           consent.ip,
           consent.user_agent,
           consent.page_url,
+          consent.consent_locale ?? null,
         ).lastInsertRowid,
       );
     },

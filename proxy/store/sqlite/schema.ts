@@ -242,6 +242,10 @@ const MIGRATIONS: string[] = [
     expire_ms INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 18: the language a consent's disclosure was shown in (widget/i18n), kept beside its text.
+  `
+  ALTER TABLE consent_records ADD COLUMN consent_locale TEXT;
+  `,
 ];
 /** The schema version this code writes. */
 export const SQLITE_SCHEMA_VERSION = MIGRATIONS.length;

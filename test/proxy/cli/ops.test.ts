@@ -146,11 +146,12 @@ describe.each(["sqlite", "postgres"] as const)(
       expect(csv.code).toBe(0);
       const lines = csv.out.trim().split("\r\n");
       expect(lines[0]).toBe(
-        "id,mobilenumber,list,keyword,shortcode,consent_text,consent_text_sha256,consented_at,ip,user_agent,page_url,outcome",
+        "id,mobilenumber,list,keyword,shortcode,consent_text,consent_locale,consent_text_sha256,consented_at,ip,user_agent,page_url,outcome",
       );
       expect(lines).toHaveLength(3);
       const sha = createHash("sha256").update(CONSENT_TEXT).digest("hex");
-      expect(lines[1]).toContain(`5550101234,Hope Alerts,,,${csvQuoted(CONSENT_TEXT)},${sha},`);
+      // No language given: its column empty (a record from before languages were kept reads the same).
+      expect(lines[1]).toContain(`5550101234,Hope Alerts,,,${csvQuoted(CONSENT_TEXT)},,${sha},`);
       expect(lines[1]).toContain("GivekitTest/1.0,https://shelter.example/news,");
       expect(lines[2]).toContain(`,"'=HYPERLINK(""https://evil.example"",""x"")",`);
       const json = await givekit(["consents", "export", "--format", "json"], env());

@@ -20,6 +20,14 @@ function prompt(value: string) {
   return result.ok ? result.props.monthlyPrompt : "refused";
 }
 
+/** The fields a donate form reads in `locale`, with `fields` when given. */
+const fieldsIn = (locale: string, fields?: string) => {
+  const result = readDonateAttributes(
+    (name) => ({ shortcode: "71777", keyword: "HOPE", locale, ...(fields && { fields }) })[name] ?? null,
+  );
+  return result.ok ? result.props.fields : null;
+};
+
 describe("<givekit-donate>'s attributes", () => {
   it("have defaults for everything but the campaign", () => {
     const result = read({ proxy: "https://give.example.org/", shortcode: "71777", keyword: "hope" });
@@ -203,6 +211,12 @@ describe("<givekit-donate>'s attributes", () => {
       { numRuns: 2000 },
     );
     expect(taken).toBeGreaterThan(200);
+  });
+
+  it("Chinese and Korean forms ask for one full name unless the page lists fields of its own naming it", () => {
+    expect(fieldsIn("zh-TW")).toEqual({ "full-name": false });
+    expect(fieldsIn("ko", "phone")).toEqual({ phone: false, "full-name": false });
+    expect(fieldsIn("vi")).toEqual({});
   });
 
   it('fields="full-name" turns on the one name field; an unknown entry is still named', () => {

@@ -1,3 +1,4 @@
+import { FULL_NAME_LOCALES } from "../../../contract/locales";
 import { isPositiveAmount, toCents } from "../../../contract/money";
 import {
   CHANNEL_TAG_EXPECTED,
@@ -257,6 +258,10 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
     const programName = attr("program-name", text(PROGRAM_NAME_MAX)) ?? null;
     const termsUrl = attr.url("terms-url") ?? null;
     const privacyUrl = attr.url("privacy-url") ?? null;
+    const locale = attr.locale();
+    const fields = smsNeedsItsDisclosure(readFields(get("fields")), programName, termsUrl, privacyUrl);
+    // Where the family name comes first (Chinese, Korean), one name field unless the page says otherwise.
+    if (FULL_NAME_LOCALES.includes(locale) && !("full-name" in fields)) fields["full-name"] = false;
     return {
       proxyUrl: attr.proxy(),
       target,
@@ -270,12 +275,12 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
       defaultFrequency,
       fundraiser: attr("fundraiser", ID) ?? null,
       team: attr("team", ID) ?? null,
-      locale: attr.locale(),
+      locale,
       heading: attr("heading", text(HEADING_MAX)) ?? null,
       programName,
       termsUrl,
       privacyUrl,
-      fields: smsNeedsItsDisclosure(readFields(get("fields")), programName, termsUrl, privacyUrl),
+      fields,
       layout: (attr("layout", LAYOUT) ?? "steps") as Layout,
       dataLayer: get("data-layer") !== null,
       successUrl: attr.url("success-url") ?? null,

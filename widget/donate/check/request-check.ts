@@ -6,6 +6,7 @@
  * thousands of requests such as the form builds, it refuses exactly the paths the schema refuses.
  */
 import type { DonationRequest } from "../../../contract/api";
+import { LOCALES } from "../../../contract/locales";
 import { isPositiveAmount } from "../../../contract/money";
 import {
   CITY_MAX,
@@ -57,6 +58,7 @@ const REQUEST: Shape = {
   dedication: optional(isObject),
   sms_opt_in_accepted: optional(isBoolean),
   sms_consent_text: optional(textWithin(CONSENT_TEXT_MIN, CONSENT_TEXT_MAX)),
+  sms_consent_locale: optional(oneOf(LOCALES)),
   pledge_wall: optional(isBoolean),
   peer_fundraiser_id: optional(pattern(PEER_ID_PATTERN)),
   peer_fundraiser_team_id: optional(pattern(PEER_ID_PATTERN)),

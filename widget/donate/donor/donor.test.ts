@@ -5,7 +5,7 @@ const DISCLOSURE = "Text me updates from Hope Shelter Alerts. Msg frequency vari
 
 describe("the donor model", () => {
   it("with the defaults asks name and e-mail only, and sends nothing of a field that is off", () => {
-    const donor = createDonorModel({}, () => DISCLOSURE);
+    const donor = createDonorModel({}, () => ({ text: DISCLOSURE, locale: "en" }));
     expect(donor.asks("phone")).toBe(false);
     donor.firstName.value = "Ada";
     donor.lastName.value = "Lovelace";
@@ -26,7 +26,7 @@ describe("the donor model", () => {
   });
 
   it('with "full-name" asks and sends one name, full_name, and no first or last name', () => {
-    const donor = createDonorModel({ "full-name": false }, () => DISCLOSURE);
+    const donor = createDonorModel({ "full-name": false }, () => ({ text: DISCLOSURE, locale: "en" }));
     expect(donor.problems()).toEqual({ fullName: "missing", email: "required" });
     donor.firstName.value = "Ignored";
     donor.fullName.value = "Ada King Lovelace";
@@ -40,7 +40,10 @@ describe("the donor model", () => {
   });
 
   it("names what is missing: the names and e-mail always, a required field when empty", () => {
-    const donor = createDonorModel({ phone: true, address: false, memo: true }, () => DISCLOSURE);
+    const donor = createDonorModel({ phone: true, address: false, memo: true }, () => ({
+      text: DISCLOSURE,
+      locale: "en",
+    }));
     expect(donor.requires("phone")).toBe(true);
     expect(donor.requires("address")).toBe(false);
     expect(donor.problems()).toEqual({
@@ -53,7 +56,7 @@ describe("the donor model", () => {
   });
 
   it("a ticked SMS box needs the phone, and sends the disclosure word for word", () => {
-    const donor = createDonorModel({ sms: false }, () => DISCLOSURE);
+    const donor = createDonorModel({ sms: false }, () => ({ text: DISCLOSURE, locale: "en" }));
     expect(donor.asks("phone")).toBe(true);
     donor.smsOptIn.value = true;
     expect(donor.problems().phone).toBe("smsPhone");
@@ -63,7 +66,7 @@ describe("the donor model", () => {
   });
 
   it("sends the address with a ZIP in the US and a postal code elsewhere", () => {
-    const donor = createDonorModel({ address: false }, () => DISCLOSURE);
+    const donor = createDonorModel({ address: false }, () => ({ text: DISCLOSURE, locale: "en" }));
     donor.zip.value = " 02134 ";
     expect(donor.request().donor).toMatchObject({ country: "US", zip: "02134" });
     donor.country.value = "CA";

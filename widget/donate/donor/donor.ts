@@ -1,3 +1,4 @@
+import type { Locale } from "../../i18n";
 import { computed, signal, type Signal } from "@preact/signals-core";
 import type { DonationRequest } from "../../../contract/api";
 import { asksFor, type DonateFields, type OptionalField } from "../base/attributes";
@@ -33,7 +34,7 @@ const empty = (value: Signal<string>) => value.value.trim() === "";
  * donor.requires("phone"); // true: "phone:required"
  * donor.problems();        // { firstName: "required", lastName: "required", email: "required", phone: "missing" }
  */
-export function createDonorModel(on: DonateFields, smsConsentText: () => string) {
+export function createDonorModel(on: DonateFields, smsConsent: () => { text: string; locale: Locale }) {
   const fullName = signal("");
   const firstName = signal("");
   const lastName = signal("");
@@ -77,13 +78,22 @@ export function createDonorModel(on: DonateFields, smsConsentText: () => string)
     /** The donor's part of the request: a field that is off is left out, whatever its signal holds. */
     request(): Pick<
       DonationRequest,
-      "anonymous" | "pledge_wall" | "sms_opt_in_accepted" | "sms_consent_text" | "memo" | "donor"
+      | "anonymous"
+      | "pledge_wall"
+      | "sms_opt_in_accepted"
+      | "sms_consent_text"
+      | "sms_consent_locale"
+      | "memo"
+      | "donor"
     > {
+      // The disclosure as shown, and its language: read at the moment of giving (the donor may have switched).
+      const consent = asks("sms") && smsOptIn.value ? smsConsent() : undefined;
       return {
         anonymous: asks("anonymous") ? anonymous.value : undefined,
         pledge_wall: asks("pledge-wall") ? pledgeWall.value : undefined,
         sms_opt_in_accepted: asks("sms") ? smsOptIn.value : undefined,
-        sms_consent_text: asks("sms") && smsOptIn.value ? smsConsentText() : undefined,
+        sms_consent_text: consent?.text,
+        sms_consent_locale: consent?.locale,
         memo: asks("memo") ? optional(memo.value) : undefined,
         donor: {
           ...(oneName

@@ -1,0 +1,43 @@
+import type { DonateMessages } from "./donate-en";
+
+/** The `donate` section of the Haitian Creole catalog (same shape as donate-en.ts). */
+export const donateHt: DonateMessages = {
+  heading: "Fè yon don",
+  loading: "N ap chaje fòm don an…",
+  frequencyLegend: "Konbyen fwa",
+  frequency: { once: "Yon sèl fwa", monthly: "Chak mwa", quarterly: "Chak twa mwa", annually: "Chak ane" },
+  per: { once: "", monthly: "chak mwa", quarterly: "chak twa mwa", annually: "chak ane" },
+  amountLegend: "Montan",
+  otherAmount: "Lòt",
+  otherAmountLabel: "Lòt montan",
+  amountRange: (min: string, max: string) => `Ant ${min} ak ${max}.`,
+  coverFee: (fee: string) => `Ajoute ${fee} pou kouvri frè tretman an`,
+  coverFeeAny: "Ajoute frè tretman an nan don mwen",
+  feeIncluded: (fee: string) => `Gen ${fee} ladan l pou kouvri frè tretman an.`,
+  feeIncludedAny: "Frè tretman an ladan l.",
+  peerLabel: "Bay pou sipòte yon moun k ap ranmase lajan oswa yon ekip",
+  peerHint: "Tape yon non, epi chwazi nan lis la.",
+  peerSearching: "N ap chèche…",
+  peerNone: "Pa gen okenn moun oswa ekip ki koresponn.",
+  peerCount: (count: number) => `${count} rezilta.`,
+  peerTeam: "Ekip",
+  peerTeamWord: /\b(ekip|team)\b/i,
+  peerSupporting: (name: string) => `Don ou an sipòte ${name}.`,
+  peerRaised: (raised: string, goal: string | null) =>
+    goal ? `${raised} ranmase sou ${goal}.` : `${raised} ranmase jiskaprezan.`,
+  peerRemove: "Retire",
+  peerFailed: "Moun oswa ekip paj sa a nonmen an pa t chaje.",
+  peerRetry: "Eseye ankò",
+  steps: ["Etap 1 sou 3: Don ou", "Etap 2 sou 3: Enfòmasyon sou ou", "Etap 3 sou 3: Peman"],
+  next: "Swivan",
+  back: "Retounen",
+  submit: (total: string, per: string) => (per ? `Bay ${total} ${per}` : `Bay ${total}`),
+  submitting: "N ap trete don ou an…",
+  errors: {
+    amount: "Chwazi oswa antre yon montan.",
+    amountRange: (min: string, max: string) => `Antre yon montan ant ${min} ak ${max}.`,
+    peer: "Chwazi yon moun k ap ranmase lajan oswa yon ekip nan lis la.",
+    field: "Verifye chan sa a.",
+    required: "Ranpli chan sa a.",
+  },
+};

@@ -1,0 +1,43 @@
+import type { DonateMessages } from "./donate-en";
+
+/** The `donate` section of the Korean catalog (same shape as donate-en.ts). */
+export const donateKo: DonateMessages = {
+  heading: "기부하기",
+  loading: "기부 양식을 불러오는 중…",
+  frequencyLegend: "기부 주기",
+  frequency: { once: "한 번", monthly: "매월", quarterly: "분기별", annually: "매년" },
+  per: { once: "", monthly: "매월", quarterly: "분기마다", annually: "매년" },
+  amountLegend: "금액",
+  otherAmount: "기타",
+  otherAmountLabel: "다른 금액",
+  amountRange: (min: string, max: string) => `${min}~${max} 사이.`,
+  coverFee: (fee: string) => `처리 수수료 ${fee} 추가`,
+  coverFeeAny: "내 기부금에 처리 수수료 추가",
+  feeIncluded: (fee: string) => `처리 수수료 ${fee} 포함.`,
+  feeIncludedAny: "처리 수수료 포함.",
+  peerLabel: "모금자나 팀을 응원하며 기부",
+  peerHint: "이름을 입력한 뒤 목록에서 고르세요.",
+  peerSearching: "검색 중…",
+  peerNone: "일치하는 모금자나 팀이 없습니다.",
+  peerCount: (count: number) => `${count}개 일치.`,
+  peerTeam: "팀",
+  peerTeamWord: /팀|\bteam\b/i,
+  peerSupporting: (name: string) => `내 기부금이 ${name}을(를) 응원합니다.`,
+  peerRaised: (raised: string, goal: string | null) =>
+    goal ? `${goal} 중 ${raised} 모금.` : `지금까지 ${raised} 모금.`,
+  peerRemove: "삭제",
+  peerFailed: "이 페이지의 모금자나 팀을 불러오지 못했습니다.",
+  peerRetry: "다시 시도",
+  steps: ["1/3단계: 기부금", "2/3단계: 기부자 정보", "3/3단계: 결제"],
+  next: "다음",
+  back: "이전",
+  submit: (total: string, per: string) => (per ? `${per} ${total} 기부하기` : `${total} 기부하기`),
+  submitting: "기부를 처리하는 중…",
+  errors: {
+    amount: "금액을 선택하거나 입력하세요.",
+    amountRange: (min: string, max: string) => `${min}~${max} 사이의 금액을 입력하세요.`,
+    peer: "목록에서 모금자나 팀을 고르세요.",
+    field: "이 항목을 확인하세요.",
+    required: "이 항목을 입력하세요.",
+  },
+};

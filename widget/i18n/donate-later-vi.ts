@@ -1,0 +1,82 @@
+import type { DonateLaterMessages } from "./donate-later-en";
+
+/** The `donateLater` section of the Vietnamese catalog (same shape as donate-later-en.ts). */
+export const donateLaterVi: DonateLaterMessages = {
+  monthlyPrompt: (amount: string) => `Chuyển thành ${amount} mỗi tháng nhé?`,
+  monthlyPromptWhy: "Quyên góp hằng tháng giúp chúng tôi lên kế hoạch trước.",
+  monthlyYes: (amount: string) => `Có, ${amount} mỗi tháng`,
+  monthlyNo: (amount: string) => `Không, quyên góp ${amount} một lần`,
+  donorLegend: "Thông tin của bạn",
+  fullName: "Họ và tên",
+  email: "Email",
+  phone: "Điện thoại",
+  street: "Địa chỉ",
+  city: "Thành phố",
+  state: "Tiểu bang hoặc tỉnh",
+  country: "Quốc gia",
+  zip: "Mã ZIP",
+  postalCode: "Mã bưu chính",
+  cardLegend: "Thẻ",
+  cardFrameTitle: "Thông tin thẻ",
+  cardFrameFailed: "Không tải được biểu mẫu thẻ. Vui lòng tải lại trang, hoặc quyên góp bằng cách khác.",
+  optionsLegend: "Tùy chọn",
+  anonymous: "Quyên góp ẩn danh",
+  pledgeWall: "Hiện khoản quyên góp của tôi trên bảng cam kết",
+  memo: "Lời nhắn",
+  dedicate: "Dành tặng khoản quyên góp cho một người",
+  dedicationKind: "Dành tặng",
+  dedicationKinds: { honor: "Để vinh danh", memory: "Để tưởng nhớ" },
+  dedicationName: "Tên người đó",
+  dedicationEmail: "Gửi email báo cho một người về khoản quyên góp của tôi",
+  smsOptIn: (program: string) => `Nhắn tin cho tôi thông tin cập nhật từ ${program}`,
+  smsDisclosure: (program: string) =>
+    `Không bắt buộc. Khi đánh dấu ô này, bạn đồng ý nhận tin nhắn văn bản tự động định kỳ từ ${program} tại số điện thoại ở trên. Việc đồng ý không phải là điều kiện để quyên góp. Tần suất tin nhắn thay đổi. Có thể áp dụng phí tin nhắn và dữ liệu. Trả lời HELP để được trợ giúp, STOP để hủy.`,
+  smsProgramFallback: "tổ chức này",
+  errors: {
+    email: "Nhập địa chỉ email, ví dụ name@example.org.",
+    phone: "Nhập số điện thoại ở Hoa Kỳ hoặc Canada.",
+    smsPhone: "Nhập số di động của bạn để nhận tin nhắn văn bản.",
+    zip: "Nhập mã ZIP, ví dụ 12345.",
+    postalCode: "Nhập mã bưu chính.",
+    country: "Chọn một quốc gia.",
+    street: "Rút ngắn địa chỉ.",
+    city: "Rút ngắn tên thành phố.",
+    state: "Rút ngắn tên tiểu bang hoặc tỉnh.",
+    memo: (max: number) => `Lời nhắn phải ít hơn ${max} ký tự.`,
+    dedicationName: "Nhập tên người được vinh danh hoặc tưởng nhớ qua khoản quyên góp của bạn.",
+    dedicationNameInvalid: (max: number) => `Nhập tên tối đa ${max} ký tự, không có < hoặc >.`,
+    dedicationTooLong: "Rút ngắn lời nhắn hoặc lời dành tặng: gộp lại thì quá dài.",
+    card: "Kiểm tra lại thông tin thẻ.",
+  },
+  outcome: {
+    successTitle: "Xin cảm ơn!",
+    success: (amount: string, per: string) =>
+      per
+        ? `Khoản quyên góp ${amount} ${per} của bạn đã thành công.`
+        : `Khoản quyên góp ${amount} của bạn đã thành công.`,
+    transaction: "Mã giao dịch",
+    dedicated: {
+      honor: (name: string) => `Để vinh danh ${name}.`,
+      memory: (name: string) => `Để tưởng nhớ ${name}.`,
+    },
+    again: "Quyên góp thêm lần nữa",
+    declined: "Thẻ của bạn bị từ chối nên chưa bị trừ tiền. Hãy kiểm tra thông tin thẻ hoặc dùng thẻ khác.",
+    paymentFailed: "Không xử lý được thanh toán nên chưa bị trừ tiền. Vui lòng thử thẻ khác.",
+    pendingTitle: "Chúng tôi chưa xác nhận được khoản quyên góp của bạn",
+    pending:
+      "Khoản này có thể đã thành công, vì vậy xin đừng quyên góp lại. Nếu liên hệ với tổ chức, hãy đưa họ mã tham chiếu này:",
+    reference: "Mã tham chiếu",
+    asking: "Chúng tôi đang kiểm tra với dịch vụ thanh toán; trang này sẽ tự cập nhật.",
+    notFound:
+      "Chúng tôi không còn tra cứu được khoản quyên góp này. Vui lòng đưa mã tham chiếu này cho tổ chức.",
+    gaveUp:
+      "Chúng tôi vẫn chưa xác nhận được. Vui lòng đưa mã tham chiếu này cho tổ chức trước khi quyên góp lại.",
+    notCharged: "Khoản quyên góp của bạn chưa thành công nên chưa bị trừ tiền. Bạn có thể thử lại.",
+    inProgress: "Khoản quyên góp của bạn vẫn đang được xử lý. Chờ một lát rồi thử lại.",
+    rateLimited: "Hiện có quá nhiều khoản quyên góp từ mạng này. Hãy thử lại sau một phút.",
+    checking: "Đang kiểm tra… Nếu lâu quá, hãy thử lại sau một phút, hoặc tắt Wi-Fi.",
+    tooManyDeclines: "Có quá nhiều thẻ bị từ chối từ mạng này nên chưa bị trừ tiền. Vui lòng thử lại sau.",
+    invalidPeer: "Người gây quỹ hoặc đội đó không thuộc chiến dịch này. Hãy chọn người khác hoặc bỏ đi.",
+    failed: "Đã xảy ra lỗi phía chúng tôi. Vui lòng thử lại sau.",
+  },
+};

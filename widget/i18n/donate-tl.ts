@@ -1,0 +1,52 @@
+import type { DonateMessages } from "./donate-en";
+
+/** The `donate` section of the Tagalog catalog (same shape as donate-en.ts). */
+export const donateTl: DonateMessages = {
+  heading: "Magbigay ng donasyon",
+  loading: "Nilo-load ang form ng donasyon…",
+  frequencyLegend: "Gaano kadalas",
+  frequency: {
+    once: "Isang beses",
+    monthly: "Buwan-buwan",
+    quarterly: "Kada tatlong buwan",
+    annually: "Taon-taon",
+  },
+  per: { once: "", monthly: "kada buwan", quarterly: "kada tatlong buwan", annually: "kada taon" },
+  amountLegend: "Halaga",
+  otherAmount: "Iba pa",
+  otherAmountLabel: "Ibang halaga",
+  amountRange: (min: string, max: string) => `Mula ${min} hanggang ${max}.`,
+  coverFee: (fee: string) => `Magdagdag ng ${fee} para sa bayad sa pagproseso`,
+  coverFeeAny: "Idagdag ang bayad sa pagproseso sa aking donasyon",
+  feeIncluded: (fee: string) => `Kasama ang ${fee} para sa bayad sa pagproseso.`,
+  feeIncludedAny: "Kasama ang bayad sa pagproseso.",
+  peerLabel: "Magbigay bilang suporta sa isang fundraiser o koponan",
+  peerHint: "Mag-type ng pangalan, pagkatapos ay pumili sa listahan.",
+  peerSearching: "Naghahanap…",
+  peerNone: "Walang tumugmang fundraiser o koponan.",
+  peerCount: (count: number) => `${count} ang tumugma.`,
+  peerTeam: "Koponan",
+  peerTeamWord: /\b(koponan|team)\b/i,
+  peerSupporting: (name: string) => `Sinusuportahan ng iyong donasyon si ${name}.`,
+  peerRaised: (raised: string, goal: string | null) =>
+    goal ? `${raised} ang nalikom sa ${goal}.` : `${raised} ang nalikom sa ngayon.`,
+  peerRemove: "Alisin",
+  peerFailed: "Hindi nag-load ang fundraiser o koponang binanggit ng pahinang ito.",
+  peerRetry: "Subukang muli",
+  steps: [
+    "Hakbang 1 sa 3: Ang iyong donasyon",
+    "Hakbang 2 sa 3: Tungkol sa iyo",
+    "Hakbang 3 sa 3: Pagbabayad",
+  ],
+  next: "Susunod",
+  back: "Bumalik",
+  submit: (total: string, per: string) => (per ? `Mag-donate ng ${total} ${per}` : `Mag-donate ng ${total}`),
+  submitting: "Pinoproseso ang iyong donasyon…",
+  errors: {
+    amount: "Pumili o maglagay ng halaga.",
+    amountRange: (min: string, max: string) => `Maglagay ng halagang mula ${min} hanggang ${max}.`,
+    peer: "Pumili ng fundraiser o koponan mula sa listahan.",
+    field: "Suriin ang field na ito.",
+    required: "Punan ang field na ito.",
+  },
+};

@@ -1,0 +1,43 @@
+import type { DonateMessages } from "./donate-en";
+
+/** The `donate` section of the Vietnamese catalog (same shape as donate-en.ts). */
+export const donateVi: DonateMessages = {
+  heading: "Quyên góp",
+  loading: "Đang tải biểu mẫu quyên góp…",
+  frequencyLegend: "Tần suất",
+  frequency: { once: "Một lần", monthly: "Hằng tháng", quarterly: "Hằng quý", annually: "Hằng năm" },
+  per: { once: "", monthly: "mỗi tháng", quarterly: "mỗi quý", annually: "mỗi năm" },
+  amountLegend: "Số tiền",
+  otherAmount: "Khác",
+  otherAmountLabel: "Số tiền khác",
+  amountRange: (min: string, max: string) => `Từ ${min} đến ${max}.`,
+  coverFee: (fee: string) => `Thêm ${fee} để trả phí xử lý`,
+  coverFeeAny: "Thêm phí xử lý vào khoản quyên góp của tôi",
+  feeIncluded: (fee: string) => `Đã gồm ${fee} để trả phí xử lý.`,
+  feeIncludedAny: "Đã gồm phí xử lý.",
+  peerLabel: "Quyên góp để ủng hộ một người gây quỹ hoặc một đội",
+  peerHint: "Gõ tên, rồi chọn trong danh sách.",
+  peerSearching: "Đang tìm…",
+  peerNone: "Không có người gây quỹ hoặc đội nào phù hợp.",
+  peerCount: (count: number) => `${count} kết quả.`,
+  peerTeam: "Đội",
+  peerTeamWord: /(^|\s)(đội|team)(\s|$)/i,
+  peerSupporting: (name: string) => `Khoản quyên góp của bạn ủng hộ ${name}.`,
+  peerRaised: (raised: string, goal: string | null) =>
+    goal ? `Đã quyên được ${raised} trên ${goal}.` : `Đến nay đã quyên được ${raised}.`,
+  peerRemove: "Bỏ",
+  peerFailed: "Không tải được người gây quỹ hoặc đội mà trang này nêu tên.",
+  peerRetry: "Thử lại",
+  steps: ["Bước 1/3: Khoản quyên góp", "Bước 2/3: Thông tin của bạn", "Bước 3/3: Thanh toán"],
+  next: "Tiếp",
+  back: "Quay lại",
+  submit: (total: string, per: string) => (per ? `Quyên góp ${total} ${per}` : `Quyên góp ${total}`),
+  submitting: "Đang xử lý khoản quyên góp…",
+  errors: {
+    amount: "Chọn hoặc nhập số tiền.",
+    amountRange: (min: string, max: string) => `Nhập số tiền từ ${min} đến ${max}.`,
+    peer: "Chọn một người gây quỹ hoặc một đội trong danh sách.",
+    field: "Kiểm tra lại trường này.",
+    required: "Điền vào trường này.",
+  },
+};

@@ -1,0 +1,43 @@
+import type { DonateMessages } from "./donate-en";
+
+/** The `donate` section of the Simplified Chinese catalog (same shape as donate-en.ts). */
+export const donateZhHans: DonateMessages = {
+  heading: "捐款",
+  loading: "正在加载捐款表单…",
+  frequencyLegend: "捐款频率",
+  frequency: { once: "一次性", monthly: "每月", quarterly: "每季度", annually: "每年" },
+  per: { once: "", monthly: "每月", quarterly: "每季度", annually: "每年" },
+  amountLegend: "金额",
+  otherAmount: "其他",
+  otherAmountLabel: "其他金额",
+  amountRange: (min: string, max: string) => `${min} 至 ${max} 之间。`,
+  coverFee: (fee: string) => `另加 ${fee} 以支付手续费`,
+  coverFeeAny: "在我的捐款中加上手续费",
+  feeIncluded: (fee: string) => `含 ${fee} 手续费。`,
+  feeIncludedAny: "含手续费。",
+  peerLabel: "支持某位筹款人或某个团队",
+  peerHint: "输入姓名，然后从列表中选择。",
+  peerSearching: "正在搜索…",
+  peerNone: "没有匹配的筹款人或团队。",
+  peerCount: (count: number) => `${count} 个结果。`,
+  peerTeam: "团队",
+  peerTeamWord: /团队|队|\bteam\b/i,
+  peerSupporting: (name: string) => `您的捐款将支持 ${name}。`,
+  peerRaised: (raised: string, goal: string | null) =>
+    goal ? `已筹得 ${raised}，目标 ${goal}。` : `目前已筹得 ${raised}。`,
+  peerRemove: "移除",
+  peerFailed: "无法加载此页面指定的筹款人或团队。",
+  peerRetry: "重试",
+  steps: ["第 1 步（共 3 步）：您的捐款", "第 2 步（共 3 步）：您的信息", "第 3 步（共 3 步）：付款"],
+  next: "下一步",
+  back: "上一步",
+  submit: (total: string, per: string) => (per ? `${per}捐款 ${total}` : `捐款 ${total}`),
+  submitting: "正在处理您的捐款…",
+  errors: {
+    amount: "请选择或输入金额。",
+    amountRange: (min: string, max: string) => `请输入 ${min} 至 ${max} 之间的金额。`,
+    peer: "请从列表中选择筹款人或团队。",
+    field: "请检查此字段。",
+    required: "请填写此字段。",
+  },
+};

@@ -1,0 +1,43 @@
+import type { DonateMessages } from "./donate-en";
+
+/** The `donate` section of the Traditional Chinese catalog (same shape as donate-en.ts). */
+export const donateZhHant: DonateMessages = {
+  heading: "捐款",
+  loading: "正在載入捐款表單…",
+  frequencyLegend: "捐款頻率",
+  frequency: { once: "單次", monthly: "每月", quarterly: "每季", annually: "每年" },
+  per: { once: "", monthly: "每月", quarterly: "每季", annually: "每年" },
+  amountLegend: "金額",
+  otherAmount: "其他",
+  otherAmountLabel: "其他金額",
+  amountRange: (min: string, max: string) => `${min} 至 ${max} 之間。`,
+  coverFee: (fee: string) => `另加 ${fee} 以支付手續費`,
+  coverFeeAny: "在我的捐款中加上手續費",
+  feeIncluded: (fee: string) => `含 ${fee} 手續費。`,
+  feeIncludedAny: "含手續費。",
+  peerLabel: "支持某位募款人或某個團隊",
+  peerHint: "輸入姓名，然後從清單中選擇。",
+  peerSearching: "搜尋中…",
+  peerNone: "沒有相符的募款人或團隊。",
+  peerCount: (count: number) => `${count} 個結果。`,
+  peerTeam: "團隊",
+  peerTeamWord: /團隊|隊|\bteam\b/i,
+  peerSupporting: (name: string) => `您的捐款將支持 ${name}。`,
+  peerRaised: (raised: string, goal: string | null) =>
+    goal ? `已募得 ${raised}，目標 ${goal}。` : `目前已募得 ${raised}。`,
+  peerRemove: "移除",
+  peerFailed: "無法載入此頁面指定的募款人或團隊。",
+  peerRetry: "再試一次",
+  steps: ["第 1 步（共 3 步）：您的捐款", "第 2 步（共 3 步）：您的資料", "第 3 步（共 3 步）：付款"],
+  next: "下一步",
+  back: "上一步",
+  submit: (total: string, per: string) => (per ? `${per}捐款 ${total}` : `捐款 ${total}`),
+  submitting: "正在處理您的捐款…",
+  errors: {
+    amount: "請選擇或輸入金額。",
+    amountRange: (min: string, max: string) => `請輸入 ${min} 至 ${max} 之間的金額。`,
+    peer: "請從清單中選擇募款人或團隊。",
+    field: "請檢查此欄位。",
+    required: "請填寫此欄位。",
+  },
+};

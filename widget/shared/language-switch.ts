@@ -1,0 +1,45 @@
+import type { h as createElement } from "preact";
+import { LOCALE_NAMES } from "../../contract/locale-names";
+import { isLocale, loadMessages, type Locale } from "../i18n";
+
+export interface LanguageSwitchProps {
+  host: HTMLElement;
+  locale: Locale;
+  label: string;
+  /** Before the form speaks the new language: what it says later too, when it says it already. */
+  prepare?: (locale: Locale) => Promise<unknown>;
+}
+
+/**
+ * The languages a page allows its element (`locales="en,es,vi"`), for the donor to change to:
+ * the element's `locale` becomes the one chosen, its form re-rendered with what was typed kept.
+ * None for an element without `locales`, or with one language. Drawn with the element's own
+ * `h` (no JSX): a chunk that imported Preact would take Preact out of the element's chunk.
+ */
+export function languageSwitch(
+  h: typeof createElement,
+  { host, locale, label, prepare }: LanguageSwitchProps,
+) {
+  const allowed = (host.getAttribute("locales") ?? "")
+    .split(",")
+    .map((tag) => tag.trim())
+    .filter(isLocale);
+  if (allowed.length < 2) return null;
+  const choose = async (next: string) => {
+    if (!isLocale(next)) return;
+    // Its words first, so the form changes language in one step; a failed load changes nothing.
+    await Promise.all([loadMessages(next), prepare?.(next)]).catch(() => undefined);
+    host.setAttribute("locale", next);
+  };
+  return h(
+    "select",
+    {
+      class: "gk-language",
+      part: "language",
+      "aria-label": label,
+      value: locale,
+      onChange: (event: Event) => void choose((event.currentTarget as HTMLSelectElement).value),
+    },
+    allowed.map((option) => h("option", { key: option, value: option, lang: option }, LOCALE_NAMES[option])),
+  );
+}
