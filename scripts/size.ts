@@ -78,10 +78,16 @@ export const BUDGETS = {
  * guard 27.15, on purpose, both in the rest of the form, not the first step (19.97 KB): the
  * submit path waits through the proxy's open circuit breakers by itself, saying "Checking…" with
  * a way out, rather than failing the donor (issue 42, +0.15 KB); the form tells its card frame
- * each step and refusal for the staff dashboard's counts (issue 46, +0.22 KB).
+ * each step and refusal for the staff dashboard's counts (issue 46, +0.22 KB). On 2026-12-06 the
+ * donate page 20.71 KB, every element 28.07 KB and a whole donation 27.84 KB: every element
+ * chooses its language (the `locale` attribute, the page's, the browser's) and reads right to
+ * left (issue 54: +0.72 KB before the form works, English loading no other language's words);
+ * what it costs in English is issue 54's to win back, guarded here until then.
  */
 export const GUARDS: Partial<Record<keyof typeof BUDGETS, number>> = {
-  donation: 27.15 * KB,
+  donatePage: 20.75 * KB,
+  everything: 28.1 * KB,
+  donation: 27.9 * KB,
 };
 
 /** dist/widget/chunks.json, written by the build (vite.config.ts). */
