@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeTurnstile, type FakeTurnstile } from "../../../e2e/turnstile-fake";
 import {
+  AFTER_SCENARIO_NAMES,
   BESIDE_SCENARIO_NAMES,
   BREAKER_SCENARIO_NAMES,
   describeFigures,
@@ -17,6 +18,45 @@ import {
 } from "../../helpers/crowds";
 import { testDatabase } from "../../helpers/postgres";
 import { asProgram } from "./crowds";
+
+/**
+ * The breakers' window in the tests that lead a crowd with a tester: 10 minutes shortened to 90 s,
+ * the breakers' open period with it (30 s to 5 s); the tester works the whole of it before the
+ * crowd's first arrival.
+ */
+const LEAD_WINDOW_S = 90;
+
+/** Testers at work for the breakers' whole window before a crowd begins and through it (issue 51), one store. */
+export function describeTesterFirst(store: "sqlite" | "postgres"): void {
+  it(`a giving day and a gala that begin after a tester has worked the breakers' window give as if it were not there; a popular BIN's crowd never waits, on ${store}`, async () => {
+    const results = await runAllScenarios(
+      async () =>
+        startCrowdStack({
+          launch: asProgram,
+          breakerWindowS: LEAD_WINDOW_S,
+          ...(store === "postgres" ? { databaseUrl: await testDatabase() } : {}),
+        }),
+      {},
+      AFTER_SCENARIO_NAMES,
+      2,
+    );
+    for (const figures of results) console.warn(`tester-first figures: ${describeFigures(store, figures)}`);
+    const [solver, botnet, gala, popular] = results;
+    // What each person paid (time added by open breakers) and what each tester got to the network.
+    for (const day of [solver!, botnet!]) {
+      expect(day.charged).toBeGreaterThanOrEqual(220);
+      expect(day.waitS!.median).toBeLessThanOrEqual(5);
+      expect(day.waitS!.p95).toBeLessThanOrEqual(30);
+      expect(day.botDonations + day.botLiveCharged!).toBeLessThanOrEqual(50);
+      expect(day.botTokenizations).toBeLessThanOrEqual(50);
+    }
+    expect(gala!.charged).toBeGreaterThanOrEqual(58);
+    expect(gala!.waitS!.p95).toBeLessThanOrEqual(30);
+    expect(gala!.botDonations + gala!.botLiveCharged!).toBeLessThanOrEqual(15);
+    expect(gala!.botTokenizations).toBeLessThanOrEqual(15);
+    expect(popular).toMatchObject({ goodCards: 28, charged: 28, refused: {}, waitS: { median: 0, p95: 0 } });
+  }, 600_000);
+}
 
 /** The breaker scenarios of one store, side by side, each against a stack of its own. */
 export function describeBreakerCrowds(store: "sqlite" | "postgres"): void {
