@@ -108,6 +108,8 @@ export interface DefencePanel {
   scrutinyOpen: { scope: string; signal: string; until: string }[];
   /** Circuit breakers open now: a campaign's by name, the clients' as one count (never an address). */
   breakersOpen: { name: string; until: string }[];
+  /** People whose cards the breakers hold now (held in the last 20 s), and how long the one held longest has waited, in seconds. */
+  heldNow: { people: number; longestS: number };
 }
 
 export interface UpstreamHour {

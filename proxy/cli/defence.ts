@@ -13,6 +13,7 @@ import {
   parseRange,
 } from "../defence/allowances";
 import type { CliStore, Counters, Store } from "../store";
+import { heldNow } from "../defence/breaker";
 import { escapeControls } from "./escape";
 import { UsageError, withStore } from "./ops";
 import type { Output } from "./output";
@@ -55,6 +56,10 @@ export async function runDefenceStatus(
     for (const each of campaigns) out.write(`${escapeControls(line(each))}\n`);
     out.write(`scrutinised clients (their breaker open): ${clients.length || "none"}\n`);
     for (const each of clients) out.write(`${escapeControls(line(each))}\n`);
+    const held = heldNow(notes, now);
+    out.write(
+      `people held now: ${held.people || "none"}${held.people ? `, the longest for ${held.longestS} s` : ""}\n`,
+    );
     const allowed = await currentAllowances(counters);
     out.write(`ranges let through: ${allowed.length || "none"}\n`);
     for (const each of allowed) out.write(`${escapeControls(`  ${each.range} until ${at(each.until)}`)}\n`);

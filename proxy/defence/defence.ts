@@ -142,11 +142,11 @@ export function createDefence(
     );
     const allowed = await allowances.has(request.ip);
     try {
-      const { probe, passed } = await breaker.admitCard(scopes, {
+      const pass = await breaker.admitCard(scopes, {
         human: admitted.human || allowed,
         card: request.card,
       });
-      return { ...admitted, probe, passed };
+      return { ...admitted, ...pass };
     } catch (error) {
       if (!isWaiting(error) || !verifier || !turnstile) throw error;
       const proof = request.proof;
@@ -154,8 +154,8 @@ export function createDefence(
       if (!proof || proof.includes("~") || admitted.scrutiny) throw askHuman();
       const verdict = await verifier.verify(proof, request.ip);
       if (verdict.kind !== "passed") throw askHuman();
-      const { probe, passed } = await breaker.admitCard(scopes, { human: true, card: request.card });
-      return { ...admitted, human: true, probe, passed };
+      const pass = await breaker.admitCard(scopes, { human: true, card: request.card });
+      return { ...admitted, human: true, ...pass };
     }
   }
 
@@ -164,11 +164,18 @@ export function createDefence(
    * (breaker.ts's peek), or, where Turnstile is configured, asks for it; a Turnstile proof sent
    * goes on to admitTokenization, which checks it.
    */
-  async function holdAtBreakers(request: { ip: string; campaign?: string; proof?: string; bin?: string }) {
+  async function holdAtBreakers(request: {
+    ip: string;
+    campaign?: string;
+    proof?: string;
+    bin?: string;
+    /** The card's keyed hash: a card held is noted for the staff's count of people held now. */
+    card?: string;
+  }) {
     if (verifier && turnstile && request.proof && !request.proof.includes("~")) return;
     if (await allowances.has(request.ip)) return;
     try {
-      await breaker.peek(breakerScopes(request.ip, request.campaign, request.bin));
+      await breaker.peek(breakerScopes(request.ip, request.campaign, request.bin), request.card);
     } catch (error) {
       if (isWaiting(error) && verifier && turnstile) throw askHuman();
       throw error;
@@ -220,6 +227,7 @@ export function createDefence(
       breakerScopes(detail.ip, campaign, noted?.bin),
       outcome,
       (noted?.probe ?? []) as ReturnType<typeof breakerScopes>,
+      noted?.returned === true,
     );
   }
 

@@ -159,6 +159,7 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     campaign: campaign ?? (session?.campaign || undefined),
     proof: typeof proof === "string" ? proof : undefined,
     bin,
+    card: key,
   });
   // A filled honeypot, or a form session that is missing, forged, too young, spent or blocked, is
   // a bot: refused before the upstream.
@@ -173,15 +174,19 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     throw looksDeclined();
   }
   const scope = campaign ?? (session?.campaign || undefined);
-  const { proven, scrutiny, probe, passed, human } = await countChallenge(deps.ops, scope, proof, () =>
-    deps.defence.admitTokenization({
-      ip,
-      campaign: scope,
-      session,
-      proof: typeof proof === "string" ? proof : undefined,
-      bin,
-      card: key,
-    }),
+  const { proven, scrutiny, probe, passed, human, returned } = await countChallenge(
+    deps.ops,
+    scope,
+    proof,
+    () =>
+      deps.defence.admitTokenization({
+        ip,
+        campaign: scope,
+        session,
+        proof: typeof proof === "string" ? proof : undefined,
+        bin,
+        card: key,
+      }),
   );
   if (scrutiny) log({ scrutiny: scrutiny.why, proven });
   if (probe.length > 0) log({ breakerProbe: probe.join(" ") });
@@ -214,6 +219,7 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     bin,
     ...(probe.length > 0 ? { probe } : {}),
     ...(passed.length > 0 ? { passed } : {}),
+    ...(returned ? { returned } : {}),
     ...(human ? { human } : {}),
   });
   await deps.defence.recordMinted(ip, scope, key);

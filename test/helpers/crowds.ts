@@ -14,7 +14,11 @@ import { startProxy, type ProxyHandle } from "./proxy";
 import { startSandbox } from "./sandbox";
 import { solvePow, type SolveTally } from "./pow-solver";
 import type { Challenge } from "../../contract/api";
-import { BREAKER_PATIENCE_MS, BREAKER_RETRY_MS } from "../../widget/donate/outcome/attempt";
+import {
+  BREAKER_FIRST_RETRY_MS,
+  BREAKER_PATIENCE_MS,
+  BREAKER_RETRY_MS,
+} from "../../widget/donate/outcome/attempt";
 
 /** What a scenario needs of its stack: the proxies' URLs (requests spread over them, as a load balancer does) and the sandbox. */
 export interface CrowdStack {
@@ -316,17 +320,20 @@ async function donate(
 
 /**
  * Sends again, as the widget does (widget/donate/outcome/attempt.ts), while an open circuit
- * breaker holds the card (429 rate_limited): every BREAKER_RETRY_MS, for BREAKER_PATIENCE_MS at
- * most; adds the time waited to `waited`. The same request each time (the same Idempotency-Key
+ * breaker holds the card (429 rate_limited): after BREAKER_FIRST_RETRY_MS, then every
+ * BREAKER_RETRY_MS, for BREAKER_PATIENCE_MS at most; adds the time waited to `waited`. The same request each time (the same Idempotency-Key
  * for a donation): nothing can be charged twice.
  */
 async function throughBreakers(send: () => Promise<Answer>, waited: { ms: number }): Promise<Answer> {
-  const began = Date.now();
-  for (let waits = 0; ; waits++) {
+  for (let waitedMs = 0; ;) {
     const answer = await send();
-    if (answer.code !== "rate_limited" || waits >= BREAKER_PATIENCE_MS / BREAKER_RETRY_MS) return answer;
-    await sleep(BREAKER_RETRY_MS);
-    waited.ms = Date.now() - began;
+    const wait = waitedMs === 0 ? BREAKER_FIRST_RETRY_MS : BREAKER_RETRY_MS;
+    if (answer.code !== "rate_limited" || waitedMs + wait > BREAKER_PATIENCE_MS) return answer;
+    waitedMs += wait;
+    // Added to what the card's tokenization waited before its donation did.
+    const slept = Date.now();
+    await sleep(wait);
+    waited.ms += Date.now() - slept;
   }
 }
 

@@ -59,6 +59,9 @@ const WORDS = {
     declinedNetwork: "Declined by the card network",
     scrutiny: "Scrutiny open now",
     breakers: "Breakers open now",
+    heldNow: "People held now",
+    heldFor: (people: number, longestS: number) =>
+      people === 0 ? "none" : `${people}, the longest for ${longestS} s`,
     refusals: "Refused before the network",
     reason: "Reason",
     count: "Count",
@@ -151,6 +154,9 @@ const WORDS = {
     declinedNetwork: "Rechazadas por la red de tarjetas",
     scrutiny: "Vigilancia activa ahora",
     breakers: "Cortacircuitos abiertos ahora",
+    heldNow: "Personas retenidas ahora",
+    heldFor: (people: number, longestS: number) =>
+      people === 0 ? "ninguna" : `${people}, la que más lleva ${longestS} s`,
     refusals: "Rechazadas antes de la red",
     reason: "Motivo",
     count: "Cantidad",
@@ -484,6 +490,7 @@ function draw(data: DashboardData): void {
       figureBox(words.declinedNetwork, whole.format(d.declined)),
       figureBox(words.scrutiny, orNone(d.scrutinyOpen.map((o) => `${o.scope}: ${o.signal}`))),
       figureBox(words.breakers, orNone(d.breakersOpen.map((b) => b.name))),
+      figureBox(words.heldNow, words.heldFor(d.heldNow.people, d.heldNow.longestS)),
     ),
     el("h3", words.askedPerHour),
     bars(
