@@ -131,6 +131,22 @@ describe("a circuit breaker", () => {
     expect(lanes.filter((lane) => !lane.through)).toHaveLength(3);
   });
 
+  it("does not hold a popular bank's BIN for its cards in flight once its charges outnumber its declines", async () => {
+    const { breaker } = breakerWith();
+    for (let i = 0; i < 4; i++) {
+      const scopes = breakerScopes(`198.51.100.${i}`, "71777/HOPE", "414720");
+      await admit(breaker, scopes);
+      await breaker.recordOutcome(scopes, i === 0 ? "declined" : "charged", []);
+    }
+    // A busy moment: six of its donors' cards on their way to the network at once.
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        admit(breaker, breakerScopes(`198.51.101.${i}`, "71777/HOPE", "414720")),
+      ),
+    );
+    expect(answers.filter((answer) => answer.through)).toHaveLength(6);
+  });
+
   it("gives a card's reservation back when it never reached the upstream", async () => {
     const { breaker, opened } = breakerWith();
     const scopes = breakerScopes("198.51.100.12", "71777/HOPE", "400000");

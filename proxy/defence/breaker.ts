@@ -348,10 +348,13 @@ export function createBreaker(
           // This card would be one more tokenization not (yet) answered by a charge or a decline
           // (a BIN's pending counts it already). A newcomer is weighed against that budget alone
           // (a stockpile's are held).
+          // A BIN's cards in flight count as declines to come unless its charges outnumber its declines
+          // (a popular bank's BIN on a busy day has many cards in flight; a tester's run is declined).
+          const inFlight = declined! >= charged! ? pending! : 0;
           const over =
             kindOf(scope) === "bin"
-              ? declined! + pending! > allowance(budget.declines, charged!)
-                ? { why: "declines and cards in flight", figure: declined! + pending! - 1 }
+              ? declined! + inFlight > allowance(budget.declines, charged!)
+                ? { why: "declines and cards in flight", figure: declined! + inFlight - 1 }
                 : null
               : pending! + 1 > allowance(budget.tokens, charged!)
                 ? { why: "tokenizations", figure: pending! }
