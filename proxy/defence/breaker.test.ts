@@ -212,6 +212,12 @@ describe("a circuit breaker", () => {
       passed: ["campaign:71777/HOPE"],
       returned: true,
     });
+    // Held before anything counts it (breaker.ts's peek), so waiting spends none of its form session.
+    const another = breakerScopes("198.51.100.21", "71777/HOPE");
+    await expect(breaker.peek(another, "card-c")).rejects.toMatchObject({ code: "rate_limited" });
+    vi.advanceTimersByTime(NEWCOMER_HOLD_MS);
+    await breaker.peek(another, "card-c");
+    expect(await admit(breaker, another, false, "card-c")).toMatchObject({ through: true });
   });
 
   it("says how many people it holds now and how long the one held longest has waited", async () => {

@@ -173,6 +173,17 @@ export function createBreaker(
     card: string | undefined,
   ): Promise<"returned" | "breaker"> {
     if (!card) return "breaker";
+    await holdOnce(campaign, card);
+    const [declined, charged] = await count.add([
+      returned(campaign, "declines", 0),
+      returned(campaign, "charges", 0),
+    ]);
+    return declined!.points < RETURNED_DECLINES + RETURNED_SHARE * Math.max(0, charged!.points)
+      ? "returned"
+      : "breaker";
+  }
+  /** Holds a newcomer's card the first time it meets its campaign's open breaker, and until it may come back. */
+  async function holdOnce(campaign: BreakerScope, card: string): Promise<void> {
     const noted = await count.recall(onceKey(campaign, card));
     const now = Date.now();
     if (!noted) {
@@ -181,13 +192,6 @@ export function createBreaker(
     }
     const back = Number(noted);
     if (now < back) throw waiting((back - now) / 1000);
-    const [declined, charged] = await count.add([
-      returned(campaign, "declines", 0),
-      returned(campaign, "charges", 0),
-    ]);
-    return declined!.points < RETURNED_DECLINES + RETURNED_SHARE * Math.max(0, charged!.points)
-      ? "returned"
-      : "breaker";
   }
   const budgets = (scope: BreakerScope) => {
     const kind = kindOf(scope);
@@ -408,8 +412,13 @@ export function createBreaker(
       const campaign = scopes.find((scope) => kindOf(scope) === "campaign");
       const newcomer = campaign ? (await count.add([seen(campaign, client, 0)]))[0]!.points <= 0 : false;
       for (const scope of scopes) {
-        if (scope === campaign && newcomer) continue;
         try {
+          // A newcomer's card is held once at its campaign's open breaker here, before its form
+          // session counts the tokenization (a session spent by waiting would refuse the person).
+          if (scope === campaign && newcomer) {
+            if (card && (await openOf(scope))) await holdOnce(scope, card);
+            continue;
+          }
           await gate(scope, false, true);
         } catch (error) {
           if (isWaiting(error)) await noteHeld(card);

@@ -28,34 +28,57 @@ const LEAD_WINDOW_S = 90;
 
 /** Testers at work for the breakers' whole window before a crowd begins and through it (issue 51), one store. */
 export function describeTesterFirst(store: "sqlite" | "postgres"): void {
-  it(`a giving day and a gala that begin after a tester has worked the breakers' window give as if it were not there; a popular BIN's crowd never waits, on ${store}`, async () => {
-    const results = await runAllScenarios(
-      async () =>
+  describe(`testers at work for the breakers' window before a crowd, on ${store}`, () => {
+    let turnstile: FakeTurnstile;
+    beforeAll(async () => {
+      turnstile = await startFakeTurnstile();
+    });
+    afterAll(() => turnstile.close());
+
+    it(`a giving day and a gala that begin after a tester has worked the breakers' window give as if it were not there (and with Turnstile); a popular BIN's crowd never waits, on ${store}`, async () => {
+      const stack = async (challenge: boolean) =>
         startCrowdStack({
           launch: asProgram,
           breakerWindowS: LEAD_WINDOW_S,
           ...(store === "postgres" ? { databaseUrl: await testDatabase() } : {}),
-        }),
-      {},
-      AFTER_SCENARIO_NAMES,
-      2,
-    );
-    for (const figures of results) console.warn(`tester-first figures: ${describeFigures(store, figures)}`);
-    const [solver, botnet, gala, popular] = results;
-    // What each person paid (time added by open breakers) and what each tester got to the network.
-    for (const day of [solver!, botnet!]) {
-      expect(day.charged).toBeGreaterThanOrEqual(220);
-      expect(day.waitS!.median).toBeLessThanOrEqual(5);
-      expect(day.waitS!.p95).toBeLessThanOrEqual(30);
-      expect(day.botDonations + day.botLiveCharged!).toBeLessThanOrEqual(50);
-      expect(day.botTokenizations).toBeLessThanOrEqual(50);
-    }
-    expect(gala!.charged).toBeGreaterThanOrEqual(58);
-    expect(gala!.waitS!.p95).toBeLessThanOrEqual(30);
-    expect(gala!.botDonations + gala!.botLiveCharged!).toBeLessThanOrEqual(15);
-    expect(gala!.botTokenizations).toBeLessThanOrEqual(15);
-    expect(popular).toMatchObject({ goodCards: 28, charged: 28, refused: {}, waitS: { median: 0, p95: 0 } });
-  }, 600_000);
+          ...(challenge ? { challenge: turnstile.proxyEnv } : {}),
+        });
+      // The botnet beside a giving day again with Turnstile configured, at the same time.
+      const withTurnstile = stack(true);
+      const [results, human] = await Promise.all([
+        runAllScenarios(() => stack(false), {}, AFTER_SCENARIO_NAMES, 2),
+        withTurnstile.then((made) =>
+          runScenario("giving-day-after-botnet", made).finally(() => made.close()),
+        ),
+      ]);
+      for (const figures of results) console.warn(`tester-first figures: ${describeFigures(store, figures)}`);
+      console.warn(`tester-first figures: ${describeFigures(`${store} + Turnstile`, human)}`);
+      const [solver, botnet, gala, popular] = results;
+      // What each person paid (time added by open breakers) and what each tester got to the network.
+      for (const day of [solver!, botnet!]) {
+        expect(day.charged).toBeGreaterThanOrEqual(220);
+        expect(day.waitS!.median).toBeLessThanOrEqual(5);
+        expect(day.waitS!.p95).toBeLessThanOrEqual(30);
+        expect(day.botDonations + day.botLiveCharged!).toBeLessThanOrEqual(50);
+        expect(day.botTokenizations).toBeLessThanOrEqual(50);
+      }
+      expect(gala!.charged).toBeGreaterThanOrEqual(58);
+      expect(gala!.waitS!.p95).toBeLessThanOrEqual(30);
+      expect(gala!.botDonations + gala!.botLiveCharged!).toBeLessThanOrEqual(15);
+      expect(gala!.botTokenizations).toBeLessThanOrEqual(15);
+      expect(popular).toMatchObject({
+        goodCards: 28,
+        charged: 28,
+        refused: {},
+        waitS: { median: 0, p95: 0 },
+      });
+      // With the human check, the people pass it instead of waiting, and the botnet cannot.
+      expect(human.charged).toBeGreaterThanOrEqual(220);
+      expect(human.waitS!.p95).toBeLessThanOrEqual(10);
+      expect(human.botDonations + human.botLiveCharged!).toBeLessThanOrEqual(10);
+      expect(human.botTokenizations).toBeLessThanOrEqual(10);
+    }, 600_000);
+  });
 }
 
 /** The breaker scenarios of one store, side by side, each against a stack of its own. */
