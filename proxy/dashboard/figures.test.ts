@@ -29,6 +29,11 @@ const op = (hour: number, kind: string, label: string, count: number) => ({
 });
 
 /** A breaker's note in the shared store, open until `until`. */
+/** A card held at a breaker, as breaker.ts notes it. */
+const heldNote = (card: string, first: number, last: number) => ({
+  key: `breaker:held:${card}`,
+  value: JSON.stringify({ first, last }),
+});
 const breakerNote = (scope: string, until: number) => ({
   key: `breaker:${scope}`,
   value: JSON.stringify({ until, openS: 30, openedAt: 0 }),
@@ -180,16 +185,12 @@ describe("times from bucketed counts", () => {
     expect(JSON.stringify(of())).not.toMatch(/203\.0\.113|198\.51\.100/);
   });
   it("the defence panel says how many people the breakers hold now and for how long", () => {
-    const held = (card: string, first: number, last: number) => ({
-      key: `breaker:held:${card}`,
-      value: JSON.stringify({ first, last }),
-    });
     const notes = [
       breakerNote("client:203.0.113.7", 70_000),
-      held("a", 10_000, 55_000),
-      held("b", 50_000, 58_000),
+      heldNote("a", 10_000, 55_000),
+      heldNote("b", 50_000, 58_000),
       // Not held again for over 20 s: its widget gave up or got through.
-      held("c", 0, 30_000),
+      heldNote("c", 0, 30_000),
     ];
     const panel = defencePanel({
       counts: [],

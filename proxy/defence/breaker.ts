@@ -60,6 +60,8 @@ export const breakerScopes = (ip: string, campaign?: string, bin?: string): Brea
   ...(bin && /^\d{6}$/.test(bin) ? [`bin:${bin}` as const] : []),
 ];
 
+/** When a newcomer's card held once at a campaign's open breaker may come back (`card`: its keyed hash). */
+const onceKey = (campaign: BreakerScope, card: string) => `brk-once:${campaign}:${card}`;
 /** Where a scope's open breaker is noted in the store. */
 const noteKey = (scope: BreakerScope) => `breaker:${scope}`;
 /**
@@ -155,8 +157,6 @@ export function createBreaker(
     points: 1,
     ttlMs: windowMs,
   });
-  /** When a newcomer's card held once at a campaign's open breaker may come back (`card`: its keyed hash). */
-  const onceKey = (campaign: BreakerScope, card: string) => `brk-once:${campaign}:${card}`;
   /** The outcomes of the cards that came back and passed a campaign's open breaker. */
   const returned = (campaign: BreakerScope, outcome: "declines" | "charges", points: number) => ({
     key: `brk-returned-${outcome}:${campaign}`,
