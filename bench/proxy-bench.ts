@@ -54,6 +54,7 @@ import { FORM_SESSION_FIELD } from "../contract/api";
 import { createFormSessions } from "../proxy/defence/form-session";
 import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../sandbox/fixture";
 import {
+  AFTER_SCENARIO_NAMES,
   BESIDE_SCENARIO_NAMES,
   BREAKER_SCENARIO_NAMES,
   figuresTable,
@@ -741,13 +742,31 @@ async function measureCrowds(run: BenchRun): Promise<Record<string, number>> {
   ]);
   for (const figures of sqliteBreakers) say(`  ${describeFigures("one proxy, SQLite:", figures)}`);
   for (const figures of postgresBreakers) say(`  ${describeFigures("two proxies, PostgreSQL:", figures)}`);
+  // Then testers at work for the breakers' whole window before a giving day or a gala begins and
+  // through it, and a popular BIN's crowd (the window 90 s, the breakers' open period with it; 4 minutes).
+  const leadWindowS = 90;
+  const [sqliteAfter, postgresAfter] = await Promise.all([
+    runAllScenarios(() => startCrowdStack({ breakerWindowS: leadWindowS }), {}, AFTER_SCENARIO_NAMES, 2),
+    runAllScenarios(
+      async () =>
+        startCrowdStack({
+          breakerWindowS: leadWindowS,
+          databaseUrl: await createDatabase(adminUrl, `givekit_crowd_${n++}`),
+        }),
+      {},
+      AFTER_SCENARIO_NAMES,
+      2,
+    ),
+  ]);
+  for (const figures of sqliteAfter) say(`  ${describeFigures("one proxy, SQLite:", figures)}`);
+  for (const figures of postgresAfter) say(`  ${describeFigures("two proxies, PostgreSQL:", figures)}`);
   say(
     '  every scenario: people charged and their added wait (median / p95), what of the tester reached the upstream and its CPU s per card that did (proxy/GUIDE.md, "Circuit breakers"):',
   );
   say(
     figuresTable(
-      [...sqlite, ...sqliteDefence, ...sqliteBreakers],
-      [...postgres, ...postgresDefence, ...postgresBreakers],
+      [...sqlite, ...sqliteDefence, ...sqliteBreakers, ...sqliteAfter],
+      [...postgres, ...postgresDefence, ...postgresBreakers, ...postgresAfter],
     ),
   );
   say();

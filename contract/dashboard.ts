@@ -110,6 +110,8 @@ export interface DefencePanel {
   breakersOpen: { name: string; until: string }[];
   /** The network of the staff member looking (the venue's), never its address; absent in a CSV. */
   venue?: VenueState;
+  /** People whose cards the breakers hold now (held in the last 20 s), and how long the one held longest has waited, in seconds. */
+  heldNow: { people: number; longestS: number };
 }
 
 /** The venue button's facts: the looking staff member's own network, as the proxy sees it. */

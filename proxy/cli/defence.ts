@@ -11,6 +11,7 @@ import {
   parseDuration,
   parseRange,
 } from "../defence/allowances";
+import { heldNow } from "../defence/breaker";
 import { escapeControls } from "./escape";
 import { UsageError, withStore } from "./ops";
 import type { Output } from "./output";
@@ -43,6 +44,10 @@ export async function runDefenceStatus(
     for (const each of campaigns) out.write(`${escapeControls(line(each))}\n`);
     out.write(`scrutinised clients (their breaker open): ${clients.length || "none"}\n`);
     for (const each of clients) out.write(`${escapeControls(line(each))}\n`);
+    const held = heldNow(breakerNotes, now);
+    out.write(
+      `people held now: ${held.people || "none"}${held.people ? `, the longest for ${held.longestS} s` : ""}\n`,
+    );
     const allowed = await currentAllowances(notes);
     out.write(`ranges let through: ${allowed.length || "none"}\n`);
     for (const each of allowed) out.write(`${escapeControls(`  ${each.range} until ${at(each.until)}`)}\n`);

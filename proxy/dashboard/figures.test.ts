@@ -29,6 +29,11 @@ const op = (hour: number, kind: string, label: string, count: number) => ({
 });
 
 /** A breaker's note in the shared store, open until `until`. */
+/** A card held at a breaker, as breaker.ts notes it. */
+const heldNote = (card: string, first: number, last: number) => ({
+  key: `breaker:held:${card}`,
+  value: JSON.stringify({ first, last }),
+});
 const breakerNote = (scope: string, until: number) => ({
   key: `breaker:${scope}`,
   value: JSON.stringify({ until, openS: 30, openedAt: 0 }),
@@ -178,5 +183,23 @@ describe("times from bucketed counts", () => {
     ]);
     expect(of("71777/GALA").map((b) => b.name)).toEqual(["71777/GALA", "clients × 2"]);
     expect(JSON.stringify(of())).not.toMatch(/203\.0\.113|198\.51\.100/);
+  });
+  it("the defence panel says how many people the breakers hold now and for how long", () => {
+    const notes = [
+      breakerNote("client:203.0.113.7", 70_000),
+      heldNote("a", 10_000, 55_000),
+      heldNote("b", 50_000, 58_000),
+      // Not held again for over 20 s: its widget gave up or got through.
+      heldNote("c", 0, 30_000),
+    ];
+    const panel = defencePanel({
+      counts: [],
+      hours: { fromHour: 0, toHour: 0 },
+      defence: [],
+      now: 60_000,
+      breakers: { notes },
+    });
+    expect(panel.heldNow).toEqual({ people: 2, longestS: 50 });
+    expect(panel.breakersOpen.map((b) => b.name)).toEqual(["clients × 1"]);
   });
 });

@@ -16,6 +16,7 @@ import type {
   UpstreamHealth,
 } from "../../contract/dashboard";
 import type { DefenceState, FormStepCount, GivingCount, OpsCount, OutboxStats } from "../store";
+import { heldNow } from "../defence/breaker";
 import { bucketQuantile, OPS_KINDS } from "./ops-counts";
 
 export const HOUR_MS = 3_600_000;
@@ -217,6 +218,7 @@ export function defencePanel(facts: {
     perHour: [...perHour.values()],
     scrutinyOpen: openPeriods(facts.defence, facts.now),
     breakersOpen: facts.breakers ? openBreakers(facts.breakers.notes, facts.breakers.campaign) : [],
+    heldNow: heldNow(facts.breakers?.notes ?? [], facts.now),
   };
 }
 

@@ -3,7 +3,7 @@ import pino from "pino";
 import type { BreakerConfig } from "../config";
 import { ProblemError } from "../problem";
 import { memoryCounters } from "../store/counters";
-import { breakerScopes, createBreaker } from "./breaker";
+import { NEWCOMER_HOLD_MS, breakerScopes, createBreaker, heldNow } from "./breaker";
 
 const CONFIG: BreakerConfig = {
   windowS: 600,
@@ -27,11 +27,12 @@ function breakerWith(config: Partial<BreakerConfig> = {}) {
   const lines: Record<string, unknown>[] = [];
   const logger = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
   const opened: string[] = [];
+  const counters = memoryCounters();
   const breaker = createBreaker(
     { ...CONFIG, ...config },
-    { counters: memoryCounters(), logger, onOpen: (kind) => opened.push(kind) },
+    { counters, logger, onOpen: (kind) => opened.push(kind) },
   );
-  return { breaker, lines, opened };
+  return { breaker, lines, opened, counters };
 }
 
 /** What admitting a card came to: through (and as whose probe), or held with when to come back. */
@@ -39,9 +40,10 @@ async function admit(
   breaker: ReturnType<typeof createBreaker>,
   scopes = breakerScopes("198.51.100.7"),
   human = false,
+  card?: string,
 ) {
   try {
-    return { through: true as const, probe: (await breaker.admitCard(scopes, { human })).probe };
+    return { through: true as const, probe: (await breaker.admitCard(scopes, { human, card })).probe };
   } catch (error) {
     if (!(error instanceof ProblemError)) throw error;
     return { through: false as const, code: error.code, retryAfter: error.headers["Retry-After"] };
@@ -129,6 +131,22 @@ describe("a circuit breaker", () => {
     expect(lanes.filter((lane) => !lane.through)).toHaveLength(3);
   });
 
+  it("does not hold a popular bank's BIN for its cards in flight once its charges outnumber its declines", async () => {
+    const { breaker } = breakerWith();
+    for (let i = 0; i < 4; i++) {
+      const scopes = breakerScopes(`198.51.100.${i}`, "71777/HOPE", "414720");
+      await admit(breaker, scopes);
+      await breaker.recordOutcome(scopes, i === 0 ? "declined" : "charged", []);
+    }
+    // A busy moment: six of its donors' cards on their way to the network at once.
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        admit(breaker, breakerScopes(`198.51.101.${i}`, "71777/HOPE", "414720")),
+      ),
+    );
+    expect(answers.filter((answer) => answer.through)).toHaveLength(6);
+  });
+
   it("gives a card's reservation back when it never reached the upstream", async () => {
     const { breaker, opened } = breakerWith();
     const scopes = breakerScopes("198.51.100.12", "71777/HOPE", "400000");
@@ -165,19 +183,86 @@ describe("a circuit breaker", () => {
     });
   });
 
-  it("lets a client's first card to a campaign through the campaign's open breaker, not its second", async () => {
+  it("holds a newcomer's card at a campaign's open breaker once, a moment, and lets it through when it comes back; not a client's second card", async () => {
     const { breaker } = breakerWith();
     for (let i = 0; i < 10; i++) {
       const scopes = breakerScopes(`10.1.0.${i}`, "71777/HOPE");
       await admit(breaker, scopes);
       await breaker.recordOutcome(scopes, "declined", []);
     }
-    // The campaign's 10 declines are spent: a client seen there waits, a newcomer gives.
-    expect(await admit(breaker, breakerScopes("10.1.0.1", "71777/HOPE"))).toMatchObject({ through: false });
-    expect(await admit(breaker, breakerScopes("198.51.100.20", "71777/HOPE"))).toMatchObject({
-      through: true,
-      probe: [],
+    // The campaign's 10 declines are spent: a client seen there waits its breaker's 30 s.
+    expect(await admit(breaker, breakerScopes("10.1.0.1", "71777/HOPE"), false, "card-a")).toMatchObject({
+      through: false,
+      retryAfter: "30",
     });
+    // A newcomer waits a moment (a tester's script moves on to its next card then)…
+    const person = breakerScopes("198.51.100.20", "71777/HOPE");
+    expect(await admit(breaker, person, false, "card-b")).toEqual({
+      through: false,
+      code: "rate_limited",
+      retryAfter: "3",
+    });
+    // …and not less, even sent again at once…
+    vi.advanceTimersByTime(1000);
+    expect(await admit(breaker, person, false, "card-b")).toMatchObject({ through: false, retryAfter: "2" });
+    // …then its card, come back, goes through (a person's widget comes back by itself).
+    vi.advanceTimersByTime(NEWCOMER_HOLD_MS);
+    expect(await breaker.admitCard(person, { human: false, card: "card-b" })).toEqual({
+      probe: [],
+      passed: ["campaign:71777/HOPE"],
+      returned: true,
+    });
+    // Held before anything counts it (breaker.ts's peek), so waiting spends none of its form session.
+    const another = breakerScopes("198.51.100.21", "71777/HOPE");
+    await expect(breaker.peek(another, { card: "card-c" })).rejects.toMatchObject({ code: "rate_limited" });
+    vi.advanceTimersByTime(NEWCOMER_HOLD_MS);
+    await breaker.peek(another, { card: "card-c" });
+    expect(await admit(breaker, another, false, "card-c")).toMatchObject({ through: true });
+  });
+
+  it("says how many people it holds now and how long the one held longest has waited", async () => {
+    const { breaker, counters } = breakerWith();
+    const held = async () => heldNow(await counters.notesUnder("breaker:"), Date.now());
+    for (let i = 0; i < 3; i++) {
+      const scopes = breakerScopes("203.0.113.9", "71777/HOPE");
+      await admit(breaker, scopes, false, `dead-${i}`);
+      await breaker.recordOutcome(scopes, "declined", []);
+    }
+    expect(await held()).toEqual({ people: 0, longestS: 0 });
+    // Two guests behind the venue's address, their widgets coming back every 15 s.
+    const venue = breakerScopes("203.0.113.9", "71777/HOPE");
+    await admit(breaker, venue, false, "guest-1");
+    vi.advanceTimersByTime(15_000);
+    await admit(breaker, venue, false, "guest-1");
+    await admit(breaker, venue, false, "guest-2");
+    expect(await held()).toEqual({ people: 2, longestS: 15 });
+    // Nobody comes back: after 20 s nobody is held.
+    vi.advanceTimersByTime(21_000);
+    expect(await held()).toEqual({ people: 0, longestS: 0 });
+  });
+
+  it("stops letting cards that came back through once they are declined: a tester that comes back too spends it in a few cards", async () => {
+    const { breaker } = breakerWith();
+    for (let i = 0; i < 10; i++) {
+      const scopes = breakerScopes(`10.1.0.${i}`, "71777/HOPE");
+      await admit(breaker, scopes);
+      await breaker.recordOutcome(scopes, "declined", []);
+    }
+    const cameBack = async (n: number) => {
+      const scopes = breakerScopes(`10.3.0.${n}`, "71777/HOPE");
+      await admit(breaker, scopes, false, `dead-${n}`);
+      vi.advanceTimersByTime(NEWCOMER_HOLD_MS);
+      return { scopes, answer: await admit(breaker, scopes, false, `dead-${n}`) };
+    };
+    for (let n = 0; n < 3; n++) {
+      const { scopes, answer } = await cameBack(n);
+      expect(answer).toMatchObject({ through: true });
+      await breaker.recordOutcome(scopes, "declined", [], true);
+    }
+    // Three declined: the next card that comes back meets the breaker as any card does.
+    const held = (await cameBack(3)).answer;
+    expect(held).toMatchObject({ through: false, code: "rate_limited" });
+    expect(Number(held.through ? 0 : held.retryAfter)).toBeGreaterThan(NEWCOMER_HOLD_MS / 1000);
   });
 
   it("a crowd's charges widen the budgets: 228 charged and 12 declined never open a breaker", async () => {

@@ -45,7 +45,22 @@ interface OpenBreaker {
 export interface BreakerPass {
   probe: BreakerScope[];
   passed: BreakerScope[];
+  /** A newcomer's card that came back after its hold and passed an open campaign breaker: its outcome is counted there. */
+  returned?: true;
 }
+
+/**
+ * A newcomer's card at its campaign's open breaker is held this long once (the widget comes back
+ * after it, widget/donate/outcome/attempt.ts's BREAKER_FIRST_RETRY_MS), then passes: a person's
+ * widget comes back, a tester's script moves on to its next card.
+ */
+export const NEWCOMER_HOLD_MS = 2500;
+/**
+ * The cards that came back pass while their declines are fewer than this and half their charges
+ * (a crowd's few declines never reach it; a tester that comes back too spends it in a few cards).
+ */
+const RETURNED_DECLINES = 3;
+const RETURNED_SHARE = 0.5;
 
 /** The scopes of a card's request: its client's, its campaign's when it names one, its BIN's when known. */
 export const breakerScopes = (ip: string, campaign?: string, bin?: string): BreakerScope[] => [
@@ -54,8 +69,37 @@ export const breakerScopes = (ip: string, campaign?: string, bin?: string): Brea
   ...(bin && /^\d{6}$/.test(bin) ? [`bin:${bin}` as const] : []),
 ];
 
+/** When a newcomer's card held once at a campaign's open breaker may come back (`card`: its keyed hash). */
+const onceKey = (campaign: BreakerScope, card: string) => `brk-once:${campaign}:${card}`;
 /** Where a scope's open breaker is noted in the store. */
 const noteKey = (scope: BreakerScope) => `breaker:${scope}`;
+/**
+ * Where a card held at a breaker is noted (`card`: its keyed hash), beside the breakers' notes so
+ * the dashboard and `givekit defence status` read both at once: when it was first and last held.
+ * A widget waiting comes back within BREAKER_RETRY_MS (15 s), so a note lasts a little longer.
+ */
+const HELD_PREFIX = "breaker:held:";
+const HELD_NOTE_MS = 20_000;
+
+/**
+ * The people held at the breakers now (cards held in the last 20 s), and for how long the one
+ * held longest has waited so far, in whole seconds, from the store's notes under "breaker:".
+ *
+ * @example
+ * heldNow(await counters.notesUnder("breaker:"), Date.now()); // { people: 3, longestS: 18 }
+ */
+export function heldNow(notes: readonly { key: string; value: string }[], now: number) {
+  const waits = notes.flatMap((note) => {
+    if (!note.key.startsWith(HELD_PREFIX) || note.value === "") return [];
+    try {
+      const { first, last } = JSON.parse(note.value) as { first: number; last: number };
+      return now - last <= HELD_NOTE_MS ? [Math.max(0, now - first)] : [];
+    } catch {
+      return [];
+    }
+  });
+  return { people: waits.length, longestS: Math.round(Math.max(0, ...waits) / 1000) };
+}
 type ScopeKind = "client" | "campaign" | "bin";
 const kindOf = (scope: BreakerScope): ScopeKind =>
   scope.startsWith("client:") ? "client" : scope.startsWith("bin:") ? "bin" : "campaign";
@@ -126,6 +170,42 @@ export function createBreaker(
     points: 1,
     ttlMs: windowMs,
   });
+  /** The outcomes of the cards that came back and passed a campaign's open breaker. */
+  const returned = (campaign: BreakerScope, outcome: "declines" | "charges", points: number) => ({
+    key: `brk-returned-${outcome}:${campaign}`,
+    points,
+    ttlMs: windowMs,
+  });
+  /**
+   * A newcomer's card at its campaign's open breaker: held once (noted with when it may come
+   * back), then, come back, passed while the cards that came back are seldom declined; else an
+   * ordinary card there ("breaker": its gate and budgets).
+   */
+  async function newcomerAt(
+    campaign: BreakerScope,
+    card: string | undefined,
+  ): Promise<"returned" | "breaker"> {
+    if (!card) return "breaker";
+    await holdOnce(campaign, card);
+    const [declined, charged] = await count.add([
+      returned(campaign, "declines", 0),
+      returned(campaign, "charges", 0),
+    ]);
+    return declined!.points < RETURNED_DECLINES + RETURNED_SHARE * Math.max(0, charged!.points)
+      ? "returned"
+      : "breaker";
+  }
+  /** Holds a newcomer's card the first time it meets its campaign's open breaker, and until it may come back. */
+  async function holdOnce(campaign: BreakerScope, card: string): Promise<void> {
+    const noted = await count.recall(onceKey(campaign, card));
+    const now = Date.now();
+    if (!noted) {
+      await count.remember(onceKey(campaign, card), String(now + NEWCOMER_HOLD_MS), windowMs);
+      throw waiting(NEWCOMER_HOLD_MS / 1000);
+    }
+    const back = Number(noted);
+    if (now < back) throw waiting((back - now) / 1000);
+  }
   const budgets = (scope: BreakerScope) => {
     const kind = kindOf(scope);
     if (kind === "client") return { declines: config.clientDeclines, tokens: config.clientTokens };
@@ -147,6 +227,21 @@ export function createBreaker(
     const [declined, charged] = await count.add([declines(campaign, 1), charges(campaign, 0)]);
     if (declined!.points >= allowance(config.campaignDeclines, charged!.points) && !(await openOf(campaign)))
       await open(campaign, config.openS, "clients held at a BIN's breaker", declined!.points);
+  }
+
+  /** A card held (429): noted with when it was first held, for the staff's count of people held now. */
+  async function noteHeld(card: string | undefined): Promise<void> {
+    if (!card) return;
+    const key = `${HELD_PREFIX}${card}`;
+    const now = Date.now();
+    const before = await count.recall(key);
+    let first = now;
+    try {
+      if (before) first = Number((JSON.parse(before) as { first: number }).first) || now;
+    } catch {
+      // A note this code did not write: begun now.
+    }
+    await count.remember(key, JSON.stringify({ first, last: now }), HELD_NOTE_MS);
   }
 
   async function openOf(scope: BreakerScope): Promise<OpenBreaker | null> {
@@ -245,13 +340,23 @@ export function createBreaker(
           ...(options.card ? [cardOf(options.card, -1)] : []),
         ]);
       let at: BreakerScope | undefined;
+      let cameBack = false;
       try {
         const probe: BreakerScope[] = [];
         const passed: BreakerScope[] = [];
         for (const scope of scopes) {
           at = scope;
-          if (scope === campaign && newcomer && !options.human) passed.push(scope);
-          else if ((await gate(scope, options.human || passesAllowed(scope, options))) === "probe")
+          if (scope === campaign && newcomer && !options.human) {
+            // Closed: a newcomer passes (its charge is not held there either). Open: held once,
+            // a moment; come back, it passes while the cards that came back are seldom declined.
+            const isOpen = (await openOf(scope)) !== null;
+            if (!isOpen || (await newcomerAt(scope, options.card)) === "returned") {
+              passed.push(scope);
+              cameBack = isOpen;
+              continue;
+            }
+          }
+          if ((await gate(scope, options.human || passesAllowed(scope, options))) === "probe")
             probe.push(scope);
         }
         for (const [index, scope] of scopes.entries()) {
@@ -262,10 +367,13 @@ export function createBreaker(
           // This card would be one more tokenization not (yet) answered by a charge or a decline
           // (a BIN's pending counts it already). A newcomer is weighed against that budget alone
           // (a stockpile's are held).
+          // A BIN's cards in flight count as declines to come unless its charges outnumber its declines
+          // (a popular bank's BIN on a busy day has many cards in flight; a tester's run is declined).
+          const inFlight = declined! >= charged! ? pending! : 0;
           const over =
             kindOf(scope) === "bin"
-              ? declined! + pending! > allowance(budget.declines, charged!)
-                ? { why: "declines and cards in flight", figure: declined! + pending! - 1 }
+              ? declined! + inFlight > allowance(budget.declines, charged!)
+                ? { why: "declines and cards in flight", figure: declined! + inFlight - 1 }
                 : null
               : pending! + 1 > allowance(budget.tokens, charged!)
                 ? { why: "tokenizations", figure: pending! }
@@ -277,9 +385,10 @@ export function createBreaker(
             throw waiting(config.openS);
           }
         }
-        return { probe, passed };
+        return { probe, passed, ...(cameBack ? { returned: true as const } : {}) };
       } catch (error) {
         await giveBack();
+        if (isWaiting(error)) await noteHeld(options.card);
         if (isWaiting(error) && at && kindOf(at) === "bin") await heldAtBin(scopes);
         throw error;
       }
@@ -313,15 +422,23 @@ export function createBreaker(
      * open breaker that would hold it holds it now, so a widget waiting through it spends nothing
      * by trying again. Takes no probe: the card the probe's turn is free for goes on to admitCard.
      */
-    async peek(scopes: BreakerScope[], options: { allowed?: boolean } = {}): Promise<void> {
+    async peek(scopes: BreakerScope[], options: { allowed?: boolean; card?: string } = {}): Promise<void> {
       const client = scopes.find((scope) => kindOf(scope) === "client")!;
       const campaign = scopes.find((scope) => kindOf(scope) === "campaign");
       const newcomer = campaign ? (await count.add([seen(campaign, client, 0)]))[0]!.points <= 0 : false;
+      const { card } = options;
       for (const scope of scopes) {
-        if ((scope === campaign && newcomer) || passesAllowed(scope, options)) continue;
+        if (passesAllowed(scope, options)) continue;
         try {
+          // A newcomer's card is held once at its campaign's open breaker here, before its form
+          // session counts the tokenization (a session spent by waiting would refuse the person).
+          if (scope === campaign && newcomer) {
+            if (card && (await openOf(scope))) await holdOnce(scope, card);
+            continue;
+          }
           await gate(scope, false, true);
         } catch (error) {
+          if (isWaiting(error)) await noteHeld(card);
           if (isWaiting(error) && kindOf(scope) === "bin") await heldAtBin(scopes);
           throw error;
         }
@@ -355,7 +472,11 @@ export function createBreaker(
       scopes: BreakerScope[],
       outcome: "charged" | "declined",
       probe: BreakerScope[],
+      cameBack = false,
     ): Promise<void> {
+      const campaign = scopes.find((scope) => kindOf(scope) === "campaign");
+      if (cameBack && campaign)
+        await count.add([returned(campaign, outcome === "charged" ? "charges" : "declines", 1)]);
       if (outcome === "charged") {
         const states = await count.add(scopes.flatMap((scope) => [tokens(scope, -1), charges(scope, 1)]));
         for (const scope of probe) {

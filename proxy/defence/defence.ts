@@ -158,12 +158,12 @@ export function createDefence(
     );
     const allowed = await allowances.has(request.ip);
     try {
-      const { probe, passed } = await breaker.admitCard(scopes, {
+      const pass = await breaker.admitCard(scopes, {
         human: admitted.human,
         allowed,
         card: request.card,
       });
-      return { ...admitted, probe, passed };
+      return { ...admitted, ...pass };
     } catch (error) {
       if (isWaiting(error)) await guarded("counting a card held", () => countHeld(request.ip, request.card));
       if (!isWaiting(error) || !verifier || !turnstile) throw error;
@@ -172,8 +172,8 @@ export function createDefence(
       if (!proof || proof.includes("~") || admitted.scrutiny) throw askHuman();
       const verdict = await verifier.verify(proof, request.ip);
       if (verdict.kind !== "passed") throw askHuman();
-      const { probe, passed } = await breaker.admitCard(scopes, { human: true, allowed, card: request.card });
-      return { ...admitted, human: true, probe, passed };
+      const pass = await breaker.admitCard(scopes, { human: true, allowed, card: request.card });
+      return { ...admitted, human: true, ...pass };
     }
   }
 
@@ -187,12 +187,14 @@ export function createDefence(
     campaign?: string;
     proof?: string;
     bin?: string;
+    /** The card's keyed hash: counted for the venue box, noted for the staff's count of people held now. */
     card?: string;
   }) {
     if (verifier && turnstile && request.proof && !request.proof.includes("~")) return;
     try {
       await breaker.peek(breakerScopes(request.ip, request.campaign, request.bin), {
         allowed: await allowances.has(request.ip),
+        card: request.card,
       });
     } catch (error) {
       if (isWaiting(error)) await guarded("counting a card held", () => countHeld(request.ip, request.card));
@@ -259,6 +261,7 @@ export function createDefence(
       breakerScopes(detail.ip, campaign, noted?.bin),
       outcome,
       (noted?.probe ?? []) as ReturnType<typeof breakerScopes>,
+      noted?.returned === true,
     );
   }
 

@@ -19,6 +19,8 @@ export interface MintedToken {
   probe?: string[];
   /** The scopes whose open breaker let it pass as a client's first card there (breaker.ts). */
   passed?: string[];
+  /** It came back after its hold and passed its campaign's open breaker (breaker.ts): its outcome counts there. */
+  returned?: true;
   /** Its card's BIN (the first six digits, never more): its breaker's scope. */
   bin?: string;
   /** It passed Turnstile, which lets a card through an open breaker. */

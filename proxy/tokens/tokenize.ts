@@ -217,15 +217,19 @@ async function admitAndMint(
     log: TokenizeRun["log"];
   },
 ): Promise<PaymentTokenResponse> {
-  const { proven, scrutiny, probe, passed, human } = await countChallenge(deps.ops, scope, proof, () =>
-    deps.defence.admitTokenization({
-      ip,
-      campaign: scope,
-      session,
-      proof: typeof proof === "string" ? proof : undefined,
-      bin,
-      card: key,
-    }),
+  const { proven, scrutiny, probe, passed, human, returned } = await countChallenge(
+    deps.ops,
+    scope,
+    proof,
+    () =>
+      deps.defence.admitTokenization({
+        ip,
+        campaign: scope,
+        session,
+        proof: typeof proof === "string" ? proof : undefined,
+        bin,
+        card: key,
+      }),
   );
   if (scrutiny) log({ scrutiny: scrutiny.why, proven });
   if (probe.length > 0) log({ breakerProbe: probe.join(" ") });
@@ -258,6 +262,7 @@ async function admitAndMint(
     bin,
     ...(probe.length > 0 ? { probe } : {}),
     ...(passed.length > 0 ? { passed } : {}),
+    ...(returned ? { returned } : {}),
     ...(human ? { human } : {}),
   });
   await deps.defence.recordMinted(ip, scope, key);

@@ -14,7 +14,11 @@ import { startProxy, type ProxyHandle } from "./proxy";
 import { startSandbox } from "./sandbox";
 import { solvePow, type SolveTally } from "./pow-solver";
 import type { Challenge } from "../../contract/api";
-import { BREAKER_PATIENCE_MS, BREAKER_RETRY_MS } from "../../widget/donate/outcome/attempt";
+import {
+  BREAKER_FIRST_RETRY_MS,
+  BREAKER_PATIENCE_MS,
+  BREAKER_RETRY_MS,
+} from "../../widget/donate/outcome/attempt";
 
 /** What a scenario needs of its stack: the proxies' URLs (requests spread over them, as a load balancer does) and the sandbox. */
 export interface CrowdStack {
@@ -27,6 +31,8 @@ export interface CrowdStack {
   passChallenge?: () => string;
   /** The proxies' log lines, parsed. */
   logLines(): Record<string, unknown>[];
+  /** The breakers' window, in seconds: a tester's lead before a crowd is that long (600 by default). */
+  breakerWindowS: number;
   close(): Promise<void>;
 }
 
@@ -56,10 +62,22 @@ export async function startCrowdStack(options: {
   databaseUrl?: string;
   challenge?: Record<string, string>;
   launch?: ProxyLauncher;
+  /**
+   * The breakers' window shortened (a test's 10 minutes in less), their open period scaled with
+   * it (600 s : 30 s); the scenarios' testers lead a crowd by that window.
+   */
+  breakerWindowS?: number;
 }): Promise<CrowdStack> {
   const launch = options.launch ?? inProcess;
   const sandbox = await startSandbox();
-  const env = { ...DEFAULTS, ...options.challenge };
+  const breakerWindowS = options.breakerWindowS ?? 600;
+  const scaled: Record<string, string> = options.breakerWindowS
+    ? {
+        GIVEKIT_BREAKER_WINDOW_S: String(breakerWindowS),
+        GIVEKIT_BREAKER_OPEN_S: String(Math.max(1, Math.round(breakerWindowS / 20))),
+      }
+    : {};
+  const env = { ...DEFAULTS, ...scaled, ...options.challenge };
   const proxies: CrowdProxy[] = [];
   if (!options.databaseUrl) proxies.push(await launch(sandbox.url, env));
   else {
@@ -72,6 +90,7 @@ export async function startCrowdStack(options: {
   }
   return {
     proxyUrls: proxies.map((proxy) => proxy.url),
+    breakerWindowS,
     transactions: () => sandbox.transactions(),
     requestPaths: async () => (await sandbox.requests()).map((request) => request.path),
     ...(options.challenge ? { passChallenge: () => `good-${randomBytes(8).toString("hex")}` } : {}),
@@ -164,6 +183,14 @@ function declinedCard(): string {
 
 /** A card the sandbox declines, as testers' lists are: one BIN, numbers one after another. */
 const deadCard = (n: number) => withCheckDigit(`4${String(n).padStart(10, "0")}`, "0002");
+/** A dead card from a list that spans many BINs (each card another issuer's), as a botnet's may. */
+const deadCardAnyBin = (n: number) =>
+  withCheckDigit(
+    `4${String(100_000 + ((n * 7919) % 90_000)).slice(0, 5)}${String(n).padStart(5, "0")}`,
+    "0002",
+  );
+/** A popular issuer's BIN (a large bank's): a crowd's cards share it. */
+const POPULAR_BIN = "414720";
 
 const cardBody = (number: string, formSession: string, extra: Record<string, unknown> = {}) => ({
   card_number: number,
@@ -293,17 +320,20 @@ async function donate(
 
 /**
  * Sends again, as the widget does (widget/donate/outcome/attempt.ts), while an open circuit
- * breaker holds the card (429 rate_limited): every BREAKER_RETRY_MS, for BREAKER_PATIENCE_MS at
- * most; adds the time waited to `waited`. The same request each time (the same Idempotency-Key
+ * breaker holds the card (429 rate_limited): after BREAKER_FIRST_RETRY_MS, then every
+ * BREAKER_RETRY_MS, for BREAKER_PATIENCE_MS at most; adds the time waited to `waited`. The same request each time (the same Idempotency-Key
  * for a donation): nothing can be charged twice.
  */
 async function throughBreakers(send: () => Promise<Answer>, waited: { ms: number }): Promise<Answer> {
-  const began = Date.now();
-  for (let waits = 0; ; waits++) {
+  for (let waitedMs = 0; ;) {
     const answer = await send();
-    if (answer.code !== "rate_limited" || waits >= BREAKER_PATIENCE_MS / BREAKER_RETRY_MS) return answer;
-    await sleep(BREAKER_RETRY_MS);
-    waited.ms = Date.now() - began;
+    const wait = waitedMs === 0 ? BREAKER_FIRST_RETRY_MS : BREAKER_RETRY_MS;
+    if (answer.code !== "rate_limited" || waitedMs + wait > BREAKER_PATIENCE_MS) return answer;
+    waitedMs += wait;
+    // Added to what the card's tokenization waited before its donation did.
+    const slept = Date.now();
+    await sleep(wait);
+    waited.ms += Date.now() - slept;
   }
 }
 
@@ -452,7 +482,11 @@ export type ScenarioName =
   | "spread-solving"
   | "paced-solving"
   | "gala-beside-solver"
-  | "giving-day-beside-solver";
+  | "giving-day-beside-solver"
+  | "giving-day-after-solver"
+  | "giving-day-after-botnet"
+  | "gala-after-solver"
+  | "popular-bin";
 /** The scenarios that hold with or without Turnstile. */
 export const SCENARIO_NAMES: ScenarioName[] = ["gala", "giving-day", "bot-spread", "bot-paced", "burst"];
 /** The testers and griefers against the defaults (givekit's own challenge). */
@@ -475,6 +509,18 @@ export const BREAKER_SCENARIO_NAMES: ScenarioName[] = [
 
 /** Testers that solve every challenge beside a crowd giving at the same time (issue 42): the crowd gives, the tester is held. */
 export const BESIDE_SCENARIO_NAMES: ScenarioName[] = ["gala-beside-solver", "giving-day-beside-solver"];
+
+/**
+ * Testers at work for the breakers' whole window before a crowd begins, and on through it
+ * (issue 51): the crowd gives as if the tester were not there, the tester is held; and a crowd
+ * whose cards share one popular BIN, with no tester, is not held at all.
+ */
+export const AFTER_SCENARIO_NAMES: ScenarioName[] = [
+  "giving-day-after-solver",
+  "giving-day-after-botnet",
+  "gala-after-solver",
+  "popular-bin",
+];
 
 /** What each scenario is, in the words proxy/GUIDE.md uses. */
 export const SCENARIOS: Record<ScenarioName, string> = {
@@ -499,11 +545,18 @@ export const SCENARIOS: Record<ScenarioName, string> = {
     "a tester that solves, on the venue's address beside a gala: 40 dead cards in 60 s, a new donor each, while its 60 guests give",
   "giving-day-beside-solver":
     "a tester that solves, over 100 addresses beside a giving day: 300 cards (90 % dead), a new donor each, 4 at a time, while 228 donors over 240 addresses give in 60 s",
+  "giving-day-after-solver":
+    "a tester that solves, over 100 addresses (90 % dead, one BIN, a new donor per card, 2 a second), at work for the breakers' window before a giving day (228 donors) and through it",
+  "giving-day-after-botnet":
+    "a botnet that solves, 300 addresses with one card each (90 % dead, random BINs), at work for the breakers' window before a giving day (228 donors) and through it",
+  "gala-after-solver":
+    "a tester that solves, on the venue's address (a dead card each 1.5 s), at work for the breakers' window before the paddle raise (60 guests in 60 s) and through it",
+  "popular-bin": "30 donors whose cards share one large bank's BIN, 2 of them declined, no tester",
 };
 
-/** A tester's card: live (the sandbox charges it) one in `liveEvery` (0: none), else dead. */
-const testerCard = (n: number, liveEvery: number) =>
-  liveEvery > 0 && n % liveEvery === 0 ? goodCard() : deadCard(n);
+/** A tester's card: live (the sandbox charges it) one in `liveEvery` (0: none), else dead (one BIN, or `manyBins`). */
+const testerCard = (n: number, liveEvery: number, manyBins = false) =>
+  liveEvery > 0 && n % liveEvery === 0 ? goodCard() : manyBins ? deadCardAnyBin(n) : deadCard(n);
 /** Amounts a tester's live cards are charged: told apart from people's in the report. */
 const TESTER_AMOUNT = "5.00";
 
@@ -522,12 +575,14 @@ async function runTester(
     tally: SolveTally;
     /** Card n is sent no sooner than n times this after the start (a paced tester). */
     everyMs?: number;
+    /** Its dead cards each from another BIN. */
+    manyBins?: boolean;
   },
 ): Promise<void> {
   const until = Date.now() + options.forMs;
   const cards = Array.from({ length: options.cards }, (_, n) => ({
     n,
-    number: testerCard(n, options.liveEvery),
+    number: testerCard(n, options.liveEvery, options.manyBins),
     ip: options.address(n),
   }));
   const sessions = await Promise.all(cards.map((card) => session(stack, card.ip)));
@@ -570,6 +625,21 @@ async function runTester(
   await pool(tokens, async ({ n, token }) => {
     await give(stack, card(n), options.who, token, options.tally);
   });
+}
+
+/** What of a tester beside a crowd reached the upstream: its declined and live charges, the tokenizations not made for people. */
+async function testerFigures(stack: CrowdStack, tally: SolveTally) {
+  const mine = (await stack.transactions()).filter((row) => row.amount === TESTER_AMOUNT);
+  const declined = mine.filter((row) => row.status === "declined").length;
+  const live = mine.filter((row) => row.status === "collected").length;
+  const tokenizations = (await stack.requestPaths()).filter((path) => path === TOKEN_PATH).length;
+  const reached = declined + live;
+  return {
+    botDonations: declined,
+    botLiveCharged: live,
+    botTokenizations: tokenizations - (peopleTokens.get(stack) ?? 0),
+    botCpuSPerCharge: reached > 0 ? Math.round((tally.cpuS / reached) * 1000) / 1000 : 0,
+  };
 }
 
 /** The median and 95th percentile of waits in ms, in seconds to a tenth. */
@@ -692,6 +762,62 @@ export async function runScenario(name: ScenarioName, stack: CrowdStack): Promis
         botCpuSPerCharge: reached > 0 ? Math.round((tally.cpuS / reached) * 1000) / 1000 : 0,
       };
     }
+    case "giving-day-after-solver":
+    case "giving-day-after-botnet":
+    case "gala-after-solver": {
+      const tally: SolveTally = { cpuS: 0, count: 0 };
+      const gala = name === "gala-after-solver";
+      const venue = "203.0.113.82";
+      const leadMs = stack.breakerWindowS * 1000;
+      // The tester works through the lead and the crowd's 60 s of arrivals, and on 40 s more.
+      const forMs = leadMs + 100_000;
+      const tester = gala
+        ? { cards: Math.ceil(forMs / 1500), liveEvery: 0, address: () => venue, workers: 1, everyMs: 1500 }
+        : name === "giving-day-after-solver"
+          ? {
+              cards: Math.ceil(forMs / 500),
+              liveEvery: 10,
+              address: (n: number) => `10.66.0.${n % 100}`,
+              workers: 4,
+              everyMs: 500,
+            }
+          : {
+              cards: 300,
+              liveEvery: 10,
+              address: (n: number) => `10.55.${Math.floor(n / 250)}.${n % 250}`,
+              workers: 4,
+              everyMs: forMs / 300,
+              manyBins: true,
+            };
+      const crowd = gala
+        ? people(60, () => venue, 60)
+        : people(240, (i) => `198.51.${100 + Math.floor(i / 250)}.${i % 250}`, 60, 20, 12);
+      const [refused] = await Promise.all([
+        // The crowd's first arrivals come 20 s after it opens its forms: as the lead ends.
+        sleep(leadMs - 20_000).then(() => runPeople(stack, crowd)),
+        runTester(stack, { ...tester, who: "solver", stockpile: false, forMs, tally }),
+      ]);
+      return {
+        ...(await figures(crowd, refused, await chargedOnce(stack, crowd))),
+        ...(await testerFigures(stack, tally)),
+      };
+    }
+    case "popular-bin": {
+      const crowd = people(30, (i) => `198.51.130.${i}`, 60, 20, 2);
+      for (const [i, person] of crowd.entries()) {
+        const account = String(randomInt(100_000_000)).padStart(8, "0");
+        person.card =
+          i < 2
+            ? withCheckDigit(`${POPULAR_BIN}${account.slice(0, 5)}`, "0002")
+            : withCheckDigit(`${POPULAR_BIN}${account}`);
+      }
+      const refused = await runPeople(stack, crowd);
+      return {
+        ...(await figures(crowd, refused, await chargedOnce(stack, crowd))),
+        botDonations: 0,
+        botTokenizations: 0,
+      };
+    }
     case "griefer-gala": {
       const venue = "203.0.113.70";
       // The griefer: five dead cards from the venue's Wi-Fi, six from elsewhere, just before.
@@ -783,6 +909,10 @@ const BOUNDS: Partial<Record<ScenarioName, string>> = {
   "stockpile-solving": "30",
   "gala-beside-solver": "58 of 60, tester 15",
   "giving-day-beside-solver": "220 of 228, tester 50",
+  "giving-day-after-solver": "220 of 228, wait median 5 s, p95 30 s, tester 50",
+  "giving-day-after-botnet": "220 of 228, wait median 5 s, p95 30 s, tester 50",
+  "gala-after-solver": "58 of 60, wait p95 30 s, tester 15",
+  "popular-bin": "28 of 28, nobody waits",
 };
 
 /**

@@ -80,6 +80,9 @@ const WORDS = {
         ? "No card waits at a circuit breaker."
         : `Cards waiting at ${n === 1 ? "one client" : `${n} clients`} (not this network).`,
     venueFailed: "Could not do that: ",
+    heldNow: "People held now",
+    heldFor: (people: number, longestS: number) =>
+      people === 0 ? "none" : `${people}, the longest for ${longestS} s`,
     refusals: "Refused before the network",
     reason: "Reason",
     count: "Count",
@@ -187,6 +190,9 @@ const WORDS = {
         ? "Ninguna tarjeta espera en un cortacircuitos."
         : `Tarjetas esperando en ${n === 1 ? "un cliente" : `${n} clientes`} (no esta red).`,
     venueFailed: "No se pudo: ",
+    heldNow: "Personas retenidas ahora",
+    heldFor: (people: number, longestS: number) =>
+      people === 0 ? "ninguna" : `${people}, la que más lleva ${longestS} s`,
     refusals: "Rechazadas antes de la red",
     reason: "Motivo",
     count: "Cantidad",
@@ -601,6 +607,7 @@ function draw(data: DashboardData): void {
       figureBox(words.declinedNetwork, whole.format(d.declined)),
       figureBox(words.scrutiny, orNone(d.scrutinyOpen.map((o) => `${o.scope}: ${o.signal}`))),
       figureBox(words.breakers, orNone(d.breakersOpen.map((b) => b.name))),
+      figureBox(words.heldNow, words.heldFor(d.heldNow.people, d.heldNow.longestS)),
     ),
     ...(d.venue ? [venueBox] : []),
     el("h3", words.askedPerHour),

@@ -50,6 +50,8 @@ describe.each(["postgres", "sqlite"] as const)("givekit defence, beside a proxy 
       new RegExp(`client:${VENUE.replaceAll(".", "\\.")}: opened \\S+, cards wait until`),
     );
     expect(status.out).toContain("ranges let through: none");
+    // The good card held at the venue's breaker: one person waiting now.
+    expect(status.out).toMatch(/people held now: 1, the longest for \d+ s/);
 
     // Mistakes: named, exit 2, nothing stored.
     for (const [args, named] of [

@@ -4,7 +4,14 @@ import { createFormState } from "../../shared/form-state";
 import type { TokenResult } from "../card/card-port";
 import type { DonateField, FieldProblem } from "../base/fields";
 import type { DonateEnd, DonateFailure } from "../base/status";
-import { BREAKER_PATIENCE_MS, BREAKER_RETRY_MS, createAttempt, FOLLOW_FIRST_MS, type Gift } from "./attempt";
+import {
+  BREAKER_FIRST_RETRY_MS,
+  BREAKER_PATIENCE_MS,
+  BREAKER_RETRY_MS,
+  createAttempt,
+  FOLLOW_FIRST_MS,
+  type Gift,
+} from "./attempt";
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -124,9 +131,12 @@ describe("the attempt model", () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(form.status.value).toEqual({ kind: "submitting", checking: true });
     expect(proxy.sent).toHaveLength(1);
-    await vi.advanceTimersByTimeAsync(BREAKER_RETRY_MS);
+    // The first time after a moment (a person comes back: the proxy lets a newcomer through then), then less often.
+    await vi.advanceTimersByTimeAsync(BREAKER_FIRST_RETRY_MS);
     expect(proxy.sent).toHaveLength(2);
-    await vi.advanceTimersByTimeAsync(BREAKER_RETRY_MS);
+    await vi.advanceTimersByTimeAsync(BREAKER_RETRY_MS / 2);
+    expect(proxy.sent).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(BREAKER_RETRY_MS / 2);
     expect(await result).toEqual({ kind: "success" });
     // One card token, one key: a gift held and sent again can be charged once only.
     expect(card.tokenize).toHaveBeenCalledTimes(1);
@@ -140,7 +150,7 @@ describe("the attempt model", () => {
     card.tokenize.mockResolvedValueOnce({ ok: false, code: "rate_limited" });
     form.start();
     const result = attempt.send(GIFT);
-    await vi.advanceTimersByTimeAsync(BREAKER_RETRY_MS);
+    await vi.advanceTimersByTimeAsync(BREAKER_FIRST_RETRY_MS);
     expect(await result).toEqual({ kind: "success" });
     expect(card.tokenize).toHaveBeenCalledTimes(2);
     expect(proxy.sent).toHaveLength(1);
@@ -154,8 +164,10 @@ describe("the attempt model", () => {
     await vi.advanceTimersByTimeAsync(BREAKER_PATIENCE_MS);
     expect(await result).toEqual({ kind: "failed", code: "rate_limited" });
     expect(form.status.value).toMatchObject({ kind: "failed", code: "rate_limited" });
-    // The first try, then one each BREAKER_RETRY_MS for as long as the patience allows.
-    expect(proxy.sent).toHaveLength(BREAKER_PATIENCE_MS / BREAKER_RETRY_MS + 1);
+    // The first try, one after BREAKER_FIRST_RETRY_MS, then one each BREAKER_RETRY_MS for as long as the patience allows.
+    expect(proxy.sent).toHaveLength(
+      2 + Math.floor((BREAKER_PATIENCE_MS - BREAKER_FIRST_RETRY_MS) / BREAKER_RETRY_MS),
+    );
   });
 
   it("after a decline, or for a changed gift, the next try is new: a new key and a new card token", async () => {

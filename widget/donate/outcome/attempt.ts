@@ -23,8 +23,12 @@ export const FOLLOW_FOR_MS = 20 * 60_000;
 
 /**
  * A card held by the proxy's open circuit breaker (429 rate_limited, from the frame's
- * tokenization or the donation: nothing was sent) is sent again by itself after this long…
+ * tokenization or the donation: nothing was sent) is sent again by itself after this long the
+ * first time (a person comes back, a tester moves on: the proxy lets a newcomer's card that came
+ * back through a campaign's open breaker)…
  */
+export const BREAKER_FIRST_RETRY_MS = 3000;
+/** …then after this long each time… */
 export const BREAKER_RETRY_MS = 15_000;
 /** …for this long at most; then the donor is told to try again in a minute, or off Wi-Fi. */
 export const BREAKER_PATIENCE_MS = 180_000;
@@ -75,12 +79,14 @@ export function createAttempt({ api, card, form }: { api: ApiClient; card: CardT
     async send(gift: Gift): Promise<SubmitResult> {
       let current = retained?.fingerprint === gift.fingerprint ? retained : null;
       let result: Awaited<ReturnType<ApiClient["post"]>>;
-      let waits = 0;
+      let waitedMs = 0;
       // Held by an open breaker: "Checking…", then the very same request again (nothing was sent).
       const waited = async () => {
-        if (++waits > BREAKER_PATIENCE_MS / BREAKER_RETRY_MS) return false;
+        const wait = waitedMs === 0 ? BREAKER_FIRST_RETRY_MS : BREAKER_RETRY_MS;
+        if (waitedMs + wait > BREAKER_PATIENCE_MS) return false;
+        waitedMs += wait;
         status.value = { kind: "submitting", checking: true };
-        await new Promise((resolve) => setTimeout(resolve, BREAKER_RETRY_MS));
+        await new Promise((resolve) => setTimeout(resolve, wait));
         return true;
       };
       // A card token the proxy wants made again (held too long, or made before scrutiny rose) is
