@@ -82,11 +82,12 @@ export const BUDGETS = {
  * donate page 20.71 KB, every element 28.07 KB and a whole donation 27.84 KB: every element
  * chooses its language (the `locale` attribute, the page's, the browser's) and reads right to
  * left (issue 54: +0.72 KB before the form works, English loading no other language's words);
- * what it costs in English is issue 54's to win back, guarded here until then.
+ * what it costs in English is issue 54's to win back, guarded here until then. Every element 28.12
+ * KB with the submit path's first retry after 3 s at an open breaker (issue 51, +0.05 KB).
  */
 export const GUARDS: Partial<Record<keyof typeof BUDGETS, number>> = {
   donatePage: 20.75 * KB,
-  everything: 28.1 * KB,
+  everything: 28.15 * KB,
   donation: 27.9 * KB,
 };
 
