@@ -18,6 +18,10 @@ import type { ErrorCode } from "../../contract/errors";
 import type { AttemptState, Counters, FormCountStore, FormStepCount } from "../store";
 
 const HOUR_MS = 3_600_000;
+/** How long an outcome waits for its session's first beacons: the card frame sends them every 2 s. */
+const SEGMENT_WAIT_MS = 5000;
+const SEGMENT_POLL_MS = 250;
+
 /** How long a session's marks and its channel are kept: longer than any form session lives. */
 export const FORM_MARK_MS = 24 * HOUR_MS;
 
@@ -49,8 +53,18 @@ export function createFormOutcomes(deps: {
 }) {
   const now = deps.now ?? Date.now;
 
+  /**
+   * The channel and device its beacons told. A fast donor's card or gift can reach the proxy before
+   * the frame's first beacons (sent every 2 s), so an outcome waits for them a little before it
+   * falls back to `direct`; the donor never waits on it (outcomes are counted beside the answer).
+   */
   async function segmentOf(session: string): Promise<{ channel: string; device: DeviceClass }> {
-    const noted = await deps.counters.recall(segmentKey(session)).catch(() => null);
+    let noted: string | null = null;
+    for (let waited = 0; ; waited += SEGMENT_POLL_MS) {
+      noted = await deps.counters.recall(segmentKey(session)).catch(() => null);
+      if (noted || waited >= SEGMENT_WAIT_MS) break;
+      await new Promise((resolve) => setTimeout(resolve, SEGMENT_POLL_MS).unref());
+    }
     const [channel, device] = (noted ?? "").split("\n");
     return {
       channel: channel || CHANNEL_DIRECT,
