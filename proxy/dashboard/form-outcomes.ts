@@ -20,7 +20,8 @@ import type { AttemptState, Counters, FormCountStore, FormStepCount } from "../s
 const HOUR_MS = 3_600_000;
 /** How long an outcome waits for its session's first beacons: the card frame sends them every 2 s. */
 const SEGMENT_WAIT_MS = 5000;
-const SEGMENT_POLL_MS = 250;
+// A second apart: a botnet's beacon-less sessions cost six reads each at most, not twenty.
+const SEGMENT_POLL_MS = 1000;
 
 /** How long a session's marks and its channel are kept: longer than any form session lives. */
 export const FORM_MARK_MS = 24 * HOUR_MS;
