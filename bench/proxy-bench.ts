@@ -56,6 +56,7 @@ import { DEMO_FIXTURE_PATH, loadFixtureFile } from "../sandbox/fixture";
 import {
   AFTER_SCENARIO_NAMES,
   BESIDE_SCENARIO_NAMES,
+  REPEATER_SCENARIO_NAMES,
   BREAKER_SCENARIO_NAMES,
   figuresTable,
   DEFENCE_SCENARIO_NAMES,
@@ -745,8 +746,9 @@ async function measureCrowds(run: BenchRun): Promise<Record<string, number>> {
   // Then testers at work for the breakers' whole window before a giving day or a gala begins and
   // through it, and a popular BIN's crowd (the window 90 s, the breakers' open period with it; 4 minutes).
   const leadWindowS = 90;
+  const after = [...AFTER_SCENARIO_NAMES, ...REPEATER_SCENARIO_NAMES];
   const [sqliteAfter, postgresAfter] = await Promise.all([
-    runAllScenarios(() => startCrowdStack({ breakerWindowS: leadWindowS }), {}, AFTER_SCENARIO_NAMES, 2),
+    runAllScenarios(() => startCrowdStack({ breakerWindowS: leadWindowS }), {}, after, 2),
     runAllScenarios(
       async () =>
         startCrowdStack({
@@ -754,7 +756,7 @@ async function measureCrowds(run: BenchRun): Promise<Record<string, number>> {
           databaseUrl: await createDatabase(adminUrl, `givekit_crowd_${n++}`),
         }),
       {},
-      AFTER_SCENARIO_NAMES,
+      after,
       2,
     ),
   ]);

@@ -12,6 +12,7 @@ import { withCheckDigit, FUTURE_EXPIRY } from "./cards";
 import { LOG_FLUSH_MS } from "../../proxy/logger";
 import { startProxy, type ProxyHandle } from "./proxy";
 import { startSandbox } from "./sandbox";
+import { startSandboxProgram } from "./sandbox-process";
 import { solvePow, type SolveTally } from "./pow-solver";
 import type { Challenge } from "../../contract/api";
 import {
@@ -74,9 +75,11 @@ export async function startCrowdStack(options: {
    * it (600 s : 30 s); the scenarios' testers lead a crowd by that window.
    */
   breakerWindowS?: number;
+  /** The sandbox as a program of its own (many stacks side by side), else in this process. */
+  sandboxProgram?: boolean;
 }): Promise<CrowdStack> {
   const launch = options.launch ?? inProcess;
-  const sandbox = await startSandbox();
+  const sandbox = await (options.sandboxProgram ? startSandboxProgram() : startSandbox());
   const breakerWindowS = options.breakerWindowS ?? 600;
   const scaled: Record<string, string> = options.breakerWindowS
     ? {
@@ -170,8 +173,9 @@ async function post(
     });
     const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
     return { status: response.status, code: typeof json.code === "string" ? json.code : undefined, json };
-  } catch {
-    return { status: 0, code: "network_error", json: {} };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return { status: 0, code: `network_error:${cause?.code ?? cause?.message ?? String(error)}`, json: {} };
   }
 }
 
@@ -493,6 +497,8 @@ export type ScenarioName =
   | "giving-day-after-solver"
   | "giving-day-after-botnet"
   | "gala-after-solver"
+  | "giving-day-after-repeater"
+  | "gala-after-repeater"
   | "popular-bin";
 /** The scenarios that hold with or without Turnstile. */
 export const SCENARIO_NAMES: ScenarioName[] = ["gala", "giving-day", "bot-spread", "bot-paced", "burst"];
@@ -529,6 +535,12 @@ export const AFTER_SCENARIO_NAMES: ScenarioName[] = [
   "popular-bin",
 ];
 
+/**
+ * Testers whose list is one dead number sent again and again, 20 % live cards of random BINs
+ * confirmed with $5 gifts, at work for the breakers' window before a crowd and through it.
+ */
+export const REPEATER_SCENARIO_NAMES: ScenarioName[] = ["giving-day-after-repeater", "gala-after-repeater"];
+
 /** What each scenario is, in the words proxy/GUIDE.md uses. */
 export const SCENARIOS: Record<ScenarioName, string> = {
   gala: "a gala: 60 guests behind one address give within 60 s, each with their own card, 20-90 s in the form",
@@ -559,11 +571,24 @@ export const SCENARIOS: Record<ScenarioName, string> = {
   "gala-after-solver":
     "a tester that solves, on the venue's address (a dead card each 1.5 s), at work for the breakers' window before the paddle raise (60 guests in 60 s) and through it",
   "popular-bin": "30 donors whose cards share one large bank's BIN, 2 of them declined, no tester",
+  "giving-day-after-repeater":
+    "a tester that solves, over 100 addresses: one dead number again and again, 20 % live cards of random BINs confirmed with $5 gifts, 4 a second, for the breakers' window before a giving day (228 donors) and through it",
+  "gala-after-repeater":
+    "the same repeating tester on the venue's address, for the breakers' window before the paddle raise (60 guests in 60 s) and through it",
 };
 
-/** A tester's card: live (the sandbox charges it) one in `liveEvery` (0: none), else dead (one BIN, or `manyBins`). */
-const testerCard = (n: number, liveEvery: number, manyBins = false) =>
-  liveEvery > 0 && n % liveEvery === 0 ? goodCard() : manyBins ? deadCardAnyBin(n) : deadCard(n);
+/**
+ * A tester's card: live (the sandbox charges it) one in `liveEvery` (0: none), else dead: one BIN,
+ * each another issuer's (`manyBins`), or one number every time (`oneDead`).
+ */
+const testerCard = (n: number, liveEvery: number, dead: { manyBins?: boolean; oneDead?: boolean } = {}) =>
+  liveEvery > 0 && n % liveEvery === 0
+    ? goodCard()
+    : dead.oneDead
+      ? deadCard(1)
+      : dead.manyBins
+        ? deadCardAnyBin(n)
+        : deadCard(n);
 /** Amounts a tester's live cards are charged: told apart from people's in the report. */
 const TESTER_AMOUNT = "5.00";
 
@@ -584,12 +609,14 @@ async function runTester(
     everyMs?: number;
     /** Its dead cards each from another BIN. */
     manyBins?: boolean;
+    /** Its dead cards one number, sent again and again. */
+    oneDead?: boolean;
   },
 ): Promise<void> {
   const until = Date.now() + options.forMs;
   const cards = Array.from({ length: options.cards }, (_, n) => ({
     n,
-    number: testerCard(n, options.liveEvery, options.manyBins),
+    number: testerCard(n, options.liveEvery, options),
     ip: options.address(n),
   }));
   const sessions = await Promise.all(cards.map((card) => session(stack, card.ip)));
@@ -771,31 +798,42 @@ export async function runScenario(name: ScenarioName, stack: CrowdStack): Promis
     }
     case "giving-day-after-solver":
     case "giving-day-after-botnet":
-    case "gala-after-solver": {
+    case "gala-after-solver":
+    case "giving-day-after-repeater":
+    case "gala-after-repeater": {
       const tally: SolveTally = { cpuS: 0, count: 0 };
-      const gala = name === "gala-after-solver";
+      const gala = name.startsWith("gala");
       const venue = "203.0.113.82";
       const leadMs = stack.breakerWindowS * 1000;
       // The tester works through the lead and the crowd's 60 s of arrivals, and on 40 s more.
       const forMs = leadMs + 100_000;
-      const tester = gala
-        ? { cards: Math.ceil(forMs / 1500), liveEvery: 0, address: () => venue, workers: 1, everyMs: 1500 }
-        : name === "giving-day-after-solver"
-          ? {
-              cards: Math.ceil(forMs / 500),
-              liveEvery: 10,
-              address: (n: number) => `10.66.0.${n % 100}`,
-              workers: 4,
-              everyMs: 500,
-            }
-          : {
-              cards: 300,
-              liveEvery: 10,
-              address: (n: number) => `10.55.${Math.floor(n / 250)}.${n % 250}`,
-              workers: 4,
-              everyMs: forMs / 300,
-              manyBins: true,
-            };
+      const repeater = {
+        cards: Math.ceil(forMs / 250),
+        liveEvery: 5,
+        workers: 4,
+        everyMs: 250,
+        oneDead: true,
+      };
+      const tester = name.endsWith("repeater")
+        ? { ...repeater, address: gala ? () => venue : (n: number) => `10.66.0.${n % 100}` }
+        : gala
+          ? { cards: Math.ceil(forMs / 1500), liveEvery: 0, address: () => venue, workers: 1, everyMs: 1500 }
+          : name === "giving-day-after-solver"
+            ? {
+                cards: Math.ceil(forMs / 500),
+                liveEvery: 10,
+                address: (n: number) => `10.66.0.${n % 100}`,
+                workers: 4,
+                everyMs: 500,
+              }
+            : {
+                cards: 300,
+                liveEvery: 10,
+                address: (n: number) => `10.55.${Math.floor(n / 250)}.${n % 250}`,
+                workers: 4,
+                everyMs: forMs / 300,
+                manyBins: true,
+              };
       const crowd = gala
         ? people(60, () => venue, 60)
         : people(240, (i) => `198.51.${100 + Math.floor(i / 250)}.${i % 250}`, 60, 20, 12);
@@ -919,6 +957,8 @@ const BOUNDS: Partial<Record<ScenarioName, string>> = {
   "giving-day-after-solver": "220 of 228, wait median 5 s, p95 30 s, tester 50",
   "giving-day-after-botnet": "220 of 228, wait median 5 s, p95 30 s, tester 50",
   "gala-after-solver": "58 of 60, wait p95 30 s, tester 15",
+  "giving-day-after-repeater": "220 of 228, wait median 5 s, p95 30 s, tester 50",
+  "gala-after-repeater": "58 of 60, wait p95 30 s, tester 10",
   "popular-bin": "28 of 28, nobody waits",
 };
 

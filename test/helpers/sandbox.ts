@@ -98,11 +98,14 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     latencyMs: options.latencyMs ?? 0,
     now: options.now,
   });
-  const url = running.url;
+  return sandboxAt(running.url, () => running.close());
+}
 
+/** The test's handle on a sandbox that serves `url` (in this process or a program of its own). */
+export function sandboxAt(url: string, close: () => Promise<void>): SandboxHandle {
   return {
     url,
-    close: () => running.close(),
+    close,
     async transactions(filter = {}, account = "hope") {
       const token = formatAuthorization(DEMO[account].privateToken);
       const created = ReportResponseSchema.parse(
@@ -135,7 +138,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       );
     },
     async requests() {
-      const body = (await (await fetch(`${url}/_sandbox/requests`)).json()) as { requests: SandboxRequest[] };
+      // Once more on a failed connection: a kept-alive one the sandbox closed as it idled.
+      const read = () => fetch(`${url}/_sandbox/requests`).then((answer) => answer.json());
+      const body = (await read().catch(read)) as { requests: SandboxRequest[] };
       return body.requests;
     },
     async subscriptions() {
@@ -155,6 +160,8 @@ export function getWithBody(url: string, authorization: string, body: unknown): 
       url,
       {
         method: "GET",
+        // A connection of its own: a kept-alive one the sandbox closed as it idled would fail the read.
+        agent: false,
         headers: {
           Accept: "application/json",
           "Content-Type": "application/json",

@@ -212,27 +212,27 @@ describe("stopping", () => {
   );
 });
 
-describe("kept-alive connections", () => {
-  /** One socket, requests sent on it one after another as a reverse proxy's kept-alive upstream connection does. */
-  function rawConnection(url: string) {
-    const { hostname, port } = new URL(url);
-    const socket = connect(Number(port), hostname);
-    let received = "";
-    let closed = false;
-    socket.on("data", (chunk) => (received += chunk.toString()));
-    socket.on("close", () => (closed = true));
-    return {
-      async get(path: string): Promise<string> {
-        received = "";
-        socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: keep-alive\r\n\r\n`);
-        await expect.poll(() => /\r\n\r\n[\s\S]*\}/.test(received), { interval: 20 }).toBe(true);
-        return received;
-      },
-      closed: () => closed,
-      end: () => socket.destroy(),
-    };
-  }
+/** One socket, requests sent on it one after another as a reverse proxy's kept-alive upstream connection does. */
+function rawConnection(url: string) {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  let received = "";
+  let closed = false;
+  socket.on("data", (chunk) => (received += chunk.toString()));
+  socket.on("close", () => (closed = true));
+  return {
+    async get(path: string): Promise<string> {
+      received = "";
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: keep-alive\r\n\r\n`);
+      await expect.poll(() => /\r\n\r\n[\s\S]*\}/.test(received), { interval: 20 }).toBe(true);
+      return received;
+    },
+    closed: () => closed,
+    end: () => socket.destroy(),
+  };
+}
 
+describe("kept-alive connections", () => {
   it(
     "an idle connection stays open 65 s by default (longer than nginx's and most balancers' 60 s), and GIVEKIT_KEEP_ALIVE_S long when set",
     { timeout: 30_000 },
