@@ -6,7 +6,8 @@
  */
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { LOCALES, RTL_LOCALES } from "../contract/locales";
+import { RTL_LOCALES } from "../contract/locale-traits";
+import { LOCALES } from "../contract/locales";
 import { bundledMessages } from "../widget/i18n/bundled";
 import { frameAr } from "../widget/i18n/frame-ar";
 import { frameVi } from "../widget/i18n/frame-vi";

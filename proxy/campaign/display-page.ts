@@ -7,7 +7,7 @@
 import { renderSVG } from "uqr";
 import type { Campaign, DisplaySettings } from "../../contract/api";
 import { DISPLAY_WORDS } from "../../contract/display-words";
-import { RTL_LOCALES } from "../../contract/locales";
+import { RTL_LOCALES } from "../../contract/locale-traits";
 
 /** The page's policy: its own script and stylesheet, its own API, nothing else; never framed. */
 export const DISPLAY_CSP = [

@@ -1,4 +1,5 @@
-import { RTL_LOCALES, type Locale } from "../../contract/locales";
+import { RTL_LOCALES } from "../../contract/locale-traits";
+import type { Locale } from "../../contract/locales";
 import { frameEn, type FrameMessages } from "../i18n/frame-en";
 import { mountCardForm } from "./card-form";
 import { createFormEvents } from "./form-events";

@@ -1,9 +1,10 @@
-import { INTL_TAGS, LOCALES, RTL_LOCALES, type Locale } from "../../contract/locales";
+import { INTL_TAGS, RTL_LOCALES } from "../../contract/locale-traits";
+import type { Locale } from "../../contract/locales";
 import { warnOnce } from "./warn";
 import type { en } from "./en";
 
 /** The languages givekit speaks (contract/locales.ts); each element chunk has a catalog in each beside it (vite.config.ts). */
-export { LOCALES, type Locale };
+export type { Locale };
 export type Messages = typeof en;
 /**
  * What a language's catalog holds for one bundle: the sections its elements show. widget.js
@@ -29,19 +30,19 @@ export function useMessageSource(next: MessageSource): void {
   source = next;
 }
 
-export function isLocale(value: string): value is Locale {
-  return (LOCALES as readonly string[]).includes(value);
-}
-
-/** A language givekit speaks, as chooseLocale() gives it; English when it is missing or unknown. */
+/**
+ * The language chooseLocale() gave (English when there is none): not checked against LOCALES again,
+ * so an English form carries no list of languages (the chooser, in widget.js, has checked it; a
+ * name no catalog has fails to load and the form speaks English, loadMessages()).
+ */
 export function localeOf(locale: string | null | undefined): Locale {
-  return locale && isLocale(locale) ? locale : "en";
+  return (locale || "en") as Locale;
 }
 
 /** How an element's language is chosen: set by widget.js and givekit.js (choose.ts). */
 export type LocaleChooser = (element: Pick<Element, "getAttribute">) => Locale;
 
-// Until one is set, the `locale` attribute alone: so an element chunk carries no chooser of its
+// Until one is set, the `locale` attribute alone (unchecked: localeOf): so an element chunk carries no chooser of its
 // own, but takes widget.js's (widget/chunks/when-ready.ts), one copy per page.
 let chooser: LocaleChooser = (element) => localeOf(element.getAttribute("locale"));
 

@@ -1,6 +1,6 @@
 import type { h as createElement } from "preact";
 import { LOCALE_NAMES } from "../../contract/locale-names";
-import { isLocale, loadMessages, type Locale } from "../i18n";
+import { loadMessages, type Locale } from "../i18n";
 
 export interface LanguageSwitchProps {
   host: HTMLElement;
@@ -16,6 +16,9 @@ export interface LanguageSwitchProps {
  * None for an element without `locales`, or with one language. Drawn with the element's own
  * `h` (no JSX): a chunk that imported Preact would take Preact out of the element's chunk.
  */
+/** A language givekit speaks: one with a name (the list is this chunk's, not every English form's). */
+const isLocale = (tag: string): tag is Locale => Object.hasOwn(LOCALE_NAMES, tag);
+
 export function languageSwitch(
   h: typeof createElement,
   { host, locale, label, prepare }: LanguageSwitchProps,
