@@ -10,6 +10,7 @@ import { RTL_LOCALES } from "../contract/locale-traits";
 import { LOCALES } from "../contract/locales";
 import { bundledMessages } from "../widget/i18n/bundled";
 import { frameAr } from "../widget/i18n/frame-ar";
+import { frameEn } from "../widget/i18n/frame-en";
 import { frameVi } from "../widget/i18n/frame-vi";
 import type { Messages } from "../widget/i18n";
 import { CARD, cumulativeLayoutShift, donateOf, MAX_CLS, uniqueLastName } from "./donor-helpers";
@@ -107,3 +108,21 @@ for (const [locale, frame] of [
     expect(mine[0]).toMatchObject({ status: "collected", amount: "50.00", last_4: "4242" });
   });
 }
+
+test("a language switch mid-form: the card frame's labels in the new language, the card number typed in it kept", async ({
+  page,
+  hostUrl,
+}) => {
+  await page.goto(`${hostUrl}/languages.html?locale=en&locales=en,vi`);
+  const donate = donateOf(page);
+  const card = donate.locator("iframe").contentFrame();
+  await card.getByLabel(frameEn.number).fill(CARD.number);
+  const typed = await card.getByLabel(frameEn.number).inputValue();
+  expect(typed.replace(/\D/g, "")).toBe(CARD.number.replace(/\D/g, ""));
+  await donate.locator("select.gk-language").selectOption("vi");
+  await expect(card.locator("html")).toHaveAttribute("lang", "vi");
+  // Read inside the frame: the label is Vietnamese's and the number is still the one typed.
+  await expect(card.getByLabel(frameVi.number)).toHaveValue(typed);
+  await expect(card.getByText(frameVi.expiryHint)).toBeVisible();
+  await expect(card.getByText(frameEn.number, { exact: true })).toHaveCount(0);
+});
