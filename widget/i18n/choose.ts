@@ -14,31 +14,28 @@ import { warnOnce } from "./warn";
  */
 export const chooseLocale: LocaleChooser = (element) => {
   const get = (name: string) => element.getAttribute(name);
-  const asked = get("locale");
-  if (asked !== null) {
-    const locale = matchLocale(asked);
-    if (locale) return locale;
-    warnOnce(`locale="${asked}" is not a language givekit speaks (${LOCALES.join(", ")}): choosing another.`);
-  }
-  const listed = get("locales");
-  let allowed: readonly Locale[] = LOCALES;
-  if (listed !== null) {
-    const known = listed.split(",").flatMap((tag) => {
-      const locale = matchLocale(tag);
-      if (!locale && tag.trim())
-        warnOnce(`locales names "${tag.trim()}", a language givekit does not speak.`);
-      return locale ? [locale] : [];
-    });
-    if (known.length > 0) allowed = known;
-  }
-  if (typeof document !== "undefined") {
-    const page = matchLocale(document.documentElement.lang);
-    if (page) return page;
-  }
-  const browser = typeof navigator === "undefined" ? [] : (navigator.languages ?? [navigator.language]);
-  for (const tag of browser) {
+  // One wording for both attributes: widget.js carries this chooser, every byte of it paid by
+  // every page, in English too.
+  const known = (name: string, tag: string) => {
     const locale = matchLocale(tag);
-    if (locale && allowed.includes(locale)) return locale;
+    if (!locale && tag.trim())
+      warnOnce(
+        `${name} names "${tag.trim()}", not a language givekit speaks (${LOCALES.join(", ")}): passed over.`,
+      );
+    return locale;
+  };
+  const asked = get("locale");
+  const locale = asked === null ? null : known("locale", asked);
+  if (locale) return locale;
+  const listed = get("locales")
+    ?.split(",")
+    .flatMap((tag) => known("locales", tag) ?? []);
+  const allowed: readonly Locale[] = listed?.length ? listed : LOCALES;
+  const page = matchLocale(document.documentElement.lang);
+  if (page) return page;
+  for (const tag of navigator.languages) {
+    const browser = matchLocale(tag);
+    if (browser && allowed.includes(browser)) return browser;
   }
   return allowed.includes("en") ? "en" : allowed[0]!;
 };
