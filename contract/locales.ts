@@ -29,15 +29,13 @@ const TAG = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i;
  * or null for a language it does not speak or a malformed tag.
  */
 export function matchLocale(tag: string | null | undefined): Locale | null {
-  const value = tag?.trim();
+  const value = tag?.trim().toLowerCase();
   if (!value || !TAG.test(value)) return null;
-  const parts = value.toLowerCase().split("-");
-  const language = parts[0]!;
-  if (language === "zh") {
-    const traditional = parts.includes("hant") || parts.some((part) => ["tw", "hk", "mo"].includes(part));
-    return traditional ? "zh-Hant" : "zh-Hans";
-  }
-  if (language === "pt") return "pt-BR";
-  if (language === "fil") return "tl";
-  return LOCALES.find((locale) => locale === language) ?? null;
+  const language = value.split("-")[0]!;
+  if (language === "zh") return /-(hant|tw|hk|mo)\b/.test(value) ? "zh-Hant" : "zh-Hans";
+  return language === "pt"
+    ? "pt-BR"
+    : language === "fil"
+      ? "tl"
+      : (LOCALES.find((locale) => locale === language) ?? null);
 }
