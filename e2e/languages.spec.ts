@@ -126,3 +126,26 @@ test("a language switch mid-form: the card frame's labels in the new language, t
   await expect(card.getByText(frameVi.expiryHint)).toBeVisible();
   await expect(card.getByText(frameEn.number, { exact: true })).toHaveCount(0);
 });
+
+test("a page's own words per language (window.givekitMessages): shown in their language, an unknown key one console warning", async ({
+  page,
+  hostUrl,
+}) => {
+  const warnings: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "warning") warnings.push(message.text());
+  });
+  await page.addInitScript(() => {
+    Object.assign(window, {
+      givekitMessages: { es: { "donate.heading": "Done hoy a Hope", "donate.hedaing": "typo" } },
+    });
+  });
+  await page.goto(`${hostUrl}/languages.html?locale=es`);
+  const donate = donateOf(page);
+  await expect(donate.getByRole("heading", { level: 2, name: "Done hoy a Hope" })).toBeVisible();
+  const es = (await bundledMessages("es")) as Messages;
+  await expect(page.locator("givekit-optin").getByRole("button", { name: es.optin.submit })).toBeVisible();
+  expect(warnings.filter((text) => text.includes("givekitMessages"))).toEqual([
+    '[givekit] givekitMessages.es names "donate.hedaing", not one of givekit\'s texts: passed over.',
+  ]);
+});

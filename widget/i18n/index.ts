@@ -62,6 +62,16 @@ export function chooseLocale(element: Pick<Element, "getAttribute">): Locale {
 }
 
 /**
+ * A catalog with the page's own words in it (overrides.ts): their code fetched only by a page
+ * that gives some (`window.givekitMessages`), so every other page carries none of it.
+ */
+function withPageWords(locale: Locale, catalog: Catalog): Catalog | Promise<Catalog> {
+  return "givekitMessages" in globalThis
+    ? import("./overrides").then((module) => module.pageWords(locale, catalog))
+    : catalog;
+}
+
+/**
  * Loads a language's messages (once), so that messagesFor() can give them.
  *
  * @example
@@ -72,7 +82,7 @@ export function loadMessages(locale: string | null | undefined): Promise<Message
   if (!source) return Promise.reject(new Error("[givekit] no message source: useMessageSource() first."));
   const load = source;
   const catalog = (loading[language] ??= load(language).then(
-    (messages) => (loaded[language] = messages),
+    async (messages) => (loaded[language] = await withPageWords(language, messages)),
     (error: unknown) => {
       // A failed fetch (a network blip) may be tried again by the next render.
       delete loading[language];
@@ -108,7 +118,7 @@ export async function addMessages(
 ): Promise<void> {
   if (loaded[locale]?.[section]) return;
   const { messages } = await load();
-  Object.assign((loaded[locale] ??= {}), messages);
+  Object.assign((loaded[locale] ??= {}), await withPageWords(locale, messages));
 }
 
 /** The catalog for a `locale` attribute, which loadMessages() has loaded: elements render after it. */
