@@ -13,8 +13,14 @@ import { frameAr } from "../widget/i18n/frame-ar";
 import { frameEn } from "../widget/i18n/frame-en";
 import { frameVi } from "../widget/i18n/frame-vi";
 import type { Messages } from "../widget/i18n";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEFAULT_CAMPAIGNS_PATH } from "../proxy/config/campaigns";
+import { DISPLAY_WORDS } from "../contract/display-words";
+import { cutNames, outOfView, textGift } from "./display-helpers";
 import { CARD, cumulativeLayoutShift, donateOf, MAX_CLS, uniqueLastName } from "./donor-helpers";
-import { expect, test } from "./fixtures";
+import { expect, test, withServers } from "./fixtures";
 
 const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 const ELEMENTS = ["givekit-goal", "givekit-donate", "givekit-optin", "givekit-wall"] as const;
@@ -148,4 +154,51 @@ test("a page's own words per language (window.givekitMessages): shown in their l
   expect(warnings.filter((text) => text.includes("givekitMessages"))).toEqual([
     '[givekit] givekitMessages.es names "donate.hedaing", not one of givekit\'s texts: passed over.',
   ]);
+});
+
+/** A proxy's campaigns file whose room display speaks `locale`. */
+function campaignsSpeaking(locale: string): string {
+  const config = JSON.parse(readFileSync(DEFAULT_CAMPAIGNS_PATH, "utf8")) as { displays: object[] };
+  config.displays = config.displays.map((display) => ({ ...display, locale }));
+  const path = join(mkdtempSync(join(tmpdir(), "givekit-display-")), "campaigns.json");
+  writeFileSync(path, JSON.stringify(config));
+  return path;
+}
+
+test.describe("the room's display in every language", () => {
+  for (const locale of LOCALES) {
+    test(`in ${locale}, at 390x844 and 1280x800: every text inside the screen and whole, axe clean, lang and dir right`, async ({
+      browser,
+    }) => {
+      test.setTimeout(60_000);
+      const t = DISPLAY_WORDS[locale];
+      const env = { GIVEKIT_CAMPAIGNS: campaignsSpeaking(locale), GIVEKIT_PROGRESS_CACHE_S: "1" };
+      await withServers(env, async ({ sandbox, proxy }) => {
+        await textGift(sandbox.url, { amount: "120.00", first_name: "Rosa", last_name: "Núñez" });
+        await textGift(sandbox.url, { amount: "25.00", first_name: "Theodora", last_name: "Montgomery" });
+        for (const viewport of VIEWPORTS) {
+          const size = `${viewport.width}x${viewport.height}`;
+          const context = await browser.newContext({ viewport });
+          const screen = await context.newPage();
+          await screen.goto(`${proxy.url}/display/71777/HOPE`);
+          await expect(screen.locator("html")).toHaveAttribute("lang", locale);
+          await expect(screen.locator("html")).toHaveAttribute(
+            "dir",
+            RTL_LOCALES.includes(locale) ? "rtl" : "ltr",
+          );
+          await expect(screen.getByRole("heading", { name: t.latest })).toBeVisible();
+          await expect(screen.locator('[data-part="wall"] .name')).toHaveCount(2);
+          await screen.evaluate(() => document.fonts.ready);
+          expect(await outOfView(screen), size).toEqual([]);
+          expect(await cutNames(screen, 24), size).toEqual([]);
+          const axe = await new AxeBuilder({ page: screen }).withTags(WCAG_TAGS).analyze();
+          expect(
+            axe.violations.map((violation) => `${violation.id}: ${violation.help}`),
+            size,
+          ).toEqual([]);
+          await context.close();
+        }
+      });
+    });
+  }
 });
