@@ -202,3 +202,61 @@ test.describe("the room's display in every language", () => {
     });
   }
 });
+
+test.describe("bad input", () => {
+  /** The page's console warnings from givekit. */
+  function givekitWarnings(page: Page): string[] {
+    const warnings: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "warning" && message.text().startsWith("[givekit]"))
+        warnings.push(message.text());
+    });
+    return warnings;
+  }
+
+  test.describe("a browser reading Vietnamese", () => {
+    test.use({ locale: "vi-VN" });
+
+    test("a locale givekit does not speak: the next rule (the browser's), said once in the console", async ({
+      page,
+      hostUrl,
+    }) => {
+      const warnings = givekitWarnings(page);
+      const vi = (await bundledMessages("vi")) as Messages;
+      await page.goto(`${hostUrl}/languages.html?locale=tlh`);
+      await expect(donateOf(page).getByRole("heading", { level: 2, name: vi.donate.heading })).toBeVisible();
+      await expect(
+        page.locator("givekit-optin").getByRole("button", { name: vi.optin.submit }),
+      ).toBeVisible();
+      expect(warnings).toEqual([
+        expect.stringMatching(/^\[givekit\] locale names "tlh", not a language givekit speaks/),
+      ]);
+    });
+
+    test("a malformed page lang is ignored: the browser's language", async ({ page, hostUrl }) => {
+      const vi = (await bundledMessages("vi")) as Messages;
+      await page.goto(`${hostUrl}/languages.html?lang=${encodeURIComponent("fr_FR!")}`);
+      await expect(donateOf(page).getByRole("heading", { level: 2, name: vi.donate.heading })).toBeVisible();
+      await expect(donateOf(page).locator("[lang]").first()).toHaveAttribute("lang", "vi");
+    });
+  });
+
+  test("a catalog that does not load: the form in English and usable, said once", async ({
+    page,
+    hostUrl,
+  }) => {
+    const warnings = givekitWarnings(page);
+    // Every Vietnamese catalog, the card frame's too.
+    await page.route(/\/assets\/[\w-]+-vi-[\w-]{8}\.js$/, (route) => route.abort());
+    const en = (await bundledMessages("en")) as Messages;
+    await page.goto(`${hostUrl}/languages.html?locale=vi`);
+    const donate = donateOf(page);
+    await expect(donate.getByRole("heading", { level: 2, name: en.donate.heading })).toBeVisible();
+    await donate.getByLabel(en.common.firstName).fill("Maya");
+    await expect(donate.getByLabel(en.common.firstName)).toHaveValue("Maya");
+    const card = donate.locator("iframe").contentFrame();
+    await card.getByLabel(frameEn.number).fill(CARD.number);
+    await expect(card.locator("html")).toHaveAttribute("lang", "en");
+    expect(warnings).toEqual(['[givekit] the "vi" messages could not be loaded: showing English.']);
+  });
+});
