@@ -17,27 +17,17 @@ export interface CardView {
   challengeStatus: HTMLOutputElement;
   /** Where Turnstile draws. */
   challengeBox: HTMLDivElement;
-  /** Each fixed word's element and the message it shows: redrawn in another language (relabelCardView). */
-  words: [HTMLElement, FixedWord][];
-  /** The hidden submit button, named by the frame's title. */
-  submit: HTMLButtonElement;
 }
-
-type FixedWord = "number" | "expiry" | "expiryHint" | "cvv" | "challengeTitle";
 
 /** The card number, expiry and security code, a honeypot, the challenge's region, and a hidden submit. */
 export function buildCardView(t: FrameMessages): CardView {
   const inputs = {} as CardView["inputs"];
   const errors = {} as CardView["errors"];
   const hints: CardView["hints"] = {};
-  const words: CardView["words"] = [];
-  const word = <E extends HTMLElement>(element: E, key: FixedWord) => {
-    words.push([element, key]);
-    return element;
-  };
   const field = (
     name: CardFieldName,
-    hint: "expiryHint" | "" | null,
+    label: string,
+    hint: string | null,
     extraAttributes: Record<string, string | number>,
     extra?: Node,
   ) => {
@@ -47,21 +37,13 @@ export function buildCardView(t: FrameMessages): CardView {
       inputmode: "numeric",
       ...extraAttributes,
     }));
-    if (hint !== null) {
-      const span = el("span", { id: `${name}-hint`, class: "hint" }, hint && t[hint]);
-      hints[name] = hint ? word(span, hint) : span;
-    }
+    if (hint !== null) hints[name] = el("span", { id: `${name}-hint`, class: "hint" }, hint);
     // Its line is kept even when empty, so an error never moves what is below.
     errors[name] = el("p", { id: `${name}-error`, class: "error" });
     return el(
       "div",
       { class: `field field-${name}` },
-      el(
-        "div",
-        { class: "label-row" },
-        word(el("label", { for: name }, t[name]), name),
-        ...(extra ? [extra] : []),
-      ),
+      el("div", { class: "label-row" }, el("label", { for: name }, label), ...(extra ? [extra] : [])),
       ...(hints[name] ? [hints[name]] : []),
       input,
       errors[name],
@@ -78,46 +60,33 @@ export function buildCardView(t: FrameMessages): CardView {
   const challengeRegion = el(
     "section",
     { class: "challenge", "aria-labelledby": "challenge-title", tabindex: -1, hidden: "" },
-    word(el("p", { id: "challenge-title", class: "challenge-title" }, t.challengeTitle), "challengeTitle"),
+    el("p", { id: "challenge-title", class: "challenge-title" }, t.challengeTitle),
     challengeStatus,
     challengeBox,
   );
-  // Lets Enter submit a form of three text fields; the page's button is the visible one.
-  const submit = el("button", { type: "submit", hidden: "", tabindex: -1, "aria-label": t.title });
   const form = el(
     "form",
     { class: "card", novalidate: "" },
-    field("number", null, { name: "cardnumber", autocomplete: "cc-number", maxlength: 23 }, brandText),
+    field(
+      "number",
+      t.number,
+      null,
+      { name: "cardnumber", autocomplete: "cc-number", maxlength: 23 },
+      brandText,
+    ),
     el(
       "div",
       { class: "row" },
-      field("expiry", "expiryHint", { name: "exp-date", autocomplete: "cc-exp", maxlength: 7 }),
+      field("expiry", t.expiry, t.expiryHint, { name: "exp-date", autocomplete: "cc-exp", maxlength: 7 }),
       // Its hint's text follows the brand (paintCardView).
-      field("cvv", "", { name: "cvc", autocomplete: "cc-csc", maxlength: MAX_CVV }),
+      field("cvv", t.cvv, "", { name: "cvc", autocomplete: "cc-csc", maxlength: MAX_CVV }),
     ),
     el("div", { class: "hp", "aria-hidden": "true" }, honeypot),
     challengeRegion,
-    submit,
+    // Lets Enter submit a form of three text fields; the page's button is the visible one.
+    el("button", { type: "submit", hidden: "", tabindex: -1, "aria-label": t.title }),
   );
-  return {
-    form,
-    inputs,
-    errors,
-    hints,
-    brandText,
-    honeypot,
-    challengeRegion,
-    challengeStatus,
-    challengeBox,
-    words,
-    submit,
-  };
-}
-
-/** Redraws the view's fixed words in another language (its inputs, and what was typed, untouched). */
-export function relabelCardView(view: CardView, t: FrameMessages) {
-  for (const [element, key] of view.words) text(element, t[key]);
-  view.submit.setAttribute("aria-label", t.title);
+  return { form, inputs, errors, hints, brandText, honeypot, challengeRegion, challengeStatus, challengeBox };
 }
 
 /** Brings the DOM in line with the state. */
@@ -145,4 +114,17 @@ export function paintCardView(view: CardView, state: CardFormState, t: FrameMess
   }
   view.challengeRegion.hidden = !challenge;
   text(view.challengeStatus, challenge ? t.challengeStatus[challenge] : "");
+}
+
+/**
+ * Redraws the view's own words in another language (the form's language switch): its labels, the
+ * expiry's hint, the challenge's title and the hidden submit's name, found where buildCardView
+ * put them; the inputs, and what was typed, untouched. paintCardView then words the rest.
+ */
+export function relabelCardView({ form }: CardView, t: FrameMessages) {
+  const find = (selector: string) => form.querySelector(selector)!;
+  for (const name of FIELDS) text(find(`label[for=${name}]`), t[name]);
+  text(find("#expiry-hint"), t.expiryHint);
+  text(find("#challenge-title"), t.challengeTitle);
+  find("[type=submit]").setAttribute("aria-label", t.title);
 }
