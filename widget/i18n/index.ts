@@ -79,9 +79,8 @@ function withPageWords(locale: Locale, catalog: Catalog): Catalog | Promise<Cata
  */
 export function loadMessages(locale: string | null | undefined): Promise<Messages> {
   const language = localeOf(locale);
-  if (!source) return Promise.reject(new Error("[givekit] no message source: useMessageSource() first."));
-  const load = source;
-  const catalog = (loading[language] ??= load(language).then(
+  // useMessageSource() comes first (each chunk's define(), givekit.js): no check of it in every chunk.
+  const catalog = (loading[language] ??= source!(language).then(
     async (messages) => (loaded[language] = await withPageWords(language, messages)),
     (error: unknown) => {
       // A failed fetch (a network blip) may be tried again by the next render.
