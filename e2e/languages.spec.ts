@@ -203,17 +203,16 @@ test.describe("the room's display in every language", () => {
   }
 });
 
-test.describe("bad input", () => {
-  /** The page's console warnings from givekit. */
-  function givekitWarnings(page: Page): string[] {
-    const warnings: string[] = [];
-    page.on("console", (message) => {
-      if (message.type() === "warning" && message.text().startsWith("[givekit]"))
-        warnings.push(message.text());
-    });
-    return warnings;
-  }
+/** The page's console warnings from givekit. */
+function givekitWarnings(page: Page): string[] {
+  const warnings: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "warning" && message.text().startsWith("[givekit]")) warnings.push(message.text());
+  });
+  return warnings;
+}
 
+test.describe("bad input", () => {
   test.describe("a browser reading Vietnamese", () => {
     test.use({ locale: "vi-VN" });
 

@@ -3,4 +3,5 @@
 const params = new URLSearchParams(location.search);
 if (params.has("lang")) document.documentElement.lang = params.get("lang");
 for (const element of document.querySelectorAll("givekit-goal, givekit-donate, givekit-optin, givekit-wall"))
-  for (const name of ["locale", "locales"]) if (params.get(name)) element.setAttribute(name, params.get(name));
+  for (const name of ["locale", "locales"])
+    if (params.get(name)) element.setAttribute(name, params.get(name));

@@ -106,8 +106,8 @@ export function mountCardForm(
     } else if (message.type === "givekit:locale") {
       // Labels, hints, errors and the challenge's words in the new language; the state, with what
       // was typed, stays as it is.
-      void wordsIn?.(message.locale).then((words) => {
-        [deps.locale, t] = words;
+      void wordsIn?.(message.locale).then((next) => {
+        [deps.locale, t] = next;
         relabelCardView(view, t);
         paint();
         measure();

@@ -3,6 +3,20 @@ import type { LocaleChooser } from ".";
 import { warnOnce } from "./warn";
 
 /**
+ * The language an attribute's tag names, or null, said once in the console when givekit does not
+ * speak it: one wording for `locale` and `locales`, as widget.js carries this chooser, every byte
+ * of it paid by every page, in English too.
+ */
+function known(name: string, tag: string): Locale | null {
+  const locale = matchLocale(tag);
+  if (!locale && tag.trim())
+    warnOnce(
+      `${name} names "${tag.trim()}", not a language givekit speaks (${LOCALES.join(", ")}): passed over.`,
+    );
+  return locale;
+}
+
+/**
  * The language an element speaks: its `locale` attribute when givekit speaks it; else the page's
  * `<html lang>` when givekit speaks it; else the first of the browser's languages among those
  * the element allows (`locales="en,es,vi"`, all by default); else English. Regional variants
@@ -14,16 +28,6 @@ import { warnOnce } from "./warn";
  */
 export const chooseLocale: LocaleChooser = (element) => {
   const get = (name: string) => element.getAttribute(name);
-  // One wording for both attributes: widget.js carries this chooser, every byte of it paid by
-  // every page, in English too.
-  const known = (name: string, tag: string) => {
-    const locale = matchLocale(tag);
-    if (!locale && tag.trim())
-      warnOnce(
-        `${name} names "${tag.trim()}", not a language givekit speaks (${LOCALES.join(", ")}): passed over.`,
-      );
-    return locale;
-  };
   const asked = get("locale");
   const locale = asked === null ? null : known("locale", asked);
   if (locale) return locale;

@@ -1,4 +1,5 @@
-import type { Catalog, Locale, Messages } from ".";
+import type { Locale } from "../../contract/locales";
+import type { en } from "./en";
 import { warnOnce } from "./warn";
 
 /**
@@ -17,7 +18,7 @@ export type PageWords = Partial<Record<string, Record<string, unknown>>>;
  * named at once, one inside them once its section has loaded. Not the English catalog itself,
  * which imported here would move out of each element's own catalog file into a file of its own.
  */
-const SECTIONS: Record<keyof Messages, true> = {
+const SECTIONS: Record<keyof typeof en, true> = {
   common: true,
   donate: true,
   donateLater: true,
@@ -29,6 +30,8 @@ const SECTIONS: Record<keyof Messages, true> = {
 };
 
 type Tree = Record<string, unknown>;
+/** A catalog as index.ts's loadMessages has it (its Catalog: some sections of en.ts's). */
+type Catalog = Partial<typeof en>;
 
 /**
  * `catalog` with the page's words for `locale` in place of givekit's, in the sections it holds (a
