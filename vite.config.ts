@@ -7,7 +7,7 @@ import { brotliCompress, constants, gzip } from "node:zlib";
 import { preact } from "@preact/preset-vite";
 import { defineConfig, type BuildEnvironmentOptions, type Plugin } from "vite";
 import { BROTLI_QUALITY, GZIP_LEVEL, isSiblingName } from "./http/precompressed";
-import { LOCALES } from "./widget/i18n";
+import { LOCALES } from "./contract/locales";
 
 /**
  * `vite build` builds these, one Vite environment each, in this order:

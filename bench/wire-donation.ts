@@ -27,10 +27,13 @@ import { FUTURE_EXPIRY } from "../test/helpers/cards";
 
 export const WIRE_BUDGET_BYTES = 40 * 1024;
 /**
- * Missed since 2026-12-06 (41,689 B): the form chooses its language and reads right to left
- * (issue 54, about 0.8 KB in English): the test fails past this, a regression.
+ * Missed since 2026-12-06 (41,689 B, then 41,717): the form chooses its language and reads right
+ * to left (issue 54, about 0.8 KB in English). On 2026-12-07 41,767 B: the chunks and widget.js
+ * won back 0.13 KB, and the card frame spent 0.15 KB on following the form's language switch
+ * (its labels, errors and challenge redrawn in place, the card typed kept: issue 54). The test
+ * fails past this, a regression.
  */
-export const WIRE_GUARD_BYTES = 41_800;
+export const WIRE_GUARD_BYTES = 41_790;
 
 export interface WireTransfer {
   method: string;

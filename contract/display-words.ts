@@ -4,7 +4,8 @@
  * keyword and short code it is given are escaped by the page.
  */
 import { ANONYMOUS } from "./gala";
-import { INTL_TAGS, type Locale } from "./locales";
+import { INTL_TAGS } from "./locale-traits";
+import type { Locale } from "./locales";
 
 export interface DisplayWords {
   text: (keyword: string, shortcode: string) => string;

@@ -21,6 +21,11 @@ export const ToFrameMessageSchema = /* @__PURE__ */ z.discriminatedUnion("type",
   /** The donor came to the card: its first empty field takes the focus, no error shown. */
   z.object({ type: z.literal("givekit:start") }),
   /**
+   * The donor chose another language in the form (its language switch): the frame redraws its
+   * words in it, what was typed kept. The frame checks the tag itself (a catalog it has, else English).
+   */
+  z.object({ type: z.literal("givekit:locale"), locale: z.string() }),
+  /**
    * The form's look, as computed on the page (widget/donate/card-port.ts `frameTheme`): sent by
    * message, not in the frame's address, so widget.js can open the frame before the form exists.
    */

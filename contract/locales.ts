@@ -20,19 +20,6 @@ export const LOCALES = [
 ] as const;
 export type Locale = (typeof LOCALES)[number];
 
-/** The languages written right to left. */
-export const RTL_LOCALES: readonly Locale[] = ["ar"];
-
-/** Where the family name comes first: one full-name field by default (`fields="full-name"`). */
-export const FULL_NAME_LOCALES: readonly Locale[] = ["zh-Hans", "zh-Hant", "ko"];
-
-/**
- * The tag Intl formats a language's money, numbers and dates with, where it is not the
- * language's own: US conventions for Spanish ("$26.05"), Filipino's data for Tagalog, French's
- * for Haitian Creole (which Intl does not know).
- */
-export const INTL_TAGS: Partial<Record<Locale, string>> = { es: "es-US", tl: "fil", ht: "fr-HT" };
-
 /** A BCP 47 tag, as `lang` and `locale` hold one: "fr", "pt-BR", "zh-Hant-TW". */
 const TAG = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i;
 
@@ -42,15 +29,13 @@ const TAG = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i;
  * or null for a language it does not speak or a malformed tag.
  */
 export function matchLocale(tag: string | null | undefined): Locale | null {
-  const value = tag?.trim();
+  const value = tag?.trim().toLowerCase();
   if (!value || !TAG.test(value)) return null;
-  const parts = value.toLowerCase().split("-");
-  const language = parts[0]!;
-  if (language === "zh") {
-    const traditional = parts.includes("hant") || parts.some((part) => ["tw", "hk", "mo"].includes(part));
-    return traditional ? "zh-Hant" : "zh-Hans";
-  }
-  if (language === "pt") return "pt-BR";
-  if (language === "fil") return "tl";
-  return LOCALES.find((locale) => locale === language) ?? null;
+  const language = value.split("-")[0]!;
+  if (language === "zh") return /-(hant|tw|hk|mo)\b/.test(value) ? "zh-Hant" : "zh-Hans";
+  return language === "pt"
+    ? "pt-BR"
+    : language === "fil"
+      ? "tl"
+      : (LOCALES.find((locale) => locale === language) ?? null);
 }

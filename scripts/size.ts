@@ -83,12 +83,21 @@ export const BUDGETS = {
  * chooses its language (the `locale` attribute, the page's, the browser's) and reads right to
  * left (issue 54: +0.72 KB before the form works, English loading no other language's words);
  * what it costs in English is issue 54's to win back, guarded here until then. Every element 28.12
- * KB with the submit path's first retry after 3 s at an open breaker (issue 51, +0.05 KB).
+ * KB with the submit path's first retry after 3 s at an open breaker (issue 51, +0.05 KB). On
+ * 2026-12-07 (issue 54, winning it back) the donate page 20.60 KB, every element 27.97-28.00 KB
+ * (its 28 KB met again, by so little that the chunks' hashed names alone move it across: guarded
+ * at 28.05) and a whole donation 27.78 KB: an English chunk carries no list of
+ * languages (their traits apart, contract/locale-traits.ts), widget.js's chooser is smaller, and
+ * no chunk checks for a message source it always has; a page's own words per language
+ * (`givekitMessages`, their code fetched only where set) cost 0.04 KB of that. What is left of the
+ * 0.6 KB is the choosing itself, the right-to-left isolation and the fallback to English, each a
+ * feature of issue 54; guarded a few hundredths above (Brotli moves a few bytes either way when
+ * only the chunks' hashed names change).
  */
 export const GUARDS: Partial<Record<keyof typeof BUDGETS, number>> = {
-  donatePage: 20.75 * KB,
-  everything: 28.15 * KB,
-  donation: 27.9 * KB,
+  donatePage: 20.65 * KB,
+  everything: 28.05 * KB,
+  donation: 27.83 * KB,
 };
 
 /** dist/widget/chunks.json, written by the build (vite.config.ts). */

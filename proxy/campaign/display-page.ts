@@ -7,7 +7,7 @@
 import { renderSVG } from "uqr";
 import type { Campaign, DisplaySettings } from "../../contract/api";
 import { DISPLAY_WORDS } from "../../contract/display-words";
-import { RTL_LOCALES } from "../../contract/locales";
+import { RTL_LOCALES } from "../../contract/locale-traits";
 
 /** The page's policy: its own script and stylesheet, its own API, nothing else; never framed. */
 export const DISPLAY_CSP = [
@@ -35,6 +35,13 @@ export function qrSvg(url: string): string {
   return renderSVG(url, { ecc: "M", border: 2, pixelSize: 1 });
 }
 
+/**
+ * Past this many characters (the call's and the scan's, as read) the call to give takes a smaller
+ * type (display.css `.call.long`): Russian's 65 ran a line past a 1280x800 screen at the size
+ * English's 33 have (e2e/languages.spec.ts measures every language).
+ */
+const LONG_CALL_CHARS = 50;
+
 export function displayPage(
   campaign: Campaign,
   display: DisplaySettings,
@@ -46,6 +53,11 @@ export function displayPage(
   const api = `/v1/campaigns/${encodeURIComponent(campaign.shortcode)}/${encodeURIComponent(campaign.keyword)}`;
   const title = escapeHtml(display.title ?? campaign.keyword);
   const of = campaign.peer_fundraising ? "teams" : null;
+  const call = t.text(
+    escapeHtml(display.text_keyword ?? campaign.keyword),
+    escapeHtml(display.text_shortcode ?? campaign.shortcode),
+  );
+  const long = call.replace(/<[^>]*>/g, "").length + t.scan.length > LONG_CALL_CHARS;
   return `<!doctype html>
 <html lang="${locale}" dir="${dir}">
 <head>
@@ -65,9 +77,9 @@ export function displayPage(
 <div class="goal" data-part="goal"></div>
 <div class="donors" data-part="donors"></div>
 </div>
-<div class="call">
+<div class="call${long ? " long" : ""}">
 <div class="qr" role="img" aria-label="${escapeHtml(`QR: ${display.donate_url}`)}">${qrSvg(display.donate_url)}</div>
-<p>${t.text(escapeHtml(display.text_keyword ?? campaign.keyword), escapeHtml(display.text_shortcode ?? campaign.shortcode))}<br><small>${t.scan}</small></p>
+<p>${call}<br><small>${t.scan}</small></p>
 </div>
 </div>
 <div class="lists">

@@ -80,7 +80,7 @@ describe("<givekit-donate>", () => {
       expect([root.getAttribute("lang"), root.getAttribute("dir")]).toEqual(["vi", "ltr"]);
       element.setAttribute("heading", "Give");
       await shadow.findByRole("heading", { name: "Give" });
-      expect(warn.mock.calls.filter(([text]) => String(text).includes('locale="xx"'))).toHaveLength(1);
+      expect(warn.mock.calls.filter(([text]) => String(text).includes('locale names "xx"'))).toHaveLength(1);
     } finally {
       document.documentElement.lang = "";
     }

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { FromFrameMessage, ToFrameMessage } from "../../contract/frame";
 import { frameEn } from "../i18n/frame-en";
 import { frameEs } from "../i18n/frame-es";
+import { frameVi } from "../i18n/frame-vi";
 import { mountCardForm, type CardFormProps } from "./card-form";
 import { FUTURE_EXPIRY, FUTURE_EXPIRY_TYPED } from "../../test/helpers/cards";
 
@@ -33,6 +34,10 @@ const GOOD_CARD_SENT = {
 /** The frame's height as a browser lays it out (this DOM lays nothing out: every box is 0 high). */
 const FRAME_HEIGHT = 236;
 
+/** The frame's words in another language, as start.ts loads them: Vietnamese's here. */
+const wordsIn: CardFormProps["wordsIn"] = async (locale) =>
+  locale === "vi" ? ["vi", frameVi] : ["en", frameEn];
+
 function setup(t = frameEn, applyTheme?: CardFormProps["applyTheme"], height = FRAME_HEIGHT) {
   vi.spyOn(document.body, "getBoundingClientRect").mockReturnValue({ height } as DOMRect);
   const sent: FromFrameMessage[] = [];
@@ -51,6 +56,7 @@ function setup(t = frameEn, applyTheme?: CardFormProps["applyTheme"], height = F
     locale: "en",
     campaign: HOPE,
     formSession: SESSION,
+    wordsIn,
     applyTheme,
   });
   unmounts.push(() => {
@@ -339,6 +345,40 @@ describe("the card frame's form", () => {
     // Asked to show what is missing (Donate pressed), it does.
     deliver({ type: "givekit:focus" });
     expect(number.getAttribute("aria-invalid")).toBe("true");
+  });
+
+  it("a switch of the form's language redraws the labels, hints and errors in it, the card typed kept", async () => {
+    const { deliver } = setup();
+    type("Card number", "4242 4242 4242 4242");
+    type("Expiry date", "13/20");
+    fireEvent.blur(screen.getByLabelText("Expiry date"));
+    deliver({ type: "givekit:locale", locale: "vi" });
+    const number = await screen.findByLabelText(frameVi.number);
+    expect(number).toHaveProperty("value", "4242 4242 4242 4242");
+    expect(screen.getByLabelText(frameVi.expiry)).toHaveProperty("value", "13/20");
+    expect(screen.getByText(frameVi.expiryHint)).toBeTruthy();
+    expect(screen.getByText(frameVi.expiryInvalid)).toBeTruthy();
+    expect(screen.queryByText(frameEn.expiryInvalid)).toBeNull();
+    expect(screen.getByLabelText(frameVi.cvv)).toBeTruthy();
+  });
+
+  it("a switch while the challenge shows redraws its words in the new language", async () => {
+    answer(403, {
+      code: "challenge_required",
+      challenge: {
+        provider: "turnstile",
+        site_key: "1x-site",
+        script_url: "https://challenge.example/api.js",
+      },
+    });
+    vi.stubGlobal("turnstile", { render: () => "w1", remove: vi.fn<() => void>() });
+    const { deliver } = setup();
+    fillGoodCard();
+    deliver({ type: "givekit:tokenize", id: "t-9" });
+    await screen.findByRole("region", { name: frameEn.challengeTitle });
+    deliver({ type: "givekit:locale", locale: "vi" });
+    await screen.findByRole("region", { name: frameVi.challengeTitle });
+    expect(screen.getByRole("status").textContent).toBe(frameVi.challengeStatus.shown);
   });
 
   it("speaks Spanish", () => {

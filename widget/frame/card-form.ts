@@ -3,7 +3,7 @@ import type { FrameMessages } from "../i18n/frame-en";
 import { cardEdits } from "./card-edit";
 import { emptyCardFormState } from "./card-state";
 import { cardTokenizer } from "./card-tokenize";
-import { buildCardView, paintCardView } from "./card-view";
+import { buildCardView, paintCardView, relabelCardView } from "./card-view";
 import type { FormEvents } from "./form-events";
 import type { FormSessionSource } from "./form-session";
 import type { ParentChannel } from "./parent-channel";
@@ -21,6 +21,11 @@ export interface CardFormProps {
   formSession: FormSessionSource;
   /** The form's steps, counted (form-events.ts); none in a frame that counts nothing. */
   formEvents?: Pick<FormEvents, "about" | "reach" | "stop" | "close">;
+  /**
+   * The frame's words in another language, as the form's language switch asks (start.ts's
+   * frameWords): the language it could load (English when not) and its words.
+   */
+  wordsIn?: (locale: string) => Promise<[string, FrameMessages]>;
   /** Takes the form's look, as the page sends it (start.ts). */
   applyTheme?: (theme: Omit<Extract<ToFrameMessage, { type: "givekit:theme" }>, "type">) => void;
 }
@@ -33,8 +38,19 @@ export interface CardFormProps {
  */
 export function mountCardForm(
   root: HTMLElement,
-  { channel, t, locale, campaign, origin, formSession, formEvents, applyTheme }: CardFormProps,
+  {
+    channel,
+    t: words,
+    locale,
+    campaign,
+    origin,
+    formSession,
+    formEvents,
+    wordsIn,
+    applyTheme,
+  }: CardFormProps,
 ): () => void {
+  let t = words;
   const state = emptyCardFormState();
   const view = buildCardView(t);
   const paint = () => paintCardView(view, state, t);
@@ -44,7 +60,9 @@ export function mountCardForm(
     channel.send(message);
   };
   const edits = cardEdits({ state, view, send, paint });
-  const tokenize = cardTokenizer({ state, view, edits, send, paint, locale, campaign, origin, formSession });
+  // Read at each attempt: a challenge after a language switch speaks the new language.
+  const deps = { state, view, edits, send, paint, locale, campaign, origin, formSession };
+  const tokenize = cardTokenizer(deps);
 
   view.form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -85,6 +103,15 @@ export function mountCardForm(
     } else if (message.type === "givekit:step") {
       if (message.step) formEvents?.reach(message.step);
       if (message.code) formEvents?.stop(message.code, message.field);
+    } else if (message.type === "givekit:locale") {
+      // Labels, hints, errors and the challenge's words in the new language; the state, with what
+      // was typed, stays as it is.
+      void wordsIn?.(message.locale).then((next) => {
+        [deps.locale, t] = next;
+        relabelCardView(view, t);
+        paint();
+        measure();
+      });
     } else if (message.type === "givekit:focus") edits.focusFirstProblem(true);
     // The donor has just come to the card: nothing is wrong yet.
     else if (message.type === "givekit:start") edits.focusFirstProblem(false);

@@ -115,3 +115,16 @@ export function paintCardView(view: CardView, state: CardFormState, t: FrameMess
   view.challengeRegion.hidden = !challenge;
   text(view.challengeStatus, challenge ? t.challengeStatus[challenge] : "");
 }
+
+/**
+ * Redraws the view's own words in another language (the form's language switch): its labels, the
+ * expiry's hint, the challenge's title and the hidden submit's name, found where buildCardView
+ * put them; the inputs, and what was typed, untouched. paintCardView then words the rest.
+ */
+export function relabelCardView({ form }: CardView, t: FrameMessages) {
+  const find = (selector: string) => form.querySelector(selector)!;
+  for (const name of FIELDS) text(find(`label[for=${name}]`), t[name]);
+  text(find("#expiry-hint"), t.expiryHint);
+  text(find("#challenge-title"), t.challengeTitle);
+  find("[type=submit]").setAttribute("aria-label", t.title);
+}

@@ -1,4 +1,5 @@
-import { RTL_LOCALES, type Locale } from "../../contract/locales";
+import { RTL_LOCALES } from "../../contract/locale-traits";
+import type { Locale } from "../../contract/locales";
 import { frameEn, type FrameMessages } from "../i18n/frame-en";
 import { mountCardForm } from "./card-form";
 import { createFormEvents } from "./form-events";
@@ -49,14 +50,20 @@ async function frameWords(asked: string | null): Promise<[Locale, FrameMessages]
   }
 }
 
-/** Starts the card frame: checks who opened it, applies the theme, renders the form. */
-export async function startCardFrame(root: HTMLElement): Promise<void> {
-  const params = new URLSearchParams(location.search);
-  const [locale, t] = await frameWords(params.get("locale"));
+/** The frame's words in a language, its page set to speak it (lang, dir, title). */
+async function speak(asked: string | null): Promise<[Locale, FrameMessages]> {
+  const [locale, t] = await frameWords(asked);
   document.documentElement.lang = locale;
   // Its labels read right to left in Arabic; the digits keep their order (frame.css).
   document.documentElement.dir = RTL_LOCALES.includes(locale) ? "rtl" : "ltr";
   document.title = t.title;
+  return [locale, t];
+}
+
+/** Starts the card frame: checks who opened it, applies the theme, renders the form. */
+export async function startCardFrame(root: HTMLElement): Promise<void> {
+  const params = new URLSearchParams(location.search);
+  const [locale, t] = await speak(params.get("locale"));
   const parentOrigin = trustedParentOrigin(location.search);
   if (!parentOrigin) {
     root.append(Object.assign(document.createElement("p"), { className: "refused", textContent: t.refused }));
@@ -84,6 +91,7 @@ export async function startCardFrame(root: HTMLElement): Promise<void> {
     formSession,
     // Counted under the session: a frame for no campaign has none worth counting under.
     formEvents: campaign ? createFormEvents({ formSession }) : undefined,
+    wordsIn: speak,
     applyTheme: themed,
   });
 }

@@ -3,6 +3,20 @@ import type { LocaleChooser } from ".";
 import { warnOnce } from "./warn";
 
 /**
+ * The language an attribute's tag names, or null, said once in the console when givekit does not
+ * speak it: one wording for `locale` and `locales`, as widget.js carries this chooser, every byte
+ * of it paid by every page, in English too.
+ */
+function known(name: string, tag: string): Locale | null {
+  const locale = matchLocale(tag);
+  if (!locale && tag.trim())
+    warnOnce(
+      `${name} names "${tag.trim()}", not a language givekit speaks (${LOCALES.join(", ")}): passed over.`,
+    );
+  return locale;
+}
+
+/**
  * The language an element speaks: its `locale` attribute when givekit speaks it; else the page's
  * `<html lang>` when givekit speaks it; else the first of the browser's languages among those
  * the element allows (`locales="en,es,vi"`, all by default); else English. Regional variants
@@ -15,30 +29,17 @@ import { warnOnce } from "./warn";
 export const chooseLocale: LocaleChooser = (element) => {
   const get = (name: string) => element.getAttribute(name);
   const asked = get("locale");
-  if (asked !== null) {
-    const locale = matchLocale(asked);
-    if (locale) return locale;
-    warnOnce(`locale="${asked}" is not a language givekit speaks (${LOCALES.join(", ")}): choosing another.`);
-  }
-  const listed = get("locales");
-  let allowed: readonly Locale[] = LOCALES;
-  if (listed !== null) {
-    const known = listed.split(",").flatMap((tag) => {
-      const locale = matchLocale(tag);
-      if (!locale && tag.trim())
-        warnOnce(`locales names "${tag.trim()}", a language givekit does not speak.`);
-      return locale ? [locale] : [];
-    });
-    if (known.length > 0) allowed = known;
-  }
-  if (typeof document !== "undefined") {
-    const page = matchLocale(document.documentElement.lang);
-    if (page) return page;
-  }
-  const browser = typeof navigator === "undefined" ? [] : (navigator.languages ?? [navigator.language]);
-  for (const tag of browser) {
-    const locale = matchLocale(tag);
-    if (locale && allowed.includes(locale)) return locale;
+  const locale = asked === null ? null : known("locale", asked);
+  if (locale) return locale;
+  const listed = get("locales")
+    ?.split(",")
+    .flatMap((tag) => known("locales", tag) ?? []);
+  const allowed: readonly Locale[] = listed?.length ? listed : LOCALES;
+  const page = matchLocale(document.documentElement.lang);
+  if (page) return page;
+  for (const tag of navigator.languages) {
+    const browser = matchLocale(tag);
+    if (browser && allowed.includes(browser)) return browser;
   }
   return allowed.includes("en") ? "en" : allowed[0]!;
 };

@@ -80,3 +80,41 @@ describe("loadMessages: a language whose catalog does not come", () => {
     await expect(i18n.loadMessages("en")).rejects.toThrow("Failed to fetch");
   });
 });
+
+describe("a page's own words (window.givekitMessages), per language and key", () => {
+  it("take the place of givekit's in their language only, the parts loaded later too; an unknown key is said once", async () => {
+    const i18n = await freshRegistry();
+    const { es } = await import("./es");
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.stubGlobal("givekitMessages", {
+      es: {
+        "donate.heading": "Done hoy",
+        "donateLater.outcome.successTitle": "¡Gracias, de corazón!",
+        "donate.headin": "typo",
+        "donat.heading": "typo",
+        "donate.amountRange": "built from values",
+      },
+    });
+    // Copies: the catalogs' own objects are shared by every test.
+    i18n.useMessageSource(async (locale) =>
+      locale === "es"
+        ? { common: { ...es.common }, donate: { ...es.donate } }
+        : { common: commonEn, donate: donateEn },
+    );
+    expect((await i18n.loadMessages("es")).donate.heading).toBe("Done hoy");
+    expect((await i18n.loadMessages("en")).donate.heading).toBe("Make a donation");
+    await i18n.addMessages("es", "donateLater", async () => ({
+      messages: { donateLater: { ...es.donateLater, outcome: { ...es.donateLater.outcome } } },
+    }));
+    expect(i18n.messagesFor("es").donateLater.outcome.successTitle).toBe("¡Gracias, de corazón!");
+    // Words built from values keep givekit's.
+    expect(i18n.messagesFor("es").donate.amountRange("$1", "$2")).toContain("$1");
+    expect(warn.mock.calls.map(([text]) => text).toSorted()).toEqual([
+      '[givekit] givekitMessages.es names "donat.heading", not one of givekit\'s texts: passed over.',
+      '[givekit] givekitMessages.es names "donate.amountRange", not one of givekit\'s texts: passed over.',
+      '[givekit] givekitMessages.es names "donate.headin", not one of givekit\'s texts: passed over.',
+    ]);
+    vi.unstubAllGlobals();
+    warn.mockRestore();
+  });
+});

@@ -1,9 +1,10 @@
-import { INTL_TAGS, LOCALES, RTL_LOCALES, type Locale } from "../../contract/locales";
+import { INTL_TAGS, RTL_LOCALES } from "../../contract/locale-traits";
+import type { Locale } from "../../contract/locales";
 import { warnOnce } from "./warn";
 import type { en } from "./en";
 
 /** The languages givekit speaks (contract/locales.ts); each element chunk has a catalog in each beside it (vite.config.ts). */
-export { LOCALES, type Locale };
+export type { Locale };
 export type Messages = typeof en;
 /**
  * What a language's catalog holds for one bundle: the sections its elements show. widget.js
@@ -29,19 +30,19 @@ export function useMessageSource(next: MessageSource): void {
   source = next;
 }
 
-export function isLocale(value: string): value is Locale {
-  return (LOCALES as readonly string[]).includes(value);
-}
-
-/** A language givekit speaks, as chooseLocale() gives it; English when it is missing or unknown. */
+/**
+ * The language chooseLocale() gave (English when there is none): not checked against LOCALES again,
+ * so an English form carries no list of languages (the chooser, in widget.js, has checked it; a
+ * name no catalog has fails to load and the form speaks English, loadMessages()).
+ */
 export function localeOf(locale: string | null | undefined): Locale {
-  return locale && isLocale(locale) ? locale : "en";
+  return (locale || "en") as Locale;
 }
 
 /** How an element's language is chosen: set by widget.js and givekit.js (choose.ts). */
 export type LocaleChooser = (element: Pick<Element, "getAttribute">) => Locale;
 
-// Until one is set, the `locale` attribute alone: so an element chunk carries no chooser of its
+// Until one is set, the `locale` attribute alone (unchecked: localeOf): so an element chunk carries no chooser of its
 // own, but takes widget.js's (widget/chunks/when-ready.ts), one copy per page.
 let chooser: LocaleChooser = (element) => localeOf(element.getAttribute("locale"));
 
@@ -61,6 +62,16 @@ export function chooseLocale(element: Pick<Element, "getAttribute">): Locale {
 }
 
 /**
+ * A catalog with the page's own words in it (overrides.ts): their code fetched only by a page
+ * that gives some (`window.givekitMessages`), so every other page carries none of it.
+ */
+function withPageWords(locale: Locale, catalog: Catalog): Catalog | Promise<Catalog> {
+  return "givekitMessages" in globalThis
+    ? import("./overrides").then((module) => module.pageWords(locale, catalog))
+    : catalog;
+}
+
+/**
  * Loads a language's messages (once), so that messagesFor() can give them.
  *
  * @example
@@ -68,10 +79,9 @@ export function chooseLocale(element: Pick<Element, "getAttribute">): Locale {
  */
 export function loadMessages(locale: string | null | undefined): Promise<Messages> {
   const language = localeOf(locale);
-  if (!source) return Promise.reject(new Error("[givekit] no message source: useMessageSource() first."));
-  const load = source;
-  const catalog = (loading[language] ??= load(language).then(
-    (messages) => (loaded[language] = messages),
+  // useMessageSource() comes first (each chunk's define(), givekit.js): no check of it in every chunk.
+  const catalog = (loading[language] ??= source!(language).then(
+    async (messages) => (loaded[language] = await withPageWords(language, messages)),
     (error: unknown) => {
       // A failed fetch (a network blip) may be tried again by the next render.
       delete loading[language];
@@ -107,7 +117,7 @@ export async function addMessages(
 ): Promise<void> {
   if (loaded[locale]?.[section]) return;
   const { messages } = await load();
-  Object.assign((loaded[locale] ??= {}), messages);
+  Object.assign((loaded[locale] ??= {}), await withPageWords(locale, messages));
 }
 
 /** The catalog for a `locale` attribute, which loadMessages() has loaded: elements render after it. */

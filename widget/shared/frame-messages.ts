@@ -29,6 +29,7 @@ const TO_FRAME: Record<string, Shape> = {
   "givekit:reset": {},
   "givekit:focus": {},
   "givekit:start": {},
+  "givekit:locale": { locale: isText },
   "givekit:theme": {
     text: /* @__PURE__ */ optional(isText),
     font: /* @__PURE__ */ optional(isText),

@@ -1,4 +1,4 @@
-import { FULL_NAME_LOCALES } from "../../../contract/locales";
+import { FULL_NAME_LOCALES } from "../../../contract/locale-traits";
 import { isPositiveAmount, toCents } from "../../../contract/money";
 import {
   CHANNEL_TAG_EXPECTED,
