@@ -11,6 +11,22 @@ import type { ConsentStore, NewConsent, OutboxEvent } from "./store";
 
 /** Longest user agent and page URL kept in a consent record. */
 const CONSENT_FIELD_MAX = 1000;
+/** How many disclosures' hashes are remembered: a few per campaign; more are only hashed again. */
+const TEXT_HASHES_KEPT = 1000;
+
+/** Every opt-in shows one of a few disclosures: each is hashed once, not on every record. */
+const textHashes = new Map<string, string>();
+
+/** The disclosure's SHA-256, in hex. */
+function textHash(consentText: string): string {
+  let hash = textHashes.get(consentText);
+  if (hash === undefined) {
+    hash = createHash("sha256").update(consentText).digest("hex");
+    if (textHashes.size >= TEXT_HASHES_KEPT) textHashes.clear();
+    textHashes.set(consentText, hash);
+  }
+  return hash;
+}
 
 /** Where a consent was given: its request's address, browser and page. */
 export interface ConsentSource {
@@ -59,7 +75,7 @@ export function consentRecord(
     list: target.list ?? null,
     keyword: target.keyword ?? null,
     shortcode: target.shortcode ?? null,
-    consent_text_sha256: createHash("sha256").update(consentText).digest("hex"),
+    consent_text_sha256: textHash(consentText),
     consent_text: consentText,
     consent_locale: consentLocale,
     ip: source.ip,

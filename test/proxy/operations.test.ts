@@ -19,6 +19,7 @@ import { DEMO, startSandbox, type SandboxHandle } from "../helpers/sandbox";
 import {
   CARDS,
   client,
+  CONSENT_TEXT,
   CVV,
   DONATE_PATH,
   donate,
@@ -101,6 +102,30 @@ describe("X-Request-Id", () => {
       expect(status).toBe("HTTP/1.1 400 Bad Request");
       expect((await api.get("/v1/health")).status).toBe(200);
       expect(proxy.logs.join("\n")).not.toContain("\u001b");
+    } finally {
+      await proxy.close();
+    }
+  });
+  it("an opt-in, answered outside the log scope, names its request on the address warning and its line", async () => {
+    const proxy = await startProxy({ upstreamUrl: sandbox.url, env: { GIVEKIT_TRUST_PROXY: "none" } });
+    try {
+      const reply = await client(proxy.url).post(
+        "/v1/subscriptions",
+        {
+          mobilenumber: "+1 (555) 010-1234",
+          list: "Hope Alerts",
+          consent: true,
+          consent_text: CONSENT_TEXT,
+        },
+        { headers: { "X-Request-Id": "edge-optin-9", "X-Forwarded-For": "9.9.9.9" } },
+      );
+      expect(reply.status).toBe(201);
+      expect(reply.headers.get("x-request-id")).toBe("edge-optin-9");
+      const lines = logLines(proxy).filter((line) => line.reqId === "edge-optin-9");
+      expect(lines.map((line) => line.msg)).toEqual([
+        expect.stringContaining("X-Forwarded-For came from"),
+        "request",
+      ]);
     } finally {
       await proxy.close();
     }
