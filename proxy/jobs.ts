@@ -5,6 +5,8 @@
  * running is skipped, the reconciler leases each attempt and the dispatcher each event (proxy/store).
  */
 import type { Logger } from "pino";
+import { campaignScope } from "./campaign/directory";
+import type { FormOutcomes } from "./dashboard/form-outcomes";
 import { pruneDashboardCounts } from "./dashboard/retention";
 import { logDefenceExits } from "./defence/defence-mode";
 import { createReconciler } from "./reconcile/reconciler";
@@ -56,6 +58,8 @@ export async function startJobs(deps: {
   webhookBackoffMs?: number;
   /** GIVEKIT_DASHBOARD_KEEP_DAYS: the dashboard's counts of older hours are pruned with the purge. */
   dashboardKeepDays?: number;
+  /** The dashboard's funnel: a Pending gift the reconciler settles becomes its session's thank-you or decline. */
+  formOutcomes?: Pick<FormOutcomes, "settled">;
 }): Promise<Jobs> {
   const { store, logger } = deps;
   await sweep(store, logger);
@@ -128,6 +132,13 @@ function reconcileEvery(deps: Parameters<typeof startJobs>[0]): {
     settleS: deps.reconcileSettleS,
     warn: (fields, message) => logger.warn(fields, message),
     webhooks: deps.webhooks,
+    // Beside the pass: a session's outcome may wait a few seconds for its channel (form-outcomes.ts).
+    onSettled: (attempt, outcome) => {
+      if (attempt.form_session && deps.formOutcomes)
+        void deps.formOutcomes
+          .settled({ id: attempt.form_session, campaign: campaignScope(attempt) }, outcome.state)
+          .catch((error: unknown) => logger.warn({ error: String(error) }, "a settled gift was not counted"));
+    },
   });
   return everyInBackground(
     (signal) =>
