@@ -68,6 +68,8 @@ export async function startProxyServer(
       reconcileSettleS: config.reconcileSettleS,
       webhooks: config.webhooks,
       webhookBackoffMs: config.webhookBackoffMs,
+      webhookGiveUpS: config.webhookGiveUpS,
+      upstreamWatchS: config.upstreamWatchS,
       dashboardKeepDays: config.dashboard.keepDays,
       formOutcomes: createFormOutcomes({ store, counters, channelsCap: config.dashboard.channels }),
     });
