@@ -160,8 +160,19 @@ describe.each(["sqlite", "postgres"] as const)("a Pending gift's outcome on %s",
       expect(status.json.donation.status).not.toBe("Pending");
     }
     expect(counted).toMatchObject({ sent: 2, thanks: charged.length, declined: declinedRows.length });
-    expect(counted.channels.find((c) => c.name === "spring-gala")).toMatchObject({ shown: 1, thanked: 1 });
-    expect(counted.channels.find((c) => c.name === "newsletter")).toMatchObject({ shown: 1, thanked: 0 });
+    // Per channel, where its beacons said the session came from.
+    expect(counted.channels.find((c) => c.name === "spring-gala")).toMatchObject({
+      shown: 1,
+      sent: 1,
+      thanked: 1,
+      declined: 0,
+    });
+    expect(counted.channels.find((c) => c.name === "newsletter")).toMatchObject({
+      shown: 1,
+      sent: 1,
+      thanked: 0,
+      declined: 1,
+    });
 
     // Never twice: further passes, a beacon claiming the thank-you, and the gift replayed.
     expect((await beacon(giver, reached("thanks"))).status).toBe(204);
