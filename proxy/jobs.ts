@@ -175,9 +175,10 @@ function reconcileEvery(deps: Parameters<typeof startJobs>[0]): {
   );
 }
 
+const unit = (n: number, name: string) => `${n} ${name}${n === 1 ? "" : "s"}`;
+
 /** A span of seconds as a person reads it: "3 days", "2 hours", "90 s". */
 function spanOf(seconds: number): string {
-  const unit = (n: number, name: string) => `${n} ${name}${n === 1 ? "" : "s"}`;
   if (seconds % 86_400 === 0) return unit(seconds / 86_400, "day");
   if (seconds % 3600 === 0) return unit(seconds / 3600, "hour");
   return `${seconds} s`;

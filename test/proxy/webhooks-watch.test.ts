@@ -5,29 +5,29 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { UpstreamUnreachableError } from "../../proxy/upstream/errors";
 import { watchUpstream, type Alerts } from "../../proxy/webhooks/alerts";
 
+function watched(lookMs: number | undefined) {
+  const upstream = { logins: 0, down: false };
+  const told: { at: number; since: string }[] = [];
+  const alerts = {
+    tell: async (_type: string, data: { since: string }) =>
+      void told.push({ at: Date.now(), since: data.since }),
+  } as unknown as Alerts;
+  const { timer } = watchUpstream({
+    alerts,
+    lookMs,
+    upstream: {
+      login: async () => {
+        upstream.logins++;
+        if (upstream.down) throw new UpstreamUnreachableError("connect ECONNREFUSED");
+      },
+    },
+  });
+  return { upstream, told, stop: () => clearInterval(timer) };
+}
+
 describe("watchUpstream", () => {
   beforeEach(() => void vi.useFakeTimers({ now: 0 }));
   afterEach(() => void vi.useRealTimers());
-
-  function watched(lookMs: number | undefined) {
-    const upstream = { logins: 0, down: false };
-    const told: { at: number; since: string }[] = [];
-    const alerts = {
-      tell: async (_type: string, data: { since: string }) =>
-        void told.push({ at: Date.now(), since: data.since }),
-    } as unknown as Alerts;
-    const { timer } = watchUpstream({
-      alerts,
-      lookMs,
-      upstream: {
-        login: async () => {
-          upstream.logins++;
-          if (upstream.down) throw new UpstreamUnreachableError("connect ECONNREFUSED");
-        },
-      },
-    });
-    return { upstream, told, stop: () => clearInterval(timer) };
-  }
 
   it("logs in once a look (every 10 s by default, twice as often while down); tells the alert a minute after the last answer", async () => {
     const { upstream, told, stop } = watched(undefined);
