@@ -46,17 +46,20 @@ function funnelKit(ctx: Stack, store: "sqlite" | "postgres") {
     });
   }
 
+  /** The `givekit` command's environment, beside the running proxy. */
+  const cliEnv = () => ({
+    UPSTREAM_BASE_URL: ctx.sandbox.url,
+    UPSTREAM_PRIVATE_TOKEN: DEMO.hope.privateToken,
+    UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
+    GIVEKIT_DATA_DIR: ctx.proxy.dataDir,
+    GIVEKIT_SIGNING_SECRET: SECRET,
+    ...(store === "postgres" ? { DATABASE_URL: ctx.proxy.databaseUrl! } : {}),
+  });
+
   let cookie: string | undefined;
   async function funnel() {
     if (!cookie) {
-      const made = await givekit(["dashboard", "invite", "--name", "desk", "--for", "1h"], {
-        UPSTREAM_BASE_URL: ctx.sandbox.url,
-        UPSTREAM_PRIVATE_TOKEN: DEMO.hope.privateToken,
-        UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
-        GIVEKIT_DATA_DIR: ctx.proxy.dataDir,
-        GIVEKIT_SIGNING_SECRET: SECRET,
-        ...(store === "postgres" ? { DATABASE_URL: ctx.proxy.databaseUrl! } : {}),
-      });
+      const made = await givekit(["dashboard", "invite", "--name", "desk", "--for", "1h"], cliEnv());
       const invite = new URL(made.out.split("\n")[0]!).searchParams.get("invite")!;
       const signed = await fetch(`${ctx.proxy.url}/dashboard/sign-in?invite=${encodeURIComponent(invite)}`);
       cookie = signed.headers.get("set-cookie")!.split(";")[0]!;
@@ -72,7 +75,7 @@ function funnelKit(ctx: Stack, store: "sqlite" | "postgres") {
       channels: data.channels,
     };
   }
-  return { beacon, formSession, gift, funnel };
+  return { beacon, formSession, gift, funnel, cliEnv };
 }
 
 describe.each(["sqlite", "postgres"] as const)("the funnel's outcomes on %s", (store) => {
@@ -178,5 +181,35 @@ describe.each(["sqlite", "postgres"] as const)("a Pending gift's outcome on %s",
     expect((await beacon(giver, reached("thanks"))).status).toBe(204);
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(await funnel()).toMatchObject({ sent: 2, thanks: 1, declined: 1 });
+  }, 60_000);
+});
+
+describe("a Pending gift settled by givekit reconcile beside proxies on PostgreSQL", () => {
+  // No reconciler on a timer: the command's run is the one that settles it, and counts it in the
+  // funnel through the counters it shares with the proxies.
+  const ctx = useStack({
+    proxy: {
+      store: "postgres",
+      env: { GIVEKIT_SIGNING_SECRET: SECRET, UPSTREAM_TIMEOUT_MS: "1500", GIVEKIT_RECONCILE_INTERVAL_S: "0" },
+    },
+  });
+  const { beacon, formSession, gift, funnel, cliEnv } = funnelKit(ctx, "postgres");
+
+  it("its thank-you is counted once, under its channel, by the run that settled it", async () => {
+    const giver = await formSession();
+    expect((await beacon(giver, reached("shown", "amount", "details", "card"))).status).toBe(204);
+    const pending = await gift(giver, CARDS.ok, randomUUID(), { amount: "777.77" });
+    expect(pending.status).toBe(202);
+    expect(await funnel()).toMatchObject({ sent: 1, thanks: 0 });
+
+    const run = await givekit(["reconcile"], cliEnv());
+    expect(run.out).toContain(`${pending.json.donation.reference}: succeeded`);
+    expect((await collected(ctx.sandbox, "HOPE")).map((row) => row.amount)).toEqual(["777.77"]);
+    const counted = await funnel();
+    expect(counted).toMatchObject({ sent: 1, thanks: 1, declined: 0 });
+    expect(counted.channels.find((c) => c.name === "spring-gala")).toMatchObject({ sent: 1, thanked: 1 });
+    // A second run finds nothing unknown, and counts nothing again.
+    expect((await givekit(["reconcile"], cliEnv())).out).toContain("0 unknown attempt(s) looked up.");
+    expect(await funnel()).toMatchObject({ sent: 1, thanks: 1 });
   }, 60_000);
 });
