@@ -16,18 +16,24 @@ export interface Listening {
 
 /**
  * @example
- * const { url, server } = await listen(app.fetch, "127.0.0.1", 0);
+ * const { url, server } = await listen(app.fetch, "127.0.0.1", 0, { keepAliveMs: 65_000 });
  * await closeServer(server);
  */
 export async function listen(
   fetch: Parameters<typeof serve>[0]["fetch"],
   host: string,
   port: number,
+  options: { keepAliveMs?: number } = {},
 ): Promise<Listening> {
   const server = await new Promise<Server>((resolve, reject) => {
     const created = serve({ fetch, port, hostname: host }, () => resolve(created as Server)) as Server;
     created.once("error", reject);
   });
+  if (options.keepAliveMs !== undefined) {
+    server.keepAliveTimeout = options.keepAliveMs;
+    // A request's headers may take as long as an idle connection is kept, and a little more.
+    server.headersTimeout = Math.max(server.headersTimeout, options.keepAliveMs + 1000);
+  }
   const bound = (server.address() as AddressInfo).port;
   const shownHost = host.includes(":") ? `[${host}]` : host;
   return { server, url: `http://${shownHost}:${bound}`, port: bound };

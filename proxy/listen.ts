@@ -74,7 +74,7 @@ export async function startProxyServer(
       formOutcomes: createFormOutcomes({ store, counters, channelsCap: config.dashboard.channels }),
     });
     const app = createApp({ config, logger, store, signingSecret, upstream, metrics, lifecycle, counters });
-    listening = await listen(app.fetch, config.host, config.port);
+    listening = await listen(app.fetch, config.host, config.port, { keepAliveMs: config.keepAliveMs });
   } catch (error) {
     // Not started (the port is taken, say): let the data directory go for the next try.
     await jobs?.stop();

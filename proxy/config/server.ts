@@ -23,6 +23,12 @@ export interface ServerConfig {
    * closes, so load balancers stop sending first (default 5 s; 0 when listening on loopback).
    */
   stopDelayMs: number;
+  /**
+   * GIVEKIT_KEEP_ALIVE_S: how long an idle kept-alive connection stays open. Longer than the
+   * reverse proxy's or load balancer's own (nginx and most balancers keep theirs 60 s), so they
+   * never send a donation on a connection the proxy has just closed (a 502, never retried).
+   */
+  keepAliveMs: number;
   /** GIVEKIT_ALLOW_DEMO_SETUP=true: serve with NODE_ENV=production despite the demo campaigns or no allowed origins. */
   allowDemoSetup: boolean;
 }
@@ -35,6 +41,7 @@ export const SERVER_DEFAULTS = {
   GIVEKIT_METRICS_TOKEN: "",
   LOG_LEVEL: "info",
   GIVEKIT_STOP_DELAY_S: "",
+  GIVEKIT_KEEP_ALIVE_S: "65",
   GIVEKIT_ALLOW_DEMO_SETUP: "false",
 } as const;
 
@@ -58,6 +65,7 @@ export const ServerVariablesSchema = z.object({
   GIVEKIT_STOP_DELAY_S: z
     .string()
     .check(z.regex(/^(\d{1,3})?$/, "must be a whole number of seconds (at most 999)")),
+  GIVEKIT_KEEP_ALIVE_S: whole(1, 3600),
   GIVEKIT_ALLOW_DEMO_SETUP: z.enum(["true", "false"], 'must be "true" or "false"'),
 });
 export type ServerVariables = z.output<typeof ServerVariablesSchema>;
@@ -76,6 +84,7 @@ export function serverConfig(e: ServerVariables): ServerConfig {
           ? 0
           : DEFAULT_STOP_DELAY_S
         : Number(e.GIVEKIT_STOP_DELAY_S)) * 1000,
+    keepAliveMs: e.GIVEKIT_KEEP_ALIVE_S * 1000,
     allowDemoSetup: e.GIVEKIT_ALLOW_DEMO_SETUP === "true",
   };
 }

@@ -184,6 +184,16 @@ export function createFormSessions(
       const [cards] = await count.add([{ key: `fs-cards:${session.id}`, points: 1, ttlMs: ttl }]);
       return cards!.points > config.formSessionCards ? "card_churn" : null;
     },
+    /**
+     * A tokenization `check` counted that was then answered with a wait or a challenge, never
+     * reaching the upstream: its use is given back, so a donor held at a breaker, or asked to
+     * prove, who comes back as the widget does never spends the session by waiting.
+     */
+    async giveBack(text: unknown): Promise<void> {
+      const session = read(text);
+      if (typeof session === "string") return;
+      await count.add([{ key: `fs-uses:${session.id}`, points: -1, ttlMs: countsTtl(session) }]);
+    },
     /** How long from now whatever is counted against this session must be kept: to the end of its last renewal (0: no good session). */
     lifeLeftMs(text: unknown): number {
       const session = read(text);

@@ -42,6 +42,12 @@ function looksDeclined(): ProblemError {
 }
 
 /**
+ * The answers before the upstream that the widget meets by sending the same card again: a wait at
+ * a breaker or a bucket, a challenge. Their tokenization is not one of the form session's uses.
+ */
+const COMES_BACK = new Set(["rate_limited", "challenge_required"]);
+
+/**
  * The campaign a tokenization names (the card frame sends the one it was opened for), as its
  * defence scope; none named: counted overall only. One not served here is a clear 404.
  */
@@ -64,7 +70,7 @@ function tokenCampaign(
 export interface TokenizeDeps {
   upstream: Pick<UpstreamClient, "createPaymentToken">;
   rateLimits: Pick<RateLimits, "admit" | "admitTokenization">;
-  formSessions: Pick<FormSessions, "facts" | "check">;
+  formSessions: Pick<FormSessions, "facts" | "check" | "giveBack">;
   /** The challenge before a card reaches the upstream, the signals it counts, the token it remembers. */
   defence: Pick<
     Defence,
@@ -186,6 +192,8 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     if (counted) void deps.formOutcomes?.tokenization(counted).catch(() => undefined);
     return answer;
   } catch (error) {
+    if (error instanceof ProblemError && COMES_BACK.has(error.code))
+      await deps.formSessions.giveBack(signals.success ? signals.data[FORM_SESSION_FIELD] : undefined);
     if (counted && error instanceof ProblemError)
       void deps.formOutcomes?.tokenization(counted, error.code).catch(() => undefined);
     throw error;

@@ -36,8 +36,15 @@ export interface CrowdStack {
   close(): Promise<void>;
 }
 
-/** The defaults the scenarios run with (the test helper's proxies post at machine speed: not these). */
-const DEFAULTS = { GIVEKIT_MIN_FORM_MS: "1500", GIVEKIT_TRUST_PROXY: "1", LOG_LEVEL: "warn" };
+/**
+ * The defaults the scenarios run with (the test helper's proxies post at machine speed: not these).
+ * GIVEKIT_CROWD_LOG_LEVEL=info keeps every request's line (why a person was refused: `filtered`).
+ */
+const DEFAULTS = {
+  GIVEKIT_MIN_FORM_MS: "1500",
+  GIVEKIT_TRUST_PROXY: "1",
+  LOG_LEVEL: process.env.GIVEKIT_CROWD_LOG_LEVEL ?? "warn",
+};
 
 /** A proxy for a crowd stack: in this process (the default), or a program of its own. */
 export interface CrowdProxy {

@@ -2,7 +2,9 @@
 // from which the proxy times the form (a page cannot claim a time). A filtered bot gets a
 // decline's answer and nothing reaches the upstream.
 import { describe, expect, it } from "vitest";
+import type { PowChallenge } from "../../contract/api";
 import { createFormSessions } from "../../proxy/defence/form-session";
+import { solvePow } from "../helpers/pow-solver";
 import {
   CARDS,
   CVV,
@@ -192,5 +194,34 @@ describe("cheap bot filters on POST /v1/payment-tokens", () => {
     const reply = await postCard(ctx.api, card({ card_number: "4242424242424241" }));
     expect(reply.status).toBe(400);
     expect(reply.json.errors).toHaveProperty("card_number");
+  });
+});
+
+describe("a donor who waits or proves keeps their form session", () => {
+  // The second session a client asks for is a bulk one: each of its cards is asked to prove.
+  const ctx = useStack({
+    proxy: { env: { GIVEKIT_MIN_FORM_MS: String(MIN_FORM_MS), GIVEKIT_FORM_SESSION_BULK: "1" } },
+  });
+
+  it("a card asked for a challenge more times than the session's tokenizations is still tokenized once proven", async () => {
+    await formSession(ctx.api);
+    const session = await formSession(ctx.api);
+    await sleep(MIN_FORM_MS + 100);
+    // The frame sent the card unproven six times (a slow solver, a page reloaded): more than the
+    // session's 5 tokenizations, none of which reached the upstream.
+    let asked: Record<string, unknown> = {};
+    for (let round = 0; round < 6; round++) {
+      const reply = await postCard(ctx.api, card({ website: "", form_session: session }));
+      expect([reply.status, reply.json.code]).toEqual([403, "challenge_required"]);
+      asked = reply.json;
+    }
+    expect(await upstreamCalls(ctx.sandbox, TOKEN_PATH)).toBe(0);
+    const proof = await solvePow(asked.challenge as PowChallenge);
+    const proven = await postCard(
+      ctx.api,
+      card({ website: "", form_session: session, challenge_token: proof }),
+    );
+    expect(proven.status).toBe(201);
+    expect(await upstreamCalls(ctx.sandbox, TOKEN_PATH)).toBe(1);
   });
 });

@@ -212,6 +212,63 @@ describe("stopping", () => {
   );
 });
 
+describe("kept-alive connections", () => {
+  /** One socket, requests sent on it one after another as a reverse proxy's kept-alive upstream connection does. */
+  function rawConnection(url: string) {
+    const { hostname, port } = new URL(url);
+    const socket = connect(Number(port), hostname);
+    let received = "";
+    let closed = false;
+    socket.on("data", (chunk) => (received += chunk.toString()));
+    socket.on("close", () => (closed = true));
+    return {
+      async get(path: string): Promise<string> {
+        received = "";
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: keep-alive\r\n\r\n`);
+        await expect.poll(() => /\r\n\r\n[\s\S]*\}/.test(received), { interval: 20 }).toBe(true);
+        return received;
+      },
+      closed: () => closed,
+      end: () => socket.destroy(),
+    };
+  }
+
+  it(
+    "an idle connection stays open 65 s by default (longer than nginx's and most balancers' 60 s), and GIVEKIT_KEEP_ALIVE_S long when set",
+    { timeout: 30_000 },
+    async () => {
+      const proxy = await spawnProxy({
+        UPSTREAM_BASE_URL: sandbox.url,
+        GIVEKIT_DATA_DIR: join(dir, "keep-alive"),
+      });
+      const connection = rawConnection(proxy.url);
+      try {
+        expect(await connection.get("/v1/health")).toMatch(/\r\nKeep-Alive: timeout=65\r\n/i);
+        // Past Node's own 5 s, the proxy has not closed it: the next request on it is answered.
+        await new Promise((resolve) => setTimeout(resolve, 6000));
+        expect(connection.closed()).toBe(false);
+        expect(await connection.get("/v1/health")).toMatch(/^HTTP\/1\.1 200/);
+      } finally {
+        connection.end();
+        await proxy.stop();
+      }
+      const short = await spawnProxy({
+        UPSTREAM_BASE_URL: sandbox.url,
+        GIVEKIT_DATA_DIR: join(dir, "keep-alive-short"),
+        GIVEKIT_KEEP_ALIVE_S: "1",
+      });
+      const brief = rawConnection(short.url);
+      try {
+        expect(await brief.get("/v1/health")).toMatch(/\r\nKeep-Alive: timeout=1\r\n/i);
+        await expect.poll(() => brief.closed(), { interval: 100, timeout: 10_000 }).toBe(true);
+      } finally {
+        brief.end();
+        await short.stop();
+      }
+    },
+  );
+});
+
 describe("givekit serve (the bin, as the GUIDE's unit starts it), with an upstream that answers a donation after 10 s", () => {
   it.each(["SIGTERM", "SIGINT"] as const)(
     "a second %s ends the donation in flight and exits within a second",

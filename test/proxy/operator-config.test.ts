@@ -68,6 +68,7 @@ describe("the stop delay, the start wait and the demo set-up override", () => {
     expect(load({ HOST: "0.0.0.0" }).stopDelayMs).toBe(5000);
     expect(load({ GIVEKIT_STOP_DELAY_S: "12" }).stopDelayMs).toBe(12_000);
     expect(load({}).storeStartWaitS).toBe(60);
+    expect(load({}).keepAliveMs).toBe(65_000);
     expect(load({}).allowDemoSetup).toBe(false);
     expect(load({ GIVEKIT_ALLOW_DEMO_SETUP: "true" }).allowDemoSetup).toBe(true);
   });
@@ -76,6 +77,7 @@ describe("the stop delay, the start wait and the demo set-up override", () => {
     ["GIVEKIT_STOP_DELAY_S", "soon"],
     ["GIVEKIT_STOP_DELAY_S", "-1"],
     ["GIVEKIT_STORE_START_WAIT_S", "7200"],
+    ["GIVEKIT_KEEP_ALIVE_S", "0"],
     ["GIVEKIT_ALLOW_DEMO_SETUP", "yes"],
   ])("%s=%j is refused, naming it", (variable, value) => {
     expect(refusal({ [variable]: value })).toMatch(new RegExp(`^${variable}: `));
