@@ -25,6 +25,9 @@ export interface Segment {
   thanked: number;
   /** thanked / shown, 0 when none was shown. */
   shareFinished: number;
+  /** Gifts sent (a card that reached the proxy) and cards declined: counted by the proxy, never a beacon. */
+  sent: number;
+  declined: number;
 }
 
 export interface GivingHour {

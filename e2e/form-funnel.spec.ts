@@ -3,11 +3,12 @@
 // the name, one declined, one closing the button's dialog, in two channels; the card frame's
 // beacons (widget/frame/form-events.ts) reach the proxy, which counts the gifts sent, thanked and
 // declined itself (proxy/dashboard/form-outcomes.ts: the frame never beacons them), and the staff
-// dashboard shows a funnel equal to what the donors did, step by step and per channel (its
-// thank-yous the sandbox's own gifts), giving equal to the sandbox's own
+// dashboard shows a funnel equal to what the donors did, step by step and per channel (its gifts
+// sent, thanked and declined per channel the sandbox's own rows, by each donor's e-mail), giving equal to the sandbox's own
 // report, a challenged donor's solve time in the defence panel, and a gift made while it is open
 // within the live interval.
 import type { Browser, Page, Response } from "@playwright/test";
+import type { DashboardData, Segment } from "../contract/dashboard";
 import { FORM_STEPS, isProxyCounted, type FormReason, type FormStep } from "../contract/form-steps";
 import { toCents } from "../contract/money";
 import { inviteLink, rowsUnder } from "./dashboard-helpers";
@@ -206,6 +207,13 @@ function expectedChannels(donors: readonly Donor[]): string[] {
     .map((c) => `${c.channel} | ${c.shown} | ${c.thanked} | ${percent.format(c.thanked / c.shown)}`);
 }
 
+/** A channel's gifts sent, thanked and declined, as the dashboard's figures count them. */
+const pick = (segment: Segment | undefined) => ({
+  sent: segment?.sent ?? 0,
+  thanked: segment?.thanked ?? 0,
+  declined: segment?.declined ?? 0,
+});
+
 const figureOf = (page: Page, section: string, label: string) =>
   page.locator(`section:has(h2:text-is('${section}')) .figure:has(dt:text-is('${label}')) dd`);
 
@@ -325,6 +333,26 @@ test.describe("the donate form's steps, counted", () => {
       }).toPass({ timeout: LIVE_S * 1000 + 2000 });
       const after = await report();
       expect(after.gifts).toBe(before.gifts + 1);
+      // Per channel, the gifts sent, thanked and declined are the sandbox's own rows: each found by
+      // its donor's e-mail (the sandbox keeps no channel; this test knows each donor's), so an
+      // outcome counted under the wrong channel, or a beacon's word taken for one, shows here.
+      const rows = await sandbox.transactions({ keyword: "HOPE" });
+      const data = (await dashboard.evaluate(() =>
+        fetch("/dashboard/data.json").then((answer) => answer.json()),
+      )) as DashboardData;
+      let matched = 0;
+      for (const channel of ["direct", NEWSLETTER] as const) {
+        const emails = new Set(everyone.filter((d) => d.channel === channel).map((d) => d.email));
+        const of = rows.filter((row) => emails.has(String(row.email ?? "")));
+        matched += of.length;
+        expect({ channel, ...pick(data.channels.find((c) => c.name === channel)) }).toEqual({
+          channel,
+          sent: of.length,
+          thanked: of.filter((row) => row.status === "collected").length,
+          declined: of.filter((row) => row.status === "declined").length,
+        });
+      }
+      expect(matched).toBe(rows.length);
       await expect(figureOf(dashboard, "Giving", "Raised")).toHaveText(money.format(after.cents / 100));
       // Its challenge, solved in the frame: asked, solved, and the time the donor paid.
       await expect(figureOf(dashboard, "Defence", "Challenges solved")).toHaveText(

@@ -20,7 +20,7 @@ import type { ProxyConfig } from "./config";
 import type { AppEnv } from "./context";
 import { cors } from "./middleware/cors";
 import { createRateLimits, type RateLimits } from "./middleware/rate-limit";
-import { memoryCounters, withSharedNotes } from "./store/counters";
+import { proxyCounters } from "./store/counters";
 import { httpMetrics } from "./middleware/http-metrics";
 import { newRequestId, requestContext } from "./middleware/request-context";
 import { securityHeaders } from "./middleware/security-headers";
@@ -42,7 +42,7 @@ import { formSessionRoutes } from "./routes/form-sessions";
 import { paymentTokenRoutes } from "./routes/payment-tokens";
 import { subscriptionRoutes } from "./routes/subscriptions";
 import { widgetRoutes } from "./routes/widget";
-import type { Store } from "./store";
+import type { Counters, Store } from "./store";
 import type { UpstreamClient } from "./upstream/client";
 
 /** The longest X-Request-Id taken from a request. */
@@ -58,6 +58,8 @@ export interface AppDeps {
   upstream: UpstreamClient;
   /** Made from config.rateLimits when not given. */
   rateLimits?: RateLimits;
+  /** The counters the defence and the funnel's marks use (proxyCounters); made when not given. */
+  counters?: Counters;
   /** The vital signs GET /metrics shows; a fresh set when not given. */
   metrics?: Metrics;
   /** Set `draining` when the proxy is asked to stop: readiness answers 503 from then on. */
@@ -109,7 +111,7 @@ function guardParts({ config, store, logger, signingSecret, ...deps }: AppDeps, 
   const rateLimits = deps.rateLimits ?? createRateLimits(config.rateLimits, store.counters);
   // One set of counters for the defence's parts: with SQLite, this process's memory, its breakers'
   // and allowances' notes in the store, where the command line sees them.
-  const counters = store.counters ?? withSharedNotes(memoryCounters(), store.sharedNotes);
+  const counters = deps.counters ?? proxyCounters(store);
   // Defence mode and breakers opening, told on the nonprofit's own webhooks (alert.*).
   const alerts = createAlerts({ store, endpoints: config.webhooks, logger });
   const formSessions = createFormSessions(config.defence, { secret: signingSecret, counters });

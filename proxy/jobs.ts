@@ -5,6 +5,8 @@
  * running is skipped, the reconciler leases each attempt and the dispatcher each event (proxy/store).
  */
 import type { Logger } from "pino";
+import { campaignScope } from "./campaign/directory";
+import type { FormOutcomes } from "./dashboard/form-outcomes";
 import { pruneDashboardCounts } from "./dashboard/retention";
 import { logDefenceExits } from "./defence/defence-mode";
 import { createReconciler } from "./reconcile/reconciler";
@@ -12,6 +14,7 @@ import type { Metrics } from "./metrics";
 import type { Store } from "./store";
 import type { UpstreamClient } from "./upstream/client";
 import { createAlerts, watchUpstream } from "./webhooks/alerts";
+import { RETRY_FOR_MS } from "./webhooks/deliver";
 import { createDispatcher, pollIntervalMs } from "./webhooks/dispatch";
 import { shownEndpoint } from "./webhooks/endpoints";
 import type { WebhookEndpoint } from "./webhooks/endpoints";
@@ -54,8 +57,14 @@ export async function startJobs(deps: {
   webhooks?: readonly WebhookEndpoint[];
   /** GIVEKIT_WEBHOOK_BACKOFF_MS. */
   webhookBackoffMs?: number;
+  /** GIVEKIT_WEBHOOK_GIVE_UP_S (3 days when not given). */
+  webhookGiveUpS?: number;
+  /** GIVEKIT_UPSTREAM_WATCH_S: the upstream's alert looks this often (10 s when not given). */
+  upstreamWatchS?: number;
   /** GIVEKIT_DASHBOARD_KEEP_DAYS: the dashboard's counts of older hours are pruned with the purge. */
   dashboardKeepDays?: number;
+  /** The dashboard's funnel: a Pending gift the reconciler settles becomes its session's thank-you or decline. */
+  formOutcomes?: Pick<FormOutcomes, "settled">;
 }): Promise<Jobs> {
   const { store, logger } = deps;
   await sweep(store, logger);
@@ -78,6 +87,7 @@ export async function startJobs(deps: {
   for (const timer of timers) timer.unref();
   const webhooks = deps.webhooks ?? [];
   const backoffMs = deps.webhookBackoffMs ?? 30_000;
+  const giveUpS = deps.webhookGiveUpS ?? RETRY_FOR_MS / 1000;
   const alerts = createAlerts({ store, endpoints: webhooks, logger });
   const dispatcher =
     webhooks.length > 0
@@ -87,11 +97,12 @@ export async function startJobs(deps: {
           backoffBaseMs: backoffMs,
           logger,
           onOutcome: (outcome) => deps.metrics?.webhookDeliveries.inc({ outcome }),
+          retryForMs: giveUpS * 1000,
           // An alert about an alert given up would only follow it to the same dead endpoint.
           onGiveUp: (row) => {
             if (row.event_type.startsWith("alert.")) return;
             void alerts.tell("alert.webhooks_given_up", {
-              summary: `A ${row.event_type} event was given up after 3 days of failed deliveries to ${shownEndpoint(row.endpoint)}: run givekit webhooks retry once it answers.`,
+              summary: `A ${row.event_type} event was given up after ${spanOf(giveUpS)} of failed deliveries to ${shownEndpoint(row.endpoint)}: run givekit webhooks retry once it answers.`,
               scope: shownEndpoint(row.endpoint),
               endpoint: shownEndpoint(row.endpoint),
               event_type: row.event_type,
@@ -100,7 +111,9 @@ export async function startJobs(deps: {
         })
       : null;
   if (alerts.wanted("alert.upstream_unreachable"))
-    timers.push(watchUpstream({ alerts, upstream: deps.upstream }).timer);
+    timers.push(
+      watchUpstream({ alerts, upstream: deps.upstream, lookMs: (deps.upstreamWatchS ?? 10) * 1000 }).timer,
+    );
   dispatcher?.start(pollIntervalMs(backoffMs));
   return {
     async stop(waitMs = 0) {
@@ -128,6 +141,13 @@ function reconcileEvery(deps: Parameters<typeof startJobs>[0]): {
     settleS: deps.reconcileSettleS,
     warn: (fields, message) => logger.warn(fields, message),
     webhooks: deps.webhooks,
+    // Beside the pass: a session's outcome may wait a few seconds for its channel (form-outcomes.ts).
+    onSettled: (attempt, outcome) => {
+      if (attempt.form_session && deps.formOutcomes)
+        void deps.formOutcomes
+          .settled({ id: attempt.form_session, campaign: campaignScope(attempt) }, outcome.state)
+          .catch((error: unknown) => logger.warn({ error: String(error) }, "a settled gift was not counted"));
+    },
   });
   return everyInBackground(
     (signal) =>
@@ -153,6 +173,15 @@ function reconcileEvery(deps: Parameters<typeof startJobs>[0]): {
         }),
     deps.reconcileIntervalS * 1000,
   );
+}
+
+const unit = (n: number, name: string) => `${n} ${name}${n === 1 ? "" : "s"}`;
+
+/** A span of seconds as a person reads it: "3 days", "2 hours", "90 s". */
+function spanOf(seconds: number): string {
+  if (seconds % 86_400 === 0) return unit(seconds / 86_400, "day");
+  if (seconds % 3600 === 0) return unit(seconds / 3600, "hour");
+  return `${seconds} s`;
 }
 
 /** Claims whose proxy died: their attempts become unknown (202 Pending), never sent again. */

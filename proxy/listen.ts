@@ -11,6 +11,8 @@ import { packageRoot, type ProxyConfig } from "./config";
 import { createLogger } from "./logger";
 import { createMetrics, instrumentStore, instrumentUpstream } from "./metrics";
 import { startJobs, type Jobs } from "./jobs";
+import { createFormOutcomes } from "./dashboard/form-outcomes";
+import { proxyCounters } from "./store/counters";
 import { openStore, resolveSigningSecret, StoreOpenError, type Store } from "./store";
 import { createUpstreamClient } from "./upstream/client";
 
@@ -54,6 +56,8 @@ export async function startProxyServer(
   const lifecycle = { draining: false };
   let jobs: Jobs | undefined;
   let listening: Listening;
+  // One set for the routes and the jobs: a Pending gift's settling is counted under its session's marks.
+  const counters = proxyCounters(store);
   try {
     jobs = await startJobs({
       store,
@@ -64,9 +68,12 @@ export async function startProxyServer(
       reconcileSettleS: config.reconcileSettleS,
       webhooks: config.webhooks,
       webhookBackoffMs: config.webhookBackoffMs,
+      webhookGiveUpS: config.webhookGiveUpS,
+      upstreamWatchS: config.upstreamWatchS,
       dashboardKeepDays: config.dashboard.keepDays,
+      formOutcomes: createFormOutcomes({ store, counters, channelsCap: config.dashboard.channels }),
     });
-    const app = createApp({ config, logger, store, signingSecret, upstream, metrics, lifecycle });
+    const app = createApp({ config, logger, store, signingSecret, upstream, metrics, lifecycle, counters });
     listening = await listen(app.fetch, config.host, config.port, { keepAliveMs: config.keepAliveMs });
   } catch (error) {
     // Not started (the port is taken, say): let the data directory go for the next try.

@@ -6,7 +6,16 @@
 import { randomBytes } from "node:crypto";
 import { ConfigError, loadConfig, type ProxyConfig } from "../config";
 import { createReconciler } from "../reconcile/reconciler";
-import { openStore, StoreOpenError, type AttemptRecord, type AttemptState, type CliStore } from "../store";
+import { campaignScope } from "../campaign/directory";
+import { createFormOutcomes } from "../dashboard/form-outcomes";
+import {
+  openStore,
+  StoreOpenError,
+  type AttemptRecord,
+  type AttemptState,
+  type CliStore,
+  type Store,
+} from "../store";
 import { createUpstreamClient } from "../upstream/client";
 import { escapeControls, jsonLine } from "./escape";
 import type { Output } from "./output";
@@ -193,10 +202,26 @@ export async function runAttempts(
   });
 }
 
+/** The dashboard's funnel where this command shares the proxies' counters (PostgreSQL), else null. */
+function sharedFunnel(store: CliStore, config: ProxyConfig) {
+  const full = store as Partial<Store>;
+  if (!full.counters || !full.addFormCounts) return null;
+  return createFormOutcomes({
+    store: full as Store,
+    counters: full.counters,
+    channelsCap: config.dashboard.channels,
+  });
+}
+
 export async function runReconcile(values: Record<string, unknown>, env: NodeJS.ProcessEnv, out: Output) {
   const reference = values.reference as string | undefined;
   return withStore(env, out, true, async (store, config) => {
     const upstream = createUpstreamClient(config.upstream);
+    // On PostgreSQL the proxies' counters are the store's, so a gift settled here is counted in the
+    // funnel as a proxy's own reconciler would count it; on SQLite the form sessions' channels live
+    // in the running proxy's memory, out of this command's sight (the GUIDE says so).
+    const funnel = sharedFunnel(store, config);
+    const counting: Promise<void>[] = [];
     const reconciler = createReconciler({
       store,
       upstream,
@@ -204,6 +229,14 @@ export async function runReconcile(values: Record<string, unknown>, env: NodeJS.
       // Each run its own owner (a pid alone recurs, in containers and across restarts).
       owner: `cli-${process.pid}-${randomBytes(4).toString("hex")}`,
       webhooks: config.webhooks,
+      onSettled: (attempt, outcome) => {
+        if (funnel && attempt.form_session)
+          counting.push(
+            funnel
+              .settled({ id: attempt.form_session, campaign: campaignScope(attempt) }, outcome.state)
+              .catch(() => undefined),
+          );
+      },
     });
     try {
       const steps = await reconciler.pass({ reference });
@@ -216,6 +249,7 @@ export async function runReconcile(values: Record<string, unknown>, env: NodeJS.
         out.write(`${escapeControls(`${step.reference}: ${step.result}${detail}`)}\n`);
       }
       out.write(`${steps.length} unknown attempt(s) looked up.\n`);
+      await Promise.all(counting);
       return steps.some((step) => step.result === "report_failed") ? 1 : 0;
     } finally {
       // What it could not settle is the proxy's (or the next run's) to look up at once.

@@ -75,17 +75,21 @@ describe("the funnel", () => {
     expect(segments([], "channel")).toEqual([]);
   });
 
-  it("by channel and by device: shown, thanked and the share that finished", () => {
+  it("by channel and by device: shown, thanked, the share that finished, gifts sent and declined", () => {
     const counts = [
       row("shown", "reached", 10),
       row("thanks", "reached", 4),
+      row("sent", "reached", 6),
+      row("sent", "declined", 2),
       row("shown", "reached", 5, { channel: "sms", device: "larger" }),
       row("thanks", "reached", 5, { channel: "sms", device: "larger" }),
+      row("sent", "reached", 5, { channel: "sms", device: "larger" }),
       row("card", "reached", 9),
+      row("amount", "invalid_amount", 1),
     ];
     expect(segments(counts, "channel")).toEqual([
-      { name: "email", shown: 10, thanked: 4, shareFinished: 0.4 },
-      { name: "sms", shown: 5, thanked: 5, shareFinished: 1 },
+      { name: "email", shown: 10, thanked: 4, shareFinished: 0.4, sent: 6, declined: 2 },
+      { name: "sms", shown: 5, thanked: 5, shareFinished: 1, sent: 5, declined: 0 },
     ]);
     expect(segments(counts, "device").map((s) => s.name)).toEqual(["phone", "larger"]);
   });

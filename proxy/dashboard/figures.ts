@@ -63,14 +63,29 @@ export function funnel(counts: readonly FormStepCount[]): FunnelStep[] {
   });
 }
 
-/** Forms shown and thank-yous reached per channel or per device class, most shown first. */
+/**
+ * Forms shown, gifts sent, thank-yous and declines per channel or per device class, most shown
+ * first: a channel's funnel where the money is (the last three the proxy's own outcomes).
+ */
 export function segments(counts: readonly FormStepCount[], by: "channel" | "device"): Segment[] {
   const of = new Map<string, Segment>();
   for (const row of counts) {
-    if (row.reason !== "reached" || (row.step !== "shown" && row.step !== "thanks")) continue;
-    const segment = of.get(row[by]) ?? { name: row[by], shown: 0, thanked: 0, shareFinished: 0 };
-    if (row.step === "shown") segment.shown += row.count;
-    else segment.thanked += row.count;
+    const field =
+      row.reason === "reached"
+        ? ({ shown: "shown", sent: "sent", thanks: "thanked" } as const)[row.step as "shown"]
+        : row.step === "sent" && row.reason === "declined"
+          ? "declined"
+          : undefined;
+    if (!field) continue;
+    const segment = of.get(row[by]) ?? {
+      name: row[by],
+      shown: 0,
+      thanked: 0,
+      shareFinished: 0,
+      sent: 0,
+      declined: 0,
+    };
+    segment[field] += row.count;
     of.set(row[by], segment);
   }
   return [...of.values()]

@@ -15,7 +15,7 @@ import {
   type FormStep,
 } from "../../contract/form-steps";
 import type { ErrorCode } from "../../contract/errors";
-import type { AttemptState, Counters, FormCountStore, FormStepCount } from "../store";
+import type { AttemptState, Counters, FormCountStore, FormStepCount, Reconciliation } from "../store";
 
 const HOUR_MS = 3_600_000;
 /** How long an outcome waits for its session's first beacons: the card frame sends them every 2 s. */
@@ -128,6 +128,18 @@ export function createFormOutcomes(deps: {
         ...(reason && state !== "succeeded" ? [["sent", reason] as const] : []),
       ]);
     },
+    /**
+     * A Pending gift of the session settled (the reconciler found what became of it): charged, a
+     * thank-you; declined or failed, a decline; not charged at all, the upstream's failure. Its
+     * gift sent was counted when it was answered Pending; the session's marks keep each once.
+     */
+    settled: (session: { id: string; campaign: string }, state: Reconciliation["state"]) =>
+      count(session, [
+        ["sent", "reached"],
+        state === "succeeded"
+          ? ["thanks", "reached"]
+          : ["sent", state === "not_charged" ? "upstream_error" : "declined"],
+      ]),
   };
 }
 

@@ -125,8 +125,8 @@ const TABLE_ROWS: Record<Table, (data: DashboardData) => unknown[][]> = {
 
 function segmentTable(first: string, list: DashboardData["channels"]): unknown[][] {
   return [
-    [first, "shown", "thanked", "share_finished"],
-    ...list.map((s) => [s.name, s.shown, s.thanked, s.shareFinished.toFixed(4)]),
+    [first, "shown", "thanked", "share_finished", "sent", "declined"],
+    ...list.map((s) => [s.name, s.shown, s.thanked, s.shareFinished.toFixed(4), s.sent, s.declined]),
   ];
 }
 

@@ -33,7 +33,7 @@ export interface AttemptDeps {
   /** A decline counts against its client; a success is what its declines are weighed against. */
   rateLimits: Pick<RateLimits, "recordDecline" | "recordSuccess">;
   /** A decline is a signal of card testing: counted overall, for its campaign, card, donor and session. */
-  defence: Pick<Defence, "recordDecline" | "recordCharge" | "mintedToken">;
+  defence: Pick<Defence, "recordDecline" | "recordCharge">;
   /** Told of each charged gift, so the campaign's progress counts it at once. */
   progress?: Pick<ProgressCache, "changed">;
   /** GIVEKIT_WEBHOOKS: the outcome's events are written to the outbox with it (proxy/webhooks). */
@@ -50,6 +50,8 @@ export interface DonationRun {
   campaign: Campaign;
   claim: ClaimHandle;
   ip: string;
+  /** The form session its card token was made in (checkDonation's), kept with the attempt. */
+  formSession?: string | null;
   /** Where a ticked SMS box's consent was given: the request's address, page and browser. */
   consent: ConsentSource;
   /** Adds fields to the request's log line. */
@@ -91,6 +93,7 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
     peer_fundraiser_id: request.peer_fundraiser_id ?? null,
     peer_fundraiser_team_id: request.peer_fundraiser_team_id ?? null,
     utm: utmRecord(request.utm),
+    form_session: run.formSession ?? null,
   };
   // The claim and the attempt are durable before anything is sent; if they cannot be
   // written, nothing is sent (503 store_unavailable).
@@ -127,14 +130,13 @@ export async function runDonation(deps: AttemptDeps, run: DonationRun): Promise<
     log({ error: error instanceof Error ? error.message : "unknown error" });
     outcome = { kind: "unknown", httpStatus: null, reason: "internal error" };
   }
-  // The gift's form session (by its card token), for the dashboard's funnel: counted as recorded.
+  // The gift's form session (its card token's, kept with the attempt), for the dashboard's
+  // funnel: counted as recorded; a Pending gift's thank-you or decline when it settles (jobs.ts).
   const countForm = async (state: Parameters<FormOutcomes["donation"]>[1], code?: string | null) => {
-    if (!deps.formOutcomes) return;
-    const minted = await deps.defence.mintedToken(request.credit_card_token).catch(() => null);
-    if (minted?.session)
-      await deps.formOutcomes
-        .donation({ id: minted.session, campaign: campaignScope(campaign) }, state, code)
-        .catch(() => undefined);
+    if (!deps.formOutcomes || !attempt.form_session) return;
+    await deps.formOutcomes
+      .donation({ id: attempt.form_session, campaign: campaignScope(campaign) }, state, code)
+      .catch(() => undefined);
   };
   if (outcome.kind === "not_sent") {
     // Nothing reached the upstream (no connection, or no session): the same key may be retried.

@@ -19,6 +19,8 @@ export interface CheckedDonation {
   campaign: Campaign;
   /** The card token was made under a solved challenge. */
   proven: boolean;
+  /** The form session the card token was made in, if the proxy minted it in one. */
+  formSession: string | null;
 }
 
 /**
@@ -49,11 +51,11 @@ export async function checkDonation(
   const campaign = resolveCampaign(deps.campaigns, request);
   checkAgainstCampaign(campaign, request);
   const scope = campaignScope(campaign);
-  const { proven } = await deps.defence
+  const { proven, minted } = await deps.defence
     .admitDonation({ ip, campaign: scope, token: request.credit_card_token, email: request.donor.email })
     .catch((error: unknown) => {
       if (error instanceof ProblemError) deps.ops?.count(scope, OPS_KINDS.refused, error.code);
       throw error;
     });
-  return { campaign, proven };
+  return { campaign, proven, formSession: minted?.session ?? null };
 }

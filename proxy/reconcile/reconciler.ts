@@ -31,6 +31,8 @@ export interface ReconcilerOptions {
   warn?: (fields: Record<string, unknown>, message: string) => void;
   /** GIVEKIT_WEBHOOKS: `donation.settled` is written with each resolution (proxy/webhooks). */
   webhooks?: readonly WebhookEndpoint[];
+  /** Told once of each attempt this reconciler resolved (the dashboard's funnel counts its outcome). */
+  onSettled?: (attempt: AttemptRecord, outcome: Reconciliation) => void;
 }
 
 /** What one pass did to one attempt (the CLI prints one line per attempt). */
@@ -141,6 +143,7 @@ export function createReconciler(options: ReconcilerOptions) {
     if (outcome) {
       const events = outboxRows(options.webhooks ?? [], settledEvents(attempt, outcome));
       const resolved = await options.store.resolveUnknown(reference, outcome, events);
+      if (resolved) options.onSettled?.(attempt, outcome);
       return resolved
         ? { reference, result: outcome.state, transaction_id: outcome.transaction_id }
         : { reference, result: "leased_elsewhere" };

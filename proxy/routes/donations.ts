@@ -29,7 +29,7 @@ export interface DonationDeps extends AttemptDeps {
    * Every path to the card network is gated: a charge's card token too (defence/scrutiny.ts); and
    * each decline is a signal.
    */
-  defence: Pick<Defence, "admitDonation" | "recordDecline" | "recordCharge" | "mintedToken">;
+  defence: Pick<Defence, "admitDonation" | "recordDecline" | "recordCharge">;
 }
 
 /** The request as the schema read it, before its key is looked up. */
@@ -73,7 +73,7 @@ export function donationRoutes(deps: DonationDeps) {
     async (c) => {
       const ip = c.get("clientIp");
       const request = c.get("request");
-      const { campaign, proven } = await checkDonation(deps, request, ip);
+      const { campaign, proven, formSession } = await checkDonation(deps, request, ip);
       await deps.rateLimits.admit("donations", ip);
       const leave = await deps.rateLimits.enterDonation(ip, proven);
       try {
@@ -83,6 +83,7 @@ export function donationRoutes(deps: DonationDeps) {
           campaign,
           claim: c.get("claim"),
           ip,
+          formSession,
           consent: consentSource(c),
           log: (fields) => c.set("logFields", { ...c.get("logFields"), ...fields }),
         });

@@ -147,3 +147,14 @@ export function withSharedNotes(local: Counters, shared: SharedNotes): Counters 
     notesUnder: (prefix) => (isShared(prefix) ? shared.notesUnder(prefix) : local.notesUnder(prefix)),
   };
 }
+
+/**
+ * The counters a proxy's parts share: the store's (PostgreSQL, every proxy's), else this process's
+ * memory with the breaker and allowance notes in the store (withSharedNotes). Made once per proxy:
+ * the routes and the background jobs (a settled gift's thank-you) see the same marks.
+ *
+ * @example
+ * const counters = proxyCounters(store);
+ */
+export const proxyCounters = (store: { counters: Counters | null; sharedNotes: SharedNotes }): Counters =>
+  store.counters ?? withSharedNotes(memoryCounters(), store.sharedNotes);

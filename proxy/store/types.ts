@@ -45,6 +45,11 @@ export interface AttemptRecord {
   problem_field: string | null;
   /** Why an `unknown` attempt is still unknown, for a person (waiting until …, ambiguous: …). */
   note: string | null;
+  /**
+   * The form session its card token was made in (null: none, or kept before it was): a Pending
+   * gift's thank-you or decline is counted under it once it settles (proxy/dashboard). Never shown.
+   */
+  form_session: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -59,9 +64,10 @@ export type NewAttempt = Omit<
   | "problem_code"
   | "problem_field"
   | "note"
+  | "form_session"
   | "created_at"
   | "updated_at"
->;
+> & { form_session?: string | null };
 
 /** What came back from the upstream (or did not). */
 export interface AttemptOutcome {

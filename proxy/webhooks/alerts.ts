@@ -17,7 +17,7 @@ import { outboxRows } from "./from-attempt";
 export const ALERT_QUIET_MS = 10 * 60_000;
 /** How long the upstream stays unreachable before it is told. */
 export const UNREACHABLE_FOR_MS = 60_000;
-/** How often the upstream is looked at while an endpoint wants its alert. */
+/** How often the upstream is looked at while an endpoint wants its alert (GIVEKIT_UPSTREAM_WATCH_S's default). */
 export const UPSTREAM_LOOK_MS = 10_000;
 
 type AlertType =
@@ -66,13 +66,15 @@ export function createAlerts(deps: {
 export type Alerts = ReturnType<typeof createAlerts>;
 
 /**
- * Looks at the upstream every UPSTREAM_LOOK_MS (a login, as `givekit doctor` does; twice as often
- * once it fails) and tells `alert.upstream_unreachable` once nothing has answered for
- * UNREACHABLE_FOR_MS since it last did.
+ * Looks at the upstream every `lookMs` (a login, as `givekit doctor` does; twice as often once it
+ * fails) and tells `alert.upstream_unreachable` once nothing has answered for UNREACHABLE_FOR_MS
+ * since it last did. Each look is a login: a session token minted on the nonprofit's account.
  */
 export function watchUpstream(deps: {
   alerts: Alerts;
   upstream: Pick<UpstreamClient, "login">;
+  /** GIVEKIT_UPSTREAM_WATCH_S in ms; UPSTREAM_LOOK_MS when not given. */
+  lookMs?: number;
   now?: () => number;
 }): { timer: NodeJS.Timeout } {
   const now = deps.now ?? Date.now;
@@ -105,7 +107,7 @@ export function watchUpstream(deps: {
       looking = false;
     }
   };
-  const timer = setInterval(() => void look(), UPSTREAM_LOOK_MS / 2);
+  const timer = setInterval(() => void look(), (deps.lookMs ?? UPSTREAM_LOOK_MS) / 2);
   timer.unref();
   return { timer };
 }

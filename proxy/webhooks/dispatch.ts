@@ -3,8 +3,8 @@
  * the events due (proxy/store: one proxy per event, under a lease; in order per donation and
  * endpoint) and delivers each once (deliver.ts), up to MAX_IN_FLIGHT at a time, so a slow receiver
  * holds only its own events. A failed try is due again after an exponential backoff with jitter;
- * an event still failing 3 days after it was made is given up (`dead`, for `givekit webhooks
- * retry`). Nothing here runs on a donation's path: its answer never waits for a receiver.
+ * an event still failing 3 days (GIVEKIT_WEBHOOK_GIVE_UP_S) after it was made is given up (`dead`,
+ * for `givekit webhooks retry`). Nothing here runs on a donation's path: its answer never waits for a receiver.
  */
 import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
@@ -33,6 +33,8 @@ export interface DispatcherOptions {
   onOutcome?: (outcome: DeliveryOutcome) => void;
   /** Told of each event given up (the alert). */
   onGiveUp?: (row: OutboxRow) => void;
+  /** GIVEKIT_WEBHOOK_GIVE_UP_S in ms: how long an event is retried; RETRY_FOR_MS (3 days) when not given. */
+  retryForMs?: number;
   owner?: string;
   now?: () => number;
   deliver?: typeof deliverOnce;
@@ -40,6 +42,7 @@ export interface DispatcherOptions {
 
 export function createDispatcher(options: DispatcherOptions) {
   const now = options.now ?? Date.now;
+  const retryForMs = options.retryForMs ?? RETRY_FOR_MS;
   const owner = options.owner ?? `webhooks-${randomBytes(8).toString("hex")}`;
   const deliver = options.deliver ?? deliverOnce;
   const byUrl = new Map(options.endpoints.map((endpoint) => [endpoint.url, endpoint]));
@@ -55,7 +58,7 @@ export function createDispatcher(options: DispatcherOptions) {
     }
     const at = now();
     const nextAt = at + backoffMs(row.attempts, options.backoffBaseMs);
-    const giveUp = nextAt - row.created_at > RETRY_FOR_MS;
+    const giveUp = nextAt - row.created_at > retryForMs;
     const status = result.outcome === "failed" ? (result.status ?? null) : null;
     const kept = await store.webhookFailed(row.seq, owner, { status, error: result.reason, nextAt, giveUp });
     if (!kept) return "lease_lost";
@@ -66,7 +69,10 @@ export function createDispatcher(options: DispatcherOptions) {
       tries: row.attempts,
     };
     if (giveUp) {
-      options.logger?.warn({ ...fields, reason: result.reason }, "webhook event given up after 3 days");
+      options.logger?.warn(
+        { ...fields, reason: result.reason, retriedForS: Math.round(retryForMs / 1000) },
+        "webhook event given up",
+      );
       options.onGiveUp?.(row);
     } else
       options.logger?.info(

@@ -82,6 +82,17 @@ describe("loadConfig", () => {
     expect(errorOf({ GIVEKIT_RECONCILE_INTERVAL_S: "often" }).variable).toBe("GIVEKIT_RECONCILE_INTERVAL_S");
   });
 
+  it("retries a webhook event for 3 days and looks at the upstream every 10 s by default; names a bad value", () => {
+    const config = loadConfig(REQUIRED);
+    expect([config.webhookGiveUpS, config.upstreamWatchS]).toEqual([259_200, 10]);
+    const set = loadConfig({ ...REQUIRED, GIVEKIT_WEBHOOK_GIVE_UP_S: "2", GIVEKIT_UPSTREAM_WATCH_S: "30" });
+    expect([set.webhookGiveUpS, set.upstreamWatchS]).toEqual([2, 30]);
+    expect(errorOf({ GIVEKIT_WEBHOOK_GIVE_UP_S: "0" }).variable).toBe("GIVEKIT_WEBHOOK_GIVE_UP_S");
+    // Past 30 s the upstream's alert would come well after its minute.
+    expect(errorOf({ GIVEKIT_UPSTREAM_WATCH_S: "31" }).variable).toBe("GIVEKIT_UPSTREAM_WATCH_S");
+    expect(errorOf({ GIVEKIT_UPSTREAM_WATCH_S: "1" }).variable).toBe("GIVEKIT_UPSTREAM_WATCH_S");
+  });
+
   it("reads every variable it documents", () => {
     const config = loadConfig({
       ...REQUIRED,

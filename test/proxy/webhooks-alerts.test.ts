@@ -133,3 +133,59 @@ describe("alerts on the upstream", () => {
     }
   }, 120_000);
 });
+
+describe("alerts on webhooks given up", () => {
+  // GIVEKIT_WEBHOOK_GIVE_UP_S shortens the 3 days an event is retried to 2 s (the GUIDE's setting).
+  it("an event its endpoint refused until the retries ran out: alert.webhooks_given_up told, signed, naming no secret", async () => {
+    const dead = await startReceiver(() => 500);
+    const alertsTo = await startReceiver();
+    const sandbox = await startSandbox();
+    const proxy = await startProxy({
+      upstreamUrl: sandbox.url,
+      env: {
+        GIVEKIT_WEBHOOK_BACKOFF_MS: "200",
+        GIVEKIT_WEBHOOK_GIVE_UP_S: "2",
+        GIVEKIT_WEBHOOKS: webhooksEnv(
+          { url: dead.url, secret: "whsec_dead_endpoint_secret", events: ["donation.succeeded"] },
+          { url: alertsTo.url, secret: SECRET, events: ["alert.webhooks_given_up"] },
+        ),
+      },
+    });
+    try {
+      const api = client(proxy.url);
+      const token = await postCard(api, frameCard(CARDS.ok));
+      const given = await api.post("/v1/donations", donationBody(String(token.json.token)), {
+        headers: { "Idempotency-Key": randomUUID() },
+      });
+      expect(given.status).toBe(200);
+      expect(await sandbox.transactions({ status: "collected" })).toHaveLength(1);
+      const madeAt = Date.now();
+      const givenUp = () =>
+        alertsTo.deliveries.filter((delivery) =>
+          verify(SECRET, delivery.body, delivery.headers["givekit-signature"] as string),
+        );
+      await alertsTo.until(() => givenUp().length > 0, 15_000);
+      // Not before the retries ran out: the endpoint was tried more than once first.
+      expect(Date.now() - madeAt).toBeGreaterThanOrEqual(1000);
+      expect(dead.deliveries.length).toBeGreaterThan(1);
+      expect(dead.deliveries.every((delivery) => delivery.status === 500)).toBe(true);
+      const alert = JSON.parse(givenUp()[0]!.body);
+      expect(alert).toMatchObject({
+        type: "alert.webhooks_given_up",
+        data: { event_type: "donation.succeeded", endpoint: expect.stringContaining("127.0.0.1") },
+      });
+      expect(alert.data.summary).toContain("given up after 2 s of failed deliveries");
+      expect(givenUp()[0]!.body).not.toContain("whsec_dead_endpoint_secret");
+      // Given up, not retried: the dead endpoint hears of it no more.
+      const tries = dead.deliveries.length;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(dead.deliveries.length).toBe(tries);
+      expect(alertsTo.deliveries).toHaveLength(1);
+    } finally {
+      await proxy.close();
+      await sandbox.close();
+      await dead.close();
+      await alertsTo.close();
+    }
+  }, 60_000);
+});

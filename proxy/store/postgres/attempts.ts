@@ -11,7 +11,7 @@ import { outboxInsert } from "./outbox";
 
 export const ATTEMPT_COLUMNS = `reference, idempotency_key, client_scope, client_ip, fingerprint, shortcode, keyword, amount,
   fee_amount, recurring_frequency, peer_fundraiser_id, peer_fundraiser_team_id, utm, state, upstream_status, transaction_id,
-  message, problem_code, problem_field, note, created_at, updated_at`;
+  message, problem_code, problem_field, note, created_at, updated_at, form_session`;
 
 /** An attempt, read inside a transaction (a claim's replay). */
 export async function selectAttempt(client: ClientBase, reference: string): Promise<AttemptRecord> {
@@ -34,8 +34,8 @@ export function pgAttempts({ query, pool, lazy, now, leaseMs }: PgContext): Atte
            WHERE client_scope = $3 AND idempotency_key = $2 AND claim_token = $13 AND state = 'in_flight' AND lease_until > $14
            RETURNING 1)
          INSERT INTO donation_attempts (reference, idempotency_key, client_scope, client_ip, fingerprint, shortcode, keyword,
-           amount, fee_amount, recurring_frequency, peer_fundraiser_id, peer_fundraiser_team_id, utm, state, created_at, updated_at)
-         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $17, 'sending', $15, $15 WHERE EXISTS (SELECT 1 FROM bound)`,
+           amount, fee_amount, recurring_frequency, peer_fundraiser_id, peer_fundraiser_team_id, utm, form_session, state, created_at, updated_at)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $17, $18, 'sending', $15, $15 WHERE EXISTS (SELECT 1 FROM bound)`,
         [
           attempt.reference,
           attempt.idempotency_key,
@@ -54,6 +54,7 @@ export function pgAttempts({ query, pool, lazy, now, leaseMs }: PgContext): Atte
           created,
           at + leaseMs,
           attempt.utm,
+          attempt.form_session ?? null,
         ],
         pool,
         "givekit-start-attempt",

@@ -249,6 +249,11 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE consent_records ADD COLUMN consent_locale TEXT;
   `,
+  // 18: the form session a donation came from (its card token's), so a Pending gift that settles
+  // later is counted in the dashboard's funnel as a thank-you or a decline (proxy/dashboard).
+  `
+  ALTER TABLE donation_attempts ADD COLUMN form_session text;
+  `,
 ];
 /** The schema version this code writes. */
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;

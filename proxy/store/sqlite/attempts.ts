@@ -17,9 +17,9 @@ export function sqliteAttempts(db: Database.Database, options: { leaseMs: number
   );
   const insertAttempt = db.prepare(
     `INSERT INTO donation_attempts (reference, idempotency_key, client_scope, client_ip, fingerprint, shortcode, keyword,
-       amount, fee_amount, recurring_frequency, peer_fundraiser_id, peer_fundraiser_team_id, utm, state, created_at, updated_at)
+       amount, fee_amount, recurring_frequency, peer_fundraiser_id, peer_fundraiser_team_id, utm, form_session, state, created_at, updated_at)
      VALUES (@reference, @idempotency_key, @client_scope, @client_ip, @fingerprint, @shortcode, @keyword,
-       @amount, @fee_amount, @recurring_frequency, @peer_fundraiser_id, @peer_fundraiser_team_id, @utm, 'sending', @created_at, @created_at)`,
+       @amount, @fee_amount, @recurring_frequency, @peer_fundraiser_id, @peer_fundraiser_team_id, @utm, @form_session, 'sending', @created_at, @created_at)`,
   );
   // A late answer (after the lease ran out and the attempt became unknown) is still the truth.
   const finishAttempt = db.prepare(
@@ -78,7 +78,11 @@ export function sqliteAttempts(db: Database.Database, options: { leaseMs: number
         now,
       );
       if (bound.changes === 0) throw new ClaimLostError();
-      insertAttempt.run({ ...attempt, created_at: new Date(now).toISOString() });
+      insertAttempt.run({
+        ...attempt,
+        form_session: attempt.form_session ?? null,
+        created_at: new Date(now).toISOString(),
+      });
     },
     /** True when the outcome was recorded (the attempt was still sending or unknown). */
     finish(reference: string, outcome: AttemptOutcome, now: number): boolean {

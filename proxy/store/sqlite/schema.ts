@@ -246,6 +246,11 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE consent_records ADD COLUMN consent_locale TEXT;
   `,
+  // 19: the form session a donation came from (its card token's), so a Pending gift that settles
+  // later is counted in the dashboard's funnel as a thank-you or a decline (proxy/dashboard).
+  `
+  ALTER TABLE donation_attempts ADD COLUMN form_session TEXT;
+  `,
 ];
 /** The schema version this code writes. */
 export const SQLITE_SCHEMA_VERSION = MIGRATIONS.length;

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { givekit } from "../../helpers/cli";
 import { ALLOWANCE_REFRESH_MS } from "../../../proxy/defence/allowances";
 import { DEMO } from "../../helpers/sandbox";
-import { CARDS, donationBody, logLines, postCard, useStack, frameCard } from "../support";
+import { CARDS, collected, donationBody, logLines, postCard, useStack, frameCard } from "../support";
 
 const VENUE = "203.0.113.44";
 const card = (number: string) => frameCard(number);
@@ -80,6 +80,14 @@ describe.each(["postgres", "sqlite"] as const)("givekit defence, beside a proxy 
     await new Promise((resolve) => setTimeout(resolve, ALLOWANCE_REFRESH_MS + 200));
     const through = await postCard(ctx.api, card(CARDS.ok), fromVenue);
     expect(through.status).toBe(201);
+    // And its gift is charged, once, as the sandbox's own report says.
+    const given = await ctx.api.post(
+      "/v1/donations",
+      donationBody(through.json.token as string, { amount: "31.50" }),
+      { headers: { ...fromVenue.headers, "Idempotency-Key": randomUUID() } },
+    );
+    expect(given.status).toBe(200);
+    expect((await collected(ctx.sandbox, "HOPE")).map((row) => row.amount)).toEqual(["31.50"]);
     expect(logLines(ctx.proxy).find((line) => line.event === "breaker_allow")).toMatchObject({
       range: "203.0.113.0/24",
     });

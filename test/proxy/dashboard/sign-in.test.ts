@@ -171,7 +171,7 @@ describe("signed in", () => {
     ]);
     // A channel a spreadsheet would run as a formula is text.
     expect((await (await p.get("/dashboard/channels.csv", cookie)).text()).split("\r\n")[1]).toBe(
-      "'=cmd,4,0,0.0000",
+      "'=cmd,4,0,0.0000,0,0",
     );
     const bad = await p.get("/dashboard/data.json?period=forever&campaign=99999/NOPE", cookie);
     expect(bad.status).toBe(400);
