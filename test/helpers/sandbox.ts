@@ -138,9 +138,10 @@ export function sandboxAt(url: string, close: () => Promise<void>): SandboxHandl
       );
     },
     async requests() {
-      // Once more on a failed connection: a kept-alive one the sandbox closed as it idled.
-      const read = () => fetch(`${url}/_sandbox/requests`).then((answer) => answer.json());
-      const body = (await read().catch(read)) as { requests: SandboxRequest[] };
+      const requests = `${url}/_sandbox/requests`;
+      const body = (await readJson(requests).catch(() => readJson(requests))) as {
+        requests: SandboxRequest[];
+      };
       return body.requests;
     },
     async subscriptions() {
@@ -151,6 +152,9 @@ export function sandboxAt(url: string, close: () => Promise<void>): SandboxHandl
     },
   };
 }
+
+/** A GET's JSON; tried once more on a failed connection (a kept-alive one the sandbox closed as it idled). */
+const readJson = (url: string): Promise<unknown> => fetch(url).then((answer) => answer.json());
 
 /** A GET with a JSON body, as the reports API takes it (Node's fetch refuses bodies on GET). */
 export function getWithBody(url: string, authorization: string, body: unknown): Promise<unknown> {
