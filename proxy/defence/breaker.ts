@@ -394,6 +394,18 @@ export function createBreaker(
       }
     },
 
+    /**
+     * A card refused before the network because its declines mounted (scrutiny.ts): one decline of
+     * its client's budget, as if the network had declined it again, so a client that sends a dead
+     * number again and again is held like one whose cards the network declines.
+     */
+    async refusedDead(scopes: BreakerScope[]): Promise<void> {
+      const client = scopes.find((scope) => kindOf(scope) === "client")!;
+      const [declined, charged] = await count.add([declines(client, 1), charges(client, 0)]);
+      if (declined!.points >= allowance(budgets(client).declines, charged!.points) && !(await openOf(client)))
+        await open(client, config.openS, "dead cards", declined!.points);
+    },
+
     /** A card admitted that never reached the upstream (refused on its way): its reservation given back. */
     async release(scopes: BreakerScope[], card?: string): Promise<void> {
       const client = scopes.find((scope) => kindOf(scope) === "client")!;

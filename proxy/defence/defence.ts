@@ -25,7 +25,7 @@ import { createTurnstileVerifier, type ChallengeVerifier } from "./turnstile";
 /** Where a client breaker opened on declines is noted, and for how long it makes a known tester. */
 const TESTER_PREFIX = "breaker-tester:";
 const TESTER_MS = 3_600_000;
-const DECLINED_WHY = ["declines", "probe declined"];
+const DECLINED_WHY = ["declines", "probe declined", "dead cards"];
 
 export { cardKey, tokenKey } from "./keys";
 export type { MintedToken } from "./minted";
@@ -150,7 +150,11 @@ export function createDefence(
    * is asked to pass it instead, and goes through when it does.
    */
   async function admitTokenization(request: CardRequest) {
-    const admitted = await admission.admitTokenization(request);
+    const admitted = await admission.admitTokenization(request).catch(async (error: unknown) => {
+      if (error instanceof ProblemError && error.code === "card_declined")
+        await guarded("a dead card at the breakers", () => breaker.refusedDead(breakerScopes(request.ip)));
+      throw error;
+    });
     const scopes = breakerScopes(
       request.ip,
       request.campaign || request.session?.campaign || undefined,

@@ -129,6 +129,13 @@ export function createAdmission(
     async admitTokenization(
       request: CardRequest,
     ): Promise<{ proven: number | null; scrutiny: Scrutiny | null; human: boolean }> {
+      // A card whose declines mount is refused before the network at its tokenization as at its
+      // charge: a tester's one dead number sent again and again reaches the upstream no more.
+      if (request.card) {
+        const [declined] = await deps.counters.add([{ ...deps.identities.card(request.card), points: 0 }]);
+        if (declined!.points >= config.identityDeclines)
+          throw new ProblemError("card_declined", "The card was declined. No money was taken.");
+      }
       const found = await scrutiny(request);
       if (!found) return { proven: null, scrutiny: found, human: false };
       const bound = request.session?.id ?? `client:${rateLimitKey(request.ip)}`;

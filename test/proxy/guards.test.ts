@@ -290,6 +290,51 @@ describe("a donor's declines", () => {
   });
 });
 
+describe("a card's declines", () => {
+  // The narrow refusal is under test, not the BIN's and campaign's breakers, which hold after three.
+  const ctx = useStack({
+    proxy: {
+      env: {
+        ...DECLINES_ENV,
+        GIVEKIT_TRUST_PROXY: "true",
+        GIVEKIT_BREAKER_BIN_DECLINES: "1000",
+        GIVEKIT_BREAKER_CAMPAIGN_DECLINES: "1000",
+      },
+    },
+  });
+  const tokenizationsUpstream = async () =>
+    (await ctx.sandbox.requests()).filter((request) => request.path.endsWith("create_payment_token")).length;
+
+  it("a card declined 3 times is refused at its next tokenization, from any address, before anything is sent; another card still gives", async () => {
+    for (let i = 0; i < 3; i++) {
+      const from = { "X-Forwarded-For": `198.51.100.${80 + i}` };
+      const minted = await postCard(ctx.api, card(CARDS.declined), { headers: from });
+      expect(minted.status).toBe(201);
+      const donor = {
+        first_name: ["Cy", "Di", "Ed"][i]!,
+        last_name: ["Ames", "Bo", "Cole"][i]!,
+        email: `cy.${i}@example.org`,
+      };
+      const gift = await donate(
+        ctx.api,
+        donationBody(String(minted.json.token), { donor }),
+        randomUUID(),
+        from,
+      );
+      expect(gift.status).toBe(402);
+    }
+    expect(await tokenizationsUpstream()).toBe(3);
+    const again = await postCard(ctx.api, card(CARDS.declined), {
+      headers: { "X-Forwarded-For": "198.51.100.90" },
+    });
+    expect([again.status, again.json.code]).toEqual([402, "card_declined"]);
+    expect(await tokenizationsUpstream()).toBe(3);
+    const other = await postCard(ctx.api, card(), { headers: { "X-Forwarded-For": "198.51.100.91" } });
+    expect(other.status).toBe(201);
+    expect(await tokenizationsUpstream()).toBe(4);
+  });
+});
+
 describe("one donor declined from many addresses", () => {
   // The signal is under test, not the BIN's breaker, which holds these cards' one BIN after three.
   const ctx = useStack({
