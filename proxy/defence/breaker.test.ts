@@ -51,6 +51,18 @@ async function admit(
 }
 
 describe("a circuit breaker", () => {
+  it("a dead card refused before the network counts as a decline in its client, campaign and BIN: their breakers open as the network's declines would open them", async () => {
+    const { breaker, opened } = breakerWith();
+    const scopes = breakerScopes("198.51.100.9", "71777/HOPE", "400000");
+    for (let i = 0; i < 3; i++) await breaker.refusedDead(scopes);
+    // The client's and the BIN's budgets (3) are spent; the campaign's (10) not yet.
+    expect(opened.toSorted()).toEqual(["bin", "client"]);
+    expect(await admit(breaker, scopes)).toMatchObject({ through: false, code: "rate_limited" });
+    for (let i = 0; i < 7; i++)
+      await breaker.refusedDead(breakerScopes(`198.51.100.${20 + i}`, "71777/HOPE"));
+    expect(opened).toContain("campaign");
+  });
+
   it("holds a client past its decline budget, logs and counts the opening once, then lets one probe through", async () => {
     const { breaker, lines, opened } = breakerWith();
     const scopes = breakerScopes("198.51.100.7");

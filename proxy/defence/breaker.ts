@@ -395,15 +395,18 @@ export function createBreaker(
     },
 
     /**
-     * A card refused before the network because its declines mounted (scrutiny.ts): one decline of
-     * its client's budget, as if the network had declined it again, so a client that sends a dead
-     * number again and again is held like one whose cards the network declines.
+     * A card refused before the network because its declines mounted (scrutiny.ts): one decline in
+     * each of its scopes (its client, campaign and BIN), as if the network had declined it again,
+     * so a tester that sends a dead number again and again is held as one whose cards the network
+     * declines, its live cards with it.
      */
     async refusedDead(scopes: BreakerScope[]): Promise<void> {
-      const client = scopes.find((scope) => kindOf(scope) === "client")!;
-      const [declined, charged] = await count.add([declines(client, 1), charges(client, 0)]);
-      if (declined!.points >= allowance(budgets(client).declines, charged!.points) && !(await openOf(client)))
-        await open(client, config.openS, "dead cards", declined!.points);
+      const states = await count.add(scopes.flatMap((scope) => [declines(scope, 1), charges(scope, 0)]));
+      for (const [index, scope] of scopes.entries()) {
+        const [declined, charged] = [states[index * 2]!.points, states[index * 2 + 1]!.points];
+        if (declined >= allowance(budgets(scope).declines, charged) && !(await openOf(scope)))
+          await open(scope, config.openS, "dead cards", declined);
+      }
     },
 
     /** A card admitted that never reached the upstream (refused on its way): its reservation given back. */

@@ -152,7 +152,15 @@ export function createDefence(
   async function admitTokenization(request: CardRequest) {
     const admitted = await admission.admitTokenization(request).catch(async (error: unknown) => {
       if (error instanceof ProblemError && error.code === "card_declined")
-        await guarded("a dead card at the breakers", () => breaker.refusedDead(breakerScopes(request.ip)));
+        await guarded("a dead card at the breakers", () =>
+          breaker.refusedDead(
+            breakerScopes(
+              request.ip,
+              request.campaign || request.session?.campaign || undefined,
+              request.bin,
+            ),
+          ),
+        );
       throw error;
     });
     const scopes = breakerScopes(
