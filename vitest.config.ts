@@ -9,7 +9,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 const ALONE = ["test/proxy/progress-cold-read.test.ts", "test/proxy/reconcile/year-of-attempts.test.ts"];
 
 /**
- * The crowds and the circuit breakers of both stores (about 10 minutes, most of it real time: a
+ * The crowds and the circuit breakers of both stores (about 14 minutes, most of it real time: a
  * gala's guests spend 20 to 90 s in the form). They run alone, after the rest: beside another test
  * file's CPU their in-process sandbox and clients answered late, and a gala beside a tester lost
  * guests to network errors (40 to 56 of 60 charged, against 60 of 60 alone).

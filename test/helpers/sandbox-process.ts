@@ -33,8 +33,8 @@ export async function startSandboxProgram(): Promise<SandboxHandle> {
   });
   running.add(child);
   let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout!.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-10_000)));
+  child.stderr!.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-10_000)));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the sandbox did not start: ${output}`)), 30_000);

@@ -4,14 +4,14 @@
 // and a SIGTERM during such a read answers the page waiting on it at once and ends the proxy
 // within the drain's bound. The proxy and the
 // sandbox each run as a program of their own, so this file's event loop does not weigh on it.
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loopDelay, METRICS_TOKEN, probeHealth } from "../helpers/loop-delay";
 import { spawnProxy, type ProxyProcess } from "../helpers/proxy-process";
+import type { SandboxHandle } from "../helpers/sandbox";
+import { startSandboxProgram } from "../helpers/sandbox-process";
 
 const GIFTS = 100_000;
 const PROGRESS = "/v1/campaigns/71777/HOPE/progress";
@@ -19,37 +19,10 @@ const CONNECT_TIMEOUT_MS = 500;
 const TIMEOUT_MS = 1500;
 /** proxy/listen.ts: requests in flight get the upstream's timeouts and a second more. */
 const DRAIN_MS = CONNECT_TIMEOUT_MS + TIMEOUT_MS + 1000;
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-
-/** The sandbox as a program of its own (its report of 100,000 rows is written on its own event loop). */
-async function spawnSandbox(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "sandbox/server.ts"], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? "",
-      SANDBOX_DB: ":memory:",
-      SANDBOX_PORT: "0",
-      SANDBOX_HOST: "127.0.0.1",
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let output = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no sandbox URL: ${output}`)), 30_000);
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-10_000);
-      const match = /listening on (http:\/\/[^\s",]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-  });
-  return { url, child };
-}
 
 describe("a cold progress read of 100,000 gifts", () => {
-  let sandbox: { url: string; child: ChildProcess };
+  // The sandbox as a program of its own: its report of 100,000 rows is written on its own event loop.
+  let sandbox: SandboxHandle;
   const dirs: string[] = [];
 
   const proxyOn = (env: Record<string, string> = {}) => {
@@ -69,7 +42,7 @@ describe("a cold progress read of 100,000 gifts", () => {
   };
 
   beforeAll(async () => {
-    sandbox = await spawnSandbox();
+    sandbox = await startSandboxProgram();
     const built = await fetch(`${sandbox.url}/_sandbox/bulk`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
@@ -77,8 +50,8 @@ describe("a cold progress read of 100,000 gifts", () => {
     });
     if (built.status !== 200) throw new Error(`bulk: ${built.status}`);
   }, 120_000);
-  afterAll(() => {
-    sandbox?.child.kill("SIGKILL");
+  afterAll(async () => {
+    await sandbox?.close();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
