@@ -47,10 +47,11 @@ describe("givekit's own challenge", () => {
 
   it("costs more work as its level rises", async () => {
     const pow = createPow({ ...CONFIG, work: 1000 }, { secret: SECRET, counters: null });
+    // The mean of 32 solutions' counters: with 8, a run fell outside 500-1400 now and then (CI, 2026-12-07).
     const counters = async (level: number) => {
       let sum = 0;
-      for (let i = 0; i < 8; i++) sum += Number((await solvePow(await pow.issue("s", level))).split("~")[1]);
-      return sum / 8;
+      for (let i = 0; i < 32; i++) sum += Number((await solvePow(await pow.issue("s", level))).split("~")[1]);
+      return sum / 32;
     };
     const [zero, two] = [await counters(0), await counters(2)];
     expect(zero).toBeGreaterThan(500);

@@ -1,8 +1,8 @@
 /**
  * Starts the sandbox as a program of its own (`npm run sandbox`'s entry, in-memory, 127.0.0.1 on a
  * free port), for tests whose crowds would otherwise share one process with their sandboxes: the
- * sandbox then answers on its own core's time, not between the clients' requests. Every program a
- * test file started is killed after it, even when a test fails.
+ * sandbox then answers on its own core's time, not between the clients' requests. Every program
+ * still running when the process that started it exits is killed.
  *
  * @example
  * const sandbox = await startSandboxProgram();
@@ -11,12 +11,12 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { afterAll } from "vitest";
 import { sandboxAt, type SandboxHandle } from "./sandbox";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+// Whatever runs it (a test file, the bench) never leaves a sandbox behind, even when it fails.
 const running = new Set<ChildProcess>();
-afterAll(() => {
+process.once("exit", () => {
   for (const child of running) if (child.exitCode === null) child.kill("SIGKILL");
 });
 
