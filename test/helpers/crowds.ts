@@ -619,7 +619,16 @@ async function runTester(
     number: testerCard(n, options.liveEvery, options),
     ip: options.address(n),
   }));
-  const sessions = await Promise.all(cards.map((card) => session(stack, card.ip)));
+  // A paced tester opens each card's form shortly before its turn (a page per card, its least form
+  // time waited out), as a script at work for minutes does: opening them all first, one address
+  // gets a burst of forms (GIVEKIT_RATE_FORM_SESSIONS) and its tester falls silent after it.
+  const paced = options.everyMs !== undefined && !options.stockpile;
+  const opened = cards.map((card) =>
+    paced
+      ? sleep(card.n * options.everyMs!).then(() => (Date.now() < until ? session(stack, card.ip) : null))
+      : session(stack, card.ip),
+  );
+  const sessions = paced ? opened : await Promise.all(opened);
   await sleep(MIN_FORM_MS + 200);
   const pool = async <T>(items: T[], work: (item: T) => Promise<void>) => {
     let next = 0;
@@ -629,9 +638,9 @@ async function runTester(
       }),
     );
   };
-  const card = (n: number) => ({
+  const card = (n: number, formSession: string) => ({
     number: cards[n]!.number,
-    formSession: sessions[n]!,
+    formSession,
     ip: cards[n]!.ip,
     amount: TESTER_AMOUNT,
   });
@@ -639,25 +648,20 @@ async function runTester(
     const began = Date.now();
     await pool(cards, async ({ n }) => {
       if (options.everyMs) await sleep(began + n * options.everyMs - Date.now());
-      if (sessions[n]) await give(stack, card(n), options.who, undefined, options.tally);
+      const formSession = await sessions[n];
+      if (formSession) await give(stack, card(n, formSession), options.who, undefined, options.tally);
     });
     return;
   }
   const tokens: { n: number; token: string }[] = [];
   await pool(cards, async ({ n }) => {
-    if (!sessions[n]) return;
-    const minted = await tokenize(
-      stack,
-      cards[n]!.number,
-      sessions[n],
-      cards[n]!.ip,
-      options.who,
-      options.tally,
-    );
+    const formSession = await sessions[n];
+    if (!formSession) return;
+    const minted = await tokenize(stack, cards[n]!.number, formSession, cards[n]!.ip, options.who, options.tally);
     if (minted.status === 201) tokens.push({ n, token: String(minted.json.token) });
   });
   await pool(tokens, async ({ n, token }) => {
-    await give(stack, card(n), options.who, token, options.tally);
+    await give(stack, card(n, (await sessions[n])!), options.who, token, options.tally);
   });
 }
 
