@@ -3,7 +3,7 @@ import pino from "pino";
 import type { BreakerConfig } from "../config";
 import { ProblemError } from "../problem";
 import { memoryCounters } from "../store/counters";
-import { NEWCOMER_HOLD_MS, breakerScopes, createBreaker, heldNow } from "./breaker";
+import { COME_BACK_AFTER_MS, breakerScopes, createBreaker, heldNow } from "./breaker";
 
 const CONFIG: BreakerConfig = {
   windowS: 600,
@@ -195,41 +195,90 @@ describe("a circuit breaker", () => {
     });
   });
 
-  it("holds a newcomer's card at a campaign's open breaker once, a moment, and lets it through when it comes back; not a client's second card", async () => {
+  it("holds every card at a campaign's open breaker once, a moment, and lets it through when it comes back from the same form", async () => {
     const { breaker } = breakerWith();
     for (let i = 0; i < 10; i++) {
       const scopes = breakerScopes(`10.1.0.${i}`, "71777/HOPE");
       await admit(breaker, scopes);
       await breaker.recordOutcome(scopes, "declined", []);
     }
-    // The campaign's 10 declines are spent: a client seen there waits its breaker's 30 s.
-    expect(await admit(breaker, breakerScopes("10.1.0.1", "71777/HOPE"), false, "card-a")).toMatchObject({
+    // The campaign's 10 declines are spent: a card waits a moment (a tester's script moves on to its
+    // next card then), a client seen there as a newcomer…
+    const seen = breakerScopes("10.1.0.1", "71777/HOPE");
+    expect(await admit(breaker, seen, false, "card-a")).toEqual({
       through: false,
-      retryAfter: "30",
+      code: "rate_limited",
+      retryAfter: "2",
     });
-    // A newcomer waits a moment (a tester's script moves on to its next card then)…
     const person = breakerScopes("198.51.100.20", "71777/HOPE");
     expect(await admit(breaker, person, false, "card-b")).toEqual({
       through: false,
       code: "rate_limited",
-      retryAfter: "3",
+      retryAfter: "2",
     });
     // …and not less, even sent again at once…
     vi.advanceTimersByTime(1000);
-    expect(await admit(breaker, person, false, "card-b")).toMatchObject({ through: false, retryAfter: "2" });
+    expect(await admit(breaker, person, false, "card-b")).toMatchObject({ through: false, retryAfter: "1" });
     // …then its card, come back, goes through (a person's widget comes back by itself).
-    vi.advanceTimersByTime(NEWCOMER_HOLD_MS);
-    expect(await breaker.admitCard(person, { human: false, card: "card-b" })).toEqual({
-      probe: [],
-      passed: ["campaign:71777/HOPE"],
-      returned: true,
-    });
+    vi.advanceTimersByTime(COME_BACK_AFTER_MS);
+    for (const [scopes, card] of [
+      [person, "card-b"],
+      [seen, "card-a"],
+    ] as const)
+      expect(await breaker.admitCard(scopes, { human: false, card })).toEqual({
+        probe: [],
+        passed: ["campaign:71777/HOPE"],
+        returned: true,
+      });
+    // The same card from another form has not come back: a tester opens a form per card.
+    expect(
+      await breaker.admitCard(person, { human: false, card: "card-b", form: "another-form" }).catch((e) => e),
+    ).toMatchObject({ code: "rate_limited" });
     // Held before anything counts it (breaker.ts's peek), so waiting spends none of its form session.
     const another = breakerScopes("198.51.100.21", "71777/HOPE");
     await expect(breaker.peek(another, { card: "card-c" })).rejects.toMatchObject({ code: "rate_limited" });
-    vi.advanceTimersByTime(NEWCOMER_HOLD_MS);
+    vi.advanceTimersByTime(COME_BACK_AFTER_MS);
     await breaker.peek(another, { card: "card-c" });
     expect(await admit(breaker, another, false, "card-c")).toMatchObject({ through: true });
+  });
+
+  it("at a venue's open client breaker, lets each guest's card through when it comes back, never a tester's that moves on; a dead card that comes back closes that way", async () => {
+    const { breaker } = breakerWith();
+    const venue = breakerScopes("203.0.113.82", "71777/HOPE");
+    // A tester's dead number, refused before the network again and again: the client's breaker opens.
+    for (let i = 0; i < 3; i++) await breaker.refusedDead(venue, { card: "dead", form: `tester-${i}` });
+    // The tester's cards, a form each, are held once and never come back: none goes through.
+    for (let n = 0; n < 20; n++)
+      expect(
+        await breaker
+          .admitCard(venue, { human: false, card: `live-${n}`, form: `tester-form-${n}` })
+          .catch((e) => e),
+      ).toMatchObject({ code: "rate_limited" });
+    // A guest's widget comes back with the same card from the same form: through, once held.
+    const guest = { human: false, card: "guest-card", form: "guest-form" };
+    await expect(breaker.peek(venue, guest)).rejects.toMatchObject({ code: "rate_limited" });
+    vi.advanceTimersByTime(COME_BACK_AFTER_MS);
+    await breaker.peek(venue, guest);
+    expect(await breaker.admitCard(venue, guest)).toEqual({
+      probe: [],
+      passed: ["client:203.0.113.82", "campaign:71777/HOPE"],
+      returned: true,
+    });
+    // A tester that comes back too, with its dead number: three such refusals and cards that come
+    // back meet the breaker as any card does (they wait for its probe).
+    for (let i = 0; i < 3; i++) {
+      const dead = { card: "dead", form: `patient-${i}` };
+      await breaker.peek(venue, dead).catch(() => undefined);
+      vi.advanceTimersByTime(COME_BACK_AFTER_MS);
+      await breaker.peek(venue, dead);
+      await breaker.refusedDead(venue, dead);
+    }
+    const late = { human: false, card: "late-card", form: "late-form" };
+    await breaker.peek(venue, late).catch(() => undefined);
+    vi.advanceTimersByTime(COME_BACK_AFTER_MS);
+    const held = await breaker.admitCard(venue, late).catch((e: ProblemError) => e);
+    expect(held).toMatchObject({ code: "rate_limited" });
+    expect(Number((held as ProblemError).headers["Retry-After"])).toBeGreaterThan(COME_BACK_AFTER_MS / 1000);
   });
 
   it("says how many people it holds now and how long the one held longest has waited", async () => {
@@ -263,7 +312,7 @@ describe("a circuit breaker", () => {
     const cameBack = async (n: number) => {
       const scopes = breakerScopes(`10.3.0.${n}`, "71777/HOPE");
       await admit(breaker, scopes, false, `dead-${n}`);
-      vi.advanceTimersByTime(NEWCOMER_HOLD_MS);
+      vi.advanceTimersByTime(COME_BACK_AFTER_MS);
       return { scopes, answer: await admit(breaker, scopes, false, `dead-${n}`) };
     };
     for (let n = 0; n < 3; n++) {
@@ -274,7 +323,7 @@ describe("a circuit breaker", () => {
     // Three declined: the next card that comes back meets the breaker as any card does.
     const held = (await cameBack(3)).answer;
     expect(held).toMatchObject({ through: false, code: "rate_limited" });
-    expect(Number(held.through ? 0 : held.retryAfter)).toBeGreaterThan(NEWCOMER_HOLD_MS / 1000);
+    expect(Number(held.through ? 0 : held.retryAfter)).toBeGreaterThan(COME_BACK_AFTER_MS / 1000);
   });
 
   it("a crowd's charges widen the budgets: 228 charged and 12 declined never open a breaker", async () => {

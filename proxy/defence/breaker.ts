@@ -4,7 +4,10 @@
  * tokenizations not answered by a charge or a decline, counted in the store's counters (shared by every proxy
  * on PostgreSQL) over a window, each card reserved as it is admitted; each charge widens both by `successShare`, so a crowd's usual
  * share of declined cards never spends them. Past a budget the scope's breaker opens (a note in
- * the store, logged and counted once): cards wait. Once its time is over it lets one card through
+ * the store, logged and counted once): a client's or campaign's holds each card once, a moment,
+ * and lets it through when it comes back from the same form (a person's widget comes back, a
+ * tester's script moves on), while the cards that came back are seldom declined; past that, and
+ * at a BIN's, cards wait. Once its time is over it lets one card through
  * as a probe (one every `openS` while the probe's outcome is unknown); a charge closes it (with
  * one decline of its budget left), a decline opens it again for twice as long. Where Turnstile is configured, a person who passes it
  * goes through an open breaker: the human check is asked before anyone is refused.
@@ -45,16 +48,16 @@ interface OpenBreaker {
 export interface BreakerPass {
   probe: BreakerScope[];
   passed: BreakerScope[];
-  /** A newcomer's card that came back after its hold and passed an open campaign breaker: its outcome is counted there. */
+  /** A card that came back after its hold and passed an open client or campaign breaker: its outcome is counted there. */
   returned?: true;
 }
 
 /**
- * A newcomer's card at its campaign's open breaker is held this long once (the widget comes back
+ * A card at a client's or campaign's open breaker is held this long once (the widget comes back
  * after it, widget/donate/outcome/attempt.ts's BREAKER_FIRST_RETRY_MS), then passes: a person's
  * widget comes back, a tester's script moves on to its next card.
  */
-export const NEWCOMER_HOLD_MS = 2500;
+export const COME_BACK_AFTER_MS = 1500;
 /**
  * The cards that came back pass while their declines are fewer than this and half their charges
  * (a crowd's few declines never reach it; a tester that comes back too spends it in a few cards).
@@ -69,8 +72,14 @@ export const breakerScopes = (ip: string, campaign?: string, bin?: string): Brea
   ...(bin && /^\d{6}$/.test(bin) ? [`bin:${bin}` as const] : []),
 ];
 
-/** When a newcomer's card held once at a campaign's open breaker may come back (`card`: its keyed hash). */
-const onceKey = (campaign: BreakerScope, card: string) => `brk-once:${campaign}:${card}`;
+/**
+ * When a card held once at an open breaker may come back: the card from the same form (its form
+ * session and its keyed hash; the card alone where there is no session).
+ */
+const onceKey = (back: string) => `brk-once:${back}`;
+/** What "the same card coming back" is: one form's one card. A tester's script opens a form per card. */
+const backOf = (options: { card?: string; form?: string }) =>
+  options.card ? (options.form ? `${options.form}:${options.card}` : options.card) : undefined;
 /** Where a scope's open breaker is noted in the store. */
 const noteKey = (scope: BreakerScope) => `breaker:${scope}`;
 /**
@@ -170,41 +179,38 @@ export function createBreaker(
     points: 1,
     ttlMs: windowMs,
   });
-  /** The outcomes of the cards that came back and passed a campaign's open breaker. */
-  const returned = (campaign: BreakerScope, outcome: "declines" | "charges", points: number) => ({
-    key: `brk-returned-${outcome}:${campaign}`,
+  /** The outcomes of the cards that came back and passed a client's or campaign's open breaker. */
+  const returned = (scope: BreakerScope, outcome: "declines" | "charges", points: number) => ({
+    key: `brk-returned-${outcome}:${scope}`,
     points,
     ttlMs: windowMs,
   });
   /**
-   * A newcomer's card at its campaign's open breaker: held once (noted with when it may come
-   * back), then, come back, passed while the cards that came back are seldom declined; else an
+   * A card at a client's or campaign's open breaker: held once (noted with when it may come back),
+   * then, come back, passed while the cards that came back there are seldom declined; else an
    * ordinary card there ("breaker": its gate and budgets).
    */
-  async function newcomerAt(
-    campaign: BreakerScope,
-    card: string | undefined,
-  ): Promise<"returned" | "breaker"> {
-    if (!card) return "breaker";
-    await holdOnce(campaign, card);
+  async function comesBackAt(scope: BreakerScope, back: string | undefined): Promise<"returned" | "breaker"> {
+    if (!back) return "breaker";
+    await holdOnce(back);
     const [declined, charged] = await count.add([
-      returned(campaign, "declines", 0),
-      returned(campaign, "charges", 0),
+      returned(scope, "declines", 0),
+      returned(scope, "charges", 0),
     ]);
     return declined!.points < RETURNED_DECLINES + RETURNED_SHARE * Math.max(0, charged!.points)
       ? "returned"
       : "breaker";
   }
-  /** Holds a newcomer's card the first time it meets its campaign's open breaker, and until it may come back. */
-  async function holdOnce(campaign: BreakerScope, card: string): Promise<void> {
-    const noted = await count.recall(onceKey(campaign, card));
+  /** Holds a card the first time it meets an open breaker, and until it may come back. */
+  async function holdOnce(back: string): Promise<void> {
+    const noted = await count.recall(onceKey(back));
     const now = Date.now();
     if (!noted) {
-      await count.remember(onceKey(campaign, card), String(now + NEWCOMER_HOLD_MS), windowMs);
-      throw waiting(NEWCOMER_HOLD_MS / 1000);
+      await count.remember(onceKey(back), String(now + COME_BACK_AFTER_MS), windowMs);
+      throw waiting(COME_BACK_AFTER_MS / 1000);
     }
-    const back = Number(noted);
-    if (now < back) throw waiting((back - now) / 1000);
+    const at = Number(noted);
+    if (now < at) throw waiting((at - now) / 1000);
   }
   const budgets = (scope: BreakerScope) => {
     const kind = kindOf(scope);
@@ -317,7 +323,7 @@ export function createBreaker(
      */
     async admitCard(
       scopes: BreakerScope[],
-      options: { human: boolean; allowed?: boolean; card?: string },
+      options: { human: boolean; allowed?: boolean; card?: string; form?: string },
     ): Promise<BreakerPass> {
       const client = scopes.find((scope) => kindOf(scope) === "client")!;
       const campaign = scopes.find((scope) => kindOf(scope) === "campaign");
@@ -346,18 +352,22 @@ export function createBreaker(
         const passed: BreakerScope[] = [];
         for (const scope of scopes) {
           at = scope;
-          if (scope === campaign && newcomer && !options.human) {
-            // Closed: a newcomer passes (its charge is not held there either). Open: held once,
-            // a moment; come back, it passes while the cards that came back are seldom declined.
+          const free = options.human || passesAllowed(scope, options);
+          if (!free && kindOf(scope) !== "bin") {
+            // A newcomer passes its campaign's closed breaker (its charge is not held there
+            // either). At a client's or campaign's open breaker every card is held once, a
+            // moment; come back, it passes while the cards that came back are seldom declined.
             const isOpen = (await openOf(scope)) !== null;
-            if (!isOpen || (await newcomerAt(scope, options.card)) === "returned") {
+            if (
+              (!isOpen && scope === campaign && newcomer) ||
+              (isOpen && (await comesBackAt(scope, backOf(options))) === "returned")
+            ) {
               passed.push(scope);
-              cameBack = isOpen;
+              cameBack ||= isOpen;
               continue;
             }
           }
-          if ((await gate(scope, options.human || passesAllowed(scope, options))) === "probe")
-            probe.push(scope);
+          if ((await gate(scope, free)) === "probe") probe.push(scope);
         }
         for (const [index, scope] of scopes.entries()) {
           if (probe.includes(scope) || options.human || passesAllowed(scope, options)) continue;
@@ -400,8 +410,14 @@ export function createBreaker(
      * so a tester that sends a dead number again and again is held as one whose cards the network
      * declines, its live cards with it.
      */
-    async refusedDead(scopes: BreakerScope[]): Promise<void> {
+    async refusedDead(scopes: BreakerScope[], from: { card?: string; form?: string } = {}): Promise<void> {
       const states = await count.add(scopes.flatMap((scope) => [declines(scope, 1), charges(scope, 0)]));
+      // A dead card that came back after its hold is one of the cards that came back, declined.
+      const back = backOf(from);
+      if (back && (await count.recall(onceKey(back))))
+        await count.add(
+          scopes.filter((scope) => kindOf(scope) !== "bin").map((scope) => returned(scope, "declines", 1)),
+        );
       for (const [index, scope] of scopes.entries()) {
         const [declined, charged] = [states[index * 2]!.points, states[index * 2 + 1]!.points];
         if (declined >= allowance(budgets(scope).declines, charged) && !(await openOf(scope)))
@@ -437,20 +453,26 @@ export function createBreaker(
      * open breaker that would hold it holds it now, so a widget waiting through it spends nothing
      * by trying again. Takes no probe: the card the probe's turn is free for goes on to admitCard.
      */
-    async peek(scopes: BreakerScope[], options: { allowed?: boolean; card?: string } = {}): Promise<void> {
+    async peek(
+      scopes: BreakerScope[],
+      options: { allowed?: boolean; card?: string; form?: string } = {},
+    ): Promise<void> {
       const client = scopes.find((scope) => kindOf(scope) === "client")!;
       const campaign = scopes.find((scope) => kindOf(scope) === "campaign");
       const newcomer = campaign ? (await count.add([seen(campaign, client, 0)]))[0]!.points <= 0 : false;
       const { card } = options;
+      const back = backOf(options);
       for (const scope of scopes) {
         if (passesAllowed(scope, options)) continue;
         try {
-          // A newcomer's card is held once at its campaign's open breaker here, before its form
-          // session counts the tokenization (a session spent by waiting would refuse the person).
-          if (scope === campaign && newcomer) {
-            if (card && (await openOf(scope))) await holdOnce(scope, card);
+          // A card is held once at a client's or campaign's open breaker here, before its form
+          // session counts the tokenization (a session spent by waiting would refuse the person);
+          // come back, admitCard weighs it. A newcomer passes its campaign's closed breaker.
+          if (kindOf(scope) !== "bin" && back && (await openOf(scope))) {
+            await holdOnce(back);
             continue;
           }
+          if (scope === campaign && newcomer) continue;
           await gate(scope, false, true);
         } catch (error) {
           if (isWaiting(error)) await noteHeld(card);
@@ -489,9 +511,12 @@ export function createBreaker(
       probe: BreakerScope[],
       cameBack = false,
     ): Promise<void> {
-      const campaign = scopes.find((scope) => kindOf(scope) === "campaign");
-      if (cameBack && campaign)
-        await count.add([returned(campaign, outcome === "charged" ? "charges" : "declines", 1)]);
+      if (cameBack)
+        await count.add(
+          scopes
+            .filter((scope) => kindOf(scope) !== "bin")
+            .map((scope) => returned(scope, outcome === "charged" ? "charges" : "declines", 1)),
+        );
       if (outcome === "charged") {
         const states = await count.add(scopes.flatMap((scope) => [tokens(scope, -1), charges(scope, 1)]));
         for (const scope of probe) {

@@ -150,19 +150,7 @@ export function createDefence(
    * is asked to pass it instead, and goes through when it does.
    */
   async function admitTokenization(request: CardRequest) {
-    const admitted = await admission.admitTokenization(request).catch(async (error: unknown) => {
-      if (error instanceof ProblemError && error.code === "card_declined")
-        await guarded("a dead card at the breakers", () =>
-          breaker.refusedDead(
-            breakerScopes(
-              request.ip,
-              request.campaign || request.session?.campaign || undefined,
-              request.bin,
-            ),
-          ),
-        );
-      throw error;
-    });
+    const admitted = await admission.admitTokenization(request);
     const scopes = breakerScopes(
       request.ip,
       request.campaign || request.session?.campaign || undefined,
@@ -174,6 +162,7 @@ export function createDefence(
         human: admitted.human,
         allowed,
         card: request.card,
+        form: request.session?.id,
       });
       return { ...admitted, ...pass };
     } catch (error) {
@@ -184,7 +173,12 @@ export function createDefence(
       if (!proof || proof.includes("~") || admitted.scrutiny) throw askHuman();
       const verdict = await verifier.verify(proof, request.ip);
       if (verdict.kind !== "passed") throw askHuman();
-      const pass = await breaker.admitCard(scopes, { human: true, allowed, card: request.card });
+      const pass = await breaker.admitCard(scopes, {
+        human: true,
+        allowed,
+        card: request.card,
+        form: request.session?.id,
+      });
       return { ...admitted, human: true, ...pass };
     }
   }
@@ -201,12 +195,25 @@ export function createDefence(
     bin?: string;
     /** The card's keyed hash: counted for the venue box, noted for the staff's count of people held now. */
     card?: string;
+    /** Its form session's id: the same card from the same form comes back through an open breaker. */
+    form?: string;
   }) {
+    const scopes = breakerScopes(request.ip, request.campaign, request.bin);
+    // A dead card is refused before any hold, each refusal one decline in its client, campaign and
+    // BIN: held at its BIN's breaker instead, a repeating tester's live cards went on meanwhile.
+    await admission.refuseDeadCard(request.card).catch(async (error: unknown) => {
+      if (error instanceof ProblemError && error.code === "card_declined")
+        await guarded("a dead card at the breakers", () =>
+          breaker.refusedDead(scopes, { card: request.card, form: request.form }),
+        );
+      throw error;
+    });
     if (verifier && turnstile && request.proof && !request.proof.includes("~")) return;
     try {
-      await breaker.peek(breakerScopes(request.ip, request.campaign, request.bin), {
+      await breaker.peek(scopes, {
         allowed: await allowances.has(request.ip),
         card: request.card,
+        form: request.form,
       });
     } catch (error) {
       if (isWaiting(error)) await guarded("counting a card held", () => countHeld(request.ip, request.card));

@@ -120,6 +120,18 @@ export function createAdmission(
     scrutiny,
 
     /**
+     * A card whose declines mount is refused before the network at its tokenization as at its
+     * charge (card_declined): a tester's one dead number sent again and again reaches the upstream
+     * no more. Before any breaker's hold (defence.ts), so each refusal is counted as evidence.
+     */
+    async refuseDeadCard(card: string | undefined): Promise<void> {
+      if (!card) return;
+      const [declined] = await deps.counters.add([{ ...deps.identities.card(card), points: 0 }]);
+      if (declined!.points >= config.identityDeclines)
+        throw new ProblemError("card_declined", "The card was declined. No money was taken.");
+    },
+
+    /**
      * Before a tokenization: let through (`proven` null) when nothing calls for scrutiny; else a
      * solved challenge of today's level bound to its session (403 challenge_required carrying a
      * new one without, or for an easier level; challenge_failed for a forged, replayed, expired
@@ -129,13 +141,6 @@ export function createAdmission(
     async admitTokenization(
       request: CardRequest,
     ): Promise<{ proven: number | null; scrutiny: Scrutiny | null; human: boolean }> {
-      // A card whose declines mount is refused before the network at its tokenization as at its
-      // charge: a tester's one dead number sent again and again reaches the upstream no more.
-      if (request.card) {
-        const [declined] = await deps.counters.add([{ ...deps.identities.card(request.card), points: 0 }]);
-        if (declined!.points >= config.identityDeclines)
-          throw new ProblemError("card_declined", "The card was declined. No money was taken.");
-      }
       const found = await scrutiny(request);
       if (!found) return { proven: null, scrutiny: found, human: false };
       const bound = request.session?.id ?? `client:${rateLimitKey(request.ip)}`;

@@ -149,7 +149,6 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     [HONEYPOT_FIELD]: honeypot,
     [FORM_SESSION_FIELD]: formSession,
   });
-  await deps.rateLimits.admit("cardRequests", ip);
   const digits = cardDigits(card.card_number);
   const key = cardKey(deps.secret, digits);
   const session = signals.success ? deps.formSessions.facts(signals.data[FORM_SESSION_FIELD], ip) : null;
@@ -169,7 +168,11 @@ export async function runTokenization(deps: TokenizeDeps, run: TokenizeRun): Pro
     proof: typeof proof === "string" ? proof : undefined,
     bin,
     card: key,
+    form: session?.id,
   });
+  // After the breakers' hold: a tester's cards held there, a form each, never come back and spend
+  // nothing of their address's turns, which a venue's guests share.
+  await deps.rateLimits.admit("cardRequests", ip);
   // A filled honeypot, or a form session that is missing, forged, too young, spent or blocked, is
   // a bot: refused before the upstream.
   const filter = !signals.success

@@ -24,10 +24,10 @@ export const FOLLOW_FOR_MS = 20 * 60_000;
 /**
  * A card held by the proxy's open circuit breaker (429 rate_limited, from the frame's
  * tokenization or the donation: nothing was sent) is sent again by itself after this long the
- * first time (a person comes back, a tester moves on: the proxy lets a newcomer's card that came
- * back through a campaign's open breaker)…
+ * first time (a person comes back, a tester moves on: the proxy lets a card that came back through
+ * an open breaker, proxy/defence/breaker.ts's COME_BACK_AFTER_MS)…
  */
-export const BREAKER_FIRST_RETRY_MS = 3000;
+export const BREAKER_FIRST_RETRY_MS = 2000;
 /** …then after this long each time… */
 export const BREAKER_RETRY_MS = 15_000;
 /** …for this long at most; then the donor is told to try again in a minute, or off Wi-Fi. */
