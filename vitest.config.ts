@@ -9,12 +9,13 @@ import { configDefaults, defineConfig } from "vitest/config";
 const ALONE = ["test/proxy/progress-cold-read.test.ts", "test/proxy/reconcile/year-of-attempts.test.ts"];
 
 /**
- * The crowds and the circuit breakers of both stores (about 14 minutes, most of it real time: a
- * gala's guests spend 20 to 90 s in the form). They run alone, after the rest: beside another test
- * file's CPU their in-process sandbox and clients answered late, and a gala beside a tester lost
- * guests to network errors (40 to 56 of 60 charged, against 60 of 60 alone).
+ * The crowds and the circuit breakers, a file per store (about 8 minutes each, most of it real
+ * time: a gala's guests spend 20 to 90 s in the form, using a fifth of the two cores). The two
+ * run side by side, alone after the rest: beside another test file's CPU their in-process
+ * sandbox and clients answered late, and a gala beside a tester lost guests to network errors (40
+ * to 56 of 60 charged, against 60 of 60 alone).
  */
-const CROWDS = ["test/proxy/defence/crowds.test.ts"];
+const CROWDS = ["test/proxy/defence/crowds-sqlite.test.ts", "test/proxy/defence/crowds-postgres.test.ts"];
 
 export default defineConfig({
   test: {
@@ -44,7 +45,7 @@ export default defineConfig({
           include: CROWDS,
           globalSetup: ["test/helpers/postgres-global.ts"],
           sequence: { groupOrder: 1 },
-          maxWorkers: 1,
+          maxWorkers: 2,
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },
