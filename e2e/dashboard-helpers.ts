@@ -26,3 +26,17 @@ export async function rowsUnder(page: Page, heading: string): Promise<string[]> 
     .locator(`section:has(h2:text-is('${heading}')) tbody tr`)
     .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent).join(" | ")));
 }
+
+/** The column heads of the table under a heading. */
+export async function headsUnder(page: Page, heading: string): Promise<string[]> {
+  return page
+    .locator(`section:has(h2:text-is('${heading}')) thead th`)
+    .evaluateAll((cells) => cells.map((cell) => cell.textContent ?? ""));
+}
+
+/** How far the table under a heading must be scrolled sideways to be read whole (0: it fits). */
+export async function sidewaysScroll(page: Page, heading: string): Promise<number> {
+  return page
+    .locator(`section:has(h2:text-is('${heading}')) .scroll`)
+    .evaluate((region) => region.scrollWidth - region.clientWidth);
+}
