@@ -4,10 +4,11 @@ import { givekit } from "../test/helpers/cli";
 import { DEMO } from "../test/helpers/sandbox";
 import { expect } from "./fixtures";
 
-/** A sign-in link, as the operator's `givekit dashboard invite` prints it. */
+/** A sign-in link, as the operator's `givekit dashboard invite` prints it (`env`: the proxy's store, when not its data directory's). */
 export async function inviteLink(
   proxy: { url: string; dataDir: string },
   sandboxUrl: string,
+  env: Record<string, string> = {},
 ): Promise<string> {
   const { code, out } = await givekit(["dashboard", "invite", "--name", "events desk", "--for", "1h"], {
     UPSTREAM_BASE_URL: sandboxUrl,
@@ -15,6 +16,7 @@ export async function inviteLink(
     UPSTREAM_PUBLIC_TOKEN: DEMO.hope.publicToken,
     GIVEKIT_DATA_DIR: proxy.dataDir,
     GIVEKIT_PUBLIC_URL: proxy.url,
+    ...env,
   });
   expect(code).toBe(0);
   return out.split("\n")[0]!;
