@@ -6,7 +6,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import type { PowChallenge } from "../contract/api";
 import { solvePow } from "../test/helpers/pow-solver";
-import { inviteLink, rowsUnder } from "./dashboard-helpers";
+import { headsUnder, inviteLink, rowsUnder, sidewaysScroll } from "./dashboard-helpers";
 import { expect, test, withServers } from "./fixtures";
 import { FUTURE_EXPIRY } from "../test/helpers/cards";
 
@@ -153,17 +153,40 @@ test.describe("the staff dashboard", () => {
               : "Gift sent | 6 | 1 (16.7%) | card declined: 1",
             `Thank-you | ${first ? 4 : 5} | 0 (0%) | `,
           ]);
-          // The direct gifts (no form beacons) are sent and thanked under `direct`, shown nowhere.
+          // Per channel: forms shown, gifts sent, thanked, cards declined, the share finished. The
+          // direct gifts (no form beacons) are sent and thanked under `direct`, shown nowhere.
           expect(await rowsUnder(page, "By channel")).toEqual([
-            "email | 5 | 3 | 60%",
-            "sms | 1 | 0 | 0%",
-            `direct | 0 | ${first ? 1 : 2} | 0%`,
+            "email | 5 | 4 | 3 | 1 | 60%",
+            "sms | 1 | 0 | 0 | 0 | 0%",
+            `direct | 0 | ${first ? 1 : 2} | ${first ? 1 : 2} | 0 | 0%`,
           ]);
           expect(await rowsUnder(page, "By device")).toEqual([
-            "Phone | 6 | 3 | 50%",
-            `Larger screen | 0 | ${first ? 1 : 2} | 0%`,
+            "Phone | 6 | 4 | 3 | 1 | 50%",
+            `Larger screen | 0 | ${first ? 1 : 2} | ${first ? 1 : 2} | 0 | 0%`,
           ]);
         }).toPass({ timeout: 15_000 });
+        expect(await headsUnder(page, "By channel")).toEqual([
+          "Channel",
+          "Forms shown",
+          "Gifts sent",
+          "Gifts thanked",
+          "Cards declined",
+          "Finished",
+        ]);
+        // Read without scrolling sideways, on a phone too (a card per channel there), and still a
+        // table to a screen reader: its head and a row per channel.
+        for (const heading of ["By channel", "By device"])
+          expect(await sidewaysScroll(page, heading), heading).toBe(0);
+        const channels = page.getByRole("table", { name: "By channel" });
+        await expect(channels.getByRole("row")).toHaveCount(4);
+        await expect(channels.getByRole("columnheader", { name: "Gifts sent" })).toHaveCount(1);
+        await expect(channels.getByRole("row", { name: /^email / }).getByRole("cell")).toHaveText([
+          "5",
+          "4",
+          "3",
+          "1",
+          "60%",
+        ]);
         const gifts = page.locator(".figure dd").first();
         await expect(gifts).toHaveText(viewport.width === 390 ? "4" : "5");
         await expect(page.locator("svg.chart rect.bar")).not.toHaveCount(0);
@@ -201,6 +224,15 @@ test.describe("the staff dashboard", () => {
           expect((await rowsUnder(page, "Dónde se detienen los donantes"))[0]).toBe(
             "Formulario mostrado | 6 | 2 (33.3%) | cerró el formulario: 1",
           );
+          expect(await headsUnder(page, "Por canal")).toEqual([
+            "Canal",
+            "Formularios mostrados",
+            "Donativos enviados",
+            "Donativos agradecidos",
+            "Tarjetas rechazadas",
+            "Terminaron",
+          ]);
+          expect((await rowsUnder(page, "Por canal"))[0]).toMatch(/^email \| 5 \| 4 \| 3 \| 1 \| 60\s?%$/);
           await page.reload();
           await expect(page.locator("h1")).toHaveText("Cómo van los donativos");
         }

@@ -1,14 +1,15 @@
-// The venue button in Chromium, on the embedded store (SQLite): a card tester and 30 guests share
-// the venue's address; the tester's declines open its client breaker and the guests wait
-// ("Checking…"). The events desk, its browser on that address, presses "Let this network
-// through", confirms what the breaker held, and every guest is charged once (the sandbox's own
-// records) within 15 s; "End now" ends it. (The same on PostgreSQL, pressed over HTTP:
-// test/proxy/dashboard/venue.test.ts.)
-import { randomUUID } from "node:crypto";
+// The venue button in Chromium, on the embedded store (SQLite) and on PostgreSQL (a server of the
+// test's own): a card tester and 30 guests share the venue's address; the tester's declines open
+// its client breaker and the guests wait ("Checking…"). The events desk, its browser on that
+// address, presses "Let this network through", confirms what the breaker held, and every guest is
+// charged once (the sandbox's own records) within 15 s; "End now" ends it.
+import { randomBytes, randomUUID } from "node:crypto";
 import type { PowChallenge } from "../contract/api";
 import { withCheckDigit } from "../test/helpers/cards";
+import { startEmbeddedPostgres } from "../test/helpers/postgres-global";
 import { solvePow } from "../test/helpers/pow-solver";
 import { inviteLink } from "./dashboard-helpers";
+import type { Browser } from "@playwright/test";
 import { expect, test, withServers } from "./fixtures";
 import { FUTURE_EXPIRY } from "../test/helpers/cards";
 
@@ -73,11 +74,36 @@ async function give(proxyUrl: string, card: string, lastName: string) {
   }
 }
 
-test("the events desk lets the held venue through in one press, and every waiting guest is charged once", async ({
-  browser,
-}) => {
-  test.setTimeout(120_000);
-  await withServers(ENV, async ({ sandbox, proxy }) => {
+/** The store's variables: none for SQLite (the proxy's data directory), a fresh server's for PostgreSQL. */
+async function storeOf(
+  store: "sqlite" | "postgres",
+): Promise<{ env: Record<string, string>; stop(): Promise<unknown> }> {
+  if (store === "sqlite") return { env: {}, stop: async () => undefined };
+  const server = await startEmbeddedPostgres();
+  // The proxy and `givekit dashboard invite` share the database and the secret that signs its links.
+  return {
+    env: { DATABASE_URL: server.url, GIVEKIT_SIGNING_SECRET: randomBytes(32).toString("hex") },
+    stop: () => server.stop(),
+  };
+}
+
+for (const store of ["sqlite", "postgres"] as const)
+  test(`on ${store}: the events desk lets the held venue through in one press, and every waiting guest is charged once`, async ({
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const storeEnv = await storeOf(store);
+    try {
+      await walk(browser, store, storeEnv.env);
+    } finally {
+      await storeEnv.stop();
+    }
+  });
+
+async function walk(browser: Browser, store: "sqlite" | "postgres", storeEnv: Record<string, string>) {
+  await withServers({ ...ENV, ...storeEnv }, async ({ sandbox, proxy }) => {
+    // The proxy runs on the store asked for (its first line names it).
+    expect(proxy.logs.find((line) => line.includes('"proxy listening"'))).toContain(`"store":"${store}"`);
     for (const i of [1, 2])
       expect((await give(proxy.url, deadCard(i), `tester${i}`)).json.code).toBe("card_declined");
     for (let i = 0; i < GUESTS; i++) {
@@ -98,7 +124,7 @@ test("the events desk lets the held venue through in one press, and every waitin
     // The desk's browser is at the venue: the proxy sees the venue's address.
     const desk = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": VENUE } });
     const page = await desk.newPage();
-    await page.goto(await inviteLink(proxy, sandbox.url));
+    await page.goto(await inviteLink(proxy, sandbox.url, storeEnv));
     await expect(page.getByRole("heading", { name: "How giving goes" })).toBeVisible();
     const venue = page.locator(".venue");
     await expect(venue).toContainText(`${GUESTS} cards waiting at this network`);
@@ -130,4 +156,4 @@ test("the events desk lets the held venue through in one press, and every waitin
     await expect(venue).toContainText("cards waiting at this network");
     await desk.close();
   });
-});
+}

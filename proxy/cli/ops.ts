@@ -8,6 +8,7 @@ import { ConfigError, loadConfig, type ProxyConfig } from "../config";
 import { createReconciler } from "../reconcile/reconciler";
 import { campaignScope } from "../campaign/directory";
 import { createFormOutcomes } from "../dashboard/form-outcomes";
+import { memoryCounters, withSharedNotes } from "../store/counters";
 import {
   openStore,
   StoreOpenError,
@@ -202,14 +203,18 @@ export async function runAttempts(
   });
 }
 
-/** The dashboard's funnel where this command shares the proxies' counters (PostgreSQL), else null. */
-function sharedFunnel(store: CliStore, config: ProxyConfig) {
-  const full = store as Partial<Store>;
-  if (!full.counters || !full.addFormCounts) return null;
+/**
+ * The dashboard's funnel as this command counts a gift it settles: with the proxies' counters
+ * (PostgreSQL), or beside a proxy on SQLite with the notes it shares (a Pending gift's channel).
+ */
+function commandFunnel(store: CliStore, config: ProxyConfig) {
+  const shared = (store as Partial<Store>).counters;
   return createFormOutcomes({
-    store: full as Store,
-    counters: full.counters,
+    store,
+    counters: shared ?? withSharedNotes(memoryCounters(), store.sharedNotes),
     channelsCap: config.dashboard.channels,
+    // No beacon comes to a command: a session without a note counts under `direct` at once.
+    segmentWaitMs: 0,
   });
 }
 
@@ -217,10 +222,8 @@ export async function runReconcile(values: Record<string, unknown>, env: NodeJS.
   const reference = values.reference as string | undefined;
   return withStore(env, out, true, async (store, config) => {
     const upstream = createUpstreamClient(config.upstream);
-    // On PostgreSQL the proxies' counters are the store's, so a gift settled here is counted in the
-    // funnel as a proxy's own reconciler would count it; on SQLite the form sessions' channels live
-    // in the running proxy's memory, out of this command's sight (the GUIDE says so).
-    const funnel = sharedFunnel(store, config);
+    // A gift settled here is counted in the funnel as a proxy's own reconciler would count it.
+    const funnel = commandFunnel(store, config);
     const counting: Promise<void>[] = [];
     const reconciler = createReconciler({
       store,
@@ -230,11 +233,15 @@ export async function runReconcile(values: Record<string, unknown>, env: NodeJS.
       owner: `cli-${process.pid}-${randomBytes(4).toString("hex")}`,
       webhooks: config.webhooks,
       onSettled: (attempt, outcome) => {
-        if (funnel && attempt.form_session)
+        if (attempt.form_session)
           counting.push(
             funnel
               .settled({ id: attempt.form_session, campaign: campaignScope(attempt) }, outcome.state)
-              .catch(() => undefined),
+              .catch((error: unknown) => {
+                out.write(
+                  `${escapeControls(`${attempt.reference}: not counted in the dashboard's funnel (${String(error)})`)}\n`,
+                );
+              }),
           );
       },
     });

@@ -16,6 +16,7 @@ import {
 } from "../../contract/form-steps";
 import type { ErrorCode } from "../../contract/errors";
 import type { AttemptState, Counters, FormCountStore, FormStepCount, Reconciliation } from "../store";
+import { PENDING_FORM_NOTE_PREFIX } from "../store/counters";
 
 const HOUR_MS = 3_600_000;
 /** How long an outcome waits for its session's first beacons: the card frame sends them every 2 s. */
@@ -30,6 +31,20 @@ export const FORM_MARK_MS = 24 * HOUR_MS;
 export const formMarkKey = (session: string, step: FormStep, reason: FormReason) =>
   `form-event:${session}:${step}:${reason}`;
 const segmentKey = (session: string) => `form-segment:${session}`;
+/**
+ * Where a session with a gift answered Pending keeps its channel and device until the gift settles:
+ * a shared note, so `givekit reconcile` reads it beside a proxy on SQLite, whose other marks and
+ * notes live in its memory.
+ */
+const pendingKey = (session: string) => `${PENDING_FORM_NOTE_PREFIX}${session}`;
+
+type Segment = { channel: string; device: DeviceClass };
+
+/** A noted segment ("channel\ndevice"), else `direct` and `larger`. */
+function segmentOfNote(noted: string | null): Segment {
+  const [channel, device] = (noted ?? "").split("\n");
+  return { channel: channel || CHANNEL_DIRECT, device: isDeviceClass(device) ? device : "larger" };
+}
 
 /** The reason a refusal of the session's card or gift stands for, or null (it counts nothing). */
 export function outcomeReason(code: ErrorCode): FormReason | null {
@@ -47,36 +62,36 @@ export function outcomeReason(code: ErrorCode): FormReason | null {
  * await outcomes.count({ id: session.id, campaign: "71777/HOPE" }, [["sent", "reached"]]);
  */
 export function createFormOutcomes(deps: {
-  store: FormCountStore;
+  store: Pick<FormCountStore, "addFormCounts">;
   counters: Pick<Counters, "add" | "remember" | "recall">;
   channelsCap: number;
+  /** How long an outcome waits for its session's first beacons; 0 where none will come (a command). */
+  segmentWaitMs?: number;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
+  const segmentWaitMs = deps.segmentWaitMs ?? SEGMENT_WAIT_MS;
 
   /**
    * The channel and device its beacons told. A fast donor's card or gift can reach the proxy before
    * the frame's first beacons (sent every 2 s), so an outcome waits for them a little before it
    * falls back to `direct`; the donor never waits on it (outcomes are counted beside the answer).
    */
-  async function segmentOf(session: string): Promise<{ channel: string; device: DeviceClass }> {
+  async function segmentOf(session: string): Promise<Segment> {
     let noted: string | null = null;
     for (let waited = 0; ; waited += SEGMENT_POLL_MS) {
       noted = await deps.counters.recall(segmentKey(session)).catch(() => null);
-      if (noted || waited >= SEGMENT_WAIT_MS) break;
+      if (noted || waited >= segmentWaitMs) break;
       await new Promise((resolve) => setTimeout(resolve, SEGMENT_POLL_MS).unref());
     }
-    const [channel, device] = (noted ?? "").split("\n");
-    return {
-      channel: channel || CHANNEL_DIRECT,
-      device: isDeviceClass(device) ? device : "larger",
-    };
+    return segmentOfNote(noted);
   }
 
-  /** Counts these events of a session, each once whoever saw it first. */
+  /** Counts these events of a session, each once whoever saw it first; under `known`, when given. */
   async function count(
     session: { id: string; campaign: string },
     events: readonly (readonly [FormStep, FormReason])[],
+    known?: Segment,
   ): Promise<void> {
     if (!session.campaign || events.length === 0) return;
     const marks = await deps.counters.add(
@@ -88,7 +103,7 @@ export function createFormOutcomes(deps: {
     );
     const fresh = events.filter((_, index) => marks[index]!.points === 1);
     if (fresh.length === 0) return;
-    const { channel, device } = await segmentOf(session.id);
+    const { channel, device } = known ?? (await segmentOf(session.id));
     const hour = Math.floor(now() / HOUR_MS);
     const counts: FormStepCount[] = fresh.map(([step, reason]) => ({
       campaign: session.campaign,
@@ -114,32 +129,44 @@ export function createFormOutcomes(deps: {
     },
     /**
      * A gift of the session, as recorded: charged, a thank-you; declined or failed, its reason; a
-     * Pending gift is a gift sent until it settles.
+     * Pending gift is a gift sent until it settles, its channel and device noted where whoever
+     * settles it reads them (a proxy, or `givekit reconcile` beside one).
      */
-    donation: (
+    donation: async (
       session: { id: string; campaign: string },
       state: AttemptState | "not_sent",
       code?: string | null,
     ) => {
       const reason = state === "declined" ? "declined" : code ? outcomeReason(code as ErrorCode) : null;
-      return count(session, [
+      await count(session, [
         ["sent", "reached"],
         ...(state === "succeeded" ? [["thanks", "reached"] as const] : []),
         ...(reason && state !== "succeeded" ? [["sent", reason] as const] : []),
       ]);
+      if ((state === "unknown" || state === "sending") && session.campaign) {
+        const { channel, device } = await segmentOf(session.id);
+        await deps.counters.remember(pendingKey(session.id), `${channel}\n${device}`, FORM_MARK_MS);
+      }
     },
     /**
      * A Pending gift of the session settled (the reconciler found what became of it): charged, a
-     * thank-you; declined or failed, a decline; not charged at all, the upstream's failure. Its
-     * gift sent was counted when it was answered Pending; the session's marks keep each once.
+     * thank-you; declined or failed, a decline; not charged at all, the upstream's failure; under
+     * the channel and device its Pending note keeps. Its gift sent was counted when its card
+     * reached the proxy. Each once: a proxy's marks keep it so, and between a proxy and the
+     * command, the settling itself (one run settles an attempt).
      */
-    settled: (session: { id: string; campaign: string }, state: Reconciliation["state"]) =>
-      count(session, [
-        ["sent", "reached"],
-        state === "succeeded"
-          ? ["thanks", "reached"]
-          : ["sent", state === "not_charged" ? "upstream_error" : "declined"],
-      ]),
+    settled: async (session: { id: string; campaign: string }, state: Reconciliation["state"]) => {
+      const pending = await deps.counters.recall(pendingKey(session.id)).catch(() => null);
+      await count(
+        session,
+        [
+          state === "succeeded"
+            ? ["thanks", "reached"]
+            : ["sent", state === "not_charged" ? "upstream_error" : "declined"],
+        ],
+        pending === null ? undefined : segmentOfNote(pending),
+      );
+    },
   };
 }
 

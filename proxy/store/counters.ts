@@ -126,14 +126,20 @@ export function withFallback(shared: Counters, fallback: Counters = memoryCounte
   };
 }
 
-/** The notes kept where the command line reads them: the breakers open, the venues let through. */
-export const SHARED_NOTE_PREFIXES = ["breaker:", "breaker-allow:"] as const;
+/**
+ * A form session's channel and device while its gift is Pending (proxy/dashboard/form-outcomes.ts),
+ * for whoever settles the gift, `givekit reconcile` included.
+ */
+export const PENDING_FORM_NOTE_PREFIX = "form-pending:";
+
+/** The notes kept where the command line reads them: the breakers open, the venues let through, the Pending gifts' channels. */
+export const SHARED_NOTE_PREFIXES = ["breaker:", "breaker-allow:", PENDING_FORM_NOTE_PREFIX] as const;
 const isShared = (key: string) => SHARED_NOTE_PREFIXES.some((prefix) => key.startsWith(prefix));
 
 /**
- * One proxy's counters (SQLite) whose breaker and allowance notes live in the store's shared
- * notes, so `givekit defence status/allow` and the dashboard see and change them beside it; the
- * counts themselves stay in memory.
+ * One proxy's counters (SQLite) whose breaker, allowance and Pending gifts' notes live in the
+ * store's shared notes, so `givekit defence status/allow`, `givekit reconcile` and the dashboard
+ * see and change them beside it; the counts themselves stay in memory.
  *
  * @example
  * const counters = withSharedNotes(memoryCounters(), store.sharedNotes);

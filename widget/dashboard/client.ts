@@ -45,6 +45,7 @@ const WORDS = {
     devices: "By device",
     device: "Device",
     shown: "Forms shown",
+    sent: "Gifts sent",
     thanked: "Gifts thanked",
     finished: "Finished",
     health: "Health",
@@ -155,6 +156,7 @@ const WORDS = {
     devices: "Por dispositivo",
     device: "Dispositivo",
     shown: "Formularios mostrados",
+    sent: "Donativos enviados",
     thanked: "Donativos agradecidos",
     finished: "Terminaron",
     health: "Estado",
@@ -274,20 +276,41 @@ function svg(name: string, attributes: Record<string, string | number>, text?: s
   return node;
 }
 
-/** A table: its caption, head and rows, every cell text. */
-function table(caption: string, head: string[], rows: string[][]): HTMLElement {
+/**
+ * A table: its caption, head and rows, every cell text. A `stacked` one becomes a card per row in
+ * a narrow panel, each figure beside its column's name (dashboard.css): nothing to scroll sideways.
+ */
+function table(caption: string, head: string[], rows: string[][], stacked = false): HTMLElement {
   const thead = el("thead", null, undefined, el("tr", null, undefined, ...head.map((h) => el("th", h))));
   for (const th of thead.querySelectorAll("th")) th.scope = "col";
+  const cellOf = (text: string, column: number) => {
+    if (column === 0) return rowHead(text);
+    const td = el("td", text);
+    if (stacked) td.dataset.label = head[column] ?? "";
+    return td;
+  };
   const body = el(
     "tbody",
     null,
     undefined,
-    ...rows.map((row) =>
-      el("tr", null, undefined, ...row.map((cell, i) => (i === 0 ? rowHead(cell) : el("td", cell)))),
-    ),
+    ...rows.map((row) => el("tr", null, undefined, ...row.map(cellOf))),
   );
+  const tableEl = el("table", null, stacked ? "stacked" : undefined, el("caption", caption), thead, body);
+  // Drawn as blocks in a narrow panel, it keeps its table's roles for a screen reader (Safari drops
+  // a table's semantics with its display; Chromium keeps them).
+  if (stacked) {
+    tableEl.setAttribute("role", "table");
+    for (const [selector, role] of [
+      ["tr", "row"],
+      ["thead th", "columnheader"],
+      ["tbody th", "rowheader"],
+      ["td", "cell"],
+      ["thead, tbody", "rowgroup"],
+    ] as const)
+      for (const node of tableEl.querySelectorAll(selector)) node.setAttribute("role", role);
+  }
   // A wide table scrolls inside its panel: the region takes the keyboard's focus to scroll it.
-  const region = el("div", null, "scroll", el("table", null, undefined, el("caption", caption), thead, body));
+  const region = el("div", null, "scroll", tableEl);
   region.tabIndex = 0;
   region.setAttribute("role", "region");
   region.setAttribute("aria-label", caption);
@@ -374,11 +397,14 @@ function orNone(names: string[]): string {
   return names.join(", ") || words.none;
 }
 
+/** A channel's or device's forms shown, gifts sent, thanked and declined (the proxy's own counts), and the share finished. */
 function segmentRows(list: Segment[], names: Record<string, string> = {}): string[][] {
   return list.map((s) => [
     names[s.name] ?? s.name,
     whole.format(s.shown),
+    whole.format(s.sent),
     whole.format(s.thanked),
+    whole.format(s.declined),
     percent.format(s.shareFinished),
   ]);
 }
@@ -536,17 +562,24 @@ function draw(data: DashboardData): void {
     ),
     csvLink("funnel", params),
   );
-  const segmentHead = (first: string) => [first, words.shown, words.thanked, words.finished];
+  const segmentHead = (first: string) => [
+    first,
+    words.shown,
+    words.sent,
+    words.thanked,
+    words.declined,
+    words.finished,
+  ];
   const channels = panel(
     "panel",
     words.channels,
-    table(words.channels, segmentHead(words.channel), segmentRows(data.channels)),
+    table(words.channels, segmentHead(words.channel), segmentRows(data.channels), true),
     csvLink("channels", params),
   );
   const devices = panel(
     "panel",
     words.devices,
-    table(words.devices, segmentHead(words.device), segmentRows(data.devices, words.deviceNames)),
+    table(words.devices, segmentHead(words.device), segmentRows(data.devices, words.deviceNames), true),
     csvLink("devices", params),
   );
   const h = data.health;

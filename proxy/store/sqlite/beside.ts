@@ -2,7 +2,8 @@
  * The SQLite database opened beside a running proxy, for the `givekit` command line: no data
  * directory lock (the proxy holds it), no migration (the proxy's own), read-only unless the
  * command writes. WAL lets it read while the proxy writes; its few writes (the reconciler's
- * leases and resolutions) are single conditional statements, which SQLite serializes.
+ * leases and resolutions, a settled gift's funnel counts) are single conditional statements or
+ * short transactions, which SQLite serializes.
  */
 import { existsSync } from "node:fs";
 import { openSqlite } from "../../../sqlite/open";
@@ -40,6 +41,7 @@ export type CliStore = Pick<
   | "dashboardGeneration"
   | "revokeDashboard"
   | "sharedNotes"
+  | "addFormCounts"
 >;
 
 /**
@@ -105,6 +107,11 @@ export function openSqliteBeside(dataDir: string, options: { readonly: boolean }
       async notesUnder(prefix) {
         return notes.notesUnder(prefix, Date.now());
       },
+    },
+    async addFormCounts(counts, channelCap) {
+      // One writer at a time (an immediate transaction), so the channels' cap holds beside the proxy.
+      if (counts.length > 0)
+        await whenFree(db, () => db.transaction(() => dashboard.add(counts, channelCap)).immediate());
     },
     async dashboardGeneration() {
       return dashboard.generation();

@@ -184,32 +184,60 @@ describe.each(["sqlite", "postgres"] as const)("a Pending gift's outcome on %s",
   }, 60_000);
 });
 
-describe("a Pending gift settled by givekit reconcile beside proxies on PostgreSQL", () => {
-  // No reconciler on a timer: the command's run is the one that settles it, and counts it in the
-  // funnel through the counters it shares with the proxies.
-  const ctx = useStack({
-    proxy: {
-      store: "postgres",
-      env: { GIVEKIT_SIGNING_SECRET: SECRET, UPSTREAM_TIMEOUT_MS: "1500", GIVEKIT_RECONCILE_INTERVAL_S: "0" },
-    },
-  });
-  const { beacon, formSession, gift, funnel, cliEnv } = funnelKit(ctx, "postgres");
+describe.each(["sqlite", "postgres"] as const)(
+  "Pending gifts settled by givekit reconcile beside a proxy on %s",
+  (store) => {
+    // No reconciler on a timer: the command's run is the one that settles them, and counts them in
+    // the funnel (PostgreSQL: through the counters it shares with the proxies; SQLite: through the
+    // Pending gifts' notes the proxy keeps in the data directory's database).
+    const ctx = useStack({
+      proxy: {
+        store,
+        env: {
+          GIVEKIT_SIGNING_SECRET: SECRET,
+          UPSTREAM_TIMEOUT_MS: "1500",
+          GIVEKIT_RECONCILE_INTERVAL_S: "0",
+        },
+      },
+    });
+    const { beacon, formSession, gift, funnel, cliEnv } = funnelKit(ctx, store);
 
-  it("its thank-you is counted once, under its channel, by the run that settled it", async () => {
-    const giver = await formSession();
-    expect((await beacon(giver, reached("shown", "amount", "details", "card"))).status).toBe(204);
-    const pending = await gift(giver, CARDS.ok, randomUUID(), { amount: "777.77" });
-    expect(pending.status).toBe(202);
-    expect(await funnel()).toMatchObject({ sent: 1, thanks: 0 });
+    it("their thank-you and decline are counted once, under their channels, by the run that settled them", async () => {
+      const giver = await formSession();
+      const refused = await formSession();
+      expect((await beacon(giver, reached("shown", "amount", "details", "card"))).status).toBe(204);
+      expect(
+        (await beacon(refused, reached("shown", "amount", "details", "card"), "newsletter")).status,
+      ).toBe(204);
+      const pending = await Promise.all([
+        gift(giver, CARDS.ok, randomUUID(), { amount: "777.77" }),
+        gift(refused, CARDS.declined, randomUUID(), { amount: "777.77" }),
+      ]);
+      expect(pending.map((reply) => reply.status)).toEqual([202, 202]);
+      expect(await funnel()).toMatchObject({ sent: 2, thanks: 0, declined: 0 });
 
-    const run = await givekit(["reconcile"], cliEnv());
-    expect(run.out).toContain(`${pending.json.donation.reference}: succeeded`);
-    expect((await collected(ctx.sandbox, "HOPE")).map((row) => row.amount)).toEqual(["777.77"]);
-    const counted = await funnel();
-    expect(counted).toMatchObject({ sent: 1, thanks: 1, declined: 0 });
-    expect(counted.channels.find((c) => c.name === "spring-gala")).toMatchObject({ sent: 1, thanked: 1 });
-    // A second run finds nothing unknown, and counts nothing again.
-    expect((await givekit(["reconcile"], cliEnv())).out).toContain("0 unknown attempt(s) looked up.");
-    expect(await funnel()).toMatchObject({ sent: 1, thanks: 1 });
-  }, 60_000);
-});
+      const run = await givekit(["reconcile"], cliEnv());
+      expect(run.out).toContain(`${pending[0]!.json.donation.reference}: succeeded`);
+      expect(run.out).toContain(`${pending[1]!.json.donation.reference}: declined`);
+      expect((await collected(ctx.sandbox, "HOPE")).map((row) => row.amount)).toEqual(["777.77"]);
+      const declinedRows = await ctx.sandbox.transactions({ keyword: "HOPE", status: "declined" });
+      expect(declinedRows.map((row) => row.amount)).toEqual(["777.77"]);
+      const counted = await funnel();
+      expect(counted).toMatchObject({ sent: 2, thanks: 1, declined: 1 });
+      expect(counted.channels.find((c) => c.name === "spring-gala")).toMatchObject({
+        sent: 1,
+        thanked: 1,
+        declined: 0,
+      });
+      expect(counted.channels.find((c) => c.name === "newsletter")).toMatchObject({
+        sent: 1,
+        thanked: 0,
+        declined: 1,
+      });
+      // A second run finds nothing unknown, and counts nothing again; nor does a beacon claiming it.
+      expect((await givekit(["reconcile"], cliEnv())).out).toContain("0 unknown attempt(s) looked up.");
+      expect((await beacon(giver, reached("thanks"))).status).toBe(204);
+      expect(await funnel()).toMatchObject({ sent: 2, thanks: 1, declined: 1 });
+    }, 60_000);
+  },
+);
