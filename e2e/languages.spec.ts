@@ -115,6 +115,34 @@ for (const [locale, frame] of [
   });
 }
 
+test("e-mail, phone and amount fields read left to right in Arabic, at the end of the line as the fields around them; at the start in English", async ({
+  page,
+  hostUrl,
+}) => {
+  // Computed as written: `end` is the right in a field read left to right.
+  for (const [locale, align] of [
+    ["ar", "end"],
+    ["en", "start"],
+  ] as const) {
+    const t = (await bundledMessages(locale)) as Messages;
+    await page.goto(`${hostUrl}/languages.html?locale=${locale}`);
+    const donate = donateOf(page);
+    await donate.getByRole("radio", { name: t.donate.otherAmount }).check();
+    const fields = [
+      donate.getByLabel(t.donate.otherAmountLabel),
+      donate.getByLabel(t.donateLater.email),
+      page.locator("givekit-optin").getByLabel(t.optin.mobileLabel),
+    ];
+    for (const field of fields) {
+      const style = await field.evaluate((input) => {
+        const { direction, textAlign } = getComputedStyle(input);
+        return [direction, textAlign];
+      });
+      expect(style, `${locale}: ${await field.getAttribute("type")}`).toEqual(["ltr", align]);
+    }
+  }
+});
+
 test("a language switch mid-form: the card frame's labels in the new language, the card number typed in it kept", async ({
   page,
   hostUrl,
