@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import { preact } from "@preact/preset-vite";
@@ -68,47 +68,31 @@ const CATALOG_VERSION = (() => {
   return hash.digest("base64url").slice(0, 8);
 })();
 
-/** Each element build's code version (codeVersion()), by build: its chunks' names end with it. */
-const CODE_VERSIONS = new Map<string, string>();
+/** Every file under `dir`, its folders' too, in a stable order. */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]))
+    .toSorted();
 
 /**
- * An element build's chunks (its own and its lazy parts: the rest of the form, the extras, the
- * language switch, a page's own words) named by one version, a hash of every module the build
- * bundles as transformed, its name, this file and the lockfile, rather than each by its own hash: the
- * element's chunk names its lazy parts by address, and nine random names cost it 0.07 KB of
- * Brotli where one repeated costs a few bytes. A change to any module of the build renames them
- * all (each is cached for a year by its name: proxy/routes/widget.ts).
+ * The element chunks' version, in their file names (assets/NAME-VERSION.js, and their lazy parts'
+ * assets/PART-BVERSION.js, B their build's initial): a hash of every source an element build can
+ * read (widget/ and contract/ but their tests and notes), this file and the lockfile, rather
+ * than each chunk by its own hash. The donate chunk names its lazy parts by address (the rest of
+ * the form, the extras, the language switch, a page's own words), and widget.js names every
+ * element's chunk: nine and seven random names cost them about 0.1 KB and 0.04 KB of Brotli,
+ * where one repeated costs a few bytes. A change to any of those sources renames every element
+ * chunk (each cached for a year by its name: proxy/routes/widget.ts).
  */
-function codeVersion(): Plugin {
-  /** Each build's modules' hashes, by id (relative, so a checkout's place does not count). */
-  const builds = new Map<string, Map<string, string>>();
-  return {
-    name: "givekit:code-version",
-    apply: "build",
-    enforce: "post",
-    applyToEnvironment: (environment) => environment.name in ELEMENT_CHUNKS,
-    buildStart() {
-      builds.set(this.environment.name, new Map());
-    },
-    transform(code, id) {
-      const modules = builds.get(this.environment.name)!;
-      modules.set(relative(process.cwd(), id), createHash("sha256").update(code).digest("base64url"));
-      return null;
-    },
-    buildEnd() {
-      const name = this.environment.name;
-      // With this file and the lockfile: how the build bundles and minifies changes the chunks too.
-      const hash = createHash("sha256").update(name);
-      for (const file of ["vite.config.ts", "package-lock.json"]) hash.update(readFileSync(file));
-      for (const [id, code] of [...builds.get(name)!].toSorted(([a], [b]) => (a < b ? -1 : 1)))
-        hash.update(id).update(code);
-      CODE_VERSIONS.set(name, hash.digest("base64url").slice(0, 8));
-    },
-  };
-}
-
-/** The file an element build's chunk is written to: its name and its build's version (codeVersion()). */
-const versionedChunk = (build: string) => () => `assets/[name]-${CODE_VERSIONS.get(build)!}.js`;
+const CODE_VERSION = (() => {
+  const hash = createHash("sha256");
+  const sources = [...filesUnder("widget"), ...filesUnder("contract")].filter(
+    (file) => !/\.test\.tsx?$|\.md$/.test(file),
+  );
+  for (const file of [...sources, "vite.config.ts", "package-lock.json"])
+    hash.update(file).update(readFileSync(file));
+  return hash.digest("base64url").slice(0, 8);
+})();
 
 const widgetBuild = (options: BuildEnvironmentOptions): BuildEnvironmentOptions => ({
   outDir: WIDGET_DIR,
@@ -383,7 +367,6 @@ export default defineConfig({
     classicJsx(),
     plainDynamicImports(),
     pluralInEachCatalog(),
-    codeVersion(),
     placeFrameHtml(),
     elementChunkNames(),
     precompress(),
@@ -461,8 +444,11 @@ export default defineConfig({
                 // The element's code and its lazy parts by their build's version; its catalogs by
                 // theirs, as widget.js names them.
                 entryFileNames: (chunk) =>
-                  chunk.name === name ? versionedChunk(name)() : `assets/[name]-${CATALOG_VERSION}.js`,
-                chunkFileNames: versionedChunk(name),
+                  chunk.name === name
+                    ? `assets/[name]-${CODE_VERSION}.js`
+                    : `assets/[name]-${CATALOG_VERSION}.js`,
+                // A part two builds both have (the rest of the form, in donate's and all's) is a file each.
+                chunkFileNames: `assets/[name]-${name[0]}${CODE_VERSION.slice(1)}.js`,
               },
             },
           }),
