@@ -8,6 +8,7 @@ import { preact } from "@preact/preset-vite";
 import { defineConfig, type BuildEnvironmentOptions, type Plugin } from "vite";
 import { BROTLI_QUALITY, GZIP_LEVEL, isSiblingName } from "./http/precompressed";
 import { LOCALES } from "./contract/locales";
+import type { ChunkTable } from "./widget/loader";
 
 /**
  * `vite build` builds these, one Vite environment each, in this order:
@@ -304,10 +305,19 @@ function elementChunkNames(): Plugin {
       if (chunkImports[name]) Object.assign(chunkImports[name].laterMessages, laterEntries);
     },
     resolveId: (id) => (id === ELEMENT_CHUNKS_MODULE ? resolved : null),
-    // widget.js's table: the catalogs' files it names by their version (the full list is chunks.json's).
+    // widget.js's table: the chunks and catalogs it names by their versions (the files are chunks.json's).
     load: (id) => {
       if (id !== resolved) return null;
-      const { messages: _files, ...chunks } = table();
+      const { elements, all } = table();
+      const named = [...Object.entries(elements), ["all", all] as const].every(
+        ([key, file]) => file === `assets/${key.replace("givekit-", "")}-${CODE_VERSION}.js`,
+      );
+      if (!named) throw new Error("An element chunk is not named by CODE_VERSION, as widget.js names it.");
+      const chunks: ChunkTable = {
+        elements: Object.keys(elements),
+        version: CODE_VERSION,
+        catalogs: CATALOG_VERSION,
+      };
       return `export default ${JSON.stringify(chunks)};`;
     },
   };
