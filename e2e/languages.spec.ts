@@ -161,6 +161,23 @@ test("a language switch mid-form: the card frame's labels in the new language, t
   await expect(card.getByText(frameEn.number, { exact: true })).toHaveCount(0);
 });
 
+test("a page that sets the element's locale by script: the form and its card frame in the new language, the card number typed kept", async ({
+  page,
+  hostUrl,
+}) => {
+  await page.goto(`${hostUrl}/languages.html?locale=en`);
+  const donate = donateOf(page);
+  const card = donate.locator("iframe").contentFrame();
+  await card.getByLabel(frameEn.number).fill(CARD.number);
+  const typed = await card.getByLabel(frameEn.number).inputValue();
+  await page.locator("givekit-donate").evaluate((element) => element.setAttribute("locale", "vi"));
+  const vi = (await bundledMessages("vi")) as Messages;
+  await expect(donate.getByRole("heading", { level: 2, name: vi.donate.heading })).toBeVisible();
+  await expect(card.locator("html")).toHaveAttribute("lang", "vi");
+  await expect(card.getByLabel(frameVi.number)).toHaveValue(typed);
+  await expect(card.getByText(frameEn.number, { exact: true })).toHaveCount(0);
+});
+
 test("a page's own words per language (window.givekitMessages): shown in their language, an unknown key one console warning", async ({
   page,
   hostUrl,
