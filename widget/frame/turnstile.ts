@@ -78,10 +78,10 @@ export async function solveChallenge(
       clear();
       finish();
     };
-    const draw = (language: string) => {
+    const draw = (tag: string) => {
       id = api.render(container, {
         sitekey: challenge.site_key,
-        language,
+        language: tag,
         // As wide as the frame, which a narrow page makes narrower than Turnstile's usual 300 px.
         size: "flexible",
         callback: (token) => done(() => resolve(token)),
