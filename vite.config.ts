@@ -8,6 +8,7 @@ import { preact } from "@preact/preset-vite";
 import { defineConfig, type BuildEnvironmentOptions, type Plugin } from "vite";
 import { BROTLI_QUALITY, GZIP_LEVEL, isSiblingName } from "./http/precompressed";
 import { LOCALES } from "./contract/locales";
+import type { ChunkTable } from "./widget/loader";
 
 /**
  * `vite build` builds these, one Vite environment each, in this order:
@@ -65,6 +66,32 @@ const CATALOG_VERSION = (() => {
           .map((file) => join(source, file));
     for (const file of files) hash.update(file).update(readFileSync(file));
   }
+  return hash.digest("base64url").slice(0, 8);
+})();
+
+/** Every file under `dir`, its folders' too, in a stable order. */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]))
+    .toSorted();
+
+/**
+ * The element chunks' version, in their file names (assets/NAME-VERSION.js, and their lazy parts'
+ * assets/PART-BVERSION.js, B their build's initial): a hash of every source an element build can
+ * read (widget/ and contract/ but their tests and notes), this file and the lockfile, rather
+ * than each chunk by its own hash. The donate chunk names its lazy parts by address (the rest of
+ * the form, the extras, the language switch, a page's own words), and widget.js names every
+ * element's chunk: nine and seven random names cost them about 0.1 KB and 0.04 KB of Brotli,
+ * where one repeated costs a few bytes. A change to any of those sources renames every element
+ * chunk (each cached for a year by its name: proxy/routes/widget.ts).
+ */
+const CODE_VERSION = (() => {
+  const hash = createHash("sha256");
+  const sources = [...filesUnder("widget"), ...filesUnder("contract")].filter(
+    (file) => !/\.test\.tsx?$|\.md$/.test(file),
+  );
+  for (const file of [...sources, "vite.config.ts", "package-lock.json"])
+    hash.update(file).update(readFileSync(file));
   return hash.digest("base64url").slice(0, 8);
 })();
 
@@ -278,10 +305,19 @@ function elementChunkNames(): Plugin {
       if (chunkImports[name]) Object.assign(chunkImports[name].laterMessages, laterEntries);
     },
     resolveId: (id) => (id === ELEMENT_CHUNKS_MODULE ? resolved : null),
-    // widget.js's table: the catalogs' files it names by their version (the full list is chunks.json's).
+    // widget.js's table: the chunks and catalogs it names by their versions (the files are chunks.json's).
     load: (id) => {
       if (id !== resolved) return null;
-      const { messages: _files, ...chunks } = table();
+      const { elements, all } = table();
+      const named = [...Object.entries(elements), ["all", all] as const].every(
+        ([key, file]) => file === `assets/${key.replace("givekit-", "")}-${CODE_VERSION}.js`,
+      );
+      if (!named) throw new Error("An element chunk is not named by CODE_VERSION, as widget.js names it.");
+      const chunks: ChunkTable = {
+        elements: Object.keys(elements),
+        version: CODE_VERSION,
+        catalogs: CATALOG_VERSION,
+      };
       return `export default ${JSON.stringify(chunks)};`;
     },
   };
@@ -415,10 +451,14 @@ export default defineConfig({
               preserveEntrySignatures: "allow-extension",
               output: {
                 format: "es",
-                // The element's code by its hash; its catalogs by their version, as widget.js names them.
+                // The element's code and its lazy parts by their build's version; its catalogs by
+                // theirs, as widget.js names them.
                 entryFileNames: (chunk) =>
-                  chunk.name === name ? "assets/[name]-[hash].js" : `assets/[name]-${CATALOG_VERSION}.js`,
-                chunkFileNames: "assets/[name]-[hash].js",
+                  chunk.name === name
+                    ? `assets/[name]-${CODE_VERSION}.js`
+                    : `assets/[name]-${CATALOG_VERSION}.js`,
+                // A part two builds both have (the rest of the form, in donate's and all's) is a file each.
+                chunkFileNames: `assets/[name]-${name[0]}${CODE_VERSION.slice(1)}.js`,
               },
             },
           }),

@@ -20,22 +20,27 @@ export const LOCALES = [
 ] as const;
 export type Locale = (typeof LOCALES)[number];
 
-/** A BCP 47 tag, as `lang` and `locale` hold one: "fr", "pt-BR", "zh-Hant-TW". */
-const TAG = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i;
-
 /**
  * The language givekit speaks for a tag, regional variants falling back to their language
  * ("fr-CA" → "fr", "pt" → "pt-BR", "zh-TW" → "zh-Hant", "zh-CN" → "zh-Hans", "fil" → "tl"),
- * or null for a language it does not speak or a malformed tag.
+ * or null for a language it does not speak or a malformed tag (one Intl.Locale refuses: the
+ * browser's own reading of BCP 47, rather than a pattern of ours in every page's widget.js).
  */
 export function matchLocale(tag: string | null | undefined): Locale | null {
-  const value = tag?.trim().toLowerCase();
-  if (!value || !TAG.test(value)) return null;
-  const language = value.split("-")[0]!;
-  if (language === "zh") return /-(hant|tw|hk|mo)\b/.test(value) ? "zh-Hant" : "zh-Hans";
-  return language === "pt"
-    ? "pt-BR"
-    : language === "fil"
-      ? "tl"
-      : (LOCALES.find((locale) => locale === language) ?? null);
+  try {
+    const parsed = new Intl.Locale(tag!.trim());
+    const { language } = parsed;
+    // Chinese by its script, given or likely for the region ("zh-TW" is written in Traditional).
+    const locale =
+      language === "zh"
+        ? `zh-${parsed.maximize().script}`
+        : language === "pt"
+          ? "pt-BR"
+          : language === "fil"
+            ? "tl"
+            : language;
+    return LOCALES.find((known) => known === locale) ?? null;
+  } catch {
+    return null;
+  }
 }

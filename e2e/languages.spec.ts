@@ -115,6 +115,34 @@ for (const [locale, frame] of [
   });
 }
 
+test("e-mail, phone and amount fields read left to right in Arabic, at the end of the line as the fields around them; at the start in English", async ({
+  page,
+  hostUrl,
+}) => {
+  // Computed as written: `end` is the right in a field read left to right.
+  for (const [locale, align] of [
+    ["ar", "end"],
+    ["en", "start"],
+  ] as const) {
+    const t = (await bundledMessages(locale)) as Messages;
+    await page.goto(`${hostUrl}/languages.html?locale=${locale}`);
+    const donate = donateOf(page);
+    await donate.getByRole("radio", { name: t.donate.otherAmount }).check();
+    const fields = [
+      donate.getByLabel(t.donate.otherAmountLabel),
+      donate.getByLabel(t.donateLater.email),
+      page.locator("givekit-optin").getByLabel(t.optin.mobileLabel),
+    ];
+    for (const field of fields) {
+      const style = await field.evaluate((input) => {
+        const { direction, textAlign } = getComputedStyle(input);
+        return [direction, textAlign];
+      });
+      expect(style, `${locale}: ${await field.getAttribute("type")}`).toEqual(["ltr", align]);
+    }
+  }
+});
+
 test("a language switch mid-form: the card frame's labels in the new language, the card number typed in it kept", async ({
   page,
   hostUrl,
@@ -130,6 +158,23 @@ test("a language switch mid-form: the card frame's labels in the new language, t
   // Read inside the frame: the label is Vietnamese's and the number is still the one typed.
   await expect(card.getByLabel(frameVi.number)).toHaveValue(typed);
   await expect(card.getByText(frameVi.expiryHint)).toBeVisible();
+  await expect(card.getByText(frameEn.number, { exact: true })).toHaveCount(0);
+});
+
+test("a page that sets the element's locale by script: the form and its card frame in the new language, the card number typed kept", async ({
+  page,
+  hostUrl,
+}) => {
+  await page.goto(`${hostUrl}/languages.html?locale=en`);
+  const donate = donateOf(page);
+  const card = donate.locator("iframe").contentFrame();
+  await card.getByLabel(frameEn.number).fill(CARD.number);
+  const typed = await card.getByLabel(frameEn.number).inputValue();
+  await page.locator("givekit-donate").evaluate((element) => element.setAttribute("locale", "vi"));
+  const vi = (await bundledMessages("vi")) as Messages;
+  await expect(donate.getByRole("heading", { level: 2, name: vi.donate.heading })).toBeVisible();
+  await expect(card.locator("html")).toHaveAttribute("lang", "vi");
+  await expect(card.getByLabel(frameVi.number)).toHaveValue(typed);
   await expect(card.getByText(frameEn.number, { exact: true })).toHaveCount(0);
 });
 

@@ -14,9 +14,11 @@ const UNTIL_IT_WORKS = 20 * KB;
  * 20.10 KB, the first step's code at 19.91 KB and the campaign's answer 0.20 KB: see
  * scripts/size.ts's GUARDS; then 20.91 KB on 2026-12-06: the form chooses its language and reads
  * right to left, issue 54; 20.80 KB on 2026-12-07, an English chunk carrying no list of languages
- * and a smaller chooser): the test fails past this, a regression, and says the target is missed.
+ * and a smaller chooser; 20.67-20.73 KB later that day, the element chunks named by one version,
+ * which moves Brotli ±0.05 KB by its characters alone: scripts/size.ts): the test fails past
+ * this, a regression, and says the target is missed.
  */
-const GUARD = 20.85 * KB;
+const GUARD = 20.8 * KB;
 
 /** What the form needs before it works: the loader, the donate chunk, its English words, the campaign. */
 const NEEDED_FIRST = [
@@ -74,7 +76,7 @@ const sum = (transfers: Transfer[], part: "body" | "headers") =>
   transfers.reduce((total, transfer) => total + transfer[part], 0);
 const kb = (bytes: number) => `${(bytes / KB).toFixed(2)} KB`;
 
-test("a donate page in English works after 20 KB from the proxy (the target; 20.85 KB the guard), encoded bodies on the wire", async ({
+test("a donate page in English works after 20 KB from the proxy (the target; 20.8 KB the guard), encoded bodies on the wire", async ({
   page,
   hostUrl,
   proxyServer,

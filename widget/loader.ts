@@ -44,10 +44,13 @@ interface ElementChunk {
 
 /** Where the chunks are, relative to widget.js: written by the build (vite.config.ts). */
 export interface ChunkTable {
-  /** Each element's tag → the chunk with its code alone. */
-  elements: Record<string, string>;
-  /** Every element in one chunk: smaller than two alone, each bringing its own Preact and zod. */
-  all: string;
+  /**
+   * The elements' tags: `<givekit-NAME>`'s code alone is assets/NAME-VERSION.js, and every
+   * element's together (smaller than two alone, each bringing its own Preact) assets/all-VERSION.js.
+   */
+  elements: string[];
+  /** The chunks' version (vite.config.ts's CODE_VERSION). */
+  version: string;
   /**
    * The catalogs' version: each chunk's catalog in a language (what its elements say, and no
    * more) is assets/NAME-LOCALE-VERSION.js beside it (vite.config.ts).
@@ -59,14 +62,20 @@ export interface ChunkTable {
  * @param base the URL widget.js was loaded from
  * @example
  * watchForElements({
- *   elements: { "givekit-donate": "assets/donate-1a2b.js" },
- *   all: "assets/all-3c4d.js",
+ *   elements: ["givekit-donate", "givekit-optin"], // assets/donate-1a2b3c4d.js, assets/all-1a2b3c4d.js…
+ *   version: "1a2b3c4d",
  *   catalogs: "5e6f7a8b", // assets/donate-en-5e6f7a8b.js, assets/all-es-5e6f7a8b.js…
  * }, script.src);
  */
 export function watchForElements(chunks: ChunkTable, base: string): void {
   const proxyOrigin = new URL(base).origin;
-  const waiting = new Map(Object.entries(chunks.elements));
+  /** A chunk's file (its key a tag, or "all"), or its catalog's in `locale`, by the versions. */
+  const fileOf = (key: string, locale?: string) =>
+    new URL(
+      `assets/${key.replace("givekit-", "")}-${locale ? `${locale}-${chunks.catalogs}` : chunks.version}.js`,
+      base,
+    ).href;
+  const waiting = new Set(chunks.elements);
   const observer = new MutationObserver((records) => {
     for (const record of records)
       for (const node of record.addedNodes) if (node instanceof Element) load(node);
@@ -76,7 +85,7 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
   function catalogsOf(key: string): Catalogs {
     const requests = new Map<string, Promise<unknown>>();
     return (locale) => {
-      const url = new URL(`assets/${key.replace("givekit-", "")}-${locale}-${chunks.catalogs}.js`, base).href;
+      const url = fileOf(key, locale);
       let request = requests.get(url);
       if (!request) {
         request = import(/* @vite-ignore */ url).then((module: { messages: unknown }) => module.messages);
@@ -129,14 +138,12 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
   }
 
   const need: NeedElement = (tag, locale) => {
-    const file = waiting.get(tag);
-    if (file) fetchChunk(tag, file, [tag], [locale]);
+    if (waiting.has(tag)) fetchChunk(tag, [tag], [locale]);
   };
 
   /** Fetches a chunk, and beside it (not after it) its catalog in the languages its elements ask for. */
   function fetchChunk(
     key: string,
-    file: string,
     tags: string[],
     locales: string[] = [...document.querySelectorAll(tags.join(","))].map(chooseLocale),
   ) {
@@ -144,7 +151,7 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
     if (waiting.size === 0) observer.disconnect();
     const catalogs = catalogsOf(key);
     for (const locale of locales) catalogs(locale).catch(() => undefined);
-    const code = import(/* @vite-ignore */ new URL(file, base).href);
+    const code = import(/* @vite-ignore */ fileOf(key));
     if (tags.includes(DONATE)) startDonateForms();
     code.then(
       (chunk: ElementChunk) => chunk.define(catalogs, need, take, chooseLocale),
@@ -154,11 +161,11 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
 
   /** Loads the code of the elements found in `root` (one chunk for several kinds at once). */
   function load(root: Element | Document) {
-    const found = [...waiting.keys()].filter(
+    const found = [...waiting].filter(
       (tag) => (root instanceof Element && root.localName === tag) || root.querySelector(tag),
     );
-    if (found.length > 1) fetchChunk("all", chunks.all, [...waiting.keys()]);
-    else if (found[0]) fetchChunk(found[0], waiting.get(found[0])!, found);
+    if (found.length > 1) fetchChunk("all", [...waiting]);
+    else if (found[0]) fetchChunk(found[0], found);
   }
 
   observer.observe(document, { childList: true, subtree: true });

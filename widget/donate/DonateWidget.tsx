@@ -12,8 +12,7 @@ import { amountWithinRange, prefill } from "./gift/prefill";
 // Last: widget.js lays modules out in import order, and gzip does best with the message
 // catalogs after the code that reads them rather than ahead of zod (about 0.4 KB).
 import { Fallback } from "../shared/Fallback";
-import { isRtl, messagesFor, type Locale } from "../i18n";
-import { loadLater } from "./load-later";
+import { isRtl, messagesFor } from "../i18n";
 import { LanguageSwitch } from "../shared/LanguageSwitch";
 
 type WidgetProps = DonateProps & { host: HTMLElement };
@@ -90,13 +89,7 @@ class Donation extends Reactive<WidgetProps> {
       >
         {host.getAttribute("locales")?.includes(",") ? (
           <div class="gk-language-room">
-            <LanguageSwitch
-              host={host}
-              locale={locale}
-              label={t.common.language}
-              // A form past its first step has the rest's words: the new language's come first.
-              prepare={(next: Locale) => (t.donateLater ? loadLater(next) : Promise.resolve())}
-            />
+            <LanguageSwitch host={host} locale={locale} label={t.common.language} />
           </div>
         ) : null}
         <h2 id={HEADING_ID} part="heading">

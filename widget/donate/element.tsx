@@ -2,6 +2,7 @@
 import { DonateWidget } from "./DonateWidget";
 import { DONATE_ATTRIBUTES, readDonateAttributes } from "./base/attributes";
 import css from "./donate.css?inline";
+import { loadLater } from "./load-later";
 import { defineGivekitElement } from "../shared/define-element";
 
 /**
@@ -18,5 +19,7 @@ export function defineDonateElement(): void {
     css,
     readAttributes: (get) => readDonateAttributes(get),
     Component: DonateWidget,
+    // The rest of the form's words in the new language (its first step's are the catalog's).
+    prepare: loadLater,
   });
 }

@@ -371,7 +371,8 @@ describe("the card frame's form", () => {
         script_url: "https://challenge.example/api.js",
       },
     });
-    vi.stubGlobal("turnstile", { render: () => "w1", remove: vi.fn<() => void>() });
+    const render = vi.fn<() => string>(() => "w1");
+    vi.stubGlobal("turnstile", { render, remove: vi.fn<() => void>() });
     const { deliver } = setup();
     fillGoodCard();
     deliver({ type: "givekit:tokenize", id: "t-9" });
@@ -379,6 +380,51 @@ describe("the card frame's form", () => {
     deliver({ type: "givekit:locale", locale: "vi" });
     await screen.findByRole("region", { name: frameVi.challengeTitle });
     expect(screen.getByRole("status").textContent).toBe(frameVi.challengeStatus.shown);
+    // Drawn before the test ends, so no later test's Turnstile draws it.
+    await waitFor(() => expect(render).toHaveBeenCalled());
+  });
+
+  it("a Turnstile challenge on screen is drawn again in the new language; its proof answers the same wait", async () => {
+    const challenge = {
+      provider: "turnstile",
+      site_key: "1x-site",
+      script_url: "https://challenge.example/api.js",
+    };
+    const replies = [
+      new Response(JSON.stringify({ code: "challenge_required", challenge }), { status: 403 }),
+      new Response(JSON.stringify({ token: "tok_8", brand: "visa", last4: "4242" }), { status: 201 }),
+    ];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => replies.shift()!),
+    );
+    type DrawOptions = { language: string; callback: (token: string) => void };
+    const draw = vi.fn<(container: HTMLElement, options: DrawOptions) => string>((container, options) => {
+      container.append(Object.assign(document.createElement("button"), { textContent: options.language }));
+      return `w-${options.language}`;
+    });
+    const remove = vi.fn<(id: string) => void>();
+    vi.stubGlobal("turnstile", { render: draw, remove });
+    const { sent, deliver } = setup();
+    fillGoodCard();
+    deliver({ type: "givekit:tokenize", id: "t-10" });
+    await waitFor(() => expect(draw.mock.calls.map(([, options]) => options.language)).toEqual(["en"]));
+    deliver({ type: "givekit:locale", locale: "vi" });
+    await waitFor(() => expect(draw.mock.calls.map(([, options]) => options.language)).toEqual(["en", "vi"]));
+    // The English one taken away, one challenge on screen: the Vietnamese.
+    expect(remove).toHaveBeenCalledWith("w-en");
+    const region = screen.getByRole("region", { name: frameVi.challengeTitle });
+    expect([...region.querySelectorAll("button")].map((button) => button.textContent)).toEqual(["vi"]);
+    draw.mock.calls[1]![1].callback("proof-vi");
+    await waitFor(() =>
+      expect(sent.at(-1)).toEqual({
+        type: "givekit:token",
+        id: "t-10",
+        token: "tok_8",
+        brand: "visa",
+        last4: "4242",
+      }),
+    );
   });
 
   it("speaks Spanish", () => {

@@ -106,11 +106,13 @@ export function mountCardForm(
     } else if (message.type === "givekit:locale") {
       // Labels, hints, errors and the challenge's words in the new language; the state, with what
       // was typed, stays as it is.
-      void wordsIn?.(message.locale).then((next) => {
+      void wordsIn?.(message.locale).then(async (next) => {
         [deps.locale, t] = next;
         relabelCardView(view, t);
         paint();
         measure();
+        // A Turnstile challenge on screen speaks its language only as it draws: drawn again.
+        if (state.challenge === "shown") (await import("./turnstile")).speakChallenge(deps.locale);
       });
     } else if (message.type === "givekit:focus") edits.focusFirstProblem(true);
     // The donor has just come to the card: nothing is wrong yet.

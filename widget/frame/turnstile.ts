@@ -51,6 +51,9 @@ function loadScript(url: string): Promise<TurnstileApi> {
   return loading;
 }
 
+/** The challenge on screen, drawn again in another language by speakChallenge(). */
+let shown: ((language: string) => void) | null = null;
+
 /**
  * Shows the challenge in `container` and resolves with its proof (a single-use token) once the
  * donor passes it; rejects when the script cannot load or the challenge fails or expires.
@@ -66,19 +69,38 @@ export async function solveChallenge(
   const api = await loadScript(challenge.script_url);
   return new Promise<string>((resolve, reject) => {
     let id: string | undefined;
-    const done = (finish: () => void) => {
+    const clear = () => {
       if (id !== undefined) api.remove?.(id);
       container.replaceChildren();
+    };
+    const done = (finish: () => void) => {
+      shown = null;
+      clear();
       finish();
     };
-    id = api.render(container, {
-      sitekey: challenge.site_key,
-      language,
-      // As wide as the frame, which a narrow page makes narrower than Turnstile's usual 300 px.
-      size: "flexible",
-      callback: (token) => done(() => resolve(token)),
-      "error-callback": () => done(() => reject(new Error("challenge failed"))),
-      "expired-callback": () => done(() => reject(new Error("challenge expired"))),
-    });
+    const draw = (tag: string) => {
+      id = api.render(container, {
+        sitekey: challenge.site_key,
+        language: tag,
+        // As wide as the frame, which a narrow page makes narrower than Turnstile's usual 300 px.
+        size: "flexible",
+        callback: (token) => done(() => resolve(token)),
+        "error-callback": () => done(() => reject(new Error("challenge failed"))),
+        "expired-callback": () => done(() => reject(new Error("challenge expired"))),
+      });
+    };
+    shown = (next) => {
+      clear();
+      draw(next);
+    };
+    draw(language);
   });
+}
+
+/**
+ * The challenge on screen, if one is, drawn again in `language` (the donor switched language):
+ * Turnstile takes its language only as it draws. The donor's proof still answers the same wait.
+ */
+export function speakChallenge(language: string): void {
+  shown?.(language);
 }

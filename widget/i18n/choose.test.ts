@@ -27,6 +27,8 @@ describe("matchLocale: regional variants fall back to their language", () => {
     ["zh-TW", "zh-Hant"],
     ["zh-HK", "zh-Hant"],
     ["zh-Hant-TW", "zh-Hant"],
+    ["zh-Hans-HK", "zh-Hans"],
+    [" es-MX ", "es"],
     ["fil-PH", "tl"],
     ["AR", "ar"],
     ["ht-HT", "ht"],

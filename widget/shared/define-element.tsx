@@ -1,5 +1,5 @@
 import { render, type ComponentType } from "preact";
-import { chooseLocale, loadedMessages, loadMessages } from "../i18n";
+import { chooseLocale, loadedMessages, loadMessages, type Locale } from "../i18n";
 import type { AttributeResult } from "./attributes";
 import { dropCardFrame } from "./card-frame";
 import { Fallback } from "./Fallback";
@@ -13,6 +13,8 @@ export interface ElementSpec<P> {
   /** Validates the attributes at mount; a bad one is named in `problem`. */
   readAttributes: (get: (name: string) => string | null, host: HTMLElement) => AttributeResult<P>;
   Component: ComponentType<P & { host: HTMLElement }>;
+  /** When the element changes language: what it says in it beyond its catalog, fetched first. */
+  prepare?: (locale: Locale) => Promise<unknown>;
 }
 
 /**
@@ -26,6 +28,8 @@ export function defineGivekitElement<P>(spec: ElementSpec<P>): void {
   class GivekitElement extends HTMLElement {
     static observedAttributes = spec.attributes;
     #root: HTMLDivElement | null = null;
+    /** The language its words are ready in (null before the first). */
+    #ready: Locale | null = null;
 
     /**
      * True while the form is sending (a donation between Donate and its answer): its form is
@@ -60,14 +64,24 @@ export function defineGivekitElement<P>(spec: ElementSpec<P>): void {
 
     #render() {
       const locale = chooseLocale(this);
-      if (!loadedMessages(locale)) {
-        // Its language's messages first (a chunk of their own); a failed load shows nothing new.
-        // Meanwhile the placeholder keeps the element's room (room.css).
-        render(<div class="gk-loading" />, this.#root!);
-        loadMessages(locale).then(
-          () => this.isConnected && this.#render(),
-          () => console.error(`[givekit] <${spec.tag}>: its messages could not be loaded.`),
-        );
+      const first = !this.#ready;
+      if (loadedMessages(locale) && (first || !spec.prepare)) this.#ready = locale;
+      if (this.#ready !== locale) {
+        // Its language's messages first (a chunk of their own), and in a change of language (the
+        // donor's switch, a page's script) what it says beyond them; a failed load shows nothing
+        // new. Meanwhile the placeholder keeps the element's room (room.css), or the form stays
+        // as it is, with what was typed in it and its card frame.
+        if (first) render(<div class="gk-loading" />, this.#root!);
+        // One after the other: a catalog that has it all (givekit.js's) leaves prepare nothing to fetch.
+        loadMessages(locale)
+          .then(() => !first && spec.prepare?.(locale))
+          .then(
+            () => {
+              this.#ready = locale;
+              if (this.isConnected) this.#render();
+            },
+            () => console.error(`[givekit] <${spec.tag}>: its messages could not be loaded.`),
+          );
         return;
       }
       const result = spec.readAttributes((name) => this.getAttribute(name), this);

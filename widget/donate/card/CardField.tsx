@@ -2,10 +2,11 @@ import type { Locale, Messages } from "../../i18n";
 import type { DonateTarget } from "../base/attributes";
 import type { FieldProblem } from "../base/fields";
 import type { CardPort } from "./card-port";
-import { CARD_FRAME_SLOT } from "../../shared/card-frame";
+import { CARD_FRAME_SLOT, cardFrameIn } from "../../shared/card-frame";
 import { cardFrameOf, cardFrameUrl } from "../../shared/open-card-frame";
 import { FieldError } from "../../shared/Field";
 import { reactive } from "../../shared/reactive";
+import { tellCardFrame } from "../../shared/tell-card-frame";
 import { countedTheme, tellSteps } from "./step-news";
 
 interface CardFieldProps {
@@ -25,6 +26,23 @@ interface CardFieldProps {
   target: DonateTarget;
 }
 
+/** The language each card frame was last told, where it is not the one its address opened it in. */
+const frameLocales = new WeakMap<HTMLIFrameElement, string>();
+
+/**
+ * Tells `host`'s card frame the form's language when it speaks another: the donor switched, or
+ * the page set the element's `locale` by script. The frame redraws its words (and a challenge on
+ * screen) in place, the card typed kept.
+ */
+function tellLocale(host: HTMLElement, locale: Locale) {
+  const frame = cardFrameIn(host);
+  if (!frame) return;
+  const speaks = frameLocales.get(frame) ?? new URL(frame.src, location.href).searchParams.get("locale");
+  if (speaks === locale) return;
+  frameLocales.set(frame, locale);
+  tellCardFrame(host, { type: "givekit:locale", locale });
+}
+
 /**
  * The card fields: an iframe served by the proxy, so this page never holds a card number. The
  * iframe is the element's own child (widget/shared/card-frame.ts), shown here through a slot.
@@ -32,6 +50,7 @@ interface CardFieldProps {
 export const CardField = reactive(
   ({ card, form, host, proxyUrl, locale, t, problem, target }: CardFieldProps) => {
     tellSteps(host, form);
+    tellLocale(host, locale);
     const error = problem ? t.donateLater.errors.card : null;
     const src = card.frameUrl(() => cardFrameUrl(proxyUrl, locale, target));
     card.describe(t.donateLater.cardFrameTitle, error);
