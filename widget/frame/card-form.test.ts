@@ -84,6 +84,19 @@ function answer(status: number, body: unknown) {
   return fetchStub;
 }
 
+/** The Turnstile challenge the proxy asks for in these tests. */
+const TURNSTILE = {
+  provider: "turnstile",
+  site_key: "1x-site",
+  script_url: "https://challenge.example/api.js",
+};
+
+/** The proxy's answers to a card sent twice: Turnstile asked for, then the token `token` once proven. */
+const challengedThen = (token: string) => [
+  new Response(JSON.stringify({ code: "challenge_required", challenge: TURNSTILE }), { status: 403 }),
+  new Response(JSON.stringify({ token, brand: "visa", last4: "4242" }), { status: 201 }),
+];
+
 describe("the card frame's form", () => {
   it("tells no height while it is not shown (opened early, or after the gift), and its height once it is", () => {
     const { sent, deliver } = setup(frameEn, () => undefined, 0);
@@ -363,14 +376,7 @@ describe("the card frame's form", () => {
   });
 
   it("a switch while the challenge shows redraws its words in the new language", async () => {
-    answer(403, {
-      code: "challenge_required",
-      challenge: {
-        provider: "turnstile",
-        site_key: "1x-site",
-        script_url: "https://challenge.example/api.js",
-      },
-    });
+    answer(403, { code: "challenge_required", challenge: TURNSTILE });
     const render = vi.fn<() => string>(() => "w1");
     vi.stubGlobal("turnstile", { render, remove: vi.fn<() => void>() });
     const { deliver } = setup();
@@ -385,15 +391,7 @@ describe("the card frame's form", () => {
   });
 
   it("a Turnstile challenge on screen is drawn again in the new language; its proof answers the same wait", async () => {
-    const challenge = {
-      provider: "turnstile",
-      site_key: "1x-site",
-      script_url: "https://challenge.example/api.js",
-    };
-    const replies = [
-      new Response(JSON.stringify({ code: "challenge_required", challenge }), { status: 403 }),
-      new Response(JSON.stringify({ token: "tok_8", brand: "visa", last4: "4242" }), { status: 201 }),
-    ];
+    const replies = challengedThen("tok_8");
     vi.stubGlobal(
       "fetch",
       vi.fn(async () => replies.shift()!),
@@ -435,15 +433,7 @@ describe("the card frame's form", () => {
   });
 
   it("in defence mode shows the challenge in a labelled region with the focus, then retries with its proof", async () => {
-    const challenge = {
-      provider: "turnstile",
-      site_key: "1x-site",
-      script_url: "https://challenge.example/api.js",
-    };
-    const replies = [
-      new Response(JSON.stringify({ code: "challenge_required", challenge }), { status: 403 }),
-      new Response(JSON.stringify({ token: "tok_7", brand: "visa", last4: "4242" }), { status: 201 }),
-    ];
+    const replies = challengedThen("tok_7");
     const fetchStub = vi.fn<(url: string, init: RequestInit) => Promise<Response>>(async () =>
       replies.shift()!,
     );
@@ -488,12 +478,7 @@ describe("the card frame's form", () => {
   });
 
   it("a challenge that fails says so and reports challenge_failed to the page, nothing charged", async () => {
-    const challenge = {
-      provider: "turnstile",
-      site_key: "1x-site",
-      script_url: "https://challenge.example/api.js",
-    };
-    answer(403, { code: "challenge_required", challenge });
+    answer(403, { code: "challenge_required", challenge: TURNSTILE });
     vi.stubGlobal("turnstile", {
       render: (_container: HTMLElement, options: { "error-callback": () => void }) => {
         setTimeout(() => options["error-callback"](), 0);
