@@ -281,22 +281,31 @@ describe("a circuit breaker", () => {
     expect(Number((held as ProblemError).headers["Retry-After"])).toBeGreaterThan(COME_BACK_AFTER_MS / 1000);
   });
 
-  it("says how many people it holds now and how long the one held longest has waited", async () => {
+  it("says how many people it holds now and how long the one held longest has waited, not the cards held a moment that never come back", async () => {
     const { breaker, counters } = breakerWith();
     const held = async () => heldNow(await counters.notesUnder("breaker:"), Date.now());
+    const venue = breakerScopes("203.0.113.9", "71777/HOPE");
     for (let i = 0; i < 3; i++) {
-      const scopes = breakerScopes("203.0.113.9", "71777/HOPE");
-      await admit(breaker, scopes, false, `dead-${i}`);
-      await breaker.recordOutcome(scopes, "declined", []);
+      await admit(breaker, venue, false, `dead-${i}`);
+      await breaker.recordOutcome(venue, "declined", []);
     }
     expect(await held()).toEqual({ people: 0, longestS: 0 });
+    // A tester's cards, each held a moment and never back: nobody held.
+    for (let n = 0; n < 10; n++) await admit(breaker, venue, false, `tester-${n}`);
+    expect(await held()).toEqual({ people: 0, longestS: 0 });
+    // Three cards that came back were declined: the cards that come back now wait for the probe.
+    for (let n = 0; n < 3; n++) await breaker.recordOutcome(venue, "declined", [], true);
     // Two guests behind the venue's address, their widgets coming back every 15 s.
-    const venue = breakerScopes("203.0.113.9", "71777/HOPE");
     await admit(breaker, venue, false, "guest-1");
     vi.advanceTimersByTime(15_000);
     await admit(breaker, venue, false, "guest-1");
     await admit(breaker, venue, false, "guest-2");
-    expect(await held()).toEqual({ people: 2, longestS: 15 });
+    vi.advanceTimersByTime(COME_BACK_AFTER_MS);
+    await admit(breaker, venue, false, "guest-2");
+    expect(await held()).toEqual({ people: 2, longestS: 2 });
+    vi.advanceTimersByTime(15_000);
+    await admit(breaker, venue, false, "guest-1");
+    expect(await held()).toEqual({ people: 2, longestS: 17 });
     // Nobody comes back: after 20 s nobody is held.
     vi.advanceTimersByTime(21_000);
     expect(await held()).toEqual({ people: 0, longestS: 0 });

@@ -120,6 +120,15 @@ const passesAllowed = (scope: BreakerScope, options: { allowed?: boolean }) =>
 /** A card held at an open breaker (or past a budget). */
 const isWaiting = (error: unknown) => error instanceof ProblemError && error.code === "rate_limited";
 
+/** The answers of a card's first hold at an open breaker: a moment, which a person comes back through. */
+const firstHolds = new WeakSet<object>();
+/**
+ * Whether a breaker's answer was a card's first hold: not a person held (a person's widget comes
+ * back through it in 2 s; a tester's card held so never comes back), so not in the staff's counts.
+ */
+export const isFirstHold = (error: unknown) =>
+  typeof error === "object" && error !== null && firstHolds.has(error);
+
 /** What a card waiting at an open breaker is told: 429 with when to come back, and a way out. */
 function waiting(retryAfterS: number): ProblemError {
   return new ProblemError(
@@ -207,7 +216,9 @@ export function createBreaker(
     const now = Date.now();
     if (!noted) {
       await count.remember(onceKey(back), String(now + COME_BACK_AFTER_MS), windowMs);
-      throw waiting(COME_BACK_AFTER_MS / 1000);
+      const held = waiting(COME_BACK_AFTER_MS / 1000);
+      firstHolds.add(held);
+      throw held;
     }
     const at = Number(noted);
     if (now < at) throw waiting((at - now) / 1000);
@@ -398,7 +409,7 @@ export function createBreaker(
         return { probe, passed, ...(cameBack ? { returned: true as const } : {}) };
       } catch (error) {
         await giveBack();
-        if (isWaiting(error)) await noteHeld(options.card);
+        if (isWaiting(error) && !isFirstHold(error)) await noteHeld(options.card);
         if (isWaiting(error) && at && kindOf(at) === "bin") await heldAtBin(scopes);
         throw error;
       }
@@ -475,7 +486,7 @@ export function createBreaker(
           if (scope === campaign && newcomer) continue;
           await gate(scope, false, true);
         } catch (error) {
-          if (isWaiting(error)) await noteHeld(card);
+          if (isWaiting(error) && !isFirstHold(error)) await noteHeld(card);
           if (isWaiting(error) && kindOf(scope) === "bin") await heldAtBin(scopes);
           throw error;
         }
