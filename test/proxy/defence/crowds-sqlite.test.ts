@@ -1,6 +1,6 @@
 // The crowds (test/proxy/defence/crowds.ts) and the circuit breakers against testers that solve
-// (breaker-crowds.ts) on one proxy on SQLite. Vitest runs this file beside crowds-postgres.test.ts,
-// the two alone after the other files (vitest.config.ts, project "crowds"): real time, little CPU.
+// (breaker-crowds.ts) on one proxy on SQLite. Vitest runs it and crowds-postgres.test.ts one after the
+// other, alone after the other files (vitest.config.ts, project "crowds").
 import { describeBreakerCrowds, describeTesterFirst } from "./breaker-crowds";
 import { describeCrowds } from "./crowds";
 
