@@ -6,7 +6,16 @@ import { describe, expect, it } from "vitest";
 import { givekit } from "../../helpers/cli";
 import { ALLOWANCE_REFRESH_MS } from "../../../proxy/defence/allowances";
 import { DEMO } from "../../helpers/sandbox";
-import { CARDS, collected, donationBody, logLines, postCard, useStack, frameCard } from "../support";
+import {
+  CARDS,
+  collected,
+  donationBody,
+  formSession,
+  logLines,
+  postCard,
+  useStack,
+  frameCard,
+} from "../support";
 
 const VENUE = "203.0.113.44";
 const card = (number: string) => frameCard(number);
@@ -39,9 +48,14 @@ describe.each(["postgres", "sqlite"] as const)("givekit defence, beside a proxy 
       headers: { ...fromVenue.headers, "Idempotency-Key": randomUUID() },
     });
     expect(declined.json.code).toBe("card_declined");
-    const held = await postCard(ctx.api, card(CARDS.ok), fromVenue);
-    expect(held.status).toBe(429);
-    expect(held.json).toMatchObject({ code: "rate_limited", breaker: true });
+    // A person's card held a moment (which a tester's card never comes back through), then sent
+    // again before the moment is over: one person waiting.
+    const held = { ...card(CARDS.ok), form_session: await formSession(ctx.api, fromVenue.headers) };
+    for (let i = 0; i < 2; i++) {
+      const answer = await postCard(ctx.api, held, fromVenue);
+      expect(answer.status).toBe(429);
+      expect(answer.json).toMatchObject({ code: "rate_limited", breaker: true });
+    }
 
     const status = await givekit(["defence", "status"], env());
     expect(status.code).toBe(0);
