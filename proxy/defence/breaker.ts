@@ -216,9 +216,9 @@ export function createBreaker(
     const now = Date.now();
     if (!noted) {
       await count.remember(onceKey(back), String(now + COME_BACK_AFTER_MS), windowMs);
-      const held = waiting(COME_BACK_AFTER_MS / 1000);
-      firstHolds.add(held);
-      throw held;
+      const first = waiting(COME_BACK_AFTER_MS / 1000);
+      firstHolds.add(first);
+      throw first;
     }
     const at = Number(noted);
     if (now < at) throw waiting((at - now) / 1000);

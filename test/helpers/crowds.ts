@@ -657,7 +657,14 @@ async function runTester(
   await pool(cards, async ({ n }) => {
     const formSession = await sessions[n];
     if (!formSession) return;
-    const minted = await tokenize(stack, cards[n]!.number, formSession, cards[n]!.ip, options.who, options.tally);
+    const minted = await tokenize(
+      stack,
+      cards[n]!.number,
+      formSession,
+      cards[n]!.ip,
+      options.who,
+      options.tally,
+    );
     if (minted.status === 201) tokens.push({ n, token: String(minted.json.token) });
   });
   await pool(tokens, async ({ n, token }) => {
