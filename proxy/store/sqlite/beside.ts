@@ -46,23 +46,24 @@ export type CliStore = Pick<
 
 /**
  * Runs a write, waiting for the proxy's open transaction without blocking this thread (the
- * busy timeout would: a command run inside the proxy's own process would wait on itself).
+ * busy timeout would: a command run inside the proxy's own process would wait on itself). The
+ * connection's busy timeout is off only while `run` itself runs (it is synchronous): the command's
+ * other statements, run while this one waits its turn, keep theirs (`givekit reconcile` released
+ * its leases "database is locked" while a settled gift's counts waited so).
  */
 async function whenFree<T>(db: ReturnType<typeof openSqlite>, run: () => T, waitMs = 5000): Promise<T> {
   const until = Date.now() + waitMs;
-  db.pragma("busy_timeout = 0");
-  try {
-    for (;;) {
-      try {
-        return run();
-      } catch (error) {
-        const busy = (error as { code?: string }).code === "SQLITE_BUSY";
-        if (!busy || Date.now() > until) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+  for (;;) {
+    db.pragma("busy_timeout = 0");
+    try {
+      return run();
+    } catch (error) {
+      const busy = (error as { code?: string }).code === "SQLITE_BUSY";
+      if (!busy || Date.now() > until) throw error;
+    } finally {
+      db.pragma("busy_timeout = 5000");
     }
-  } finally {
-    db.pragma("busy_timeout = 5000");
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
@@ -135,21 +136,23 @@ export function openSqliteBeside(dataDir: string, options: { readonly: boolean }
       return consents.all();
     },
     async leaseReconcile(reference, owner, ms) {
-      return attempts.lease(reference, owner, ms, Date.now());
+      return whenFree(db, () => attempts.lease(reference, owner, ms, Date.now()));
     },
     async releaseReconcile(owner) {
-      attempts.release(owner);
+      await whenFree(db, () => attempts.release(owner));
     },
     async resolveUnknown(reference, resolution, events = []) {
-      return db.transaction(() => {
-        const resolved = attempts.resolve(reference, resolution, Date.now());
-        if (resolved) {
-          const charged = resolution.state === "succeeded";
-          outbox.settleHeld(reference, resolution.transaction_id, charged, Date.now());
-          outbox.add(events);
-        }
-        return resolved;
-      })();
+      return whenFree(db, () =>
+        db.transaction(() => {
+          const resolved = attempts.resolve(reference, resolution, Date.now());
+          if (resolved) {
+            const charged = resolution.state === "succeeded";
+            outbox.settleHeld(reference, resolution.transaction_id, charged, Date.now());
+            outbox.add(events);
+          }
+          return resolved;
+        })(),
+      );
     },
     async webhookStats() {
       return outbox.stats(Date.now());
