@@ -5,6 +5,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { DashboardData } from "../../../contract/dashboard";
+import { withStore } from "../../../proxy/cli/ops";
+import { PENDING_FORM_NOTE_PREFIX } from "../../../proxy/store/counters";
 import { givekit } from "../../helpers/cli";
 import { DEMO } from "../../helpers/sandbox";
 import { CARDS, collected, donationBody, frameCard, postCard, useStack, type Stack } from "../support";
@@ -201,6 +203,15 @@ describe.each(["sqlite", "postgres"] as const)(
       },
     });
     const { beacon, formSession, gift, funnel, cliEnv } = funnelKit(ctx, store);
+    /** The Pending gifts' notes, which the proxy writes beside its answers and the command reads. */
+    async function pendingNotes(): Promise<number> {
+      let found = 0;
+      await withStore(cliEnv(), { write: () => undefined }, false, async (opened) => {
+        found = (await opened.sharedNotes.notesUnder(PENDING_FORM_NOTE_PREFIX)).length;
+        return 0;
+      });
+      return found;
+    }
 
     it("their thank-you and decline are counted once, under their channels, by the run that settled them", async () => {
       const giver = await formSession();
@@ -214,7 +225,9 @@ describe.each(["sqlite", "postgres"] as const)(
         gift(refused, CARDS.declined, randomUUID(), { amount: "777.77" }),
       ]);
       expect(pending.map((reply) => reply.status)).toEqual([202, 202]);
-      expect(await funnel()).toMatchObject({ sent: 2, thanks: 0, declined: 0 });
+      // Counted and noted beside the answers: a loaded machine writes them a moment later.
+      await expect.poll(funnel, { timeout: 10_000 }).toMatchObject({ sent: 2, thanks: 0, declined: 0 });
+      await expect.poll(pendingNotes, { timeout: 10_000 }).toBe(2);
 
       const run = await givekit(["reconcile"], cliEnv());
       expect(run.out).toContain(`${pending[0]!.json.donation.reference}: succeeded`);
