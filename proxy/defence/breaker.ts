@@ -242,8 +242,7 @@ export function createBreaker(
     const [first] = await count.add([held(campaign, client)]);
     if (first!.points !== 1) return;
     const [declined, charged] = await count.add([declines(campaign, 1), charges(campaign, 0)]);
-    if (declined!.points >= allowance(config.campaignDeclines, charged!.points) && !(await openOf(campaign)))
-      await open(campaign, config.openS, "clients held at a BIN's breaker", declined!.points);
+    await openWhereSpent(campaign, declined!.points, charged!.points, "clients held at a BIN's breaker");
   }
 
   /** A card held (429): noted with when it was first held, for the staff's count of people held now. */
@@ -317,6 +316,12 @@ export function createBreaker(
 
   /** The budget a scope has now: its base, and a share more for each charge in it. */
   const allowance = (base: number, charged: number) => base + config.successShare * Math.max(0, charged);
+
+  /** Opens a scope's breaker when its declines spent its allowance, unless it is open already. */
+  async function openWhereSpent(scope: BreakerScope, declined: number, charged: number, why: string) {
+    if (declined >= allowance(budgets(scope).declines, charged) && !(await openOf(scope)))
+      await open(scope, config.openS, why, declined);
+  }
 
   return {
     /**
@@ -429,11 +434,8 @@ export function createBreaker(
         await count.add(
           scopes.filter((scope) => kindOf(scope) !== "bin").map((scope) => returned(scope, "declines", 1)),
         );
-      for (const [index, scope] of scopes.entries()) {
-        const [declined, charged] = [states[index * 2]!.points, states[index * 2 + 1]!.points];
-        if (declined >= allowance(budgets(scope).declines, charged) && !(await openOf(scope)))
-          await open(scope, config.openS, "dead cards", declined);
-      }
+      for (const [index, scope] of scopes.entries())
+        await openWhereSpent(scope, states[index * 2]!.points, states[index * 2 + 1]!.points, "dead cards");
     },
 
     /** A card admitted that never reached the upstream (refused on its way): its reservation given back. */
@@ -545,16 +547,13 @@ export function createBreaker(
         await count.add(scopes.flatMap((scope) => [tokens(scope, -1), declines(scope, 1), charges(scope, 0)]))
       ).filter((_, index) => index % 3 !== 0);
       for (const [index, scope] of scopes.entries()) {
-        const state = await openOf(scope);
-        if (probe.includes(scope)) {
-          const openS = Math.min(config.windowS, (state?.openS ?? config.openS) * 2);
-          await open(scope, openS, "probe declined", states[index * 2]!.points);
+        const [declined, charged] = [states[index * 2]!.points, states[index * 2 + 1]!.points];
+        if (!probe.includes(scope)) {
+          await openWhereSpent(scope, declined, charged, "declines");
           continue;
         }
-        const declined = states[index * 2]!.points;
-        const charged = states[index * 2 + 1]!.points;
-        if (!state && declined >= allowance(budgets(scope).declines, charged))
-          await open(scope, config.openS, "declines", declined);
+        const openS = Math.min(config.windowS, ((await openOf(scope))?.openS ?? config.openS) * 2);
+        await open(scope, openS, "probe declined", declined);
       }
     },
 
