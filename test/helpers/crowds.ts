@@ -179,10 +179,12 @@ async function post(
   }
 }
 
-/** A Luhn-valid Visa number as a person carries one: any issuer, any account. */
-export function goodCard(): string {
+/** A Luhn-valid Visa number as a person carries one: of the issuer `bin` (any issuer when not given), any account, never one the sandbox declines or fails. */
+export function goodCard(bin = "4"): string {
   for (;;) {
-    const digits = withCheckDigit(`4${Array.from({ length: 14 }, () => randomInt(10)).join("")}`);
+    const digits = withCheckDigit(
+      `${bin}${Array.from({ length: 15 - bin.length }, () => randomInt(10)).join("")}`,
+    );
     if (!digits.endsWith("0002") && !digits.endsWith("0119")) return digits;
   }
 }
@@ -861,11 +863,10 @@ export async function runScenario(name: ScenarioName, stack: CrowdStack): Promis
     case "popular-bin": {
       const crowd = people(30, (i) => `198.51.130.${i}`, 60, 20, 2);
       for (const [i, person] of crowd.entries()) {
-        const account = String(randomInt(100_000_000)).padStart(8, "0");
         person.card =
           i < 2
-            ? withCheckDigit(`${POPULAR_BIN}${account.slice(0, 5)}`, "0002")
-            : withCheckDigit(`${POPULAR_BIN}${account}`);
+            ? withCheckDigit(`${POPULAR_BIN}${String(randomInt(100_000)).padStart(5, "0")}`, "0002")
+            : goodCard(POPULAR_BIN);
       }
       const refused = await runPeople(stack, crowd);
       return {
