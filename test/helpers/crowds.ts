@@ -20,6 +20,7 @@ import {
   BREAKER_PATIENCE_MS,
   BREAKER_RETRY_MS,
 } from "../../widget/donate/outcome/attempt";
+import { FORM_SESSION_RETRY_MS } from "../../widget/frame/form-session";
 
 /** What a scenario needs of its stack: the proxies' URLs (requests spread over them, as a load balancer does) and the sandbox. */
 export interface CrowdStack {
@@ -397,8 +398,16 @@ async function runPeople(stack: CrowdStack, crowd: Person[]): Promise<Record<str
   await Promise.all(
     crowd.map(async (person) => {
       await sleep(began + person.opensAtMs - Date.now());
-      const formSession = await session(stack, person.ip);
-      await sleep(person.formMs);
+      const opened = Date.now();
+      let formSession = await session(stack, person.ip);
+      // The frame asks again every 3 s while the person fills the form in (a tester sharing the
+      // address may spend its turns for forms), as widget/frame/form-session.ts does.
+      while (!formSession && Date.now() - opened + FORM_SESSION_RETRY_MS < person.formMs) {
+        await sleep(FORM_SESSION_RETRY_MS);
+        formSession = await session(stack, person.ip);
+      }
+      const minted = Date.now();
+      await sleep(Math.max(opened + person.formMs, minted + MIN_FORM_MS + 200) - Date.now());
       const why = await (async () => {
         if (!formSession) return "no_form_session";
         const waited = { ms: 0 };

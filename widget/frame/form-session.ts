@@ -3,7 +3,7 @@ import { FORM_SESSION_FIELD } from "../../contract/frame-fields";
 /** Same origin as the frame: the proxy that served it. */
 const FORM_SESSIONS = "/v1/form-sessions";
 /** A session the proxy could not give is asked for again this much later. */
-const RETRY_MS = 3000;
+export const FORM_SESSION_RETRY_MS = 3000;
 
 /** The frame's form session, as the card form reads it when the donor gives. */
 export interface FormSessionSource {
@@ -49,7 +49,7 @@ export function openFormSession(campaign: Campaign = null, origin = ""): FormSes
   const refresh = (): void => {
     pending = ask(campaign, origin, latest ?? undefined).then((answer) => {
       if (answer) latest = answer.session;
-      setTimeout(refresh, answer ? (answer.expiresInS * 1000) / 2 : RETRY_MS);
+      setTimeout(refresh, answer ? (answer.expiresInS * 1000) / 2 : FORM_SESSION_RETRY_MS);
     });
   };
   let opened = false;
