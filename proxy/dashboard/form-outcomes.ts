@@ -46,6 +46,24 @@ function segmentOfNote(noted: string | null): Segment {
   return { channel: channel || CHANNEL_DIRECT, device: isDeviceClass(device) ? device : "larger" };
 }
 
+/** The outcomes a Pending gift's settling can count: a thank-you, a decline, the upstream's failure. */
+const SETTLING_EVENTS = [
+  ["thanks", "reached"],
+  ["sent", "declined"],
+  ["sent", "upstream_error"],
+] as const satisfies readonly (readonly [FormStep, FormReason])[];
+const eventName = ([step, reason]: readonly [FormStep, FormReason]) => `${step}:${reason}`;
+const isSettlingEvent = (event: readonly [FormStep, FormReason]) =>
+  SETTLING_EVENTS.some((settling) => eventName(settling) === eventName(event));
+
+/**
+ * A Pending note: the session's segment, and which of its settling outcomes were counted already
+ * (the marks of a proxy on SQLite are in its memory, where `givekit reconcile` cannot see them).
+ */
+const pendingNote = (segment: Segment, counted: Iterable<string>) =>
+  `${segment.channel}\n${segment.device}\n${[...counted].join(" ")}`;
+const countedOfNote = (noted: string) => new Set((noted.split("\n")[2] ?? "").split(" ").filter(Boolean));
+
 /** The reason a refusal of the session's card or gift stands for, or null (it counts nothing). */
 export function outcomeReason(code: ErrorCode): FormReason | null {
   if (code === "card_declined" || code === "payment_failed" || code === "too_many_declines")
@@ -87,6 +105,27 @@ export function createFormOutcomes(deps: {
     return segmentOfNote(noted);
   }
 
+  /**
+   * Of a session with a gift Pending, the settling outcomes its note does not name as counted (by
+   * a proxy or by the command, whose marks the other cannot see on SQLite), named there now.
+   */
+  async function notCountedElsewhere(
+    session: string,
+    fresh: (readonly [FormStep, FormReason])[],
+  ): Promise<(readonly [FormStep, FormReason])[]> {
+    const noted = await deps.counters.recall(pendingKey(session)).catch(() => null);
+    if (noted === null) return fresh;
+    const counted = countedOfNote(noted);
+    const uncounted = fresh.filter((event) => !counted.has(eventName(event)));
+    for (const event of uncounted.filter(isSettlingEvent)) counted.add(eventName(event));
+    await deps.counters.remember(
+      pendingKey(session),
+      pendingNote(segmentOfNote(noted), counted),
+      FORM_MARK_MS,
+    );
+    return uncounted;
+  }
+
   /** Counts these events of a session, each once whoever saw it first; under `known`, when given. */
   async function count(
     session: { id: string; campaign: string },
@@ -101,7 +140,8 @@ export function createFormOutcomes(deps: {
         ttlMs: FORM_MARK_MS,
       })),
     );
-    const fresh = events.filter((_, index) => marks[index]!.points === 1);
+    let fresh = events.filter((_, index) => marks[index]!.points === 1);
+    if (fresh.some(isSettlingEvent)) fresh = await notCountedElsewhere(session.id, fresh);
     if (fresh.length === 0) return;
     const { channel, device } = known ?? (await segmentOf(session.id));
     const hour = Math.floor(now() / HOUR_MS);
@@ -144,16 +184,31 @@ export function createFormOutcomes(deps: {
         ...(reason && state !== "succeeded" ? [["sent", reason] as const] : []),
       ]);
       if ((state === "unknown" || state === "sending") && session.campaign) {
-        const { channel, device } = await segmentOf(session.id);
-        await deps.counters.remember(pendingKey(session.id), `${channel}\n${device}`, FORM_MARK_MS);
+        // What this proxy counted of the session already (a gift charged before), for the command.
+        const marks = await deps.counters.add(
+          SETTLING_EVENTS.map(([step, settledAs]) => ({
+            key: formMarkKey(session.id, step, settledAs),
+            points: 0,
+            ttlMs: FORM_MARK_MS,
+          })),
+        );
+        const counted = SETTLING_EVENTS.filter((_, index) => marks[index]!.points > 0).map(eventName);
+        const noted = await deps.counters.recall(pendingKey(session.id)).catch(() => null);
+        if (noted !== null) for (const name of countedOfNote(noted)) counted.push(name);
+        await deps.counters.remember(
+          pendingKey(session.id),
+          pendingNote(await segmentOf(session.id), new Set(counted)),
+          FORM_MARK_MS,
+        );
       }
     },
     /**
      * A Pending gift of the session settled (the reconciler found what became of it): charged, a
      * thank-you; declined or failed, a decline; not charged at all, the upstream's failure; under
      * the channel and device its Pending note keeps. Its gift sent was counted when its card
-     * reached the proxy. Each once: a proxy's marks keep it so, and between a proxy and the
-     * command, the settling itself (one run settles an attempt).
+     * reached the proxy. Each once: a proxy's marks keep it so; between a proxy and the command,
+     * the settling itself (one run settles an attempt) and the note, which names the outcomes
+     * either counted for the session (its other gifts').
      */
     settled: async (session: { id: string; campaign: string }, state: Reconciliation["state"]) => {
       const pending = await deps.counters.recall(pendingKey(session.id)).catch(() => null);

@@ -252,5 +252,34 @@ describe.each(["sqlite", "postgres"] as const)(
       expect((await beacon(giver, reached("thanks"))).status).toBe(204);
       expect(await funnel()).toMatchObject({ sent: 2, thanks: 1, declined: 1 });
     }, 60_000);
+
+    it("a session's gifts charged by the proxy and settled by the command, in either order, count one thank-you", async () => {
+      const [before, after] = [await formSession(), await formSession()];
+      for (const session of [before, after])
+        expect((await beacon(session, reached("shown", "amount", "details", "card"))).status).toBe(204);
+      // `before`: charged by the proxy, then a gift Pending; `after`: Pending, then charged once settled.
+      expect((await gift(before, CARDS.ok, randomUUID(), { amount: "25.00" })).status).toBe(200);
+      const pending = await Promise.all([
+        gift(before, CARDS.ok, randomUUID(), { amount: "777.77" }),
+        gift(after, CARDS.ok, randomUUID(), { amount: "777.77" }),
+      ]);
+      expect(pending.map((reply) => reply.status)).toEqual([202, 202]);
+      await expect.poll(pendingNotes, { timeout: 10_000 }).toBe(2);
+      await expect.poll(funnel, { timeout: 10_000 }).toMatchObject({ sent: 2, thanks: 1 });
+
+      const run = await givekit(["reconcile"], cliEnv());
+      for (const reply of pending) expect(run.out).toContain(`${reply.json.donation.reference}: succeeded`);
+      expect((await funnel()).thanks).toBe(2);
+      expect((await gift(after, CARDS.ok, randomUUID(), { amount: "30.00" })).status).toBe(200);
+      expect((await collected(ctx.sandbox, "HOPE")).map((row) => row.amount).toSorted()).toEqual([
+        "25.00",
+        "30.00",
+        "777.77",
+        "777.77",
+      ]);
+      // Counted beside its answer: give the proxy's count of the last gift its moment.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await funnel()).toMatchObject({ sent: 2, thanks: 2, declined: 0 });
+    }, 60_000);
   },
 );
