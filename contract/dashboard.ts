@@ -125,6 +125,8 @@ export interface VenueState {
   clientsHeld: number;
   /** Cards the breakers held from this network in their window, each card once. */
   cardsHeld: number;
+  /** Cards the breakers held in their window from the other clients held now, each card once ("12 cards waiting at one client"). */
+  cardsHeldElsewhere: number;
   /** An allowance that lets it through now: its end and who pressed (the invite's name, or the command line). */
   allowed: { until: string; by: string | null } | null;
 }

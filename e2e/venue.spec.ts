@@ -121,6 +121,15 @@ async function walk(browser: Browser, store: "sqlite" | "postgres", storeEnv: Re
       expect(held.json.detail).toContain("Checking…");
     }
 
+    // A colleague signed in elsewhere sees the held venue as one client, its cards counted.
+    const office = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": "198.51.100.90" } });
+    const officePage = await office.newPage();
+    await officePage.goto(await inviteLink(proxy, sandbox.url, storeEnv));
+    await expect(officePage.locator(".venue")).toContainText(
+      `${GUESTS} cards waiting at one client (not this network)`,
+    );
+    await office.close();
+
     // The desk's browser is at the venue: the proxy sees the venue's address.
     const desk = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": VENUE } });
     const page = await desk.newPage();

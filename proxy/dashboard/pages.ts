@@ -247,9 +247,11 @@ export function dashboardPages(deps: {
         deps.counters?.notesUnder("breaker:").catch(() => []) ?? [],
       ]);
     const openNotes = breakerNotes.filter((note) => note.value !== "");
-    const clientsHeld = openNotes.filter((note) => note.key.startsWith("breaker:client:")).length;
+    const heldClients = openNotes
+      .filter((note) => note.key.startsWith("breaker:client:"))
+      .map((note) => note.key.slice("breaker:".length));
     const venue =
-      deps.venue && ip !== undefined ? await venueState(deps.venue, ip, clientsHeld, at) : undefined;
+      deps.venue && ip !== undefined ? await venueState(deps.venue, ip, heldClients, at) : undefined;
     return {
       period: view.period,
       campaign: view.campaign ?? null,

@@ -37,7 +37,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const clock = (ms: number) => `${iso(ms).slice(11, 16)} UTC`;
 
 export interface VenueDeps {
-  defence: Pick<Defence, "allowances" | "knownTester" | "openBreakers" | "cardsHeld">;
+  defence: Pick<Defence, "allowances" | "knownTester" | "openBreakers" | "cardsHeldAt">;
   /** Where allowances are noted (the store's shared notes, which the command line reads too). */
   notes: SharedNotes;
   /** The counters a press is claimed in (two staff at once). */
@@ -46,17 +46,22 @@ export interface VenueDeps {
   now?: () => number;
 }
 
-/** What the venue button shows to the staff member at `ip`. */
+/**
+ * What the venue button shows to the staff member at `ip`; `heldClients`: the client scopes
+ * (`client:…`) whose breaker is open now, this network's among them or not.
+ */
 export async function venueState(
   deps: Pick<VenueDeps, "defence" | "notes">,
   ip: string,
-  clientsHeld: number,
+  heldClients: readonly string[],
   now: number,
 ): Promise<VenueState> {
-  const [open, allowances, cardsHeld] = await Promise.all([
-    deps.defence.openBreakers(breakerScopes(ip)).catch(() => []),
+  const [own] = breakerScopes(ip);
+  const [open, allowances, cardsHeld, cardsHeldElsewhere] = await Promise.all([
+    deps.defence.openBreakers([own!]).catch(() => []),
     currentAllowances(deps.notes).catch((): Allowance[] => []),
-    deps.defence.cardsHeld(ip).catch(() => 0),
+    deps.defence.cardsHeldAt([own!]).catch(() => 0),
+    deps.defence.cardsHeldAt(heldClients.filter((client) => client !== own)).catch(() => 0),
   ]);
   const allowed = allowanceOf(
     allowances.filter((each) => each.until > now),
@@ -65,8 +70,9 @@ export async function venueState(
   const held = open[0]?.state ?? null;
   return {
     heldUntil: held ? iso(Math.max(held.until, now)) : null,
-    clientsHeld,
+    clientsHeld: heldClients.length,
     cardsHeld,
+    cardsHeldElsewhere,
     allowed: allowed ? { until: iso(allowed.until), by: allowed.by ?? null } : null,
   };
 }
@@ -107,7 +113,7 @@ export function venueRoutes(deps: VenueDeps) {
       ip,
     );
   const answer = async (ip: string, extra: Record<string, unknown> = {}) => ({
-    venue: await venueState(deps, ip, 0, now()),
+    venue: await venueState(deps, ip, [], now()),
     ...extra,
   });
 

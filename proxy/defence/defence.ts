@@ -308,11 +308,13 @@ export function createDefence(
     openBreakers: breaker.openIn,
     /** The venues let through (the dashboard reads them again at once after changing one). */
     allowances,
-    /** How many cards the breakers held from this client in the window, each counted once. */
-    async cardsHeld(ip: string): Promise<number> {
-      const [client] = breakerScopes(ip);
-      const [held] = await counters.add([{ key: `held-cards:${client}`, points: 0, ttlMs: heldWindowMs }]);
-      return Math.max(0, held!.points);
+    /** How many cards the breakers held from these clients' scopes (`client:…`) in the window, each card once. */
+    async cardsHeldAt(clients: readonly string[]): Promise<number> {
+      if (clients.length === 0) return 0;
+      const held = await counters.add(
+        clients.map((client) => ({ key: `held-cards:${client}`, points: 0, ttlMs: heldWindowMs })),
+      );
+      return held.reduce((sum, each) => sum + Math.max(0, each.points), 0);
     },
     /** Why this client's breaker opened on declines in the last hour (a known tester), or null. */
     async knownTester(ip: string): Promise<BreakerOpened | null> {

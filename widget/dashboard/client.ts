@@ -76,10 +76,10 @@ const WORDS = {
       `Let through the circuit breakers until ${until}${by ? `, by ${by}` : " (givekit defence allow)"}.`,
     venueHeld: (until: string, cards: number) =>
       `${cards === 1 ? "1 card" : `${cards} cards`} waiting at this network: its circuit breaker holds them (“Checking…”) until ${until}. Let it through to let its donors give.`,
-    venueOthers: (n: number) =>
-      n === 0
+    venueOthers: (clients: number, cards: number) =>
+      clients === 0
         ? "No card waits at a circuit breaker."
-        : `Cards waiting at ${n === 1 ? "one client" : `${n} clients`} (not this network).`,
+        : `${cards === 1 ? "1 card" : `${cards} cards`} waiting at ${clients === 1 ? "one client" : `${clients} clients`} (not this network): givekit defence allow lets another network through.`,
     venueFailed: "Could not do that: ",
     heldNow: "People held now",
     heldFor: (people: number, longestS: number) =>
@@ -187,10 +187,10 @@ const WORDS = {
       `Pasa los cortacircuitos hasta las ${until}${by ? `, por ${by}` : " (givekit defence allow)"}.`,
     venueHeld: (until: string, cards: number) =>
       `${cards === 1 ? "1 tarjeta esperando" : `${cards} tarjetas esperando`} en esta red: su cortacircuitos las retiene («Comprobando…») hasta las ${until}. Déjela pasar para que sus donantes donen.`,
-    venueOthers: (n: number) =>
-      n === 0
+    venueOthers: (clients: number, cards: number) =>
+      clients === 0
         ? "Ninguna tarjeta espera en un cortacircuitos."
-        : `Tarjetas esperando en ${n === 1 ? "un cliente" : `${n} clientes`} (no esta red).`,
+        : `${cards === 1 ? "1 tarjeta esperando" : `${cards} tarjetas esperando`} en ${clients === 1 ? "un cliente" : `${clients} clientes`} (no esta red): givekit defence allow deja pasar otra red.`,
     venueFailed: "No se pudo: ",
     heldNow: "Personas retenidas ahora",
     heldFor: (people: number, longestS: number) =>
@@ -441,7 +441,7 @@ function drawVenue(venue: VenueState): void {
     ? words.venueAllowed(at(venue.allowed.until), venue.allowed.by)
     : venue.heldUntil
       ? words.venueHeld(at(venue.heldUntil), venue.cardsHeld)
-      : words.venueOthers(venue.clientsHeld);
+      : words.venueOthers(venue.clientsHeld, venue.cardsHeldElsewhere);
   venueForm.hidden = venue.allowed !== null;
   venueEnd.hidden = venue.allowed === null;
   if (venue.allowed) venueAsk.hidden = true;

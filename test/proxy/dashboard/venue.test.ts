@@ -24,6 +24,8 @@ import {
 } from "../support";
 
 const VENUE = "203.0.113.80";
+/** Another network a member of staff may look from. */
+const ELSEWHERE = "198.51.100.80";
 const SECRET = "s".repeat(64);
 const fromVenue = { "X-Forwarded-For": VENUE };
 const GUESTS = 30;
@@ -124,9 +126,9 @@ describe.each(["sqlite", "postgres"] as const)("the venue button on %s", (store)
       body: JSON.stringify(body),
     });
 
-  async function data(desk: { cookie: string }) {
+  async function data(desk: { cookie: string }, from = VENUE) {
     const res = await fetch(`${ctx.proxy.url}/dashboard/data.json`, {
-      headers: { ...fromVenue, cookie: desk.cookie },
+      headers: { "X-Forwarded-For": from, cookie: desk.cookie },
     });
     const text = await res.text();
     // The venue's address is never shown.
@@ -150,8 +152,21 @@ describe.each(["sqlite", "postgres"] as const)("the venue button on %s", (store)
     const desk = await signIn();
     const before = await data(desk);
     // Every guest's card counted once, whatever the retries: "30 cards waiting at this network".
-    expect(before.defence.venue).toMatchObject({ allowed: null, clientsHeld: 1, cardsHeld: GUESTS });
+    expect(before.defence.venue).toMatchObject({
+      allowed: null,
+      clientsHeld: 1,
+      cardsHeld: GUESTS,
+      cardsHeldElsewhere: 0,
+    });
     expect(before.defence.venue!.heldUntil).not.toBeNull();
+    // The same desk looking from another network: "30 cards waiting at one client", not its own.
+    expect((await data(desk, ELSEWHERE)).defence.venue).toMatchObject({
+      heldUntil: null,
+      allowed: null,
+      clientsHeld: 1,
+      cardsHeld: 0,
+      cardsHeldElsewhere: GUESTS,
+    });
 
     // Bad presses: each a clear answer, nothing allowed.
     const noToken = await press({ cookie: desk.cookie }, { hours: 6, confirm: true });
