@@ -198,6 +198,13 @@ describe.each(["sqlite", "postgres"] as const)("the venue button on %s", (store)
     // Two staff, each signed in with an invite of their own, confirm at once: one allowance,
     // logged once with the name of the invite whose press made it.
     const colleague = await signIn("front desk");
+    // One's cookie with the other's form token: refused, as from another site.
+    const swapped = await press(
+      { cookie: desk.cookie, formToken: colleague.formToken },
+      { hours: 6, confirm: true },
+    );
+    expect(swapped.status).toBe(403);
+    expect(await swapped.json()).toMatchObject({ code: "origin_not_allowed" });
     const pressedAt = Date.now();
     const both = await Promise.all([
       press(desk, { hours: 6, confirm: true }),
