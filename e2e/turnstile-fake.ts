@@ -10,6 +10,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { pathToFileURL } from "node:url";
 
 export const FAKE_SITE_KEY = "1x-fake-site-key";
 
@@ -37,6 +38,16 @@ export interface FakeTurnstile {
   /** The proofs the proxy checked, and whether each passed. */
   verified: { proof: string; passed: boolean }[];
   close(): Promise<void>;
+}
+
+/** The proxy's TURNSTILE_* variables for the stand-in at `origin`. */
+export function fakeTurnstileEnv(origin: string): Record<string, string> {
+  return {
+    TURNSTILE_SITE_KEY: FAKE_SITE_KEY,
+    TURNSTILE_SECRET: "1x-fake-secret",
+    TURNSTILE_VERIFY_URL: `${origin}/siteverify`,
+    TURNSTILE_SCRIPT_URL: `${origin}/turnstile/v0/api.js?render=explicit`,
+  };
 }
 
 export async function startFakeTurnstile(): Promise<FakeTurnstile> {
@@ -68,15 +79,10 @@ export async function startFakeTurnstile(): Promise<FakeTurnstile> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const scriptUrl = `${origin}/turnstile/v0/api.js?render=explicit`;
+  const proxyEnv = fakeTurnstileEnv(origin);
   return {
-    proxyEnv: {
-      TURNSTILE_SITE_KEY: FAKE_SITE_KEY,
-      TURNSTILE_SECRET: "1x-fake-secret",
-      TURNSTILE_VERIFY_URL: `${origin}/siteverify`,
-      TURNSTILE_SCRIPT_URL: scriptUrl,
-    },
-    scriptUrl,
+    proxyEnv,
+    scriptUrl: proxyEnv.TURNSTILE_SCRIPT_URL!,
     scriptRequests: () => scriptRequests,
     verified,
     close: () =>
@@ -85,4 +91,12 @@ export async function startFakeTurnstile(): Promise<FakeTurnstile> {
         server.close(() => resolve());
       }),
   };
+}
+
+// Run as a program (test/helpers/sandbox-process.ts), it answers on an event loop of its own.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  void startFakeTurnstile().then((fake) => {
+    process.stdout.write(`fake Turnstile listening on ${new URL(fake.scriptUrl).origin}\n`);
+    process.once("SIGTERM", () => void fake.close().then(() => process.exit(0)));
+  });
 }

@@ -144,12 +144,12 @@ export async function startEmbeddedPostgres(options: { durable?: boolean } = {})
       ],
       user,
     );
-    // Tests want speed, not crash safety (a benchmark asks for durable: true); 200 concurrent
-    // clients from two proxies need connections.
+    // Tests want speed, not crash safety (a benchmark asks for durable: true). Connections: the
+    // crowd tests run eleven stacks of two proxies at once, each proxy's pool up to 10.
     const flags = [
       ...(options.durable ? [] : ["-c", "fsync=off"]),
       "-c",
-      "max_connections=200",
+      "max_connections=400",
       "-c",
       "listen_addresses=127.0.0.1",
       // The socket beside the data, not in /var/run/postgresql, which may not exist or be writable.

@@ -1,5 +1,5 @@
 /**
- * Starts the sandbox as a program of its own (`npm run sandbox`'s entry, in-memory, 127.0.0.1 on a
+ * Starts the sandbox (and the Turnstile stand-in) as a program of its own (`npm run sandbox`'s entry, in-memory, 127.0.0.1 on a
  * free port), for tests whose crowds would otherwise share one process with their sandboxes: the
  * sandbox then answers on its own core's time, not between the clients' requests. Every program
  * still running when the process that started it exits is killed.
@@ -11,6 +11,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { fakeTurnstileEnv } from "../../e2e/turnstile-fake";
 import { sandboxAt, type SandboxHandle } from "./sandbox";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -21,14 +22,40 @@ process.once("exit", () => {
 });
 
 export async function startSandboxProgram(): Promise<SandboxHandle> {
-  const child = spawn(process.execPath, ["--import", "tsx", "sandbox/server.ts"], {
+  const program = await startListeningProgram("sandbox/server.ts", "the sandbox", {
+    SANDBOX_HOST: "127.0.0.1",
+    SANDBOX_PORT: "0",
+    SANDBOX_DB: ":memory:",
+  });
+  return sandboxAt(program.url, program.close);
+}
+
+/**
+ * The Turnstile stand-in (e2e/turnstile-fake.ts) as a program of its own, as Cloudflare's
+ * verifier is: between a crowd's requests in the test's own process it answered after the
+ * proxy's TURNSTILE_TIMEOUT_MS, and people who had passed the check were refused.
+ *
+ * @example
+ * const turnstile = await startFakeTurnstileProgram();
+ * startCrowdStack({ challenge: turnstile.proxyEnv });
+ */
+export async function startFakeTurnstileProgram(): Promise<{
+  proxyEnv: Record<string, string>;
+  close(): Promise<void>;
+}> {
+  const program = await startListeningProgram("e2e/turnstile-fake.ts", "the Turnstile stand-in", {});
+  return { proxyEnv: fakeTurnstileEnv(program.url), close: program.close };
+}
+
+/** Runs `entry` under tsx until it prints "listening on <url>"; its url, and how to stop it. */
+async function startListeningProgram(
+  entry: string,
+  name: string,
+  env: Record<string, string>,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const child = spawn(process.execPath, ["--import", "tsx", entry], {
     cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? "",
-      SANDBOX_HOST: "127.0.0.1",
-      SANDBOX_PORT: "0",
-      SANDBOX_DB: ":memory:",
-    },
+    env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   running.add(child);
@@ -37,7 +64,7 @@ export async function startSandboxProgram(): Promise<SandboxHandle> {
   child.stderr!.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-10_000)));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the sandbox did not start: ${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`${name} did not start: ${output}`)), 30_000);
     child.stdout!.on("data", () => {
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match) {
@@ -47,12 +74,15 @@ export async function startSandboxProgram(): Promise<SandboxHandle> {
     });
     void exited.then(() => {
       clearTimeout(timer);
-      reject(new Error(`the sandbox stopped: ${output}`));
+      reject(new Error(`${name} stopped: ${output}`));
     });
   });
-  return sandboxAt(url, async () => {
-    if (child.exitCode === null) child.kill("SIGTERM");
-    await exited;
-    running.delete(child);
-  });
+  return {
+    url,
+    async close() {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      await exited;
+      running.delete(child);
+    },
+  };
 }

@@ -5,7 +5,6 @@
 // guests spend 20 to 90 s in the form): about 3 minutes a store, in crowds.test.ts; the proxies run
 // in processes of their own, as a host runs them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeTurnstile, type FakeTurnstile } from "../../../e2e/turnstile-fake";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +17,7 @@ import {
   type ProxyLauncher,
 } from "../../helpers/crowds";
 import { testDatabase } from "../../helpers/postgres";
+import { startFakeTurnstileProgram } from "../../helpers/sandbox-process";
 import { spawnProxy } from "../../helpers/proxy-process";
 
 /** Each proxy a program of its own, as a host runs them: the crowds' clients do not slow its event loop. */
@@ -36,9 +36,9 @@ export const asProgram: ProxyLauncher = async (upstreamUrl, env) => {
 
 /** The crowd tests of one store, without a challenge and with Turnstile side by side. */
 export function describeCrowds(store: "sqlite" | "postgres"): void {
-  let turnstile: FakeTurnstile;
+  let turnstile: Awaited<ReturnType<typeof startFakeTurnstileProgram>>;
   beforeAll(async () => {
-    turnstile = await startFakeTurnstile();
+    turnstile = await startFakeTurnstileProgram();
   });
   afterAll(() => turnstile.close());
 
