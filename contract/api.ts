@@ -21,14 +21,8 @@ import {
   CITY_MAX,
   CONSENT_TEXT_MAX,
   CONSENT_TEXT_MIN,
-  COUNTRY_PATTERN,
   CURRENCY_PATTERN,
-  EMAIL_LOCAL_MAX,
-  EMAIL_MAX,
-  EMAIL_PATTERN,
-  emailFits,
   FULL_NAME_MAX,
-  hasTarget,
   NAME_MAX,
   POSTAL_CODE_MAX,
   STREET_MAX,
@@ -36,7 +30,6 @@ import {
   KEYWORD_PATTERN,
   LIST_NAME_MAX,
   ORIGIN_MAX,
-  LAST4_PATTERN,
   MEMO_MAX,
   PEER_ID_PATTERN,
   PEER_KINDS,
@@ -44,8 +37,17 @@ import {
   RECURRING_FREQUENCIES,
   SHORTCODE_PATTERN,
   TARGET_TEXT_MAX,
-  ZIP_PATTERN,
+  EMAIL_LOCAL_MAX,
+  EMAIL_MAX,
 } from "./patterns";
+import {
+  COUNTRY_PATTERN,
+  EMAIL_PATTERN,
+  emailFits,
+  hasTarget,
+  LAST4_PATTERN,
+  ZIP_PATTERN,
+} from "./request-patterns";
 import { normalizeMobile } from "./phone";
 
 // Building a schema has no side effect, but a bundler cannot tell that of a method call such as

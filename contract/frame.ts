@@ -6,7 +6,7 @@
 import * as z from "zod/mini";
 import { ERROR_CODES, UNREACHABLE } from "./errors";
 import { FORM_STEPS } from "./form-steps";
-import { LAST4_PATTERN } from "./patterns";
+import { LAST4_PATTERN } from "./request-patterns";
 
 /** A message id: one per tokenize request, never empty. */
 const Id = /* @__PURE__ */ z.string().check(z.minLength(1));

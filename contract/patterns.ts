@@ -1,6 +1,7 @@
 /**
- * Every pattern of givekit's API, once: plain RegExps and small functions, so the widget can
- * check a value without a zod schema's bytes. contract/api.ts and contract/money.ts build their
+ * Every pattern of givekit's API, once (with request-patterns.ts: those only a whole request's
+ * check reads): plain RegExps and small functions, so the widget can check a value without a zod
+ * schema's bytes. contract/api.ts and contract/money.ts build their
  * schemas from these same constants; nothing else in the tree writes its own copy.
  *
  * @example
@@ -24,12 +25,6 @@ export const AMOUNT_PATTERN = /^(0|[1-9]\d{0,8})(\.\d{1,2})?$/;
 export const RATE_PATTERN = /^(0|[1-9]\d?)(\.\d{1,6})?$/;
 /** An ISO 4217 currency code such as USD. */
 export const CURRENCY_PATTERN = /^[A-Z]{3}$/;
-/** An ISO 3166 country code such as US. */
-export const COUNTRY_PATTERN = /^[A-Z]{2}$/;
-/** A US ZIP code, with or without its four-digit extension. */
-export const ZIP_PATTERN = /^\d{5}(-\d{4})?$/;
-/** The last four digits of a card. */
-export const LAST4_PATTERN = /^\d{4}$/;
 /** A donation's reference, as the proxy makes them: "gk_" and 20 hex digits. */
 export const REFERENCE_PATTERN = /^gk_[0-9a-f]{20}$/;
 /**
@@ -88,40 +83,12 @@ export const RESERVED_KEYWORDS: readonly string[] = ["HELP", "GIVE", "STOP"];
 /** A text's length as zod counts it: in code points (an emoji is one), not UTF-16 units. */
 export const codePoints = (text: string): number => [...text].length;
 
-/**
- * An e-mail address as givekit takes one: a local part of dot-separated atoms (RFC 5322's
- * characters, ASCII only), then a domain of letter, digit and hyphen labels (none starting or
- * ending with a hyphen) under a top-level domain of letters.
- */
-export const EMAIL_PATTERN =
-  /^[\w!#$%&'*+/=?^`{|}~-]+(?:\.[\w!#$%&'*+/=?^`{|}~-]+)*@(?:[A-Za-z\d](?:[A-Za-z\d-]*[A-Za-z\d])?\.)+[A-Za-z]{2,}$/;
-
-/**
- * Whether an e-mail address keeps to the standards' lengths: at most EMAIL_MAX characters, at
- * most EMAIL_LOCAL_MAX before the @. The pattern takes ASCII only, so characters are octets.
- */
-export const emailFits = (address: string): boolean =>
-  address.length <= EMAIL_MAX && address.lastIndexOf("@") <= EMAIL_LOCAL_MAX;
-
 /** True when `value` is a string the pattern matches. */
 export const matches = (pattern: RegExp, value: unknown): value is string =>
   typeof value === "string" && pattern.test(value);
 
-/** An e-mail address as givekit takes one: EMAIL_PATTERN's shape and emailFits' lengths. */
-export const isEmail = (value: unknown): value is string => matches(EMAIL_PATTERN, value) && emailFits(value);
-
 /** A money amount as it travels: "25", "25.50"; not "007", "1e3" or "-5". */
 export const isAmount = (value: unknown): value is string => matches(AMOUNT_PATTERN, value);
-
-/** Whether a request names its campaign: a shortcode and a keyword, or an event id and type. */
-export function hasTarget(value: {
-  shortcode?: string;
-  keyword?: string;
-  event_id?: string;
-  event_type?: string;
-}) {
-  return Boolean((value.shortcode && value.keyword) || (value.event_id && value.event_type));
-}
 
 export const isReservedKeyword = (keyword: string): boolean =>
   RESERVED_KEYWORDS.includes(keyword.toUpperCase());

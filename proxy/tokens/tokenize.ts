@@ -16,7 +16,7 @@ import {
   type PaymentTokenResponse,
 } from "../../contract/api";
 import { cardBrand, cardDigits, parseExpiry } from "../../contract/card";
-import { LAST4_PATTERN } from "../../contract/patterns";
+import { LAST4_PATTERN } from "../../contract/request-patterns";
 import { campaignScope, type CampaignDirectory } from "../campaign/directory";
 import type { Defence } from "../defence/defence";
 import { cardKey } from "../defence/keys";

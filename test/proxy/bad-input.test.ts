@@ -17,10 +17,7 @@ import {
   CHANNEL_TAG_PATTERN,
   CITY_MAX,
   CONSENT_TEXT_MAX,
-  COUNTRY_PATTERN,
   DEDICATION_NAME_MAX,
-  EMAIL_LOCAL_MAX,
-  EMAIL_MAX,
   FULL_NAME_MAX,
   MEMO_MAX,
   NAME_MAX,
@@ -28,8 +25,10 @@ import {
   POSTAL_CODE_MAX,
   RECURRING_FREQUENCIES,
   STREET_MAX,
-  ZIP_PATTERN,
+  EMAIL_LOCAL_MAX,
+  EMAIL_MAX,
 } from "../../contract/patterns";
+import { COUNTRY_PATTERN, ZIP_PATTERN } from "../../contract/request-patterns";
 import {
   DONATE_PATH,
   CONSENT_TEXT,

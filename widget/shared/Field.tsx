@@ -103,15 +103,6 @@ export function Checkbox({
   );
 }
 
-/** A link that opens another page (the Terms, the privacy policy) in a new tab. */
-export function ExternalLink({ href, children }: { href: string; children: ComponentChildren }) {
-  return (
-    <a href={href} target="_blank" rel="noopener noreferrer" part="link">
-      {children}
-    </a>
-  );
-}
-
 /** A polite live region; a new `attempt` makes it read out the same words again. */
 export function Announce({ attempt, text }: { attempt: number; text: string }) {
   return (

@@ -1,7 +1,7 @@
 import { UNREACHABLE, isErrorCode } from "../../contract/errors";
 import type { FromFrameMessage, ToFrameMessage } from "../../contract/frame";
 import { isFormStep } from "../../contract/form-steps";
-import { LAST4_PATTERN } from "../../contract/patterns";
+import { LAST4_PATTERN } from "../../contract/request-patterns";
 import {
   isBoolean,
   isFieldErrors,

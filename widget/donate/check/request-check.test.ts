@@ -14,7 +14,6 @@ import {
   CHANNEL_TAG_PATTERN,
   CONSENT_TEXT_MAX,
   CONSENT_TEXT_MIN,
-  COUNTRY_PATTERN,
   FULL_NAME_MAX,
   KEYWORD_PATTERN,
   MEMO_MAX,
@@ -26,8 +25,8 @@ import {
   STREET_MAX,
   TARGET_TEXT_MAX,
   UPSTREAM_MEMO_MAX,
-  ZIP_PATTERN,
 } from "../../../contract/patterns";
+import { COUNTRY_PATTERN, ZIP_PATTERN } from "../../../contract/request-patterns";
 import { normalizeMobile } from "../../../contract/phone";
 import { dedicationShape, memoFits } from "../options/dedication";
 import { refusedPaths as refusedPathsWith, type UncheckedRequest } from "./request-check";

@@ -12,10 +12,7 @@ import {
   CITY_MAX,
   CONSENT_TEXT_MAX,
   CONSENT_TEXT_MIN,
-  COUNTRY_PATTERN,
   FULL_NAME_MAX,
-  hasTarget,
-  isEmail,
   KEYWORD_PATTERN,
   MEMO_MAX,
   NAME_MAX,
@@ -25,8 +22,8 @@ import {
   SHORTCODE_PATTERN,
   STREET_MAX,
   TARGET_TEXT_MAX,
-  ZIP_PATTERN,
 } from "../../../contract/patterns";
+import { COUNTRY_PATTERN, hasTarget, isEmail, ZIP_PATTERN } from "../../../contract/request-patterns";
 import {
   isBoolean,
   isObject,
@@ -35,6 +32,7 @@ import {
   pattern,
   textUpTo,
   textWithin,
+  type Check,
   type Fields,
   type Shape,
 } from "../../shared/checks";
@@ -73,8 +71,8 @@ const REQUEST: Shape = {
 export interface ExtraRules {
   /** contract/phone.ts's rule: a US or Canadian mobile number's ten digits, or null. */
   normalizeMobile?: (text: string) => string | null;
-  /** A dedication's fields, as the schema takes them. */
-  dedicationShape?: Shape;
+  /** A dedication's fields, as the schema takes them, given the e-mail's check. */
+  dedicationShape?: (isEmail: Check) => Shape;
   /** Whether the message and the dedication's line fit the memo (contract/dedication.ts). */
   memoFits?: (memo: string | undefined, dedication: UncheckedRequest["dedication"]) => boolean;
 }
@@ -109,7 +107,7 @@ export function refusedPaths(request: UncheckedRequest, extras: ExtraRules = {})
   };
   check(request, REQUEST, "");
   check(request.donor, donorShape(extras), "donor.");
-  if (extras.dedicationShape) check(request.dedication, extras.dedicationShape, "dedication.");
+  if (extras.dedicationShape) check(request.dedication, extras.dedicationShape(isEmail), "dedication.");
   // The schema's checks across fields, on the values as it reads them (names trimmed).
   const donor: Fields = request.donor;
   const name = (field: string) => {

@@ -1,4 +1,4 @@
-import { EMAIL_MAX, FULL_NAME_MAX, NAME_MAX } from "../../../contract/patterns";
+import { FULL_NAME_MAX, NAME_MAX, EMAIL_MAX } from "../../../contract/patterns";
 import type { Locale, Messages } from "../../i18n";
 import type { DonateField, FormEdits } from "../base/fields";
 import { AddressFields } from "./country-field";

@@ -1,5 +1,6 @@
 import type { Messages } from "../../i18n";
-import { Checkbox, ExternalLink } from "../../shared/Field";
+import { Checkbox } from "../../shared/Field";
+import { ExternalLink } from "../../shared/ExternalLink";
 import { TextField } from "../../shared/TextField";
 import { reactive } from "../../shared/reactive";
 import { MEMO_MAX } from "../../../contract/patterns";

@@ -1,16 +1,16 @@
+import { EMAIL_MAX } from "../../../contract/patterns";
 /**
  * A gift dedicated to someone (`fields="dedication"`): its fields and their words, its model and
  * its part of the request's check. An extra: fetched beside later.ts only by a form that asks for a dedication.
  */
 import { DEDICATION_KINDS, DEDICATION_NAME_MAX, DEDICATION_NAME_REFUSED } from "../../../contract/dedication";
-import { EMAIL_MAX, isEmail } from "../../../contract/patterns";
 import { Checkbox, Choices } from "../../shared/Field";
 import { reactive } from "../../shared/reactive";
 import type { Messages } from "../../i18n";
 import type { TextField as LaterTextField } from "../../shared/TextField";
 import type { FormEdits } from "../base/fields";
 import type { DedicationModel } from "./dedication-model";
-import { oneOf, optional, textWithin, type Shape } from "../../shared/checks";
+import { oneOf, optional, textWithin, type Check, type Shape } from "../../shared/checks";
 
 export { createDedicationModel } from "./dedication-model";
 /** The message and the dedication's line within the memo the service keeps: the request's check asks it too. */
@@ -83,10 +83,14 @@ export const DedicationFields = reactive(({ dedication, form, t, TextField }: De
   );
 });
 
-/** A dedication as the schema takes one: walked by the request's check (request-check.ts). */
-export const dedicationShape: Shape = {
+/**
+ * A dedication as the schema takes one: walked by the request's check (request-check.ts), which
+ * gives it the e-mail's check (this extra comes after later.ts: it carries no copy, nor a chunk
+ * they share).
+ */
+export const dedicationShape = (isEmail: Check): Shape => ({
   kind: oneOf(DEDICATION_KINDS),
   name: (value) =>
     textWithin(1, DEDICATION_NAME_MAX, true)(value) && !DEDICATION_NAME_REFUSED.test(String(value).trim()),
   notify_email: optional(isEmail),
-};
+});
