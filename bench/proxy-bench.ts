@@ -57,6 +57,7 @@ import {
   AFTER_SCENARIO_NAMES,
   BESIDE_SCENARIO_NAMES,
   REPEATER_SCENARIO_NAMES,
+  PATIENT_SCENARIO_NAMES,
   BREAKER_SCENARIO_NAMES,
   figuresTable,
   DEFENCE_SCENARIO_NAMES,
@@ -744,9 +745,10 @@ async function measureCrowds(run: BenchRun): Promise<Record<string, number>> {
   for (const figures of sqliteBreakers) say(`  ${describeFigures("one proxy, SQLite:", figures)}`);
   for (const figures of postgresBreakers) say(`  ${describeFigures("two proxies, PostgreSQL:", figures)}`);
   // Then testers at work for the breakers' whole window before a giving day or a gala begins and
-  // through it, and a popular BIN's crowd (the window 90 s, the breakers' open period with it; 4 minutes).
+  // through it (the patient tester coming back for each card held a moment), and a popular BIN's
+  // crowd (the window 90 s, the breakers' open period with it; 4 minutes).
   const leadWindowS = 90;
-  const after = [...AFTER_SCENARIO_NAMES, ...REPEATER_SCENARIO_NAMES];
+  const after = [...AFTER_SCENARIO_NAMES, ...REPEATER_SCENARIO_NAMES, ...PATIENT_SCENARIO_NAMES];
   const [sqliteAfter, postgresAfter] = await Promise.all([
     runAllScenarios(() => startCrowdStack({ breakerWindowS: leadWindowS }), {}, after, 2),
     runAllScenarios(

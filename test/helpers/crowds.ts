@@ -222,8 +222,12 @@ async function session(stack: CrowdStack, ip: string): Promise<string | null> {
   return answer.status === 201 ? String(answer.json.form_session) : null;
 }
 
-/** Who sends a card: a person (passes every challenge, as the frame does), a bot that solves givekit's proof of work, or one that solves nothing. */
-type Sender = "person" | "solver" | "bot";
+/**
+ * Who sends a card: a person (passes every challenge, as the frame does), a bot that solves
+ * givekit's proof of work, one that solves it and comes back once for a card held a moment (as a
+ * person's widget does), or one that solves nothing.
+ */
+type Sender = "person" | "solver" | "patient" | "bot";
 
 /** The card step: the frame's request, and the challenges it meets, solved as the sender can. */
 async function tokenize(
@@ -265,9 +269,14 @@ async function give(
   tally?: SolveTally,
   waited?: { ms: number },
 ): Promise<Answer> {
-  // A person's widget waits through an open circuit breaker and tries again by itself; a bot moves on.
+  // A person's widget waits through an open circuit breaker and tries again by itself; a patient
+  // tester comes back once, after the first wait, and moves on if held again; a bot moves on.
   const patient = (send: () => Promise<Answer>) =>
-    who === "person" ? throughBreakers(send, waited ?? { ms: 0 }) : send();
+    who === "person"
+      ? throughBreakers(send, waited ?? { ms: 0 })
+      : who === "patient"
+        ? throughBreakers(send, { ms: 0 }, BREAKER_FIRST_RETRY_MS)
+        : send();
   for (let round = 0; ; round++) {
     if (!token) {
       const minted = await patient(() => tokenize(stack, card.number, card.formSession, card.ip, who, tally));
@@ -285,7 +294,7 @@ async function give(
         card.ip,
         who === "person"
           ? `guest.${card.amount.replace(".", "-")}@example.org`
-          : who === "solver"
+          : who === "solver" || who === "patient"
             ? inventedEmail()
             : TESTER_EMAIL,
         key,
@@ -335,14 +344,18 @@ async function donate(
 /**
  * Sends again, as the widget does (widget/donate/outcome/attempt.ts), while an open circuit
  * breaker holds the card (429 rate_limited): after BREAKER_FIRST_RETRY_MS, then every
- * BREAKER_RETRY_MS, for BREAKER_PATIENCE_MS at most; adds the time waited to `waited`. The same request each time (the same Idempotency-Key
+ * BREAKER_RETRY_MS, for `patienceMs` (BREAKER_PATIENCE_MS) at most; adds the time waited to `waited`. The same request each time (the same Idempotency-Key
  * for a donation): nothing can be charged twice.
  */
-async function throughBreakers(send: () => Promise<Answer>, waited: { ms: number }): Promise<Answer> {
+async function throughBreakers(
+  send: () => Promise<Answer>,
+  waited: { ms: number },
+  patienceMs = BREAKER_PATIENCE_MS,
+): Promise<Answer> {
   for (let waitedMs = 0; ;) {
     const answer = await send();
     const wait = waitedMs === 0 ? BREAKER_FIRST_RETRY_MS : BREAKER_RETRY_MS;
-    if (answer.code !== "rate_limited" || waitedMs + wait > BREAKER_PATIENCE_MS) return answer;
+    if (answer.code !== "rate_limited" || waitedMs + wait > patienceMs) return answer;
     waitedMs += wait;
     // Added to what the card's tokenization waited before its donation did.
     const slept = Date.now();
@@ -510,6 +523,8 @@ export type ScenarioName =
   | "gala-after-solver"
   | "giving-day-after-repeater"
   | "gala-after-repeater"
+  | "giving-day-after-patient"
+  | "gala-after-patient"
   | "popular-bin";
 /** The scenarios that hold with or without Turnstile. */
 export const SCENARIO_NAMES: ScenarioName[] = ["gala", "giving-day", "bot-spread", "bot-paced", "burst"];
@@ -552,6 +567,12 @@ export const AFTER_SCENARIO_NAMES: ScenarioName[] = [
  */
 export const REPEATER_SCENARIO_NAMES: ScenarioName[] = ["giving-day-after-repeater", "gala-after-repeater"];
 
+/**
+ * Testers that come back once for every card held a moment at an open breaker, as a person's
+ * widget does, at work for the breakers' window before a crowd and through it.
+ */
+export const PATIENT_SCENARIO_NAMES: ScenarioName[] = ["giving-day-after-patient", "gala-after-patient"];
+
 /** What each scenario is, in the words proxy/GUIDE.md uses. */
 export const SCENARIOS: Record<ScenarioName, string> = {
   gala: "a gala: 60 guests behind one address give within 60 s, each with their own card, 20-90 s in the form",
@@ -586,6 +607,10 @@ export const SCENARIOS: Record<ScenarioName, string> = {
     "a tester that solves, over 100 addresses: one dead number again and again, 20 % live cards of random BINs confirmed with $5 gifts, 4 a second, for the breakers' window before a giving day (228 donors) and through it",
   "gala-after-repeater":
     "the same repeating tester on the venue's address, for the breakers' window before the paddle raise (60 guests in 60 s) and through it",
+  "giving-day-after-patient":
+    "the tester over 100 addresses that solves (90 % dead, a new donor per card, 2 a second), coming back once for each card held a moment, before a giving day and through it",
+  "gala-after-patient":
+    "the tester on the venue's address (a dead card each 1.5 s), coming back once for each card held a moment, before the paddle raise and through it",
 };
 
 /**
@@ -822,7 +847,9 @@ export async function runScenario(name: ScenarioName, stack: CrowdStack): Promis
     case "giving-day-after-botnet":
     case "gala-after-solver":
     case "giving-day-after-repeater":
-    case "gala-after-repeater": {
+    case "gala-after-repeater":
+    case "giving-day-after-patient":
+    case "gala-after-patient": {
       const tally: SolveTally = { cpuS: 0, count: 0 };
       const gala = name.startsWith("gala");
       const venue = "203.0.113.82";
@@ -840,7 +867,7 @@ export async function runScenario(name: ScenarioName, stack: CrowdStack): Promis
         ? { ...repeater, address: gala ? () => venue : (n: number) => `10.66.0.${n % 100}` }
         : gala
           ? { cards: Math.ceil(forMs / 1500), liveEvery: 0, address: () => venue, workers: 1, everyMs: 1500 }
-          : name === "giving-day-after-solver"
+          : name === "giving-day-after-solver" || name === "giving-day-after-patient"
             ? {
                 cards: Math.ceil(forMs / 500),
                 liveEvery: 10,
@@ -862,7 +889,13 @@ export async function runScenario(name: ScenarioName, stack: CrowdStack): Promis
       const [refused] = await Promise.all([
         // The crowd's first arrivals come 20 s after it opens its forms: as the lead ends.
         sleep(leadMs - 20_000).then(() => runPeople(stack, crowd)),
-        runTester(stack, { ...tester, who: "solver", stockpile: false, forMs, tally }),
+        runTester(stack, {
+          ...tester,
+          who: name.endsWith("patient") ? "patient" : "solver",
+          stockpile: false,
+          forMs,
+          tally,
+        }),
       ]);
       return {
         ...(await figures(crowd, refused, await chargedOnce(stack, crowd))),
@@ -980,6 +1013,8 @@ const BOUNDS: Partial<Record<ScenarioName, string>> = {
   "gala-after-solver": "58 of 60, wait p95 30 s, tester 15",
   "giving-day-after-repeater": "220 of 228, wait median 5 s, p95 30 s, tester 50",
   "gala-after-repeater": "58 of 60, wait p95 30 s, tester 10",
+  "giving-day-after-patient": "220 of 228, wait median 5 s, p95 30 s, tester 50",
+  "gala-after-patient": "58 of 60, wait p95 30 s, tester 15",
   "popular-bin": "28 of 28, nobody waits",
 };
 
