@@ -132,6 +132,10 @@ export function formEventsProblems(body: unknown): Record<string, string[]> {
       if (!isFormReason(reason))
         problems[`events.${index}.reason`] = ["A reason is one of the form's reasons."];
       if (Object.keys(rest).length > 0) problems[`events.${index}`] = ["Only step and reason."];
+      else if (isFormStep(step) && isFormReason(reason) && isProxyCounted({ step, reason }))
+        problems[`events.${index}`] = [
+          `${step} ${reason} is counted by the proxy from the card and the gift themselves, never from a beacon.`,
+        ];
     });
   }
   return problems;

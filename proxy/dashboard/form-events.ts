@@ -12,7 +12,6 @@ import {
   countedChannel,
   formEventsProblems,
   FORM_EVENTS_BODY_MAX,
-  isProxyCounted,
   type FormEventsBody,
 } from "../../contract/form-steps";
 import { BodyTooLargeError, decodeUtf8, readBody } from "../../http/body";
@@ -93,12 +92,9 @@ export function formEventRoutes(deps: {
 
     // Each step and reason once per session: the marks name the session's random id only, and
     // are forgotten with the session. What only the proxy can know (a gift sent, a thank-you, a
-    // decline…) is counted from its own outcomes (form-outcomes.ts), never from a beacon.
-    const events = [
-      ...new Map(
-        beacon.events.filter((e) => !isProxyCounted(e)).map((e) => [`${e.step}:${e.reason}`, e]),
-      ).values(),
-    ];
+    // decline…) is counted from its own outcomes (form-outcomes.ts): a beacon naming it was
+    // refused above (formEventsProblems).
+    const events = [...new Map(beacon.events.map((e) => [`${e.step}:${e.reason}`, e])).values()];
     const channel = countedChannel(beacon.channel);
     await deps.outcomes?.noteSegment(session.id, channel, beacon.device);
     const marks = await deps.counters.add(

@@ -147,15 +147,23 @@ describe("a beacon under a good form session", () => {
     expect(await p.counts()).toEqual(["71777/HOPE shown reached direct larger = 3"]);
   });
 
-  it("every step and reason a beacon may tell is counted; what only the proxy can know counts nothing", async () => {
+  it("every step and reason a beacon may tell is counted; one naming what only the proxy can know is refused, naming it", async () => {
     const p = await proxy();
     const session = await p.session();
     const all = FORM_STEPS.flatMap((step) => FORM_REASONS.map((reason) => ({ step, reason })));
-    for (let at = 0; at < all.length; at += 12)
+    const told = all.filter((event) => !isProxyCounted(event));
+    for (let at = 0; at < told.length; at += 12)
       expect(
-        (await p.beacon({ form_session: session, device: "phone", events: all.slice(at, at + 12) })).status,
+        (await p.beacon({ form_session: session, device: "phone", events: told.slice(at, at + 12) })).status,
       ).toBe(204);
-    expect(await p.counts()).toHaveLength(all.filter((event) => !isProxyCounted(event)).length);
+    for (const event of all.filter(isProxyCounted)) {
+      const reply = await p.beacon({ form_session: session, device: "phone", events: [event] });
+      expect(reply.status).toBe(400);
+      expect(reply.json!.errors["events.0"]![0]).toContain(
+        `${event.step} ${event.reason} is counted by the proxy`,
+      );
+    }
+    expect(await p.counts()).toHaveLength(told.length);
     expect(
       (await p.counts()).filter((row) =>
         / (sent|thanks) reached | (declined|challenge_unsolved|upstream_error) /.test(row),
@@ -163,7 +171,7 @@ describe("a beacon under a good form session", () => {
     ).toEqual([]);
   });
 
-  it("a forged thank-you counts nothing: one form session, a beacon claiming the gift sent and thanked", async () => {
+  it("a forged thank-you is refused and counts nothing: one form session, a beacon claiming the gift sent and thanked", async () => {
     const p = await proxy();
     const session = await p.session();
     const forged = {
@@ -171,14 +179,9 @@ describe("a beacon under a good form session", () => {
       device: "phone",
       events: reached("shown", "amount", "details", "card", "sent", "thanks"),
     };
-    expect((await p.beacon(forged)).status).toBe(204);
-    expect((await p.beacon({ ...forged, events: [{ step: "sent", reason: "declined" }] })).status).toBe(204);
-    expect(await p.counts()).toEqual([
-      "71777/HOPE amount reached direct phone = 1",
-      "71777/HOPE card reached direct phone = 1",
-      "71777/HOPE details reached direct phone = 1",
-      "71777/HOPE shown reached direct phone = 1",
-    ]);
+    expect((await p.beacon(forged)).status).toBe(400);
+    expect((await p.beacon({ ...forged, events: [{ step: "sent", reason: "declined" }] })).status).toBe(400);
+    expect(await p.counts()).toEqual([]);
   });
 });
 
@@ -229,6 +232,11 @@ describe("what counts nothing", () => {
       "events",
     ],
     ["no events", (s: string) => ({ form_session: s, device: "phone", events: [] }), "events"],
+    [
+      "a thank-you, which only the proxy counts",
+      (s: string) => ({ form_session: s, device: "phone", events: reached("card", "thanks") }),
+      "events.1",
+    ],
   ])("%s: 400 naming the field", async (_, make, field) => {
     const p = await proxy();
     const reply = await p.beacon(make(await p.session()));

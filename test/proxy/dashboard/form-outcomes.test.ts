@@ -1,7 +1,7 @@
 // The funnel's gifts sent, thank-yous and declines come from what the proxy itself saw happen to
 // a form session's card and gift, on SQLite and on PostgreSQL: equal to the sandbox's own records,
 // each once per session however often a gift or a beacon is replayed; a script's beacon claiming
-// a thank-you counts nothing; a Pending gift is a gift sent until the reconciler settles it.
+// a thank-you is refused and counts nothing; a Pending gift is a gift sent until the reconciler settles it.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { DashboardData } from "../../../contract/dashboard";
@@ -94,7 +94,7 @@ describe.each(["sqlite", "postgres"] as const)("the funnel's outcomes on %s", (s
     const again = await gift(giver, CARDS.ok, key);
     expect(again.status).toBe(200);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
-    expect((await beacon(giver, reached("sent", "thanks"))).status).toBe(204);
+    expect((await beacon(giver, reached("sent", "thanks"))).status).toBe(400);
 
     // A donor declined.
     const declined = await formSession();
@@ -103,12 +103,12 @@ describe.each(["sqlite", "postgres"] as const)("the funnel's outcomes on %s", (s
     );
     expect((await gift(declined, CARDS.declined)).json.code).toBe("card_declined");
 
-    // A script: one form session, beacons claiming a gift sent and thanked.
+    // A script: one form session, its steps up to the card, then beacons claiming a gift sent
+    // and thanked, and one declined: each refused, naming what only the proxy counts.
     const script = await formSession();
-    expect(
-      (await beacon(script, reached("shown", "amount", "details", "card", "sent", "thanks"))).status,
-    ).toBe(204);
-    expect((await beacon(script, [{ step: "sent", reason: "declined" }])).status).toBe(204);
+    expect((await beacon(script, reached("shown", "amount", "details", "card"))).status).toBe(204);
+    expect((await beacon(script, reached("sent", "thanks"))).status).toBe(400);
+    expect((await beacon(script, [{ step: "sent", reason: "declined" }])).status).toBe(400);
 
     const counted = await funnel();
     const charged = await collected(ctx.sandbox, "HOPE");
@@ -180,7 +180,7 @@ describe.each(["sqlite", "postgres"] as const)("a Pending gift's outcome on %s",
     });
 
     // Never twice: further passes, a beacon claiming the thank-you, and the gift replayed.
-    expect((await beacon(giver, reached("thanks"))).status).toBe(204);
+    expect((await beacon(giver, reached("thanks"))).status).toBe(400);
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(await funnel()).toMatchObject({ sent: 2, thanks: 1, declined: 1 });
   }, 60_000);
@@ -249,7 +249,7 @@ describe.each(["sqlite", "postgres"] as const)(
       });
       // A second run finds nothing unknown, and counts nothing again; nor does a beacon claiming it.
       expect((await givekit(["reconcile"], cliEnv())).out).toContain("0 unknown attempt(s) looked up.");
-      expect((await beacon(giver, reached("thanks"))).status).toBe(204);
+      expect((await beacon(giver, reached("thanks"))).status).toBe(400);
       expect(await funnel()).toMatchObject({ sent: 2, thanks: 1, declined: 1 });
     }, 60_000);
 
