@@ -64,9 +64,12 @@ import {
   SOLVING_SCENARIO_NAMES,
   describeFigures,
   runAllScenarios,
+  type ProxyLauncher,
+  type ScenarioFigures,
   startCrowdStack,
 } from "../test/helpers/crowds";
 import { startEmbeddedPostgres } from "../test/helpers/postgres-global";
+import { startFakeTurnstileProgram } from "../test/helpers/sandbox-process";
 import { FUTURE_EXPIRY } from "../test/helpers/cards";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -700,6 +703,33 @@ async function measureStores(run: BenchRun): Promise<Record<string, number>> {
 }
 
 /**
+ * A crowd's proxy as a program of its own, compiled as the bench runs every proxy, with the
+ * defaults the crowd asks for (no bench limits): the crowd's clients in this process never slow
+ * its event loop, as in the crowd test.
+ */
+const compiledProxy: ProxyLauncher = async (upstreamUrl, env) => {
+  const dataDir = mkdtempSync(join(tmpdir(), "givekit-crowd-"));
+  dataDirs.push(dataDir);
+  const lines: string[] = [];
+  const proxy = await start(
+    [await compiled("proxy")],
+    {
+      GIVEKIT_CAMPAIGNS: join(ROOT, "proxy/campaigns.demo.json"),
+      GIVEKIT_WIDGET_DIR: join(ROOT, "dist/widget"),
+      PORT: "0",
+      HOST: "127.0.0.1",
+      UPSTREAM_BASE_URL: upstreamUrl,
+      UPSTREAM_PRIVATE_TOKEN: HOPE.privateToken,
+      UPSTREAM_PUBLIC_TOKEN: HOPE.publicToken,
+      GIVEKIT_DATA_DIR: dataDir,
+      ...env,
+    },
+    (line) => lines.push(line),
+  );
+  return { url: proxy.url, logs: () => lines, close: () => stopChild(proxy.child) };
+};
+
+/**
  * Part 5: the crowd scenarios with the defaults, as test/proxy/defence/crowds.test.ts runs them
  * (without a challenge), each against a sandbox of its own; printed, not judged (the test holds
  * the bounds).
@@ -746,31 +776,48 @@ async function measureCrowds(run: BenchRun): Promise<Record<string, number>> {
   for (const figures of postgresBreakers) say(`  ${describeFigures("two proxies, PostgreSQL:", figures)}`);
   // Then testers at work for the breakers' whole window before a giving day or a gala begins and
   // through it (the patient tester coming back for each card held a moment), and a popular BIN's
-  // crowd (the window 90 s, the breakers' open period with it; 4 minutes).
+  // crowd, each with a tester again under Turnstile (the window 90 s, the breakers' open period
+  // with it): as the crowd test runs them, store after store (side by side, a load of 5 lost a
+  // Turnstile giving day to its stand-in answering late), every proxy, sandbox and the Turnstile
+  // stand-in a program of its own (about 4 minutes a store).
   const leadWindowS = 90;
   const after = [...AFTER_SCENARIO_NAMES, ...REPEATER_SCENARIO_NAMES, ...PATIENT_SCENARIO_NAMES];
-  const [sqliteAfter, postgresAfter] = await Promise.all([
-    runAllScenarios(() => startCrowdStack({ breakerWindowS: leadWindowS }), {}, after, 2),
-    runAllScenarios(
-      async () =>
+  const withHuman = after.filter((name) => name !== "popular-bin");
+  const turnstile = await startFakeTurnstileProgram();
+  const leadStacks =
+    (databaseUrl: () => Promise<string | undefined>, challenge?: Record<string, string>) => () =>
+      databaseUrl().then((url) =>
         startCrowdStack({
+          launch: compiledProxy,
+          sandboxProgram: true,
           breakerWindowS: leadWindowS,
-          databaseUrl: await createDatabase(adminUrl, `givekit_crowd_${n++}`),
+          ...(url ? { databaseUrl: url } : {}),
+          ...(challenge ? { challenge } : {}),
         }),
-      {},
-      after,
-      2,
-    ),
-  ]);
-  for (const figures of sqliteAfter) say(`  ${describeFigures("one proxy, SQLite:", figures)}`);
-  for (const figures of postgresAfter) say(`  ${describeFigures("two proxies, PostgreSQL:", figures)}`);
+      );
+  const leadFirst = (databaseUrl: () => Promise<string | undefined>) =>
+    Promise.all([
+      runAllScenarios(leadStacks(databaseUrl), {}, after, 2),
+      runAllScenarios(leadStacks(databaseUrl, turnstile.proxyEnv), {}, withHuman, 2),
+    ]);
+  const sqliteAfter = (await leadFirst(async () => undefined)).flat();
+  const postgresAfter = (
+    await leadFirst(async () => createDatabase(adminUrl, `givekit_crowd_${n++}`))
+  ).flat();
+  await turnstile.close();
+  const human = (figures: ScenarioFigures, i: number) =>
+    i >= after.length ? { ...figures, scenario: `${figures.scenario} + Turnstile` } : figures;
+  for (const [i, figures] of sqliteAfter.entries())
+    say(`  ${describeFigures("one proxy, SQLite:", human(figures, i))}`);
+  for (const [i, figures] of postgresAfter.entries())
+    say(`  ${describeFigures("two proxies, PostgreSQL:", human(figures, i))}`);
   say(
     '  every scenario: people charged and their added wait (median / p95), what of the tester reached the upstream and its CPU s per card that did (proxy/GUIDE.md, "Circuit breakers"):',
   );
   say(
     figuresTable(
-      [...sqlite, ...sqliteDefence, ...sqliteBreakers, ...sqliteAfter],
-      [...postgres, ...postgresDefence, ...postgresBreakers, ...postgresAfter],
+      [...sqlite, ...sqliteDefence, ...sqliteBreakers, ...sqliteAfter.map(human)],
+      [...postgres, ...postgresDefence, ...postgresBreakers, ...postgresAfter.map(human)],
     ),
   );
   say();
