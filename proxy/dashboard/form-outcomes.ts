@@ -106,6 +106,27 @@ export function createFormOutcomes(deps: {
   }
 
   /**
+   * Names `counted` in the session's Pending note beside those it names already, under `segment`
+   * (a note made now) or the note's own; the names it held before, or null where there is no note
+   * and none is made.
+   */
+  async function noteCounted(
+    session: string,
+    counted: string[],
+    segment?: Segment,
+  ): Promise<Set<string> | null> {
+    const noted = await deps.counters.recall(pendingKey(session)).catch(() => null);
+    if (noted === null && !segment) return null;
+    const before = noted === null ? new Set<string>() : countedOfNote(noted);
+    await deps.counters.remember(
+      pendingKey(session),
+      pendingNote(segment ?? segmentOfNote(noted), new Set([...before, ...counted])),
+      FORM_MARK_MS,
+    );
+    return before;
+  }
+
+  /**
    * Of a session with a gift Pending, the settling outcomes its note does not name as counted (by
    * a proxy or by the command, whose marks the other cannot see on SQLite), named there now.
    */
@@ -113,17 +134,8 @@ export function createFormOutcomes(deps: {
     session: string,
     fresh: (readonly [FormStep, FormReason])[],
   ): Promise<(readonly [FormStep, FormReason])[]> {
-    const noted = await deps.counters.recall(pendingKey(session)).catch(() => null);
-    if (noted === null) return fresh;
-    const counted = countedOfNote(noted);
-    const uncounted = fresh.filter((event) => !counted.has(eventName(event)));
-    for (const event of uncounted.filter(isSettlingEvent)) counted.add(eventName(event));
-    await deps.counters.remember(
-      pendingKey(session),
-      pendingNote(segmentOfNote(noted), counted),
-      FORM_MARK_MS,
-    );
-    return uncounted;
+    const before = await noteCounted(session, fresh.filter(isSettlingEvent).map(eventName));
+    return before ? fresh.filter((event) => !before.has(eventName(event))) : fresh;
   }
 
   /** Counts these events of a session, each once whoever saw it first; under `known`, when given. */
@@ -192,13 +204,10 @@ export function createFormOutcomes(deps: {
             ttlMs: FORM_MARK_MS,
           })),
         );
-        const counted = SETTLING_EVENTS.filter((_, index) => marks[index]!.points > 0).map(eventName);
-        const noted = await deps.counters.recall(pendingKey(session.id)).catch(() => null);
-        if (noted !== null) for (const name of countedOfNote(noted)) counted.push(name);
-        await deps.counters.remember(
-          pendingKey(session.id),
-          pendingNote(await segmentOf(session.id), new Set(counted)),
-          FORM_MARK_MS,
+        await noteCounted(
+          session.id,
+          SETTLING_EVENTS.filter((_, index) => marks[index]!.points > 0).map(eventName),
+          await segmentOf(session.id),
         );
       }
     },

@@ -1,6 +1,6 @@
 /**
- * Starts the sandbox (and the Turnstile stand-in) as a program of its own (`npm run sandbox`'s entry, in-memory, 127.0.0.1 on a
- * free port), for tests whose crowds would otherwise share one process with their sandboxes: the
+ * Starts the sandbox (and the Turnstile stand-in) as a program of its own (`npm run sandbox`'s
+ * entry, in-memory, 127.0.0.1 on a free port), for tests whose crowds would otherwise share one process with their sandboxes: the
  * sandbox then answers on its own core's time, not between the clients' requests. Every program
  * still running when the process that started it exits is killed.
  *
