@@ -212,25 +212,28 @@ async function startProxy(
   extra: Record<string, string> = {},
   onLine?: (line: string) => void,
 ) {
-  const dataDir = mkdtempSync(join(tmpdir(), "givekit-bench-"));
-  dataDirs.push(dataDir);
   return start(
     [await compiled("proxy")],
-    {
-      ...BENCH_LIMITS,
-      // The compiled file lives elsewhere: name the repository's files explicitly.
-      GIVEKIT_CAMPAIGNS: join(ROOT, "proxy/campaigns.demo.json"),
-      GIVEKIT_WIDGET_DIR: join(ROOT, "dist/widget"),
-      PORT: "0",
-      HOST: "127.0.0.1",
-      UPSTREAM_BASE_URL: upstreamUrl,
-      UPSTREAM_PRIVATE_TOKEN: privateToken,
-      UPSTREAM_PUBLIC_TOKEN: publicToken,
-      GIVEKIT_DATA_DIR: dataDir,
-      ...extra,
-    },
+    { ...BENCH_LIMITS, ...compiledProxyEnv(upstreamUrl, privateToken, publicToken), ...extra },
     onLine,
   );
+}
+
+/** The compiled proxy's environment: on loopback, a data directory of its own, this upstream. */
+function compiledProxyEnv(upstreamUrl: string, privateToken: string, publicToken: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), "givekit-bench-"));
+  dataDirs.push(dataDir);
+  return {
+    // The compiled file lives elsewhere: name the repository's files explicitly.
+    GIVEKIT_CAMPAIGNS: join(ROOT, "proxy/campaigns.demo.json"),
+    GIVEKIT_WIDGET_DIR: join(ROOT, "dist/widget"),
+    PORT: "0",
+    HOST: "127.0.0.1",
+    UPSTREAM_BASE_URL: upstreamUrl,
+    UPSTREAM_PRIVATE_TOKEN: privateToken,
+    UPSTREAM_PUBLIC_TOKEN: publicToken,
+    GIVEKIT_DATA_DIR: dataDir,
+  };
 }
 
 /** Peak resident set size of a process, in MB (Linux: VmHWM). */
@@ -708,22 +711,10 @@ async function measureStores(run: BenchRun): Promise<Record<string, number>> {
  * its event loop, as in the crowd test.
  */
 const compiledProxy: ProxyLauncher = async (upstreamUrl, env) => {
-  const dataDir = mkdtempSync(join(tmpdir(), "givekit-crowd-"));
-  dataDirs.push(dataDir);
   const lines: string[] = [];
   const proxy = await start(
     [await compiled("proxy")],
-    {
-      GIVEKIT_CAMPAIGNS: join(ROOT, "proxy/campaigns.demo.json"),
-      GIVEKIT_WIDGET_DIR: join(ROOT, "dist/widget"),
-      PORT: "0",
-      HOST: "127.0.0.1",
-      UPSTREAM_BASE_URL: upstreamUrl,
-      UPSTREAM_PRIVATE_TOKEN: HOPE.privateToken,
-      UPSTREAM_PUBLIC_TOKEN: HOPE.publicToken,
-      GIVEKIT_DATA_DIR: dataDir,
-      ...env,
-    },
+    { ...compiledProxyEnv(upstreamUrl, HOPE.privateToken, HOPE.publicToken), ...env },
     (line) => lines.push(line),
   );
   return { url: proxy.url, logs: () => lines, close: () => stopChild(proxy.child) };
