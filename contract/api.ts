@@ -5,6 +5,7 @@
 import { LEADERBOARD_KINDS } from "./gala";
 import * as z from "zod/mini";
 import { CardSchema } from "./card";
+import { FORM_NAME_PATTERN } from "./saved-forms";
 import { CHALLENGE_FIELD, FORM_SESSION_FIELD, HONEYPOT_FIELD } from "./frame-fields";
 import {
   DEDICATION_KINDS,
@@ -117,6 +118,14 @@ export const CampaignSchema = z.strictObject({
 });
 export type Campaign = z.infer<typeof CampaignSchema>;
 
+/** A saved form as a campaign's answer carries it: the attributes and theme its element takes. */
+export const ServedFormSchema = /* @__PURE__ */ z.strictObject({
+  name: /* @__PURE__ */ z.string().check(z.regex(FORM_NAME_PATTERN)),
+  version: /* @__PURE__ */ z.number().check(z.int(), z.positive()),
+  attributes: z.record(z.string(), z.string()),
+  theme: z.record(z.string(), z.string()),
+});
+
 /**
  * GET /v1/campaigns/…: the campaign's settings (its `source` aside), and the origins the proxy
  * serves the widget on (ALLOWED_ORIGINS), where a form's `success-url` may lead besides its own page's.
@@ -125,6 +134,8 @@ export const CampaignResponseSchema = /* @__PURE__ */ z.extend(
   /* @__PURE__ */ z.omit(CampaignSchema, { source: true }),
   {
     allowed_origins: z.optional(z.array(/* @__PURE__ */ z.string().check(z.maxLength(ORIGIN_MAX)))),
+    /** With ?form=name: the saved form's latest version (contract/saved-forms.ts). */
+    form: z.optional(ServedFormSchema),
   },
 );
 export type CampaignResponse = z.infer<typeof CampaignResponseSchema>;

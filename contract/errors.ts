@@ -9,6 +9,10 @@ export const ERROR_CODES = [
   /** An operator's route (GET /metrics) without its token, or with a wrong one. */
   "unauthorized",
   "campaign_not_served",
+  /** A `form="…"` naming no saved form of that campaign. */
+  "form_not_found",
+  /** A saved form changed since the version a save started from (another staff member saved first). */
+  "form_changed",
   "origin_not_allowed",
   "rate_limited",
   "too_many_declines",

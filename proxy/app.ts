@@ -14,6 +14,8 @@ import { formEventRoutes } from "./dashboard/form-events";
 import { dashboardPages } from "./dashboard/pages";
 import { countUpstream, createOpsCounter } from "./dashboard/ops-counts";
 import { dashboardRoutes } from "./dashboard/routes";
+import { designerRoutes } from "./dashboard/forms";
+import { createSavedFormReader } from "./campaign/saved-forms";
 import type { ProxyConfig } from "./config";
 import type { AppEnv } from "./context";
 import { cors } from "./middleware/cors";
@@ -196,6 +198,7 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
   // The dashboard's defence and health counts, and the donor-facing upstream calls they time.
   const ops = createOpsCounter({ store, logger });
   const countedUpstream = countUpstream(upstream, ops);
+  const forms = createSavedFormReader({ store });
   app.route(
     "/",
     healthRoutes({
@@ -213,6 +216,7 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
       progress,
       progressCacheS: config.progressCacheS,
       allowedOrigins: config.allowedOrigins,
+      forms,
     }),
   );
   app.route("/", wallRoutes({ campaigns, feed, live }));
@@ -233,7 +237,16 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
         widgetDir: config.widgetDir,
         liveS: config.dashboard.liveS,
         draining: () => lifecycle.draining,
-      }),
+      }).route(
+        "/forms",
+        designerRoutes({
+          store,
+          forms,
+          campaigns,
+          allowedOrigins: config.allowedOrigins,
+          widgetDir: config.widgetDir,
+        }),
+      ),
     }),
   );
   app.route(

@@ -11,6 +11,8 @@ export interface RequestVariables {
   logFields: Record<string, string | number | boolean | null>;
   /** Set by a route whose page may be framed (its CSP frame-ancestors decides by whom). */
   framable: boolean;
+  /** The signed-in staff member's invite name, set by the dashboard's guard (proxy/dashboard/routes.ts). */
+  staff: string;
   /**
    * Set by a route answering with a script or a stylesheet: the headers only a document reads
    * (its CSP, Referrer-Policy, X-Frame-Options) are left off, bytes every donor would download.

@@ -65,6 +65,7 @@ export function dashboardRoutes(deps: {
       throw unauthorized();
     }
     c.set("logFields", { ...c.get("logFields"), dashboard: session.name });
+    c.set("staff", session.name);
     await next();
   };
   app.use(DASHBOARD_PATH, guard);

@@ -18,6 +18,7 @@ import { sqliteListings } from "./listings";
 import { sqliteOutbox } from "./outbox";
 import { sqlitePeerLists } from "./peer-lists";
 import { sqliteProgress } from "./progress";
+import { sqliteSavedForms } from "./saved-forms";
 import { migrateSqlite } from "./schema";
 
 export interface SqliteStoreOptions extends StoreOptions {
@@ -67,6 +68,7 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
   const progress = sqliteProgress(db);
   const outbox = sqliteOutbox(db);
   const formCounts = sqliteFormCounts(db);
+  const savedForms = sqliteSavedForms(db);
   const { write, durable } = commits;
 
   // Whatever a previous run left in flight is orphaned: this process holds the lock. Webhook
@@ -278,6 +280,21 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
       const spent = write(() => formCounts.spend(id, expiresAt, now()));
       await durable();
       return spent;
+    },
+    // A saved form is what staff were told is saved: durable before the answer.
+    async saveFormVersion(form, after) {
+      const result = write(() => savedForms.save(form, after, now()));
+      await durable();
+      return result;
+    },
+    async savedForm(name) {
+      return savedForms.latest(name);
+    },
+    async savedFormVersions(name, limit) {
+      return savedForms.versions(name, limit);
+    },
+    async savedForms() {
+      return savedForms.all();
     },
     async healthy() {
       return db.open;

@@ -233,6 +233,18 @@ const MIGRATIONS: string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX ops_counts_hour ON ops_counts (hour);
   `,
+  // 17: the dashboard's saved forms (contract/saved-forms.ts), every version with who saved it and when.
+  `
+  CREATE TABLE saved_forms (
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    campaign TEXT NOT NULL,
+    design TEXT NOT NULL,
+    author TEXT NOT NULL,
+    saved_at INTEGER NOT NULL,
+    PRIMARY KEY (name, version)
+  );
+  `,
 ];
 /** The schema version this code writes. */
 export const SQLITE_SCHEMA_VERSION = MIGRATIONS.length;
