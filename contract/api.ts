@@ -5,7 +5,6 @@
 import { LEADERBOARD_KINDS } from "./gala";
 import * as z from "zod/mini";
 import { CardSchema } from "./card";
-import { FORM_NAME_PATTERN } from "./saved-forms";
 import { CHALLENGE_FIELD, FORM_SESSION_FIELD, HONEYPOT_FIELD } from "./frame-fields";
 import {
   DEDICATION_KINDS,
@@ -18,6 +17,7 @@ import { PositiveAmountSchema, RateSchema, AmountSchema } from "./money-schemas"
 import {
   CHANNEL_TAG_EXPECTED,
   CHANNEL_TAG_PATTERN,
+  FORM_NAME_PATTERN,
   CITY_MAX,
   CONSENT_TEXT_MAX,
   CONSENT_TEXT_MIN,

@@ -7,12 +7,14 @@
  * name's rule and the theme's properties.
  */
 import { isPositiveAmount, toCents } from "./money";
-import { CHANNEL_TAG_PATTERN, RECURRING_FREQUENCIES } from "./patterns";
+import {
+  CHANNEL_TAG_PATTERN,
+  FORM_NAME_EXPECTED,
+  FORM_NAME_PATTERN,
+  RECURRING_FREQUENCIES,
+} from "./patterns";
 
-/** A saved form's name: what `form="…"` holds. */
-export const FORM_NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
-export const FORM_NAME_EXPECTED =
-  "a slug: 1 to 40 lower-case letters, digits and hyphens, neither first nor last a hyphen";
+export { FORM_NAME_EXPECTED, FORM_NAME_PATTERN };
 export const isFormName = (value: unknown): value is string =>
   typeof value === "string" && FORM_NAME_PATTERN.test(value);
 
@@ -50,7 +52,7 @@ export const FORM_ATTRIBUTES = {
   ],
 } as const;
 export type FormElement = keyof typeof FORM_ATTRIBUTES;
-export const FORM_ELEMENTS = Object.keys(FORM_ATTRIBUTES) as FormElement[];
+export const FORM_ELEMENTS = /* @__PURE__ */ Object.keys(FORM_ATTRIBUTES) as FormElement[];
 
 /**
  * The theme's custom properties a design may set, as the element reads them (widget/shared/host.css).

@@ -30,6 +30,7 @@ import { FromFrameMessageSchema, ToFrameMessageSchema } from "../contract/frame"
 import {
   AMOUNT_PATTERN,
   CURRENCY_PATTERN,
+  FORM_NAME_PATTERN,
   KEYWORD_PATTERN,
   RATE_PATTERN,
   SHORTCODE_PATTERN,
@@ -192,6 +193,19 @@ describe("widget/donate/base/responses.ts and outcome/donation-responses.ts read
       opt_in_lists: field(fc.array(text(110), { maxLength: 2 })),
       goal_amount: amount,
       allowed_origins: field(fc.array(text(210), { maxLength: 2 }), "https://a.example", [1]),
+      form: field(
+        fc.record({
+          name: matching(FORM_NAME_PATTERN),
+          version: fc.integer({ min: 1, max: 1000 }),
+          attributes: fc.dictionary(fc.stringMatching(/^[a-z-]{1,12}$/), fc.string(), { maxKeys: 3 }),
+          theme: fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.string(), { maxKeys: 2 }),
+        }),
+        { name: "Year End", version: 1, attributes: {}, theme: {} },
+        { name: "year-end", version: 0, attributes: {}, theme: {} },
+        { name: "year-end", version: 1.5, attributes: {}, theme: {} },
+        { name: "year-end", version: 1, attributes: { amounts: 50 }, theme: {} },
+        { name: "year-end", version: 1, attributes: {}, theme: {}, extra: 1 },
+      ),
     });
     // A field the schema gains and the generator lacks would go untested: the two must agree.
     expect(generated.at(-1)!.toSorted()).toEqual(Object.keys(CampaignResponseSchema.shape).toSorted());

@@ -9,18 +9,24 @@ import { DonationForm, HEADING_ID } from "./DonationForm";
 import { rest } from "./rest";
 import { createDonationModel, type DonationModel } from "./DonationModel";
 import { amountWithinRange, prefill } from "./gift/prefill";
+import { signal } from "@preact/signals-core";
+import type { CampaignResponse } from "../../contract/api";
+import { campaignPath, fetchCampaign } from "./campaign/campaign";
+import { readCampaign } from "./base/responses";
+import { adoptTheme, FORM_REFRESH_MS, withSavedForm } from "./saved/saved-form";
 // Last: widget.js lays modules out in import order, and gzip does best with the message
 // catalogs after the code that reads them rather than ahead of zod (about 0.4 KB).
 import { Fallback } from "../shared/Fallback";
 import { messagesFor } from "../i18n";
 
-type WidgetProps = DonateProps & { host: HTMLElement };
+type WidgetProps = DonateProps & { host: HTMLElement; loaded?: CampaignResponse };
 
 /** How a donation ended, in the rest of the form (rest.ts), as the attempt is. */
 const Outcome = lazy(rest, "Outcome");
 
 /** <givekit-donate>'s content: loads the campaign, then shows the form or the outcome. */
 export function DonateWidget(props: WidgetProps) {
+  if (props.target.form && !props.loaded) return <SavedForm {...props} />;
   const { host: _host, ...given } = props;
   // A new model (and a fresh form) only when the attributes change what is being given to.
   return <Donation key={JSON.stringify(given)} {...props} />;
@@ -37,6 +43,7 @@ class Donation extends Reactive<WidgetProps> {
       // A link's ?amount= and ?frequency= over the element's defaults.
       props: prefill(props, location.search),
       search: location.search,
+      loaded: props.loaded,
     });
   }
 
@@ -97,5 +104,72 @@ class Donation extends Reactive<WidgetProps> {
         )}
       </div>
     );
+  }
+}
+
+/**
+ * A saved form (`form="year-end"`): its design comes with the campaign's settings, in the request
+ * the form makes anyway, and is laid under the element's own attributes. While the form is open it
+ * asks again every FORM_REFRESH_MS; a newer version is taken while the donor has not started, and
+ * otherwise waits for the next page: what a donor typed, or is giving, is never changed under them.
+ */
+class SavedForm extends Reactive<WidgetProps> {
+  answer = signal<CampaignResponse | null | undefined>(undefined);
+  started = false;
+  live = true;
+  timer?: ReturnType<typeof setInterval>;
+  #start = () => (this.started = true);
+
+  override componentDidMount() {
+    const { host, proxyUrl, target } = this.props;
+    const api = createApiClient(proxyUrl);
+    for (const type of ["input", "pointerdown", "keydown"]) host.addEventListener(type, this.#start);
+    void fetchCampaign(api, target).then((answer) => {
+      if (!this.live) return;
+      this.take(answer);
+      if (!answer) dropCardFrame(host);
+    });
+    this.timer = setInterval(async () => {
+      const result = await api.get<unknown>(campaignPath(target));
+      const answer = result.kind === "ok" ? readCampaign(result.data) : null;
+      const shown = this.answer.peek();
+      if (this.live && !this.started && answer?.form && answer.form.version !== shown?.form?.version)
+        this.take(answer);
+    }, FORM_REFRESH_MS);
+  }
+
+  take(answer: CampaignResponse | null) {
+    const { host } = this.props;
+    if (answer) {
+      const merged = withSavedForm(host, answer);
+      if (!merged.ok) {
+        console.error(
+          `[givekit] <givekit-donate>: the saved form "${this.props.target.form}": ${merged.problem}`,
+        );
+        answer = null;
+      } else adoptTheme(host, answer);
+    }
+    this.answer.value = answer;
+  }
+
+  override componentWillUnmount() {
+    this.live = false;
+    clearInterval(this.timer);
+    for (const type of ["input", "pointerdown", "keydown"])
+      this.props.host.removeEventListener(type, this.#start);
+    super.componentWillUnmount();
+  }
+
+  view({ host, locale }: WidgetProps) {
+    const answer = this.answer.value;
+    if (answer === undefined)
+      return (
+        <div lang={locale} class="gk-steps gk-loading">
+          <output class="gk-muted">{messagesFor(locale).donate.loading}</output>
+        </div>
+      );
+    const merged = answer && withSavedForm(host, answer);
+    if (!answer || !merged?.ok) return <Fallback lang={locale} />;
+    return <DonateWidget {...merged.props} host={host} loaded={answer} />;
   }
 }

@@ -64,7 +64,7 @@ async function proxy() {
   return { app, store, staff, send };
 }
 
-const problem = async (res: Response) => ({
+const problem = async (res: Response): Promise<Record<string, unknown>> => ({
   status: res.status,
   ...((await res.json()) as Record<string, unknown>),
 });

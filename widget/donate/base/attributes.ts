@@ -2,6 +2,8 @@ import { isPositiveAmount, toCents } from "../../../contract/money";
 import {
   CHANNEL_TAG_EXPECTED,
   CHANNEL_TAG_PATTERN,
+  FORM_NAME_EXPECTED,
+  FORM_NAME_PATTERN,
   PEER_ID_PATTERN,
   RECURRING_FREQUENCIES,
   TARGET_TEXT_MAX,
@@ -34,6 +36,8 @@ export interface DonateTarget {
   keyword?: string;
   event_id?: string;
   event_type?: string;
+  /** A saved form (`form="year-end"`): its design comes with the campaign's settings. */
+  form?: string;
 }
 
 /**
@@ -247,6 +251,8 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
                       : "keyword",
               'is required: name the campaign with "shortcode" and "keyword", or "event-id" and "event-type"',
             );
+    const form = attr("form", matching(FORM_NAME_PATTERN, FORM_NAME_EXPECTED));
+    if (form) target.form = form;
     const { amounts, labels: amountLabels } = readPresets("amounts", get("amounts"), DEFAULT_AMOUNTS);
     const monthly = get("monthly-amounts");
     const defaultAmount = attr("default-amount", POSITIVE_AMOUNT);

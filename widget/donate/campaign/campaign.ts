@@ -9,12 +9,14 @@ export const keywordPath = (shortcode: string, keyword: string) =>
 
 /** Where the proxy answers with the campaign's public settings. */
 export function campaignPath(target: DonateTarget): string {
-  if (target.shortcode && target.keyword) return keywordPath(target.shortcode, target.keyword);
+  const form = target.form ? `form=${target.form}` : "";
+  if (target.shortcode && target.keyword)
+    return keywordPath(target.shortcode, target.keyword) + (form && `?${form}`);
   const params = new URLSearchParams({
     event_id: target.event_id ?? "",
     event_type: target.event_type ?? "",
   });
-  return `/v1/campaigns?${params}`;
+  return `/v1/campaigns?${params}${form && `&${form}`}`;
 }
 
 /**
@@ -27,7 +29,11 @@ export function campaignPath(target: DonateTarget): string {
 export function earlyCampaignPath(get: (name: string) => string | null): string | null {
   const shortcode = get("shortcode");
   const keyword = get("keyword");
-  return shortcode && keyword ? keywordPath(shortcode, keyword.toUpperCase()) : null;
+  const form = get("form");
+  // A saved form's name goes as the form sends it (a slug: nothing to encode), a bad one too: the form then shows its note.
+  return shortcode && keyword
+    ? keywordPath(shortcode, keyword.toUpperCase()) + (form ? `?form=${encodeURIComponent(form)}` : "")
+    : null;
 }
 
 /**
@@ -42,7 +48,9 @@ export async function fetchCampaign(api: ApiClient, target: DonateTarget): Promi
       result.kind === "ok"
         ? "an unexpected answer"
         : result.kind === "problem"
-          ? result.problem.code
+          ? result.problem.code === "form_not_found"
+            ? `no saved form "${target.form}" for this campaign`
+            : result.problem.code
           : "the proxy could not be reached";
     console.error(`[givekit] <givekit-donate>: the campaign could not be loaded (${why}).`);
   }

@@ -1,0 +1,41 @@
+import type { CampaignResponse } from "../../../contract/api";
+import { THEME_PROPERTIES } from "../../../contract/saved-forms";
+import { readDonateAttributes, type DonateProps } from "../base/attributes";
+import type { AttributeResult } from "../../shared/attributes";
+
+/** How often an open form asks whether its saved form changed (a 304 while it has not): within a minute of a save. */
+export const FORM_REFRESH_MS = 30_000;
+/** A theme value the element writes into its own style sheet: what the designer saves, and nothing that ends a declaration. */
+const SAFE_VALUE = /^[\w\s#().,%'"-]{1,120}$/;
+
+/**
+ * The element's props with a saved form's design under its own attributes: an attribute on the
+ * element wins over the same one saved (the page's author keeps the last word).
+ *
+ * @example
+ * withSavedForm(host, campaign); // { ok: true, props: { amounts: [5000, 10000, 25000], … } }
+ */
+export function withSavedForm(host: HTMLElement, campaign: CampaignResponse): AttributeResult<DonateProps> {
+  const saved = campaign.form?.attributes ?? {};
+  return readDonateAttributes(
+    (name) => host.getAttribute(name) ?? (Object.hasOwn(saved, name) ? saved[name]! : null),
+  );
+}
+
+/**
+ * The saved theme as the element's custom properties, in a style sheet of the shadow root's own:
+ * a `:host` rule, which any the page sets on the element outranks.
+ */
+export function adoptTheme(host: HTMLElement, campaign: CampaignResponse): void {
+  const shadow = host.shadowRoot;
+  const theme = campaign.form?.theme ?? {};
+  if (!shadow) return;
+  const declarations = Object.entries(THEME_PROPERTIES)
+    .filter(([key]) => SAFE_VALUE.test(theme[key] ?? ""))
+    .map(([key, property]) => `${property}:${theme[key]}`)
+    .join(";");
+  const [own] = shadow.adoptedStyleSheets;
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(`:host{${declarations}}`);
+  shadow.adoptedStyleSheets = own ? [own, sheet] : [sheet];
+}
