@@ -21,6 +21,7 @@ import { LOCALES } from "./widget/i18n";
  *                                         (its page is made by the proxy: proxy/campaign/display-page.ts, proxy/routes/display.ts)
  *   dashboard → dist/widget/dashboard/dashboard.{js,css} the staff dashboard's script and
  *                                         stylesheet (its page is made by the proxy: proxy/dashboard/)
+ *   designer  → dist/widget/dashboard/forms.{js,css}     the form designer's (proxy/dashboard/forms.ts)
  *   client  → dist/demo/                  the demo campaign page (index.html, Vite's root)
  */
 const WIDGET_DIR = "dist/widget";
@@ -295,6 +296,7 @@ export default defineConfig({
         "frame",
         "display",
         "dashboard",
+        "designer",
         "client",
       ]) {
         await builder.build(builder.environments[name]!);
@@ -366,6 +368,20 @@ export default defineConfig({
             format: "es",
             entryFileNames: "dashboard/[name].js",
             assetFileNames: "dashboard/dashboard[extname]",
+          },
+        },
+      }),
+    },
+    designer: {
+      consumer: "client",
+      build: widgetBuild({
+        cssCodeSplit: false,
+        rolldownOptions: {
+          input: { forms: "widget/dashboard/forms/forms.tsx" },
+          output: {
+            format: "es",
+            entryFileNames: "dashboard/[name].js",
+            assetFileNames: "dashboard/forms[extname]",
           },
         },
       }),
