@@ -175,7 +175,6 @@ export function readAmountList(value: string): { cents: number[] } | { bad: stri
   return { cents };
 }
 
-const FREQUENCIES = ["once", ...RECURRING_FREQUENCIES] as readonly string[];
 const COVER_FEE = ["off", "optional", "preselected", "required"];
 const LAYOUTS = ["steps", "single"];
 const LOCALES = ["en", "es"];
@@ -245,7 +244,7 @@ export function checkDesign(design: FormDesign, context: DesignContext): DesignP
   const frequencies = attrs.frequencies?.split(",").map((f) => f.trim()) ?? ["once", "monthly"];
   const offered = ["once", ...(campaign?.recurring_frequencies ?? RECURRING_FREQUENCIES)];
   for (const frequency of frequencies)
-    if (!FREQUENCIES.includes(frequency))
+    if (!["once", ...RECURRING_FREQUENCIES].includes(frequency))
       add("frequencies", `"${frequency}" is not once, monthly, quarterly or annually`);
     else if (!offered.includes(frequency))
       add("frequencies", `the campaign does not take ${frequency} gifts`);

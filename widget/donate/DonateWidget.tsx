@@ -162,12 +162,8 @@ class SavedForm extends Reactive<WidgetProps> {
 
   view({ host, locale }: WidgetProps) {
     const answer = this.answer.value;
-    if (answer === undefined)
-      return (
-        <div lang={locale} class="gk-steps gk-loading">
-          <output class="gk-muted">{messagesFor(locale).donate.loading}</output>
-        </div>
-      );
+    // While it loads, the room widget.js gave the form (room.css), as the element's own placeholder.
+    if (answer === undefined) return <div class="gk-loading" />;
     const merged = answer && withSavedForm(host, answer);
     if (!answer || !merged?.ok) return <Fallback lang={locale} />;
     return <DonateWidget {...merged.props} host={host} loaded={answer} />;

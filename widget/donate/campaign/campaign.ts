@@ -48,9 +48,7 @@ export async function fetchCampaign(api: ApiClient, target: DonateTarget): Promi
       result.kind === "ok"
         ? "an unexpected answer"
         : result.kind === "problem"
-          ? result.problem.code === "form_not_found"
-            ? `no saved form "${target.form}" for this campaign`
-            : result.problem.code
+          ? result.problem.code
           : "the proxy could not be reached";
     console.error(`[givekit] <givekit-donate>: the campaign could not be loaded (${why}).`);
   }
