@@ -26,7 +26,7 @@ const Outcome = lazy(rest, "Outcome");
 
 /** <givekit-donate>'s content: loads the campaign, then shows the form or the outcome. */
 export function DonateWidget(props: WidgetProps) {
-  if (props.target.form && !props.loaded) return <SavedForm {...props} />;
+  if (props.savedForm && !props.loaded) return <SavedForm {...props} />;
   const { host: _host, ...given } = props;
   // A new model (and a fresh form) only when the attributes change what is being given to.
   return <Donation key={JSON.stringify(given)} {...props} />;
@@ -121,16 +121,16 @@ class SavedForm extends Reactive<WidgetProps> {
   #start = () => (this.started = true);
 
   override componentDidMount() {
-    const { host, proxyUrl, target } = this.props;
+    const { host, proxyUrl, target, savedForm } = this.props;
     const api = createApiClient(proxyUrl);
     for (const type of ["input", "pointerdown", "keydown"]) host.addEventListener(type, this.#start);
-    void fetchCampaign(api, target).then((answer) => {
+    void fetchCampaign(api, target, savedForm).then((answer) => {
       if (!this.live) return;
       this.take(answer);
       if (!answer) dropCardFrame(host);
     });
     this.timer = setInterval(async () => {
-      const result = await api.get<unknown>(campaignPath(target));
+      const result = await api.get<unknown>(campaignPath(target, savedForm));
       const answer = result.kind === "ok" ? readCampaign(result.data) : null;
       const shown = this.answer.peek();
       if (this.live && !this.started && answer?.form && answer.form.version !== shown?.form?.version)
@@ -144,7 +144,7 @@ class SavedForm extends Reactive<WidgetProps> {
       const merged = withSavedForm(host, answer);
       if (!merged.ok) {
         console.error(
-          `[givekit] <givekit-donate>: the saved form "${this.props.target.form}": ${merged.problem}`,
+          `[givekit] <givekit-donate>: the saved form "${this.props.savedForm}": ${merged.problem}`,
         );
         answer = null;
       } else adoptTheme(host, answer);

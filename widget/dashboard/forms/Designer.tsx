@@ -186,7 +186,7 @@ const ColourControl = reactive(({ model, t, name }: Part & { name: "accent" | "t
       <span class="gk-inline">
         <input
           type="color"
-          aria-label={t[name]}
+          aria-label={`${t[name]}: ${t.picker}`}
           value={/^#[0-9a-f]{6}$/i.test(model.colour(name)) ? model.colour(name) : "#000000"}
           onInput={(event) => model.setTheme(name, event.currentTarget.value)}
         />

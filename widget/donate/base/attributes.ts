@@ -36,8 +36,6 @@ export interface DonateTarget {
   keyword?: string;
   event_id?: string;
   event_type?: string;
-  /** A saved form (`form="year-end"`): its design comes with the campaign's settings. */
-  form?: string;
 }
 
 /**
@@ -166,6 +164,8 @@ export interface DonateProps {
   proxyUrl: string;
   target: DonateTarget;
   formId: string | null;
+  /** A saved form (`form="year-end"`): its design comes with the campaign's settings. */
+  savedForm: string | null;
   /** The channel tag (`source="spring-gala"`) the gift carries to the fundraising service's reports. */
   source?: string;
   /** Preset amounts, in cents, and their descriptions (`amounts`). */
@@ -251,8 +251,6 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
                       : "keyword",
               'is required: name the campaign with "shortcode" and "keyword", or "event-id" and "event-type"',
             );
-    const form = attr("form", matching(FORM_NAME_PATTERN, FORM_NAME_EXPECTED));
-    if (form) target.form = form;
     const { amounts, labels: amountLabels } = readPresets("amounts", get("amounts"), DEFAULT_AMOUNTS);
     const monthly = get("monthly-amounts");
     const defaultAmount = attr("default-amount", POSITIVE_AMOUNT);
@@ -267,6 +265,7 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
       proxyUrl: attr.proxy(),
       target,
       formId: attr("form-id", text(TARGET_TEXT_MAX)) ?? null,
+      savedForm: attr("form", matching(FORM_NAME_PATTERN, FORM_NAME_EXPECTED)) ?? null,
       source: attr("source", matching(CHANNEL_TAG_PATTERN, CHANNEL_TAG_EXPECTED)),
       amounts,
       amountLabels,

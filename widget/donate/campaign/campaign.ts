@@ -8,8 +8,8 @@ export const keywordPath = (shortcode: string, keyword: string) =>
   `/v1/campaigns/${encodeURIComponent(shortcode)}/${encodeURIComponent(keyword)}`;
 
 /** Where the proxy answers with the campaign's public settings. */
-export function campaignPath(target: DonateTarget): string {
-  const form = target.form ? `form=${target.form}` : "";
+export function campaignPath(target: DonateTarget, savedForm?: string | null): string {
+  const form = savedForm ? `form=${savedForm}` : "";
   if (target.shortcode && target.keyword)
     return keywordPath(target.shortcode, target.keyword) + (form && `?${form}`);
   const params = new URLSearchParams({
@@ -40,8 +40,12 @@ export function earlyCampaignPath(get: (name: string) => string | null): string 
  * The campaign's public settings (amounts, fee rate, frequencies), or null with a `[givekit]`
  * line saying why: the proxy refused, could not be reached, or answered something unexpected.
  */
-export async function fetchCampaign(api: ApiClient, target: DonateTarget): Promise<CampaignResponse | null> {
-  const result = await api.get<unknown>(campaignPath(target));
+export async function fetchCampaign(
+  api: ApiClient,
+  target: DonateTarget,
+  savedForm?: string | null,
+): Promise<CampaignResponse | null> {
+  const result = await api.get<unknown>(campaignPath(target, savedForm));
   const loaded = result.kind === "ok" ? readCampaign(result.data) : null;
   if (!loaded) {
     const why =
