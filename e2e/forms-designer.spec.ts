@@ -58,6 +58,11 @@ test("staff make a saved form, paste it once, change its ask and restore it; don
     phone.locator("givekit-donate").getByRole("radio", { name: "$100", exact: true }),
   ).toBeChecked();
 
+  // A preview never charges: no card frame is drawn in it, and nothing of it reached the upstream's cards.
+  await phone.locator("givekit-donate").getByRole("button", { name: "Next" }).click();
+  await expect(phone.locator("givekit-donate").getByLabel("First name")).toBeVisible();
+  expect((await sandbox.requests()).filter((r) => /payment|donat/i.test(r.path))).toEqual([]);
+
   // A pale accent: warned with its ratio as it is typed, refused with it on save.
   await staff.getByRole("textbox", { name: "Accent colour", exact: true }).fill("#7fb2ff");
   await expect(staff.getByText(/Button text \/ accent: 2\.\d\d:1/)).toBeVisible();

@@ -38,11 +38,12 @@ export const HISTORY_SHOWN = 50;
 const QR_TEXT_MAX = 600;
 /** The designer frames the preview, from its own origin only. */
 const PAGE_CSP = DISPLAY_CSP.replace("default-src 'none'", "default-src 'none'; frame-src 'self'");
-/** The preview: the widget and its card frame from this proxy, framed by the designer only. */
-const PREVIEW_CSP = DISPLAY_CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'").replace(
-  "default-src 'none'",
-  "default-src 'none'; frame-src 'self'",
-);
+/**
+ * The preview: the widget from this proxy, framed by the designer only, and never its card frame
+ * (no frame may load in it): without the frame no card is entered or tokenized, so nothing a
+ * preview does can reach the card network, whatever upstream and ALLOWED_ORIGINS the proxy has.
+ */
+const PREVIEW_CSP = DISPLAY_CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'");
 
 const toVersion = (stored: StoredFormVersion): SavedFormVersion => ({
   name: stored.name,
