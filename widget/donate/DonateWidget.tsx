@@ -12,8 +12,7 @@ import { amountWithinRange, prefill } from "./gift/prefill";
 import { signal } from "@preact/signals-core";
 import type { CampaignResponse } from "../../contract/api";
 import { campaignPath, fetchCampaign } from "./campaign/campaign";
-import { readCampaign } from "./base/responses";
-import { adoptTheme, FORM_REFRESH_MS, withSavedForm } from "./saved/saved-form";
+import { adoptTheme, withSavedForm } from "./saved/saved-form";
 // Last: widget.js lays modules out in import order, and gzip does best with the message
 // catalogs after the code that reads them rather than ahead of zod (about 0.4 KB).
 import { Fallback } from "../shared/Fallback";
@@ -109,33 +108,38 @@ class Donation extends Reactive<WidgetProps> {
 
 /**
  * A saved form (`form="year-end"`): its design comes with the campaign's settings, in the request
- * the form makes anyway, and is laid under the element's own attributes. While the form is open it
- * asks again every FORM_REFRESH_MS; a newer version is taken while the donor has not started, and
- * otherwise waits for the next page: what a donor typed, or is giving, is never changed under them.
+ * the form makes anyway, and is laid under the element's own attributes. While the form is open,
+ * the rest of the form (saved/follow.ts) asks again now and then; a newer version is taken while
+ * the donor has not started, and otherwise waits for the next page: what a donor typed, or is
+ * giving, is never changed under them.
  */
 class SavedForm extends Reactive<WidgetProps> {
   answer = signal<CampaignResponse | null | undefined>(undefined);
   started = false;
   live = true;
-  timer?: ReturnType<typeof setInterval>;
+  stop?: () => void;
   #start = () => (this.started = true);
 
   override componentDidMount() {
     const { host, proxyUrl, target, savedForm } = this.props;
-    const api = createApiClient(proxyUrl);
-    for (const type of ["input", "pointerdown", "keydown"]) host.addEventListener(type, this.#start);
-    void fetchCampaign(api, target, savedForm).then((answer) => {
+    for (const type of STARTS) host.addEventListener(type, this.#start);
+    void fetchCampaign(createApiClient(proxyUrl), target, savedForm).then((answer) => {
       if (!this.live) return;
       this.take(answer);
       if (!answer) dropCardFrame(host);
     });
-    this.timer = setInterval(async () => {
-      const result = await api.get<unknown>(campaignPath(target, savedForm));
-      const answer = result.kind === "ok" ? readCampaign(result.data) : null;
-      const shown = this.answer.peek();
-      if (this.live && !this.started && answer?.form && answer.form.version !== shown?.form?.version)
-        this.take(answer);
-    }, FORM_REFRESH_MS);
+    rest.preload().then(
+      ({ followSavedForm }) =>
+        this.live &&
+        (this.stop = followSavedForm(
+          proxyUrl,
+          campaignPath(target, savedForm),
+          () => this.answer.peek()?.form?.version,
+          () => this.started,
+          (answer) => this.take(answer),
+        )),
+      () => undefined,
+    );
   }
 
   take(answer: CampaignResponse | null) {
@@ -154,9 +158,8 @@ class SavedForm extends Reactive<WidgetProps> {
 
   override componentWillUnmount() {
     this.live = false;
-    clearInterval(this.timer);
-    for (const type of ["input", "pointerdown", "keydown"])
-      this.props.host.removeEventListener(type, this.#start);
+    this.stop?.();
+    for (const type of STARTS) this.props.host.removeEventListener(type, this.#start);
     super.componentWillUnmount();
   }
 
@@ -169,3 +172,6 @@ class SavedForm extends Reactive<WidgetProps> {
     return <DonateWidget {...merged.props} host={host} loaded={answer} />;
   }
 }
+
+/** What a donor does that starts their gift: from then on, the form they began stays. */
+const STARTS = ["input", "pointerdown", "keydown"];

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { defineDonateElement } from "../element";
 import { HOPE, problem, stubProxy, useFakeCardFrame } from "../../../test/helpers/donate-harness";
 import { FORM_REFRESH_MS } from "./saved-form";
+import { rest } from "../rest";
 
 useFakeCardFrame();
 beforeEach(() => defineDonateElement());
@@ -72,6 +73,9 @@ describe('<givekit-donate form="…">', () => {
     stubProxy({ campaign: answer });
     const first = place();
     expect(await first.shadow.findByRole("radio", { name: "$25" })).toBeTruthy();
+    // The follow-up comes with the rest of the form.
+    await rest.preload();
+    await new Promise((resolve) => setTimeout(resolve, 0));
     Object.assign(answer, savedAnswer(2, { amounts: "50,100,250" }));
     vi.advanceTimersByTime(FORM_REFRESH_MS);
     expect(await first.shadow.findByRole("radio", { name: "$250" })).toBeTruthy();
@@ -81,6 +85,7 @@ describe('<givekit-donate form="…">', () => {
     Object.assign(answer, savedAnswer(2, { amounts: "25,50" }));
     const second = place();
     expect(await second.shadow.findByRole("radio", { name: "$25" })).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 0));
     fireEvent.click(second.shadow.getByRole("radio", { name: "$50" }));
     fireEvent.pointerDown(second.shadow.getByRole("radio", { name: "$50" }));
     Object.assign(answer, savedAnswer(3, { amounts: "500,1000" }));
