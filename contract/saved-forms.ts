@@ -134,7 +134,7 @@ const luminance = ([r, g, b]: [number, number, number]) =>
 
 /** The contrast ratio of two colours (1 to 21), as WCAG 2.2 defines it. */
 export function contrastRatio(a: [number, number, number], b: [number, number, number]): number {
-  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  const [light, dark] = [luminance(a), luminance(b)].toSorted((x, y) => y - x) as [number, number];
   return (light + 0.05) / (dark + 0.05);
 }
 

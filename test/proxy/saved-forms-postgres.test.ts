@@ -83,7 +83,7 @@ it("a save through one proxy is served by the other within 10 s, and by itself a
     seen = await versionServed(b.app);
   }
   const tookMs = performance.now() - savedAt;
-  console.log(`the other proxy served version 2 after ${Math.round(tookMs)} ms`);
+  process.stdout.write(`the other proxy served version 2 after ${Math.round(tookMs)} ms\n`);
   expect(seen).toBe(2);
   expect(tookMs).toBeLessThan(10_000);
 }, 30_000);

@@ -236,12 +236,14 @@ const Preview = reactive(({ model, t }: Part) => (
       <iframe
         title={t.phone}
         class="gk-phone"
+        // oxlint-disable-next-line react/iframe-missing-sandbox -- the preview is this proxy's own page (its widget asks the proxy as its own origin); the sandbox still keeps it from the top window, popups and downloads
         sandbox="allow-scripts allow-same-origin allow-forms"
         src={model.previewUrl.value}
       />
       <iframe
         title={t.screen}
         class="gk-screen"
+        // oxlint-disable-next-line react/iframe-missing-sandbox -- the preview is this proxy's own page (its widget asks the proxy as its own origin); the sandbox still keeps it from the top window, popups and downloads
         sandbox="allow-scripts allow-same-origin allow-forms"
         src={model.previewUrl.value}
       />
@@ -303,7 +305,7 @@ const Versions = reactive(({ model, t, lang }: Part & { lang: string }) => {
       <button type="button" class="gk-save" onClick={() => void model.save()}>
         {t.save}
       </button>
-      <p role="status" class="gk-status">
+      <output class="gk-status">
         {status.kind === "saved"
           ? t.saved(status.version)
           : status.kind === "refused"
@@ -315,7 +317,7 @@ const Versions = reactive(({ model, t, lang }: Part & { lang: string }) => {
               : status.kind === "signed-out"
                 ? t.signIn
                 : ""}
-      </p>
+      </output>
       <h2 id="versions-title">{t.history}</h2>
       <ol class="gk-versions">
         {model.history.value.map((version, i) => (

@@ -120,7 +120,7 @@ export function createDesignerModel(setup: Setup, proxyOrigin: string, fetcher: 
       theme.value = saved.design.theme;
       status.value = { kind: "saved", version: saved.version };
       await loadHistory();
-      forms.value = [...forms.value.filter((f) => f.name !== saved.name), saved];
+      forms.value = [...forms.peek().filter((f) => f.name !== saved.name), saved];
     } else if (res.status === 401) status.value = { kind: "signed-out" };
     else if (answer.code === "form_changed")
       status.value = { kind: "changed", detail: String(answer.detail ?? "") };
@@ -134,7 +134,7 @@ export function createDesignerModel(setup: Setup, proxyOrigin: string, fetcher: 
   }
 
   async function loadHistory() {
-    const res = await fetcher(`/dashboard/forms/${name.value}.json`, { credentials: "same-origin" });
+    const res = await fetcher(`/dashboard/forms/${name.peek()}.json`, { credentials: "same-origin" });
     history.value = res.ok ? ((await res.json()) as { versions: SavedFormVersion[] }).versions : [];
   }
 

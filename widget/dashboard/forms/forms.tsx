@@ -9,6 +9,7 @@ import { THEME_PROPERTIES } from "../../../contract/saved-forms";
 import { createDesignerModel, type Setup } from "./designer-model";
 import { Designer } from "./Designer";
 import { WORDS } from "./words";
+// oxlint-disable-next-line import/no-unassigned-import -- the stylesheet is built beside the script (vite.config.ts, designer)
 import "./forms.css";
 
 function themePreview() {
