@@ -144,3 +144,28 @@ test("staff make a saved form, paste it once, change its ask and restore it; don
   await expect(donateOf(restored).getByRole("radio", { name: "$300", exact: true })).toHaveCount(0);
   await context.close();
 });
+
+for (const width of [390, 1920])
+  test(`the designer reads at ${width} px, in English and Spanish, with nothing wider than the screen, and axe finds nothing`, async ({
+    browser,
+    proxyServer,
+    sandbox,
+  }) => {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const staff = await context.newPage();
+    await staff.goto(await inviteLink(proxyServer, sandbox.url));
+    await staff.waitForURL(`${proxyServer.url}/dashboard`);
+    for (const [lang, title, save] of [
+      ["en", "Forms", "Save"],
+      ["es", "Formularios", "Guardar"],
+    ] as const) {
+      await staff.goto(`${proxyServer.url}/dashboard/forms?lang=${lang}`);
+      await expect(staff.getByRole("heading", { name: title, exact: true })).toBeVisible();
+      await expect(staff.getByRole("button", { name: save, exact: true })).toBeVisible();
+      // The page never scrolls sideways: the preview's frames wrap, each as wide as the screen allows.
+      expect(await staff.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      const axe = await new AxeBuilder({ page: staff }).withTags(WCAG_TAGS).exclude("iframe").analyze();
+      expect(axe.violations.map((violation) => violation.id)).toEqual([]);
+    }
+    await context.close();
+  });
