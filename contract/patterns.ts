@@ -38,6 +38,13 @@ export const REFERENCE_PATTERN = /^gk_[0-9a-f]{20}$/;
  * as `givekit.` (8), the tag (at most 32), `.` (1) and the donation's reference (23), so the
  * reconciler still finds its gift; no `.` in a tag, which separates the parts.
  */
+/**
+ * Whether the donor covers the processing fee (`cover-fee`): `off` (never offered), `optional` (a
+ * box left unticked, the default), `preselected` (the box ticked), `required` (always added, said so).
+ */
+export const COVER_FEE_MODES = ["off", "optional", "preselected", "required"] as const;
+/** How the donate form asks (`layout`): in steps (amount, you, card), or on one page (for sidebars). */
+export const LAYOUTS = ["steps", "single"] as const;
 /** A saved form's name (contract/saved-forms.ts): what `form="…"` holds. */
 export const FORM_NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 export const FORM_NAME_EXPECTED = "a slug such as year-end (a-z, 0-9, inner hyphens; at most 40)";

@@ -9,6 +9,8 @@
 import { isPositiveAmount, toCents } from "./money";
 import {
   CHANNEL_TAG_PATTERN,
+  COVER_FEE_MODES,
+  LAYOUTS,
   FORM_NAME_EXPECTED,
   FORM_NAME_PATTERN,
   RECURRING_FREQUENCIES,
@@ -175,8 +177,6 @@ export function readAmountList(value: string): { cents: number[] } | { bad: stri
   return { cents };
 }
 
-const COVER_FEE = ["off", "optional", "preselected", "required"];
-const LAYOUTS = ["steps", "single"];
 const LOCALES = ["en", "es"];
 
 /** Whether `url` is an http(s) address whose origin is one of `origins`. */
@@ -255,7 +255,7 @@ export function checkDesign(design: FormDesign, context: DesignContext): DesignP
     const value = attrs[name];
     if (value !== undefined && !values.includes(value)) add(name, `must be one of ${values.join(", ")}`);
   };
-  oneOf("cover-fee", COVER_FEE);
+  oneOf("cover-fee", COVER_FEE_MODES);
   oneOf("layout", LAYOUTS);
   oneOf("locale", LOCALES);
   if (attrs.source !== undefined && !CHANNEL_TAG_PATTERN.test(attrs.source))
