@@ -233,4 +233,21 @@ describe("saving a form in the dashboard", () => {
     expect(await store.savedForm("year-end")).toBeNull();
     expect((await app.request("/v1/campaigns/71777/HOPE?form=year-end")).status).toBe(404);
   });
+
+  it("draws a prefill link's QR code, for a web address only, and only for staff", async () => {
+    const { app, staff } = await proxy();
+    const cookie = await staff("Dana Reyes");
+    const link = "https://hope.example/give?amount=100&frequency=monthly";
+    const qr = await app.request(`/dashboard/forms/qr.svg?url=${encodeURIComponent(link)}`, {
+      headers: { Cookie: cookie },
+    });
+    expect(qr.status).toBe(200);
+    expect(qr.headers.get("content-type")).toBe("image/svg+xml");
+    expect(await qr.text()).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
+    const bad = await app.request("/dashboard/forms/qr.svg?url=javascript:alert(1)", {
+      headers: { Cookie: cookie },
+    });
+    expect(await problem(bad)).toMatchObject({ status: 400, errors: { url: expect.any(Array) } });
+    expect((await app.request(`/dashboard/forms/qr.svg?url=${encodeURIComponent(link)}`)).status).toBe(401);
+  });
 });
