@@ -159,6 +159,8 @@ function elementChunkNames(): Plugin {
   const messageFiles: Record<string, Record<string, string>> = {};
   /** What each element chunk imports (ChunkImports). */
   const chunkImports: Record<string, ChunkImports> = {};
+  /** The chunk with a saved form's code (the rest of the form, later.ts) of each element chunk that has one: donate's and all's. */
+  const savedForms: Record<string, string> = {};
   const resolved = `\0${ELEMENT_CHUNKS_MODULE}`;
   const table = () => {
     const missing = Object.keys(ELEMENT_CHUNKS).filter((name) => !files[name]);
@@ -171,6 +173,9 @@ function elementChunkNames(): Plugin {
       elements: Object.fromEntries(byTag) as Record<string, string>,
       all: all!,
       messages: Object.fromEntries(messages) as Record<string, Record<string, string>>,
+      savedForms: Object.fromEntries(
+        Object.entries(savedForms).map(([name, file]) => [tableKey(name), file]),
+      ) as Record<string, string>,
     };
   };
   return {
@@ -207,6 +212,11 @@ function elementChunkNames(): Plugin {
             }
             return all;
           };
+          const savedForm = chunk.dynamicImports.find((file) => {
+            const part = bundle[file];
+            return part?.type === "chunk" && part.facadeModuleId?.endsWith(LATER_ENTRY);
+          });
+          if (savedForm) savedForms[name] = savedForm;
           const lazy = chunk.dynamicImports.filter((file) => !localeOf(file));
           const later = withImports(lazy.filter((file) => !isExtra(file)));
           const extras = withImports(lazy.filter(isExtra), later);

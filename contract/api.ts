@@ -14,10 +14,10 @@ import {
   UPSTREAM_MEMO_MAX,
 } from "./dedication";
 import { PositiveAmountSchema, RateSchema, AmountSchema } from "./money-schemas";
+import { FORM_NAME_PATTERN } from "./saved-forms";
 import {
   CHANNEL_TAG_EXPECTED,
   CHANNEL_TAG_PATTERN,
-  FORM_NAME_PATTERN,
   CITY_MAX,
   CONSENT_TEXT_MAX,
   CONSENT_TEXT_MIN,

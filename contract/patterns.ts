@@ -45,9 +45,6 @@ export const REFERENCE_PATTERN = /^gk_[0-9a-f]{20}$/;
 export const COVER_FEE_MODES = ["off", "optional", "preselected", "required"] as const;
 /** How the donate form asks (`layout`): in steps (amount, you, card), or on one page (for sidebars). */
 export const LAYOUTS = ["steps", "single"] as const;
-/** A saved form's name (contract/saved-forms.ts): what `form="…"` holds. */
-export const FORM_NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
-export const FORM_NAME_EXPECTED = "a slug such as year-end (a-z, 0-9, inner hyphens; at most 40)";
 export const CHANNEL_TAG_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 /** What a page author or an operator is told a channel tag must be. */
 export const CHANNEL_TAG_EXPECTED = "1 to 32 letters, digits, - and _";

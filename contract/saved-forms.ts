@@ -7,16 +7,11 @@
  * name's rule and the theme's properties.
  */
 import { isPositiveAmount, toCents } from "./money";
-import {
-  CHANNEL_TAG_PATTERN,
-  COVER_FEE_MODES,
-  LAYOUTS,
-  FORM_NAME_EXPECTED,
-  FORM_NAME_PATTERN,
-  RECURRING_FREQUENCIES,
-} from "./patterns";
+import { CHANNEL_TAG_PATTERN, COVER_FEE_MODES, LAYOUTS, RECURRING_FREQUENCIES } from "./patterns";
 
-export { FORM_NAME_EXPECTED, FORM_NAME_PATTERN };
+/** A saved form's name: what `form="…"` holds. */
+export const FORM_NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+export const FORM_NAME_EXPECTED = "a slug such as year-end (a-z, 0-9, inner hyphens; at most 40)";
 export const isFormName = (value: unknown): value is string =>
   typeof value === "string" && FORM_NAME_PATTERN.test(value);
 

@@ -41,6 +41,8 @@ export interface ChunkTable {
   all: string;
   /** Each chunk's catalogs (a tag's, or "all") by language: what its elements say, and no more. */
   messages: Record<string, Record<string, string>>;
+  /** Where a saved form's code is (`form="…"`: the rest of the donate form), by the keys of the chunks with `<givekit-donate>`. */
+  savedForms: Record<string, string>;
 }
 
 /**
@@ -88,9 +90,12 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
    * its own, asks for its own). A request that fails here is made again by the form, as if it had
    * not been made.
    */
-  function startDonateForms() {
+  function startDonateForms(key: string) {
     for (const form of document.querySelectorAll(DONATE)) {
       const get = (name: string) => form.getAttribute(name);
+      // A saved form's code (in the rest of the form), beside the chunk rather than after it: the very module that chunk imports.
+      if (get("form") !== null)
+        import(/* @vite-ignore */ new URL(chunks.savedForms[key]!, base).href).catch(() => undefined);
       const path = earlyCampaignPath(get);
       const url = path && get("proxy") === null && new URL(path, base).href;
       if (url && !early.has(url)) {
@@ -126,7 +131,7 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
     const catalogs = catalogsOf(chunks.messages[key]!);
     for (const locale of locales) catalogs(locale ?? "en").catch(() => undefined);
     const code = import(/* @vite-ignore */ new URL(file, base).href);
-    if (tags.includes(DONATE)) startDonateForms();
+    if (tags.includes(DONATE)) startDonateForms(key);
     code.then(
       (chunk: ElementChunk) => chunk.define(catalogs, need, take),
       () =>

@@ -26,11 +26,11 @@ import {
 import { PositiveAmountSchema } from "../contract/money-schemas";
 import { ERROR_CODES, UNREACHABLE } from "../contract/errors";
 import { FORM_STEPS } from "../contract/form-steps";
+import { FORM_NAME_PATTERN } from "../contract/saved-forms";
 import { FromFrameMessageSchema, ToFrameMessageSchema } from "../contract/frame";
 import {
   AMOUNT_PATTERN,
   CURRENCY_PATTERN,
-  FORM_NAME_PATTERN,
   KEYWORD_PATTERN,
   RATE_PATTERN,
   SHORTCODE_PATTERN,
@@ -46,6 +46,7 @@ import {
 } from "./donate/base/attributes";
 import { readDonation, readDonationStatus } from "./donate/outcome/donation-responses";
 import { readCampaign, readPeers } from "./donate/base/responses";
+import { readServedCampaign } from "./donate/saved/SavedForm";
 import { readProgress } from "./shared/read-progress";
 import { readLeaderboard, readLive, readWall } from "./shared/read-feeds";
 import {
@@ -178,7 +179,7 @@ const ENOUGH = RUNS / 10;
 const frequency = field(fc.constantFrom("monthly", "quarterly", "annually"), "weekly", "Monthly");
 
 describe("widget/donate/base/responses.ts and outcome/donation-responses.ts read the proxy's answers as contract/api.ts does", () => {
-  it("readCampaign and CampaignResponseSchema", () => {
+  it("readServedCampaign (readCampaign, and a saved form beside it) and CampaignResponseSchema", () => {
     const campaign = objectOf({
       shortcode: field(matching(SHORTCODE_PATTERN), "123", "1234567", "7177a"),
       keyword: field(matching(KEYWORD_PATTERN), "HO", "HOPE!", "A".repeat(16)),
@@ -209,7 +210,22 @@ describe("widget/donate/base/responses.ts and outcome/donation-responses.ts read
     });
     // A field the schema gains and the generator lacks would go untested: the two must agree.
     expect(generated.at(-1)!.toSorted()).toEqual(Object.keys(CampaignResponseSchema.shape).toSorted());
-    expect(holdsTo(CampaignResponseSchema, readCampaign, campaign)).toBeGreaterThan(ENOUGH);
+    expect(holdsTo(CampaignResponseSchema, readServedCampaign, campaign)).toBeGreaterThan(ENOUGH);
+    // The first step's reader knows no saved form: only a page with `form` asks for one.
+    const settings = {
+      shortcode: "71777",
+      keyword: "HOPE",
+      fee_rate: "0.03",
+      min_amount: "5.00",
+      max_amount: "10000.00",
+      currency: "USD",
+      recurring_frequencies: [],
+      peer_fundraising: false,
+      opt_in_lists: [],
+    };
+    const form = { name: "year-end", version: 2, attributes: { amounts: "50,100" }, theme: {} };
+    expect(readCampaign({ ...settings, form })).toBeNull();
+    expect(readServedCampaign({ ...settings, form })).toEqual({ ...settings, form });
   });
 
   it("readPeers and PeersResponseSchema", () => {

@@ -9,23 +9,22 @@ import { DonationForm, HEADING_ID } from "./DonationForm";
 import { rest } from "./rest";
 import { createDonationModel, type DonationModel } from "./DonationModel";
 import { amountWithinRange, prefill } from "./gift/prefill";
-import { signal } from "@preact/signals-core";
 import type { CampaignResponse } from "../../contract/api";
-import { campaignPath, fetchCampaign } from "./campaign/campaign";
-import { adoptTheme, withSavedForm } from "./saved/saved-form";
 // Last: widget.js lays modules out in import order, and gzip does best with the message
 // catalogs after the code that reads them rather than ahead of zod (about 0.4 KB).
 import { Fallback } from "../shared/Fallback";
 import { messagesFor } from "../i18n";
 
-type WidgetProps = DonateProps & { host: HTMLElement; loaded?: CampaignResponse };
+export type WidgetProps = DonateProps & { host: HTMLElement; loaded?: CampaignResponse };
 
 /** How a donation ended, in the rest of the form (rest.ts), as the attempt is. */
 const Outcome = lazy(rest, "Outcome");
+/** A saved form (`form="year-end"`): in the rest of the form, which widget.js fetches beside this chunk for such an element. */
+const SavedForm = lazy(rest, "SavedForm");
 
 /** <givekit-donate>'s content: loads the campaign, then shows the form or the outcome. */
 export function DonateWidget(props: WidgetProps) {
-  if (props.savedForm && !props.loaded) return <SavedForm {...props} />;
+  if (!props.loaded && props.host.hasAttribute("form")) return <SavedForm {...props} />;
   const { host: _host, ...given } = props;
   // A new model (and a fresh form) only when the attributes change what is being given to.
   return <Donation key={JSON.stringify(given)} {...props} />;
@@ -105,73 +104,3 @@ class Donation extends Reactive<WidgetProps> {
     );
   }
 }
-
-/**
- * A saved form (`form="year-end"`): its design comes with the campaign's settings, in the request
- * the form makes anyway, and is laid under the element's own attributes. While the form is open,
- * the rest of the form (saved/follow.ts) asks again now and then; a newer version is taken while
- * the donor has not started, and otherwise waits for the next page: what a donor typed, or is
- * giving, is never changed under them.
- */
-class SavedForm extends Reactive<WidgetProps> {
-  answer = signal<CampaignResponse | null | undefined>(undefined);
-  started = false;
-  live = true;
-  stop?: () => void;
-  #start = () => (this.started = true);
-
-  override componentDidMount() {
-    const { host, proxyUrl, target, savedForm } = this.props;
-    for (const type of STARTS) host.addEventListener(type, this.#start);
-    void fetchCampaign(createApiClient(proxyUrl), target, savedForm).then((answer) => {
-      if (!this.live) return;
-      this.take(answer);
-      if (!answer) dropCardFrame(host);
-    });
-    rest.preload().then(
-      ({ followSavedForm }) =>
-        this.live &&
-        (this.stop = followSavedForm(
-          proxyUrl,
-          campaignPath(target, savedForm),
-          () => this.answer.peek()?.form?.version,
-          () => this.started,
-          (answer) => this.take(answer),
-        )),
-      () => undefined,
-    );
-  }
-
-  take(answer: CampaignResponse | null) {
-    const { host } = this.props;
-    if (answer) {
-      const merged = withSavedForm(host, answer);
-      if (!merged.ok) {
-        console.error(
-          `[givekit] <givekit-donate>: the saved form "${this.props.savedForm}": ${merged.problem}`,
-        );
-        answer = null;
-      } else adoptTheme(host, answer);
-    }
-    this.answer.value = answer;
-  }
-
-  override componentWillUnmount() {
-    this.live = false;
-    this.stop?.();
-    for (const type of STARTS) this.props.host.removeEventListener(type, this.#start);
-    super.componentWillUnmount();
-  }
-
-  view({ host, locale }: WidgetProps) {
-    const answer = this.answer.value;
-    // While it loads, the room widget.js gave the form (room.css), as the element's own placeholder.
-    if (answer === undefined) return <div class="gk-loading" />;
-    const merged = answer && withSavedForm(host, answer);
-    if (!answer || !merged?.ok) return <Fallback lang={locale} />;
-    return <DonateWidget {...merged.props} host={host} loaded={answer} />;
-  }
-}
-
-/** What a donor does that starts their gift: from then on, the form they began stays. */
-const STARTS = ["input", "pointerdown", "keydown"];

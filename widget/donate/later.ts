@@ -16,4 +16,4 @@ export { smsConsentText } from "./donor/sms-consent";
 export { createSend } from "./outcome/send";
 export { Outcome } from "./outcome/Outcome";
 export { allowedSuccessUrl, tellDonation } from "./outcome/tell";
-export { followSavedForm } from "./saved/follow";
+export { SavedForm } from "./saved/SavedForm";

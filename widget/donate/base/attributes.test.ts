@@ -29,7 +29,6 @@ describe("<givekit-donate>'s attributes", () => {
         proxyUrl: "https://give.example.org",
         target: { shortcode: "71777", keyword: "HOPE" },
         formId: null,
-        savedForm: null,
         source: undefined,
         amounts: [2500, 5000, 10000, 25000],
         amountLabels: {},

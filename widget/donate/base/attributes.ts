@@ -3,9 +3,7 @@ import {
   CHANNEL_TAG_EXPECTED,
   CHANNEL_TAG_PATTERN,
   COVER_FEE_MODES,
-  FORM_NAME_EXPECTED,
   LAYOUTS,
-  FORM_NAME_PATTERN,
   PEER_ID_PATTERN,
   RECURRING_FREQUENCIES,
   TARGET_TEXT_MAX,
@@ -161,8 +159,6 @@ export interface DonateProps {
   proxyUrl: string;
   target: DonateTarget;
   formId: string | null;
-  /** A saved form (`form="year-end"`): its design comes with the campaign's settings. */
-  savedForm: string | null;
   /** The channel tag (`source="spring-gala"`) the gift carries to the fundraising service's reports. */
   source?: string;
   /** Preset amounts, in cents, and their descriptions (`amounts`). */
@@ -262,7 +258,6 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
       proxyUrl: attr.proxy(),
       target,
       formId: attr("form-id", text(TARGET_TEXT_MAX)) ?? null,
-      savedForm: attr("form", matching(FORM_NAME_PATTERN, FORM_NAME_EXPECTED)) ?? null,
       source: attr("source", matching(CHANNEL_TAG_PATTERN, CHANNEL_TAG_EXPECTED)),
       amounts,
       amountLabels,

@@ -3,7 +3,6 @@ import { isPositiveAmount } from "../../../contract/money";
 import {
   CURRENCY_PATTERN,
   DEFAULT_MIN_AMOUNT,
-  FORM_NAME_PATTERN,
   KEYWORD_PATTERN,
   LIST_NAME_MAX,
   ORIGIN_MAX,
@@ -17,8 +16,6 @@ import {
 import {
   arrayOf,
   isBoolean,
-  isFiniteNumber,
-  isPlainObject,
   isText,
   nullable,
   oneOf,
@@ -38,21 +35,6 @@ import {
 export const isFrequency = oneOf(RECURRING_FREQUENCIES);
 const targetText = optional(textUpTo(TARGET_TEXT_MAX));
 
-/** Text values by name, as z.record(z.string(), z.string()) takes them. */
-const isTextRecord = (value: unknown) => isPlainObject(value) && Object.values(value).every(isText);
-/** A saved form (contract/api.ts ServedFormSchema). */
-const isServedForm = (value: unknown) =>
-  readShape(
-    value,
-    {
-      name: pattern(FORM_NAME_PATTERN),
-      version: (v) => isFiniteNumber(v) && Number.isInteger(v) && (v as number) > 0,
-      attributes: isTextRecord,
-      theme: isTextRecord,
-    },
-    true,
-  ) !== null;
-
 const CAMPAIGN = {
   shortcode: pattern(SHORTCODE_PATTERN),
   keyword: pattern(KEYWORD_PATTERN),
@@ -67,7 +49,6 @@ const CAMPAIGN = {
   opt_in_lists: arrayOf(textUpTo(LIST_NAME_MAX)),
   goal_amount: optional(isPositiveAmount),
   allowed_origins: optional(arrayOf(textUpTo(ORIGIN_MAX))),
-  form: optional(isServedForm),
 };
 
 const PEER = {

@@ -8,15 +8,13 @@ export const keywordPath = (shortcode: string, keyword: string) =>
   `/v1/campaigns/${encodeURIComponent(shortcode)}/${encodeURIComponent(keyword)}`;
 
 /** Where the proxy answers with the campaign's public settings. */
-export function campaignPath(target: DonateTarget, savedForm?: string | null): string {
-  const form = savedForm ? `form=${savedForm}` : "";
-  if (target.shortcode && target.keyword)
-    return keywordPath(target.shortcode, target.keyword) + (form && `?${form}`);
+export function campaignPath(target: DonateTarget): string {
+  if (target.shortcode && target.keyword) return keywordPath(target.shortcode, target.keyword);
   const params = new URLSearchParams({
     event_id: target.event_id ?? "",
     event_type: target.event_type ?? "",
   });
-  return `/v1/campaigns?${params}${form && `&${form}`}`;
+  return `/v1/campaigns?${params}`;
 }
 
 /**
@@ -43,10 +41,11 @@ export function earlyCampaignPath(get: (name: string) => string | null): string 
 export async function fetchCampaign(
   api: ApiClient,
   target: DonateTarget,
-  savedForm?: string | null,
+  path = campaignPath(target),
+  read = readCampaign,
 ): Promise<CampaignResponse | null> {
-  const result = await api.get<unknown>(campaignPath(target, savedForm));
-  const loaded = result.kind === "ok" ? readCampaign(result.data) : null;
+  const result = await api.get<unknown>(path);
+  const loaded = result.kind === "ok" ? read(result.data) : null;
   if (!loaded) {
     const why =
       result.kind === "ok"

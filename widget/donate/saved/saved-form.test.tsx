@@ -2,7 +2,7 @@ import { fireEvent, waitFor, within } from "@testing-library/preact";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { defineDonateElement } from "../element";
 import { HOPE, problem, stubProxy, useFakeCardFrame } from "../../../test/helpers/donate-harness";
-import { FORM_REFRESH_MS } from "./saved-form";
+import { FORM_REFRESH_MS } from "./follow";
 import { rest } from "../rest";
 
 useFakeCardFrame();

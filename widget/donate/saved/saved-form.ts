@@ -3,8 +3,6 @@ import { THEME_PROPERTIES } from "../../../contract/saved-forms";
 import { readDonateAttributes, type DonateProps } from "../base/attributes";
 import type { AttributeResult } from "../../shared/attributes";
 
-/** How often an open form asks whether its saved form changed (a 304 while it has not): within a minute of a save. */
-export const FORM_REFRESH_MS = 30_000;
 /** A theme value the element writes into its own style sheet: what the designer saves, and nothing that ends a declaration. */
 const SAFE_VALUE = /^[\w\s#().,%'"-]{1,120}$/;
 
