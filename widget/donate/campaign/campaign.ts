@@ -38,14 +38,9 @@ export function earlyCampaignPath(get: (name: string) => string | null): string 
  * The campaign's public settings (amounts, fee rate, frequencies), or null with a `[givekit]`
  * line saying why: the proxy refused, could not be reached, or answered something unexpected.
  */
-export async function fetchCampaign(
-  api: ApiClient,
-  target: DonateTarget,
-  path = campaignPath(target),
-  read = readCampaign,
-): Promise<CampaignResponse | null> {
-  const result = await api.get<unknown>(path);
-  const loaded = result.kind === "ok" ? read(result.data) : null;
+export async function fetchCampaign(api: ApiClient, target: DonateTarget): Promise<CampaignResponse | null> {
+  const result = await api.get<unknown>(campaignPath(target));
+  const loaded = result.kind === "ok" ? readCampaign(result.data) : null;
   if (!loaded) {
     const why =
       result.kind === "ok"

@@ -7,7 +7,7 @@ import { isFiniteNumber, isObject, isPlainObject, isText, pattern, readShape } f
 import { Reactive } from "../../shared/reactive";
 import { Fallback } from "../../shared/Fallback";
 import { readCampaign } from "../base/responses";
-import { campaignPath, fetchCampaign } from "../campaign/campaign";
+import { campaignPath } from "../campaign/campaign";
 import { DonateWidget, type WidgetProps } from "../DonateWidget";
 import { followSavedForm } from "./follow";
 import { adoptTheme, withSavedForm } from "./saved-form";
@@ -76,9 +76,23 @@ export class SavedForm extends Reactive<WidgetProps> {
     const path = campaignPath(target);
     const withForm = `${path}${path.includes("?") ? "&" : "?"}form=${name}`;
     for (const type of STARTS) host.addEventListener(type, this.#start);
-    void fetchCampaign(createApiClient(proxyUrl), target, withForm, readServedCampaign).then(
-      (answer) => this.live && this.take(answer),
-    );
+    void createApiClient(proxyUrl)
+      .get<unknown>(withForm)
+      .then((result) => {
+        const answer = result.kind === "ok" ? readServedCampaign(result.data) : null;
+        // As fetchCampaign says why (campaign.ts), the saved form named.
+        if (!answer)
+          console.error(
+            `[givekit] <givekit-donate>: the saved form "${name}" could not be loaded (${
+              result.kind === "ok"
+                ? "an unexpected answer"
+                : result.kind === "problem"
+                  ? result.problem.code
+                  : "the proxy could not be reached"
+            }).`,
+          );
+        if (this.live) this.take(answer);
+      });
     this.stop = followSavedForm(
       proxyUrl,
       withForm,
