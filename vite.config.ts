@@ -142,6 +142,8 @@ export interface ChunkImports {
  * attributes turn on (widget/donate/load-later.ts's extrasFor).
  */
 const LATER_ENTRY = "/widget/donate/later.ts";
+/** A saved form's code (`form="…"`), which widget.js fetches beside the donate chunk for such an element. */
+const SAVED_FORM_ENTRY = "/widget/donate/saved/SavedForm.ts";
 
 /** How the table names a chunk: by its element's tag, or "all". */
 const tableKey = (name: string) => (name === "all" ? name : `givekit-${name}`);
@@ -159,7 +161,7 @@ function elementChunkNames(): Plugin {
   const messageFiles: Record<string, Record<string, string>> = {};
   /** What each element chunk imports (ChunkImports). */
   const chunkImports: Record<string, ChunkImports> = {};
-  /** The chunk with a saved form's code (the rest of the form, later.ts) of each element chunk that has one: donate's and all's. */
+  /** The saved-form chunk of each element chunk that has one (donate's and all's). */
   const savedForms: Record<string, string> = {};
   const resolved = `\0${ELEMENT_CHUNKS_MODULE}`;
   const table = () => {
@@ -214,7 +216,7 @@ function elementChunkNames(): Plugin {
           };
           const savedForm = chunk.dynamicImports.find((file) => {
             const part = bundle[file];
-            return part?.type === "chunk" && part.facadeModuleId?.endsWith(LATER_ENTRY);
+            return part?.type === "chunk" && part.facadeModuleId?.endsWith(SAVED_FORM_ENTRY);
           });
           if (savedForm) savedForms[name] = savedForm;
           const lazy = chunk.dynamicImports.filter((file) => !localeOf(file));

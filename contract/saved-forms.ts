@@ -9,9 +9,9 @@
 import { isPositiveAmount, toCents } from "./money";
 import { CHANNEL_TAG_PATTERN, COVER_FEE_MODES, LAYOUTS, RECURRING_FREQUENCIES } from "./patterns";
 
-/** A saved form's name: what `form="…"` holds. */
-export const FORM_NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
-export const FORM_NAME_EXPECTED = "a slug such as year-end (a-z, 0-9, inner hyphens; at most 40)";
+import { FORM_NAME_EXPECTED, FORM_NAME_PATTERN, THEME_PROPERTIES } from "./saved-form-names";
+
+export { FORM_NAME_EXPECTED, FORM_NAME_PATTERN, THEME_PROPERTIES };
 export const isFormName = (value: unknown): value is string =>
   typeof value === "string" && FORM_NAME_PATTERN.test(value);
 
@@ -51,17 +51,6 @@ export const FORM_ATTRIBUTES = {
 export type FormElement = keyof typeof FORM_ATTRIBUTES;
 export const FORM_ELEMENTS = /* @__PURE__ */ Object.keys(FORM_ATTRIBUTES) as FormElement[];
 
-/**
- * The theme's custom properties a design may set, as the element reads them (widget/shared/host.css).
- * `background` is the page's colour behind the form: never applied, only what contrast is checked against.
- */
-export const THEME_PROPERTIES = {
-  accent: "--givekit-accent",
-  text: "--givekit-text",
-  font: "--givekit-font",
-  size: "--givekit-font-size",
-  radius: "--givekit-radius",
-} as const;
 export type ThemeKey = keyof typeof THEME_PROPERTIES | "background";
 export type FormTheme = Partial<Record<ThemeKey, string>>;
 /** What the element draws with where the theme says nothing (widget/shared/host.css). */

@@ -41,7 +41,7 @@ export interface ChunkTable {
   all: string;
   /** Each chunk's catalogs (a tag's, or "all") by language: what its elements say, and no more. */
   messages: Record<string, Record<string, string>>;
-  /** Where a saved form's code is (`form="…"`: the rest of the donate form), by the keys of the chunks with `<givekit-donate>`. */
+  /** The saved-form code (`form="…"`, widget/donate/saved/SavedForm.ts) of the chunks with `<givekit-donate>`, by the same keys. */
   savedForms: Record<string, string>;
 }
 
@@ -93,7 +93,7 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
   function startDonateForms(key: string) {
     for (const form of document.querySelectorAll(DONATE)) {
       const get = (name: string) => form.getAttribute(name);
-      // A saved form's code (in the rest of the form), beside the chunk rather than after it: the very module that chunk imports.
+      // A saved form's code, beside its chunk rather than after it: the very module that chunk imports.
       if (get("form") !== null)
         import(/* @vite-ignore */ new URL(chunks.savedForms[key]!, base).href).catch(() => undefined);
       const path = earlyCampaignPath(get);

@@ -3,8 +3,12 @@ import { emit } from "../shared/events";
 import { Reactive } from "../shared/reactive";
 import { createApiClient } from "../shared/api-client";
 import { giftContext } from "./base/analytics";
-import type { DonateProps } from "./base/attributes";
-import { lazy } from "./base/lazy";
+import { h as createElement } from "preact";
+import { signal } from "@preact/signals-core";
+import { readDonateAttributes, type DonateProps } from "./base/attributes";
+import { lazy, lazyModule } from "./base/lazy";
+import { readCampaign } from "./base/responses";
+import { campaignPath } from "./campaign/campaign";
 import { DonationForm, HEADING_ID } from "./DonationForm";
 import { rest } from "./rest";
 import { createDonationModel, type DonationModel } from "./DonationModel";
@@ -19,8 +23,31 @@ export type WidgetProps = DonateProps & { host: HTMLElement; loaded?: CampaignRe
 
 /** How a donation ended, in the rest of the form (rest.ts), as the attempt is. */
 const Outcome = lazy(rest, "Outcome");
-/** A saved form (`form="year-end"`): in the rest of the form, which widget.js fetches beside this chunk for such an element. */
-const SavedForm = lazy(rest, "SavedForm");
+/**
+ * What a saved form's chunk draws and reads with, handed to it rather than imported by it (see
+ * saved/SavedForm.ts): this chunk's Preact, signals and readers, one instance of each on the page.
+ * A list, not an object: no property names in every page's bytes.
+ */
+const SAVED_FORM_KIT = [
+  createElement,
+  Reactive,
+  signal,
+  Fallback,
+  DonateWidget,
+  createApiClient,
+  campaignPath,
+  readCampaign,
+  readDonateAttributes,
+  dropCardFrame,
+] as const;
+export type SavedFormKit = typeof SAVED_FORM_KIT;
+/** A saved form (`form="year-end"`), a chunk widget.js fetches beside this one only for such an element. */
+const SavedForm = lazy(
+  lazyModule(() =>
+    import("./saved/SavedForm").then(({ savedFormOf }) => ({ SavedForm: savedFormOf(SAVED_FORM_KIT) })),
+  ),
+  "SavedForm",
+);
 
 /** <givekit-donate>'s content: loads the campaign, then shows the form or the outcome. */
 export function DonateWidget(props: WidgetProps) {

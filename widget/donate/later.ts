@@ -16,4 +16,3 @@ export { smsConsentText } from "./donor/sms-consent";
 export { createSend } from "./outcome/send";
 export { Outcome } from "./outcome/Outcome";
 export { allowedSuccessUrl, tellDonation } from "./outcome/tell";
-export { SavedForm } from "./saved/SavedForm";

@@ -1,23 +1,26 @@
 import type { CampaignResponse } from "../../../contract/api";
-import { THEME_PROPERTIES } from "../../../contract/saved-forms";
-import { readDonateAttributes, type DonateProps } from "../base/attributes";
+import { THEME_PROPERTIES } from "../../../contract/saved-form-names";
+import type { DonateProps, readDonateAttributes } from "../base/attributes";
 import type { AttributeResult } from "../../shared/attributes";
 
 /** A theme value the element writes into its own style sheet: what the designer saves, and nothing that ends a declaration. */
 const SAFE_VALUE = /^[\w\s#().,%'"-]{1,120}$/;
 
 /**
- * The element's props with a saved form's design under its own attributes: an attribute on the
- * element wins over the same one saved (the page's author keeps the last word).
+ * The element's props with a saved form's design under its own attributes, read by `read` (the
+ * element's readDonateAttributes): an attribute on the element wins over the same one saved (the
+ * page's author keeps the last word).
  *
  * @example
- * withSavedForm(host, campaign); // { ok: true, props: { amounts: [5000, 10000, 25000], … } }
+ * withSavedForm(host, campaign, readDonateAttributes); // { ok: true, props: { amounts: [5000, 10000, 25000], … } }
  */
-export function withSavedForm(host: HTMLElement, campaign: CampaignResponse): AttributeResult<DonateProps> {
+export function withSavedForm(
+  host: HTMLElement,
+  campaign: CampaignResponse,
+  read: typeof readDonateAttributes,
+): AttributeResult<DonateProps> {
   const saved = campaign.form?.attributes ?? {};
-  return readDonateAttributes(
-    (name) => host.getAttribute(name) ?? (Object.hasOwn(saved, name) ? saved[name]! : null),
-  );
+  return read((name) => host.getAttribute(name) ?? (Object.hasOwn(saved, name) ? saved[name]! : null));
 }
 
 /**
