@@ -5,7 +5,7 @@ import { createApiClient } from "../shared/api-client";
 import { giftContext } from "./base/analytics";
 import { h as createElement } from "preact";
 import { signal } from "@preact/signals-core";
-import { readDonateAttributes, type DonateProps } from "./base/attributes";
+import { readDonateAttributes } from "./base/attributes";
 import { lazy, lazyModule } from "./base/lazy";
 import { readCampaign } from "./base/responses";
 import { campaignPath } from "./campaign/campaign";
@@ -13,13 +13,13 @@ import { DonationForm, HEADING_ID } from "./DonationForm";
 import { rest } from "./rest";
 import { createDonationModel, type DonationModel } from "./DonationModel";
 import { amountWithinRange, prefill } from "./gift/prefill";
-import type { CampaignResponse } from "../../contract/api";
+import type { SavedFormKit, WidgetProps } from "./saved/SavedForm";
 // Last: widget.js lays modules out in import order, and gzip does best with the message
 // catalogs after the code that reads them rather than ahead of zod (about 0.4 KB).
 import { Fallback } from "../shared/Fallback";
 import { messagesFor } from "../i18n";
 
-export type WidgetProps = DonateProps & { host: HTMLElement; loaded?: CampaignResponse };
+export type { WidgetProps };
 
 /** How a donation ended, in the rest of the form (rest.ts), as the attempt is. */
 const Outcome = lazy(rest, "Outcome");
@@ -39,8 +39,7 @@ const SAVED_FORM_KIT = [
   readCampaign,
   readDonateAttributes,
   dropCardFrame,
-] as const;
-export type SavedFormKit = typeof SAVED_FORM_KIT;
+] as const satisfies SavedFormKit;
 /** A saved form (`form="year-end"`), a chunk widget.js fetches beside this one only for such an element. */
 const SavedForm = lazy(
   lazyModule(() =>

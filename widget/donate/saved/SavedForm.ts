@@ -1,7 +1,14 @@
-import type { ReadonlySignal, Signal } from "@preact/signals-core";
+import type { ReadonlySignal, Signal, signal } from "@preact/signals-core";
+import type { ComponentType, h } from "preact";
 import type { CampaignResponse } from "../../../contract/api";
 import { FORM_NAME_EXPECTED, FORM_NAME_PATTERN } from "../../../contract/saved-form-names";
-import type { SavedFormKit, WidgetProps } from "../DonateWidget";
+import type { createApiClient } from "../../shared/api-client";
+import type { dropCardFrame } from "../../shared/card-frame";
+import type { Fallback } from "../../shared/Fallback";
+import type { Reactive } from "../../shared/reactive";
+import type { DonateProps, readDonateAttributes } from "../base/attributes";
+import type { readCampaign } from "../base/responses";
+import type { campaignPath } from "../campaign/campaign";
 import { followSavedForm } from "./follow";
 import { adoptTheme, withSavedForm } from "./saved-form";
 
@@ -15,6 +22,23 @@ import { adoptTheme, withSavedForm } from "./saved-form";
  */
 
 type ServedForm = NonNullable<CampaignResponse["form"]>;
+
+/** <givekit-donate>'s content's props (DonateWidget.tsx): the element's, and the campaign's answer when it is here already. */
+export type WidgetProps = DonateProps & { host: HTMLElement; loaded?: CampaignResponse };
+
+/** What the donate chunk hands this one (DonateWidget.tsx's SAVED_FORM_KIT), in this order. */
+export type SavedFormKit = readonly [
+  typeof h,
+  typeof Reactive,
+  typeof signal,
+  typeof Fallback,
+  ComponentType<WidgetProps>,
+  typeof createApiClient,
+  typeof campaignPath,
+  typeof readCampaign,
+  typeof readDonateAttributes,
+  typeof dropCardFrame,
+];
 
 /** Text values by name in a plain object, as z.record(z.string(), z.string()) takes them. */
 const isTextRecord = (value: unknown) =>
