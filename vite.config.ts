@@ -163,6 +163,13 @@ function elementChunkNames(): Plugin {
   const chunkImports: Record<string, ChunkImports> = {};
   /** The saved-form chunk of each element chunk that has one (donate's and all's). */
   const savedForms: Record<string, string> = {};
+  /** The saved-form chunk, one file for donate's and all's alike: it imports nothing of theirs (widget/donate/saved/SavedForm.ts). */
+  const savedFormFile = () => {
+    const files = new Set(Object.values(savedForms));
+    if (files.size !== 1)
+      throw new Error(`One saved-form chunk expected, not ${[...files].join(", ") || "none"}.`);
+    return [...files][0]!;
+  };
   const resolved = `\0${ELEMENT_CHUNKS_MODULE}`;
   const table = () => {
     const missing = Object.keys(ELEMENT_CHUNKS).filter((name) => !files[name]);
@@ -175,9 +182,7 @@ function elementChunkNames(): Plugin {
       elements: Object.fromEntries(byTag) as Record<string, string>,
       all: all!,
       messages: Object.fromEntries(messages) as Record<string, Record<string, string>>,
-      savedForms: Object.fromEntries(
-        Object.entries(savedForms).map(([name, file]) => [tableKey(name), file]),
-      ) as Record<string, string>,
+      savedForm: savedFormFile(),
     };
   };
   return {

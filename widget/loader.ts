@@ -41,8 +41,8 @@ export interface ChunkTable {
   all: string;
   /** Each chunk's catalogs (a tag's, or "all") by language: what its elements say, and no more. */
   messages: Record<string, Record<string, string>>;
-  /** The saved-form code (`form="…"`, widget/donate/saved/SavedForm.ts) of the chunks with `<givekit-donate>`, by the same keys. */
-  savedForms: Record<string, string>;
+  /** The saved-form code (`form="…"`, widget/donate/saved/SavedForm.ts): one file for every chunk with `<givekit-donate>`. */
+  savedForm: string;
 }
 
 /**
@@ -90,12 +90,12 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
    * its own, asks for its own). A request that fails here is made again by the form, as if it had
    * not been made.
    */
-  function startDonateForms(key: string) {
+  function startDonateForms() {
     for (const form of document.querySelectorAll(DONATE)) {
       const get = (name: string) => form.getAttribute(name);
       // A saved form's code, beside its chunk rather than after it: the very module that chunk imports.
       if (get("form") !== null)
-        import(/* @vite-ignore */ new URL(chunks.savedForms[key]!, base).href).catch(() => undefined);
+        import(/* @vite-ignore */ new URL(chunks.savedForm, base).href).catch(() => undefined);
       const path = earlyCampaignPath(get);
       const url = path && get("proxy") === null && new URL(path, base).href;
       if (url && !early.has(url)) {
@@ -131,7 +131,7 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
     const catalogs = catalogsOf(chunks.messages[key]!);
     for (const locale of locales) catalogs(locale ?? "en").catch(() => undefined);
     const code = import(/* @vite-ignore */ new URL(file, base).href);
-    if (tags.includes(DONATE)) startDonateForms(key);
+    if (tags.includes(DONATE)) startDonateForms();
     code.then(
       (chunk: ElementChunk) => chunk.define(catalogs, need, take),
       () =>

@@ -42,15 +42,13 @@ const SAVED_FORM_KIT = [
 ] as const satisfies SavedFormKit;
 /** A saved form (`form="year-end"`), a chunk widget.js fetches beside this one only for such an element. */
 const SavedForm = lazy(
-  lazyModule(() =>
-    import("./saved/SavedForm").then(({ savedFormOf }) => ({ SavedForm: savedFormOf(SAVED_FORM_KIT) })),
-  ),
+  lazyModule(() => import("./saved/SavedForm")),
   "SavedForm",
 );
 
 /** <givekit-donate>'s content: loads the campaign, then shows the form or the outcome. */
 export function DonateWidget(props: WidgetProps) {
-  if (!props.loaded && props.host.hasAttribute("form")) return <SavedForm {...props} />;
+  if (!props.loaded && props.host.hasAttribute("form")) return <SavedForm {...props} kit={SAVED_FORM_KIT} />;
   const { host: _host, ...given } = props;
   // A new model (and a fresh form) only when the attributes change what is being given to.
   return <Donation key={JSON.stringify(given)} {...props} />;

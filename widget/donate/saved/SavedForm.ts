@@ -105,7 +105,7 @@ export function savedFormOf(kit: SavedFormKit) {
   ] = kit;
   const readServedCampaign = servedCampaignReader(readCampaign);
 
-  return class SavedForm extends Reactive<WidgetProps> {
+  return class SavedDesign extends Reactive<WidgetProps> {
     answer: Signal<CampaignResponse | null | undefined> = signal(undefined);
     started = false;
     live = true;
@@ -181,4 +181,13 @@ export function savedFormOf(kit: SavedFormKit) {
       return h(DonateWidget, { ...merged.props, host, loaded: answer });
     }
   };
+}
+
+/** The component made once, with the first kit handed over (the donate chunk's: one per page). */
+let made: ReturnType<typeof savedFormOf> | undefined;
+
+/** `<givekit-donate form="…">`'s content until its design has come: the saved form, made with `kit`. */
+export function SavedForm(props: WidgetProps & { kit: SavedFormKit }) {
+  made ??= savedFormOf(props.kit);
+  return props.kit[0](made, props);
 }
