@@ -165,10 +165,10 @@ function elementChunkNames(): Plugin {
   const savedForms: Record<string, string> = {};
   /** The saved-form chunk, one file for donate's and all's alike: it imports nothing of theirs (widget/donate/saved/SavedForm.ts). */
   const savedFormFile = () => {
-    const files = new Set(Object.values(savedForms));
-    if (files.size !== 1)
-      throw new Error(`One saved-form chunk expected, not ${[...files].join(", ") || "none"}.`);
-    return [...files][0]!;
+    const made = new Set(Object.values(savedForms));
+    if (made.size !== 1)
+      throw new Error(`One saved-form chunk expected, not ${[...made].join(", ") || "none"}.`);
+    return [...made][0]!;
   };
   const resolved = `\0${ELEMENT_CHUNKS_MODULE}`;
   const table = () => {
