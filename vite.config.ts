@@ -24,6 +24,7 @@ import type { ChunkTable } from "./widget/loader";
  *                                         (its page is made by the proxy: proxy/campaign/display-page.ts, proxy/routes/display.ts)
  *   dashboard → dist/widget/dashboard/dashboard.{js,css} the staff dashboard's script and
  *                                         stylesheet (its page is made by the proxy: proxy/dashboard/)
+ *   designer  → dist/widget/dashboard/forms.{js,css}     the form designer's (proxy/dashboard/forms.ts)
  *   client  → dist/demo/                  the demo campaign page (index.html, Vite's root)
  */
 const WIDGET_DIR = "dist/widget";
@@ -211,6 +212,10 @@ export interface ChunkImports {
  * attributes turn on (widget/donate/load-later.ts's extrasFor).
  */
 const LATER_ENTRY = "/widget/donate/later.ts";
+/** A saved form's code (`form="…"`), which widget.js fetches beside the donate chunk for such an element. */
+const SAVED_FORM_ENTRY = "/widget/donate/saved/SavedForm.ts";
+/** Its file, by the build's version, as widget.js names it (loader.ts). */
+const SAVED_FORM_FILE = `assets/saved-form-${CODE_VERSION}.js`;
 
 /** The donate form's later words (widget/chunks/messages/donate-later-LOCALE.ts): English's a chunk, the others entries. */
 const LATER_WORDS = "donate-later";
@@ -233,6 +238,17 @@ function elementChunkNames(): Plugin {
   const messageFiles: Record<string, Record<string, string>> = {};
   /** What each element chunk imports (ChunkImports). */
   const chunkImports: Record<string, ChunkImports> = {};
+  /**
+   * The saved-form chunk's code in each element build that has one (donate's and all's): one file
+   * for both (SAVED_FORM_FILE), as it imports nothing of theirs (widget/donate/saved/SavedForm.ts).
+   */
+  const savedForms: Record<string, string> = {};
+  const savedFormFile = () => {
+    const made = new Set(Object.values(savedForms));
+    if (made.size !== 1)
+      throw new Error(`One saved-form chunk expected from donate's and all's builds, not ${made.size}.`);
+    return SAVED_FORM_FILE;
+  };
   const resolved = `\0${ELEMENT_CHUNKS_MODULE}`;
   const table = () => {
     const missing = Object.keys(ELEMENT_CHUNKS).filter((name) => !files[name]);
@@ -246,6 +262,7 @@ function elementChunkNames(): Plugin {
       all: all!,
       catalogs: CATALOG_VERSION,
       messages: Object.fromEntries(messages) as Record<string, Record<string, string>>,
+      savedForm: savedFormFile(),
     };
   };
   return {
@@ -286,6 +303,8 @@ function elementChunkNames(): Plugin {
             }
             return all;
           };
+          const savedForm = bundle[SAVED_FORM_FILE];
+          if (savedForm?.type === "chunk") savedForms[name] = savedForm.code;
           const lazy = chunk.dynamicImports.filter((file) => !localeOf(file));
           const later = withImports(lazy.filter((file) => !isExtra(file)));
           const extras = withImports(lazy.filter(isExtra), later);
@@ -391,6 +410,7 @@ export default defineConfig({
         "frame",
         "display",
         "dashboard",
+        "designer",
         "client",
       ]) {
         await builder.build(builder.environments[name]!);
@@ -458,7 +478,10 @@ export default defineConfig({
                     ? `assets/[name]-${CODE_VERSION}.js`
                     : `assets/[name]-${CATALOG_VERSION}.js`,
                 // A part two builds both have (the rest of the form, in donate's and all's) is a file each.
-                chunkFileNames: `assets/[name]-${name[0]}${CODE_VERSION.slice(1)}.js`,
+                chunkFileNames: (chunk) =>
+                  chunk.facadeModuleId?.endsWith(SAVED_FORM_ENTRY)
+                    ? SAVED_FORM_FILE
+                    : `assets/[name]-${name[0]}${CODE_VERSION.slice(1)}.js`,
               },
             },
           }),
@@ -492,6 +515,20 @@ export default defineConfig({
             format: "es",
             entryFileNames: "dashboard/[name].js",
             assetFileNames: "dashboard/dashboard[extname]",
+          },
+        },
+      }),
+    },
+    designer: {
+      consumer: "client",
+      build: widgetBuild({
+        cssCodeSplit: false,
+        rolldownOptions: {
+          input: { forms: "widget/dashboard/forms/forms.tsx" },
+          output: {
+            format: "es",
+            entryFileNames: "dashboard/[name].js",
+            assetFileNames: "dashboard/forms[extname]",
           },
         },
       }),

@@ -15,6 +15,7 @@ import {
   UPSTREAM_MEMO_MAX,
 } from "./dedication";
 import { PositiveAmountSchema, RateSchema, AmountSchema } from "./money-schemas";
+import { FORM_NAME_PATTERN } from "./saved-forms";
 import {
   CHANNEL_TAG_EXPECTED,
   CHANNEL_TAG_PATTERN,
@@ -120,6 +121,14 @@ export const CampaignSchema = z.strictObject({
 });
 export type Campaign = z.infer<typeof CampaignSchema>;
 
+/** A saved form as a campaign's answer carries it: the attributes and theme its element takes. */
+export const ServedFormSchema = /* @__PURE__ */ z.strictObject({
+  name: /* @__PURE__ */ z.string().check(z.regex(FORM_NAME_PATTERN)),
+  version: /* @__PURE__ */ z.number().check(z.int(), z.positive()),
+  attributes: z.record(z.string(), z.string()),
+  theme: z.record(z.string(), z.string()),
+});
+
 /**
  * GET /v1/campaigns/…: the campaign's settings (its `source` aside), and the origins the proxy
  * serves the widget on (ALLOWED_ORIGINS), where a form's `success-url` may lead besides its own page's.
@@ -128,6 +137,8 @@ export const CampaignResponseSchema = /* @__PURE__ */ z.extend(
   /* @__PURE__ */ z.omit(CampaignSchema, { source: true }),
   {
     allowed_origins: z.optional(z.array(/* @__PURE__ */ z.string().check(z.maxLength(ORIGIN_MAX)))),
+    /** With ?form=name: the saved form's latest version (contract/saved-forms.ts). */
+    form: z.optional(ServedFormSchema),
   },
 );
 export type CampaignResponse = z.infer<typeof CampaignResponseSchema>;

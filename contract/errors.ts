@@ -11,6 +11,10 @@ export const ERROR_CODES = [
   /** A dashboard action that needs a second confirmation naming what it overrides. */
   "confirmation_required",
   "campaign_not_served",
+  /** A `form="…"` naming no saved form of that campaign. */
+  "form_not_found",
+  /** A saved form changed since the version a save started from (another staff member saved first). */
+  "form_changed",
   "origin_not_allowed",
   "rate_limited",
   "too_many_declines",

@@ -33,6 +33,13 @@ export const REFERENCE_PATTERN = /^gk_[0-9a-f]{20}$/;
  * as `givekit.` (8), the tag (at most 32), `.` (1) and the donation's reference (23), so the
  * reconciler still finds its gift; no `.` in a tag, which separates the parts.
  */
+/**
+ * Whether the donor covers the processing fee (`cover-fee`): `off` (never offered), `optional` (a
+ * box left unticked, the default), `preselected` (the box ticked), `required` (always added, said so).
+ */
+export const COVER_FEE_MODES = ["off", "optional", "preselected", "required"] as const;
+/** How the donate form asks (`layout`): in steps (amount, you, card), or on one page (for sidebars). */
+export const LAYOUTS = ["steps", "single"] as const;
 export const CHANNEL_TAG_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 /** What a page author or an operator is told a channel tag must be. */
 export const CHANNEL_TAG_EXPECTED = "1 to 32 letters, digits, - and _";

@@ -16,6 +16,8 @@ import { createAlerts } from "./webhooks/alerts";
 import { dashboardPages } from "./dashboard/pages";
 import { countUpstream, createOpsCounter } from "./dashboard/ops-counts";
 import { dashboardRoutes } from "./dashboard/routes";
+import { designerRoutes } from "./dashboard/forms";
+import { createSavedFormReader } from "./campaign/saved-forms";
 import type { ProxyConfig } from "./config";
 import type { AppEnv } from "./context";
 import { cors } from "./middleware/cors";
@@ -224,6 +226,7 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
   // The form's steps the proxy saw happen (a gift sent, a thank-you, a stop), never a beacon's word.
   const formOutcomes = createFormOutcomes({ store, counters, channelsCap: config.dashboard.channels });
   const countedUpstream = countUpstream(upstream, ops);
+  const forms = createSavedFormReader({ store });
   app.route(
     "/",
     healthRoutes({
@@ -241,6 +244,7 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
       progress,
       progressCacheS: config.progressCacheS,
       allowedOrigins: config.allowedOrigins,
+      forms,
     }),
   );
   app.route("/", wallRoutes({ campaigns, feed, live }));
@@ -262,7 +266,16 @@ function mountRoutes(app: Hono<AppEnv>, parts: AppParts): void {
         liveS: config.dashboard.liveS,
         draining: () => lifecycle.draining,
         venue: { defence, notes: store.sharedNotes, counters, logger },
-      }),
+      }).route(
+        "/forms",
+        designerRoutes({
+          store,
+          forms,
+          campaigns,
+          allowedOrigins: config.allowedOrigins,
+          widgetDir: config.widgetDir,
+        }),
+      ),
     }),
   );
   app.route(

@@ -23,6 +23,8 @@ export const PROBLEM_KINDS: Record<ErrorCode, ProblemKind> = {
   unauthorized: { status: 401, title: "This needs a token." },
   confirmation_required: { status: 409, title: "This action needs a second confirmation." },
   campaign_not_served: { status: 404, title: "This campaign is not served here." },
+  form_not_found: { status: 404, title: "No saved form of this name is served for this campaign." },
+  form_changed: { status: 409, title: "The form was saved by someone else since you opened it." },
   origin_not_allowed: { status: 403, title: "This site may not use this proxy." },
   rate_limited: { status: 429, title: "Too many requests. Try again later." },
   too_many_declines: { status: 429, title: "Too many declined payments. Try again later." },

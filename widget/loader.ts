@@ -69,7 +69,10 @@ export interface ChunkTable {
  */
 export function watchForElements(chunks: ChunkTable, base: string): void {
   const proxyOrigin = new URL(base).origin;
-  /** A chunk's file (its key a tag, or "all"), or its catalog's in `locale`, by the versions. */
+  /**
+   * A chunk's file (its key a tag, "all", or "saved-form": a saved form's code, one file for every
+   * chunk with `<givekit-donate>`), or its catalog's in `locale`, by the versions.
+   */
   const fileOf = (key: string, locale?: string) =>
     new URL(
       `assets/${key.replace("givekit-", "")}-${locale ? `${locale}-${chunks.catalogs}` : chunks.version}.js`,
@@ -114,6 +117,8 @@ export function watchForElements(chunks: ChunkTable, base: string): void {
     for (const form of document.querySelectorAll(DONATE)) {
       const get = (name: string) => form.getAttribute(name);
       const locale = chooseLocale(form);
+      // A saved form's code, beside its chunk rather than after it: the very module that chunk imports.
+      if (get("form") !== null) import(/* @vite-ignore */ fileOf("saved-form")).catch(() => undefined);
       const path = earlyCampaignPath(get);
       const url = path && get("proxy") === null && new URL(path, base).href;
       if (url && !early.has(url)) {

@@ -26,6 +26,7 @@ import {
 import { PositiveAmountSchema } from "../contract/money-schemas";
 import { ERROR_CODES, UNREACHABLE } from "../contract/errors";
 import { FORM_STEPS } from "../contract/form-steps";
+import { FORM_NAME_PATTERN } from "../contract/saved-forms";
 import { FromFrameMessageSchema, ToFrameMessageSchema } from "../contract/frame";
 import {
   AMOUNT_PATTERN,
@@ -45,6 +46,7 @@ import {
 } from "./donate/base/attributes";
 import { readDonation, readDonationStatus } from "./donate/outcome/donation-responses";
 import { readCampaign, readPeers } from "./donate/base/responses";
+import { servedCampaignReader } from "./donate/saved/SavedForm";
 import { readProgress } from "./shared/read-progress";
 import { readLeaderboard, readLive, readWall } from "./shared/read-feeds";
 import { KEYWORD, POSITIVE_AMOUNT, SHORTCODE, text as attributeText, type Rule } from "./shared/attributes";
@@ -170,7 +172,7 @@ const ENOUGH = RUNS / 10;
 const frequency = field(fc.constantFrom("monthly", "quarterly", "annually"), "weekly", "Monthly");
 
 describe("widget/donate/base/responses.ts and outcome/donation-responses.ts read the proxy's answers as contract/api.ts does", () => {
-  it("readCampaign and CampaignResponseSchema", () => {
+  it("readServedCampaign (readCampaign, and a saved form beside it) and CampaignResponseSchema", () => {
     const campaign = objectOf({
       shortcode: field(matching(SHORTCODE_PATTERN), "123", "1234567", "7177a"),
       keyword: field(matching(KEYWORD_PATTERN), "HO", "HOPE!", "A".repeat(16)),
@@ -185,10 +187,39 @@ describe("widget/donate/base/responses.ts and outcome/donation-responses.ts read
       opt_in_lists: field(fc.array(text(110), { maxLength: 2 })),
       goal_amount: amount,
       allowed_origins: field(fc.array(text(210), { maxLength: 2 }), "https://a.example", [1]),
+      form: field(
+        fc.record({
+          name: matching(FORM_NAME_PATTERN),
+          version: fc.integer({ min: 1, max: 1000 }),
+          attributes: fc.dictionary(fc.stringMatching(/^[a-z-]{1,12}$/), fc.string(), { maxKeys: 3 }),
+          theme: fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.string(), { maxKeys: 2 }),
+        }),
+        { name: "Year End", version: 1, attributes: {}, theme: {} },
+        { name: "year-end", version: 0, attributes: {}, theme: {} },
+        { name: "year-end", version: 1.5, attributes: {}, theme: {} },
+        { name: "year-end", version: 1, attributes: { amounts: 50 }, theme: {} },
+        { name: "year-end", version: 1, attributes: {}, theme: {}, extra: 1 },
+      ),
     });
     // A field the schema gains and the generator lacks would go untested: the two must agree.
     expect(generated.at(-1)!.toSorted()).toEqual(Object.keys(CampaignResponseSchema.shape).toSorted());
-    expect(holdsTo(CampaignResponseSchema, readCampaign, campaign)).toBeGreaterThan(ENOUGH);
+    const readServedCampaign = servedCampaignReader(readCampaign);
+    expect(holdsTo(CampaignResponseSchema, readServedCampaign, campaign)).toBeGreaterThan(ENOUGH);
+    // The first step's reader knows no saved form: only a page with `form` asks for one.
+    const settings = {
+      shortcode: "71777",
+      keyword: "HOPE",
+      fee_rate: "0.03",
+      min_amount: "5.00",
+      max_amount: "10000.00",
+      currency: "USD",
+      recurring_frequencies: [],
+      peer_fundraising: false,
+      opt_in_lists: [],
+    };
+    const form = { name: "year-end", version: 2, attributes: { amounts: "50,100" }, theme: {} };
+    expect(readCampaign({ ...settings, form })).toBeNull();
+    expect(readServedCampaign({ ...settings, form })).toEqual({ ...settings, form });
   });
 
   it("readPeers and PeersResponseSchema", () => {

@@ -68,8 +68,8 @@ export function dashboardRoutes(deps: {
     }
     c.set("logFields", { ...c.get("logFields"), dashboard: session.name });
     c.set("dashboardStaff", { name: session.name, formToken: deps.access.formToken(cookie!) });
-    // An action (a POST) comes from the dashboard's own page: its form token, and no other site.
-    if (c.req.method === "POST") {
+    // An action (a POST, a designer's PUT) comes from the dashboard's own page: its form token, and no other site.
+    if (c.req.method !== "GET" && c.req.method !== "HEAD") {
       const site = c.req.header("sec-fetch-site");
       if (
         (site !== undefined && site !== "same-origin") ||

@@ -416,7 +416,8 @@ export interface Store
     FormCountStore,
     OpsCountStore,
     GivingCountStore,
-    DashboardAccessStore {
+    DashboardAccessStore,
+    SavedFormStore {
   readonly kind: "sqlite" | "postgres";
   /** Whether the store answers now. */
   healthy(): Promise<boolean>;
@@ -665,4 +666,39 @@ export interface DashboardAccessStore {
    * are kept until `expiresAt`, after which the invite is refused as expired anyway.
    */
   spendDashboardInvite(id: string, expiresAt: number): Promise<boolean>;
+}
+
+/** A saved form's version as the store keeps it: its design as JSON text (contract/saved-forms.ts FormDesign). */
+export interface StoredFormVersion {
+  name: string;
+  version: number;
+  /** The campaign it belongs to ("71777/HOPE"). */
+  campaign: string;
+  design: string;
+  /** The invite's name of the staff member who saved it. */
+  author: string;
+  /** Ms since the epoch. */
+  savedAt: number;
+}
+
+/**
+ * The designs the staff save in the dashboard (/dashboard/forms), every version kept: a save
+ * never changes a version, it adds the next. A save names the version it started from, and is
+ * refused when another was saved since (two staff saving at once: the second is told).
+ */
+export interface SavedFormStore {
+  /**
+   * Adds version `after + 1` of `name` (`after` 0: a new form), or, when the latest is not
+   * `after`, adds nothing and resolves with the latest as it is.
+   */
+  saveFormVersion(
+    form: Omit<StoredFormVersion, "version" | "savedAt">,
+    after: number,
+  ): Promise<{ saved: StoredFormVersion } | { changed: StoredFormVersion | null }>;
+  /** The latest version of a form, or null when none is saved. */
+  savedForm(name: string): Promise<StoredFormVersion | null>;
+  /** Every version of a form, the newest first (at most `limit`). */
+  savedFormVersions(name: string, limit: number): Promise<StoredFormVersion[]>;
+  /** The latest version of every form, by name. */
+  savedForms(): Promise<StoredFormVersion[]>;
 }

@@ -58,7 +58,7 @@ const adapters: Adapter[] = [
       await probe.close();
       await sql(
         databaseUrl,
-        "TRUNCATE idempotency_keys, donation_attempts, consent_records, consent_texts, givekit_rate_limits, reconcile_leases, defence_modes, form_step_counts, ops_counts, dashboard_invites, progress_figures, progress_donors RESTART IDENTITY; UPDATE dashboard_generation SET generation = 1",
+        "TRUNCATE idempotency_keys, donation_attempts, consent_records, consent_texts, givekit_rate_limits, reconcile_leases, defence_modes, form_step_counts, ops_counts, dashboard_invites, saved_forms, progress_figures, progress_donors RESTART IDENTITY; UPDATE dashboard_generation SET generation = 1",
       );
       return databaseUrl;
     },
@@ -157,6 +157,14 @@ const op = (campaign: string, hour: number, kind: string, label: string, count =
   kind,
   label,
   count,
+});
+
+/** A saved form's version as the dashboard saves it (SavedFormStore). */
+const form = (amounts: string, author = "events desk") => ({
+  name: "year-end",
+  campaign: "71777/HOPE",
+  design: JSON.stringify({ attributes: { amounts } }),
+  author,
 });
 
 describe.each(adapters)("the $name store", (adapter) => {
@@ -762,6 +770,42 @@ describe.each(adapters)("the $name store", (adapter) => {
     });
   });
 
+  describe("saved forms (SavedFormStore)", () => {
+    it("keeps every version with who saved it and when; a save from an older version adds nothing and says which is latest", async () => {
+      let now = Date.parse("2026-12-06T18:00:00Z");
+      const place = await adapter.place();
+      const store = await open(place, () => now);
+      expect(await store.savedForm("year-end")).toBeNull();
+      const first = await store.saveFormVersion(form("25,50,100"), 0);
+      expect(first).toEqual({
+        saved: { ...form("25,50,100"), version: 1, savedAt: now },
+      });
+      now += 60_000;
+      const second = await store.saveFormVersion(form("50,100,250", "Dana"), 1);
+      expect("saved" in second && second.saved.version).toBe(2);
+      // Two staff both started from version 1: the second is told of version 2, and nothing of theirs is kept.
+      const late = await store.saveFormVersion(form("10,20", "Sam"), 1);
+      expect(late).toEqual({ changed: { ...form("50,100,250", "Dana"), version: 2, savedAt: now } });
+      // A new form whose name is taken is told too; one that skips a version is not saved.
+      expect("changed" in (await store.saveFormVersion(form("10"), 0))).toBe(true);
+      expect("changed" in (await store.saveFormVersion(form("10"), 5))).toBe(true);
+      await store.saveFormVersion({ ...form("5"), name: "gala" }, 0);
+      await store.close();
+      stores.splice(stores.indexOf(store), 1);
+      const reopened = await open(place, () => now);
+      expect((await reopened.savedForm("year-end"))?.version).toBe(2);
+      expect((await reopened.savedFormVersions("year-end", 10)).map((v) => [v.version, v.author])).toEqual([
+        [2, "Dana"],
+        [1, "events desk"],
+      ]);
+      expect((await reopened.savedFormVersions("year-end", 1)).map((v) => v.version)).toEqual([2]);
+      expect((await reopened.savedForms()).map((v) => [v.name, v.version])).toEqual([
+        ["gala", 1],
+        ["year-end", 2],
+      ]);
+    });
+  });
+
   describe("health", () => {
     it("reports its health", async () => {
       expect(await (await open()).healthy()).toBe(true);
@@ -828,6 +872,28 @@ describe("on PostgreSQL, with several proxies", () => {
     expect(await sql(place, "SELECT key, points FROM givekit_rate_limits ORDER BY key")).toEqual(
       hits.map((hit) => ({ key: hit.key, points: 40 })).toSorted((x, y) => (x.key < y.key ? -1 : 1)),
     );
+  });
+
+  it("saved forms are shared: 10 saves at once from one version over two proxies keep exactly one, and both read it", async () => {
+    const place = await postgres.place();
+    const [a, b] = [await postgres.open(place), await postgres.open(place)];
+    stores.push(a!, b!);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 ? a! : b!).saveFormVersion(
+          { name: "year-end", campaign: "71777/HOPE", design: `{"n":${i}}`, author: `staff ${i}` },
+          0,
+        ),
+      ),
+    );
+    const saved = results.filter((r) => "saved" in r);
+    expect(saved).toHaveLength(1);
+    const kept = (saved[0] as { saved: { design: string } }).saved.design;
+    // Each of the others is told of the one kept.
+    const told = results.flatMap((r) => ("changed" in r ? [r.changed?.design] : []));
+    expect(told).toEqual(Array.from({ length: 9 }, () => kept));
+    expect((await a!.savedForm("year-end"))?.design).toBe(kept);
+    expect(await b!.savedFormVersions("year-end", 10)).toHaveLength(1);
   });
 
   it("dashboard access is shared: an invite spent on one proxy is spent on the other; a revoke ends it on both", async () => {

@@ -3,25 +3,53 @@ import { emit } from "../shared/events";
 import { Reactive } from "../shared/reactive";
 import { createApiClient } from "../shared/api-client";
 import { giftContext } from "./base/analytics";
-import type { DonateProps } from "./base/attributes";
-import { lazy } from "./base/lazy";
+import { h as createElement } from "preact";
+import { signal } from "@preact/signals-core";
+import { readDonateAttributes } from "./base/attributes";
+import { lazy, lazyModule } from "./base/lazy";
+import { readCampaign } from "./base/responses";
+import { campaignPath } from "./campaign/campaign";
 import { DonationForm, HEADING_ID } from "./DonationForm";
 import { rest } from "./rest";
 import { createDonationModel, type DonationModel } from "./DonationModel";
 import { amountWithinRange, prefill } from "./gift/prefill";
+import type { SavedFormKit, WidgetProps } from "./saved/SavedForm";
 // Last: widget.js lays modules out in import order, and gzip does best with the message
 // catalogs after the code that reads them rather than ahead of zod (about 0.4 KB).
 import { Fallback } from "../shared/Fallback";
 import { isRtl, messagesFor } from "../i18n";
 import { LanguageSwitch } from "../shared/LanguageSwitch";
 
-type WidgetProps = DonateProps & { host: HTMLElement };
+export type { WidgetProps };
 
 /** How a donation ended, in the rest of the form (rest.ts), as the attempt is. */
 const Outcome = lazy(rest, "Outcome");
+/**
+ * What a saved form's chunk draws and reads with, handed to it rather than imported by it (see
+ * saved/SavedForm.ts): this chunk's Preact, signals and readers, one instance of each on the page.
+ * A list, not an object: no property names in every page's bytes.
+ */
+const SAVED_FORM_KIT = [
+  createElement,
+  Reactive,
+  signal,
+  Fallback,
+  DonateWidget,
+  createApiClient,
+  campaignPath,
+  readCampaign,
+  readDonateAttributes,
+  dropCardFrame,
+] as const satisfies SavedFormKit;
+/** A saved form (`form="year-end"`), a chunk widget.js fetches beside this one only for such an element. */
+const SavedForm = lazy(
+  lazyModule(() => import("./saved/SavedForm")),
+  "SavedForm",
+);
 
 /** <givekit-donate>'s content: loads the campaign, then shows the form or the outcome. */
 export function DonateWidget(props: WidgetProps) {
+  if (!props.loaded && props.host.hasAttribute("form")) return <SavedForm {...props} kit={SAVED_FORM_KIT} />;
   const { host: _host, locale: _locale, ...given } = props;
   // A new model (and a fresh form) only when the attributes change what is being given to: a
   // change of language keeps the form and what the donor typed.
@@ -39,6 +67,7 @@ class Donation extends Reactive<WidgetProps> {
       // A link's ?amount= and ?frequency= over the element's defaults.
       props: prefill(props, location.search),
       search: location.search,
+      loaded: props.loaded,
     });
   }
 

@@ -21,6 +21,8 @@ export interface DonationModelDeps {
   props: DonateProps;
   /** The host page's query string, for ?fundraiser= and ?team=. */
   search?: string;
+  /** The campaign's settings when they are here already (a saved form's came with its design): not asked again. */
+  loaded?: CampaignResponse;
 }
 
 /**
@@ -38,7 +40,7 @@ export interface DonationModelDeps {
  * model.gift.coverFee.value = true;   // model.gift.totalCents.value === 5150 at a 3 % fee rate
  * await model.submit();
  */
-export function createDonationModel({ api, props, search = "" }: DonationModelDeps) {
+export function createDonationModel({ api, props, search = "", loaded: given }: DonationModelDeps) {
   /** What the form needs after its first step (later.ts), once it has arrived. */
   let later: Later | null = null;
   /** The models of the steps after the gift's, made once the rest of the form and its words are here. */
@@ -144,7 +146,7 @@ export function createDonationModel({ api, props, search = "" }: DonationModelDe
      */
     async load(): Promise<LoadState> {
       const whole = props.layout === "single" ? fetchLater().catch(() => null) : null;
-      const [loaded] = await Promise.all([fetchCampaign(api, props.target), whole]);
+      const [loaded] = await Promise.all([given ?? fetchCampaign(api, props.target), whole]);
       if (!loaded) {
         loadState.value = "unavailable";
         return "unavailable";

@@ -16,7 +16,7 @@ export type Shape = Record<string, Check>;
 export const isObject = (value: unknown): value is Fields =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 /** A plain object (what JSON and postMessage make), as zod's record schemas take one. */
-const isPlainObject = (value: unknown): value is Fields =>
+export const isPlainObject = (value: unknown): value is Fields =>
   isObject(value) && [Object.prototype, null].includes(Object.getPrototypeOf(value));
 
 export const isText: Check = (value) => typeof value === "string";

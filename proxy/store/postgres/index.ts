@@ -20,6 +20,7 @@ import { pgListings } from "./listings";
 import { pgOutbox } from "./outbox";
 import { pgPeerLists } from "./peer-lists";
 import { pgProgress } from "./progress";
+import { pgSavedForms } from "./saved-forms";
 import { migratePostgres } from "./schema";
 
 export interface PostgresStoreOptions extends StoreOptions {
@@ -92,6 +93,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     ...pgProgress(ctx),
     ...pgOutbox(ctx),
     ...pgFormCounts(ctx),
+    ...pgSavedForms(ctx),
 
     async healthy() {
       try {

@@ -254,6 +254,18 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE donation_attempts ADD COLUMN form_session text;
   `,
+  // 19: the dashboard's saved forms (contract/saved-forms.ts), every version with who saved it and when.
+  `
+  CREATE TABLE saved_forms (
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    campaign TEXT NOT NULL,
+    design TEXT NOT NULL,
+    author TEXT NOT NULL,
+    saved_at BIGINT NOT NULL,
+    PRIMARY KEY (name, version)
+  );
+  `,
 ];
 /** The schema version this code writes. */
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;

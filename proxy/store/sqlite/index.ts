@@ -19,6 +19,7 @@ import { sqliteNotes } from "./notes";
 import { sqliteOutbox } from "./outbox";
 import { sqlitePeerLists } from "./peer-lists";
 import { sqliteProgress } from "./progress";
+import { sqliteSavedForms } from "./saved-forms";
 import { migrateSqlite } from "./schema";
 
 export interface SqliteStoreOptions extends StoreOptions {
@@ -69,6 +70,7 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
   const outbox = sqliteOutbox(db);
   const formCounts = sqliteFormCounts(db);
   const notes = sqliteNotes(db);
+  const savedForms = sqliteSavedForms(db);
   const { write, durable } = commits;
 
   // Whatever a previous run left in flight is orphaned: this process holds the lock. Webhook
@@ -296,6 +298,21 @@ function openLocked(options: SqliteStoreOptions, lock: Database.Database): Store
       const spent = write(() => formCounts.spend(id, expiresAt, now()));
       await durable();
       return spent;
+    },
+    // A saved form is what staff were told is saved: durable before the answer.
+    async saveFormVersion(form, after) {
+      const result = write(() => savedForms.save(form, after, now()));
+      await durable();
+      return result;
+    },
+    async savedForm(name) {
+      return savedForms.latest(name);
+    },
+    async savedFormVersions(name, limit) {
+      return savedForms.versions(name, limit);
+    },
+    async savedForms() {
+      return savedForms.all();
     },
     async healthy() {
       return db.open;

@@ -251,6 +251,18 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE donation_attempts ADD COLUMN form_session TEXT;
   `,
+  // 20: the dashboard's saved forms (contract/saved-forms.ts), every version with who saved it and when.
+  `
+  CREATE TABLE saved_forms (
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    campaign TEXT NOT NULL,
+    design TEXT NOT NULL,
+    author TEXT NOT NULL,
+    saved_at INTEGER NOT NULL,
+    PRIMARY KEY (name, version)
+  );
+  `,
 ];
 /** The schema version this code writes. */
 export const SQLITE_SCHEMA_VERSION = MIGRATIONS.length;

@@ -7,6 +7,7 @@ export const DONATE_ATTRIBUTES = [
   "event-id",
   "event-type",
   "form-id",
+  "form",
   "source",
   "amounts",
   "monthly-amounts",

@@ -3,6 +3,8 @@ import { isPositiveAmount, toCents } from "../../../contract/money";
 import {
   CHANNEL_TAG_EXPECTED,
   CHANNEL_TAG_PATTERN,
+  COVER_FEE_MODES,
+  LAYOUTS,
   PEER_ID_PATTERN,
   RECURRING_FREQUENCIES,
   TARGET_TEXT_MAX,
@@ -58,11 +60,8 @@ export type DonateFields = Partial<Record<OptionalField, boolean>>;
 /** Whether the form asks for a field: only if the nonprofit turned it on (the SMS opt-in needs the phone). */
 export const asksFor = (on: DonateFields, field: OptionalField) =>
   field in on || (field === "phone" && "sms" in on);
-/**
- * Whether the donor covers the processing fee: `off` (never offered), `optional` (a box left
- * unticked, the default), `preselected` (the box ticked), `required` (always added, said so).
- */
-export const COVER_FEE_MODES = ["off", "optional", "preselected", "required"] as const;
+// The modes of `cover-fee` and `layout` are the contract's (contract/patterns.ts), which saved forms are checked with too.
+export { COVER_FEE_MODES, LAYOUTS };
 export type CoverFeeMode = (typeof COVER_FEE_MODES)[number];
 
 /**
@@ -74,8 +73,6 @@ export type MonthlyPrompt = { share: number } | { cents: number };
 export const MONTHLY_PROMPT_SHARE = 100 / 3;
 const MONTHLY_PROMPT_VALUE = /^(?:(\d{1,2}(?:\.\d+)?)%|(\d+(?:\.\d{1,2})?))?$/;
 
-/** How the form asks: in steps (amount, you, card), or on one page (`layout="single"`, for sidebars). */
-export const LAYOUTS = ["steps", "single"] as const;
 export type Layout = (typeof LAYOUTS)[number];
 const FIELD_ENTRY = new RegExp(`^(${OPTIONAL_FIELDS.join("|")})(:required)?$`);
 

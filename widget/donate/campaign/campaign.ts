@@ -27,7 +27,11 @@ export function campaignPath(target: DonateTarget): string {
 export function earlyCampaignPath(get: (name: string) => string | null): string | null {
   const shortcode = get("shortcode");
   const keyword = get("keyword");
-  return shortcode && keyword ? keywordPath(shortcode, keyword.toUpperCase()) : null;
+  const form = get("form");
+  // A saved form's name goes as the form sends it (a slug: nothing to encode), a bad one too: the form then shows its note.
+  return shortcode && keyword
+    ? keywordPath(shortcode, keyword.toUpperCase()) + (form ? `?form=${encodeURIComponent(form)}` : "")
+    : null;
 }
 
 /**

@@ -1,0 +1,328 @@
+/**
+ * Saved forms: a design the staff make in the dashboard's designer (/dashboard/forms) and save
+ * under a name, which `<givekit-donate form="year-end">` takes with its campaign's settings.
+ * The rules a design is held to live here, once: the designer shows them as the staff type, the
+ * proxy refuses a save that breaks one, and the element reads the saved attributes with the same
+ * readers it reads its own with. No zod and nothing of node or the DOM: the widget imports the
+ * name's rule and the theme's properties.
+ */
+import { isPositiveAmount, toCents } from "./money";
+import { CHANNEL_TAG_PATTERN, COVER_FEE_MODES, LAYOUTS, RECURRING_FREQUENCIES } from "./patterns";
+
+import { FORM_NAME_EXPECTED, FORM_NAME_PATTERN, THEME_PROPERTIES } from "./saved-form-names";
+
+export { FORM_NAME_EXPECTED, FORM_NAME_PATTERN, THEME_PROPERTIES };
+export const isFormName = (value: unknown): value is string =>
+  typeof value === "string" && FORM_NAME_PATTERN.test(value);
+
+/** The largest design body the dashboard accepts, in bytes of JSON. */
+export const FORM_DESIGN_MAX_BYTES = 16_384;
+/** The longest value of one saved attribute, in characters. */
+export const FORM_ATTRIBUTE_MAX = 1000;
+
+/**
+ * The attributes a saved form may set, per element. The campaign (shortcode, keyword) is the
+ * element's own, and so are `proxy` and `form` itself: a page's snippet names them.
+ */
+export const FORM_ATTRIBUTES = {
+  donate: [
+    "form-id",
+    "source",
+    "amounts",
+    "monthly-amounts",
+    "default-amount",
+    "frequencies",
+    "default-frequency",
+    "fundraiser",
+    "team",
+    "locale",
+    "heading",
+    "program-name",
+    "terms-url",
+    "privacy-url",
+    "fields",
+    "layout",
+    "data-layer",
+    "success-url",
+    "cover-fee",
+    "monthly-prompt",
+  ],
+} as const;
+export type FormElement = keyof typeof FORM_ATTRIBUTES;
+export const FORM_ELEMENTS = /* @__PURE__ */ Object.keys(FORM_ATTRIBUTES) as FormElement[];
+
+export type ThemeKey = keyof typeof THEME_PROPERTIES | "background";
+export type FormTheme = Partial<Record<ThemeKey, string>>;
+/** What the element draws with where the theme says nothing (widget/shared/host.css). */
+export const THEME_DEFAULTS = { accent: "#1f6feb", text: "#1b1f24", background: "#ffffff" } as const;
+
+/** A design as the dashboard saves it and the campaign's answer carries it. */
+export interface FormDesign {
+  element: FormElement;
+  shortcode: string;
+  keyword: string;
+  /** Attribute name → value, as they would be written on the element. */
+  attributes: Record<string, string>;
+  theme: FormTheme;
+}
+
+/** What a saved form's version is: its design, its number, who saved it and when. */
+export interface SavedFormVersion {
+  name: string;
+  version: number;
+  design: FormDesign;
+  /** The invite's name of the staff member who saved it. */
+  author: string;
+  /** ISO 8601. */
+  saved_at: string;
+}
+
+/** GET /v1/campaigns/…?form=name: the campaign's settings with this, the form's latest version. */
+export interface ServedForm {
+  name: string;
+  version: number;
+  attributes: Record<string, string>;
+  theme: Partial<Record<keyof typeof THEME_PROPERTIES, string>>;
+}
+
+// ── contrast (WCAG 2.2) ─────────────────────────────────────────────────────────────────
+
+/** Text against its background (WCAG 2.2 1.4.3, AA). */
+export const TEXT_CONTRAST_MIN = 4.5;
+/** A focus ring, a border, an input's edge against what is beside it (1.4.11, AA). */
+export const UI_CONTRAST_MIN = 3;
+/** The smallest font size a phone is given, in CSS pixels. */
+export const FONT_SIZE_MIN_PX = 16;
+
+const HEX = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
+const RGB = /^rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)$/i;
+
+/** A colour as red, green, blue (0-255); null when it is not a colour (#rgb, #rrggbb, rgb(r, g, b)). */
+export function parseColour(value: string): [number, number, number] | null {
+  const text = value.trim();
+  const hex = HEX.exec(text)?.[1];
+  if (hex) {
+    const full = hex.length === 3 ? [...hex].map((d) => d + d).join("") : hex;
+    return [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)) as [number, number, number];
+  }
+  const rgb = RGB.exec(text);
+  if (!rgb) return null;
+  const channels = rgb.slice(1, 4).map(Number) as [number, number, number];
+  return channels.every((c) => c <= 255) ? channels : null;
+}
+
+const linear = (channel: number) => {
+  const c = channel / 255;
+  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+};
+const luminance = ([r, g, b]: [number, number, number]) =>
+  0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+
+/** The contrast ratio of two colours (1 to 21), as WCAG 2.2 defines it. */
+export function contrastRatio(a: [number, number, number], b: [number, number, number]): number {
+  const [light, dark] = [luminance(a), luminance(b)].toSorted((x, y) => y - x) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+}
+
+/** A ratio as the designer and the errors print it: rounded down to two decimals ("2.93:1"). */
+export const ratioText = (ratio: number) => `${(Math.floor(ratio * 100) / 100).toFixed(2)}:1`;
+
+/** A font size in px or rem (1rem = 16px); null when it is neither. */
+export function fontSizePx(value: string): number | null {
+  const match = /^(\d{1,3}(?:\.\d{1,3})?)(px|rem|em)$/.exec(value.trim());
+  if (!match) return null;
+  return Number(match[1]) * (match[2] === "px" ? 1 : 16);
+}
+
+const FONT_LIST = /^[\p{L}\p{N} ,'"-]{1,120}$/u;
+const RADIUS = /^\d{1,3}(?:\.\d{1,2})?(px|em|rem|%)$/;
+
+// ── the checks ──────────────────────────────────────────────────────────────────────────
+
+/** A problem with a design: the control (`amounts`, `theme.accent`, `name`…) and what is wrong. */
+export interface DesignProblem {
+  field: string;
+  message: string;
+}
+/** What a design is checked against: the campaign it names, and the proxy's allowed origins. */
+export interface DesignContext {
+  campaign: { min_amount: string; max_amount: string; recurring_frequencies: readonly string[] } | null;
+  allowedOrigins: readonly string[];
+}
+
+/** An amounts list ("50:A week of meals,100"): its amounts in cents, or the entry that is not one. */
+export function readAmountList(value: string): { cents: number[] } | { bad: string } {
+  const cents: number[] = [];
+  for (const entry of value.split(",")) {
+    const amount = entry.split(":")[0]!.trim();
+    if (!isPositiveAmount(amount)) return { bad: entry.trim() || "(empty)" };
+    cents.push(toCents(amount));
+  }
+  return { cents };
+}
+
+const LOCALES = ["en", "es"];
+
+/** Whether `url` is an http(s) address whose origin is one of `origins`. */
+function originAllowed(url: string, origins: readonly string[]): boolean | "not a url" {
+  try {
+    const parsed = new URL(url);
+    if (!/^https?:$/.test(parsed.protocol)) return "not a url";
+    return origins.includes(parsed.origin);
+  } catch {
+    return "not a url";
+  }
+}
+
+/**
+ * Every problem of a design, checked as the element and the proxy would: the element's own rules
+ * for each attribute, the campaign's limits, the allowed origins, and the theme's contrast and
+ * size (WCAG 2.2 AA). Empty when it may be saved.
+ *
+ * @example
+ * checkDesign(design, { campaign, allowedOrigins: ["https://hope.example"] });
+ * // [{ field: "theme.accent", message: "contrast with white text is 2.93:1; at least 4.5:1 is needed" }]
+ */
+export function checkDesign(design: FormDesign, context: DesignContext): DesignProblem[] {
+  const problems: DesignProblem[] = [];
+  const add = (field: string, message: string) => problems.push({ field, message });
+  const allowed = FORM_ATTRIBUTES[design.element] as readonly string[] | undefined;
+  if (!allowed) {
+    add("element", `must be one of ${FORM_ELEMENTS.join(", ")}`);
+    return problems;
+  }
+  const { campaign } = context;
+  if (!campaign) add("campaign", `${design.shortcode}/${design.keyword} is not a campaign this proxy serves`);
+  const attrs = design.attributes;
+  for (const [name, value] of Object.entries(attrs)) {
+    if (!allowed.includes(name)) add(name, `is not an attribute a saved form may set`);
+    else if (typeof value !== "string" || value.length > FORM_ATTRIBUTE_MAX)
+      add(name, `must be text of at most ${FORM_ATTRIBUTE_MAX} characters`);
+  }
+  if (problems.length > 0) return problems;
+
+  const min = campaign ? toCents(campaign.min_amount) : 0;
+  const max = campaign ? toCents(campaign.max_amount) : Infinity;
+  const limits = campaign ? `from ${campaign.min_amount} to ${campaign.max_amount}` : "";
+  const amountsOf = (name: string): number[] | null => {
+    const value = attrs[name];
+    if (value === undefined) return null;
+    const read = readAmountList(value);
+    if ("bad" in read) {
+      add(name, `"${read.bad.slice(0, 40)}" is not an amount such as 50 or 50.00`);
+      return null;
+    }
+    if (read.cents.some((c) => c < min || c > max))
+      add(name, `every amount must be ${limits}, the campaign's limits`);
+    return read.cents;
+  };
+  const amounts = amountsOf("amounts");
+  const monthly = amountsOf("monthly-amounts");
+  const fallback = amounts ?? [2500, 5000, 10000, 25000];
+  const defaultAmount = attrs["default-amount"];
+  if (defaultAmount !== undefined) {
+    if (!isPositiveAmount(defaultAmount)) add("default-amount", "must be an amount such as 50 or 50.00");
+    else if (![...fallback, ...(monthly ?? [])].includes(toCents(defaultAmount)))
+      add("default-amount", "must be one of the amounts");
+  }
+  const frequencies = attrs.frequencies?.split(",").map((f) => f.trim()) ?? ["once", "monthly"];
+  const offered = ["once", ...(campaign?.recurring_frequencies ?? RECURRING_FREQUENCIES)];
+  for (const frequency of frequencies)
+    if (!["once", ...RECURRING_FREQUENCIES].includes(frequency))
+      add("frequencies", `"${frequency}" is not once, monthly, quarterly or annually`);
+    else if (!offered.includes(frequency))
+      add("frequencies", `the campaign does not take ${frequency} gifts`);
+  const defaultFrequency = attrs["default-frequency"];
+  if (defaultFrequency !== undefined && !frequencies.includes(defaultFrequency))
+    add("default-frequency", "must be one of the frequencies");
+  const oneOf = (name: string, values: readonly string[]) => {
+    const value = attrs[name];
+    if (value !== undefined && !values.includes(value)) add(name, `must be one of ${values.join(", ")}`);
+  };
+  oneOf("cover-fee", COVER_FEE_MODES);
+  oneOf("layout", LAYOUTS);
+  oneOf("locale", LOCALES);
+  if (attrs.source !== undefined && !CHANNEL_TAG_PATTERN.test(attrs.source))
+    add("source", "must be a tag of letters, digits, - and _");
+  for (const name of ["terms-url", "privacy-url"]) {
+    const value = attrs[name];
+    if (value !== undefined && originAllowed(value, []) === "not a url")
+      add(name, "must be an http or https URL");
+  }
+  const success = attrs["success-url"];
+  if (success !== undefined) {
+    const verdict = originAllowed(success, context.allowedOrigins);
+    if (verdict === "not a url") add("success-url", "must be an http or https URL");
+    else if (!verdict)
+      add(
+        "success-url",
+        `must lead to one of the allowed origins (${context.allowedOrigins.join(", ") || "none"})`,
+      );
+  }
+  problems.push(...checkTheme(design.theme));
+  return problems;
+}
+
+/**
+ * The theme's problems: a value that is not what its property takes, and (WCAG 2.2 AA) text
+ * under 4.5:1 against the page, a focus ring or border under 3:1, a font under 16 px.
+ */
+export function checkTheme(theme: FormTheme): DesignProblem[] {
+  const problems: DesignProblem[] = [];
+  const add = (key: string, message: string) => problems.push({ field: `theme.${key}`, message });
+  const colours: Record<"accent" | "text" | "background", [number, number, number]> = {
+    accent: parseColour(THEME_DEFAULTS.accent)!,
+    text: parseColour(THEME_DEFAULTS.text)!,
+    background: parseColour(THEME_DEFAULTS.background)!,
+  };
+  for (const key of ["accent", "text", "background"] as const) {
+    const value = theme[key];
+    if (value === undefined) continue;
+    const colour = parseColour(value);
+    if (colour) colours[key] = colour;
+    else add(key, `"${value.slice(0, 40)}" is not a colour (#1f6feb, #fff or rgb(31, 111, 235))`);
+  }
+  if (problems.length === 0) {
+    const white: [number, number, number] = [255, 255, 255];
+    const need = (key: string, ratio: number, min: number, what: string) => {
+      if (ratio < min)
+        add(key, `${what}: contrast ${ratioText(ratio)}, at least ${min}:1 is needed (WCAG 2.2 AA)`);
+    };
+    need(
+      "text",
+      contrastRatio(colours.text, colours.background),
+      TEXT_CONTRAST_MIN,
+      "text on the page's background",
+    );
+    need(
+      "accent",
+      contrastRatio(colours.accent, white),
+      TEXT_CONTRAST_MIN,
+      "the button's white text on the accent",
+    );
+    need(
+      "accent",
+      contrastRatio(colours.accent, colours.background),
+      UI_CONTRAST_MIN,
+      "the focus ring and borders on the page's background",
+    );
+  }
+  if (theme.size !== undefined) {
+    const px = fontSizePx(theme.size);
+    if (px === null) add("size", "must be a size in px or rem, such as 18px or 1.125rem");
+    else if (px < FONT_SIZE_MIN_PX)
+      add("size", `${px}px is under ${FONT_SIZE_MIN_PX}px, too small on a phone`);
+  }
+  if (theme.font !== undefined && !FONT_LIST.test(theme.font))
+    add("font", "must be a list of font names, such as Georgia, serif");
+  if (theme.radius !== undefined && !RADIUS.test(theme.radius)) add("radius", "must be a length such as 8px");
+  for (const key of Object.keys(theme))
+    if (key !== "background" && !(key in THEME_PROPERTIES)) add(key, "is not a theme property");
+  return problems;
+}
+
+/** What a design's element is written with: the attributes, then its theme's custom properties. */
+export function servedForm(name: string, version: number, design: FormDesign): ServedForm {
+  const { background: _background, ...theme } = design.theme;
+  return { name, version, attributes: design.attributes, theme };
+}

@@ -1,0 +1,494 @@
+import type { ComponentChildren } from "preact";
+import {
+  contrastRatio,
+  parseColour,
+  ratioText,
+  TEXT_CONTRAST_MIN,
+  UI_CONTRAST_MIN,
+} from "../../../contract/saved-forms";
+import { RECURRING_FREQUENCIES } from "../../../contract/patterns";
+import { LOCALE_NAMES } from "../../../contract/locale-names";
+import { LOCALES } from "../../../contract/locales";
+import { COVER_FEE_MODES, LAYOUTS, OPTIONAL_FIELDS, readFields } from "../../donate/base/attributes";
+import { reactive } from "../../shared/reactive";
+import type { DesignerModel } from "./designer-model";
+import type { DesignerWords } from "./words";
+
+interface Part {
+  model: DesignerModel;
+  t: DesignerWords;
+}
+
+/** The problems of one control, named under it (and read with it: aria-describedby). */
+const Problems = reactive(({ model, field }: { model: DesignerModel; field: string }) => {
+  const said = model.problemsOf.value[field];
+  return said ? (
+    <p class="gk-problem" id={`problem-${field}`} role="alert">
+      {said.join(" ")}
+    </p>
+  ) : null;
+});
+
+/** A labelled text control for one attribute. */
+const TextControl = reactive(
+  ({
+    model,
+    name,
+    label,
+    type = "text",
+  }: {
+    model: DesignerModel;
+    name: string;
+    label: string;
+    type?: "text" | "url";
+  }) => {
+    const id = `control-${name}`;
+    const wrong = Boolean(model.problemsOf.value[name]);
+    return (
+      <div class="gk-control">
+        <label for={id}>{label}</label>
+        <input
+          id={id}
+          type="text"
+          inputMode={type === "url" ? "url" : "text"}
+          value={model.attributes.value[name] ?? ""}
+          aria-invalid={wrong}
+          aria-describedby={wrong ? `problem-${name}` : undefined}
+          onInput={(event) => model.setAttribute(name, event.currentTarget.value)}
+        />
+        <Problems model={model} field={name} />
+      </div>
+    );
+  },
+);
+
+/** A select for one attribute, its first choice "none" (the element's own default). */
+const Choice = reactive(
+  ({
+    model,
+    name,
+    label,
+    options,
+    none,
+  }: {
+    model: DesignerModel;
+    name: string;
+    label: string;
+    options: readonly (readonly [string, string])[];
+    none: string;
+  }) => {
+    const id = `control-${name}`;
+    return (
+      <div class="gk-control">
+        <label for={id}>{label}</label>
+        <select
+          id={id}
+          value={model.attributes.value[name] ?? ""}
+          onChange={(event) => model.setAttribute(name, event.currentTarget.value)}
+        >
+          <option value="">{none}</option>
+          {options.map(([value, text]) => (
+            <option value={value} key={value}>
+              {text}
+            </option>
+          ))}
+        </select>
+        <Problems model={model} field={name} />
+      </div>
+    );
+  },
+);
+
+const Section = ({ title, children }: { title: string; children: ComponentChildren }) => (
+  <fieldset class="gk-section">
+    <legend>{title}</legend>
+    {children}
+  </fieldset>
+);
+
+/** The frequencies offered, as check boxes of the campaign's own. */
+const Frequencies = reactive(({ model, t }: Part) => {
+  const offered = ["once", ...(model.chosen.value?.recurring_frequencies ?? RECURRING_FREQUENCIES)];
+  const on = (model.attributes.value.frequencies ?? "once,monthly").split(",").filter(Boolean);
+  const toggle = (frequency: string, checked: boolean) => {
+    const next = offered.filter((f) => (f === frequency ? checked : on.includes(f)));
+    model.setAttribute("frequencies", next.join(","));
+  };
+  return (
+    <fieldset class="gk-control">
+      <legend>{t.frequencies}</legend>
+      {offered.map((frequency) => (
+        <label class="gk-inline" key={frequency}>
+          <input
+            type="checkbox"
+            checked={on.includes(frequency)}
+            onChange={(event) => toggle(frequency, event.currentTarget.checked)}
+          />
+          {frequency}
+        </label>
+      ))}
+      <Problems model={model} field="frequencies" />
+    </fieldset>
+  );
+});
+
+/** The optional fields, each on or off and, when on, required or not. */
+const Fields = reactive(({ model, t }: Part) => {
+  const on = readFields(model.attributes.value.fields ?? null);
+  const write = (next: Record<string, boolean>) =>
+    model.setAttribute(
+      "fields",
+      Object.entries(next)
+        .map(([field, required]) => (required ? `${field}:required` : field))
+        .join(","),
+    );
+  return (
+    <fieldset class="gk-control">
+      <legend>{t.fields}</legend>
+      {OPTIONAL_FIELDS.map((field) => (
+        <div class="gk-inline" key={field}>
+          <label>
+            <input
+              type="checkbox"
+              checked={field in on}
+              onChange={(event) => {
+                const next: Record<string, boolean> = { ...on };
+                if (event.currentTarget.checked) next[field] = false;
+                else delete next[field];
+                write(next);
+              }}
+            />
+            {field}
+          </label>
+          {field in on ? (
+            <label>
+              <input
+                type="checkbox"
+                checked={on[field] === true}
+                onChange={(event) => write({ ...on, [field]: event.currentTarget.checked })}
+              />
+              {t.required}
+            </label>
+          ) : null}
+        </div>
+      ))}
+    </fieldset>
+  );
+});
+
+/** A colour of the theme: a picker and its text, with the contrast it makes said as it changes. */
+const ColourControl = reactive(({ model, t, name }: Part & { name: "accent" | "text" | "background" }) => {
+  const id = `theme-${name}`;
+  const value = model.theme.value[name] ?? "";
+  const wrong = Boolean(model.problemsOf.value[`theme.${name}`]);
+  return (
+    <div class="gk-control">
+      <label for={id}>{t[name]}</label>
+      <span class="gk-inline">
+        <input
+          type="color"
+          aria-label={`${t[name]}: ${t.picker}`}
+          value={/^#[0-9a-f]{6}$/i.test(model.colour(name)) ? model.colour(name) : "#000000"}
+          onInput={(event) => model.setTheme(name, event.currentTarget.value)}
+        />
+        <input
+          id={id}
+          value={value}
+          placeholder={model.colour(name)}
+          aria-invalid={wrong}
+          aria-describedby={wrong ? `problem-theme.${name}` : undefined}
+          onInput={(event) => model.setTheme(name, event.currentTarget.value)}
+        />
+      </span>
+      <Problems model={model} field={`theme.${name}`} />
+    </div>
+  );
+});
+
+/** The contrast of the pairs WCAG 2.2 AA asks about, each with its ratio, as the colours change. */
+const Contrast = reactive(({ model }: Part) => {
+  const [accent, text, background] = (["accent", "text", "background"] as const).map((k) =>
+    parseColour(model.colour(k)),
+  );
+  if (!accent || !text || !background) return null;
+  const white: [number, number, number] = [255, 255, 255];
+  const rows: [string, number, number][] = [
+    ["Text / page", contrastRatio(text, background), TEXT_CONTRAST_MIN],
+    ["Button text / accent", contrastRatio(white, accent), TEXT_CONTRAST_MIN],
+    ["Focus ring / page", contrastRatio(accent, background), UI_CONTRAST_MIN],
+  ];
+  return (
+    <ul class="gk-contrast">
+      {rows.map(([what, ratio, min]) => (
+        <li key={what} class={ratio < min ? "gk-warn" : "gk-ok"}>
+          {what}: {ratioText(ratio)} {ratio < min ? `< ${min}:1` : "✓"}
+        </li>
+      ))}
+    </ul>
+  );
+});
+
+/** The real widget, in a sandboxed frame at a phone's width and a larger one. */
+const Preview = reactive(({ model, t }: Part) => (
+  <section class="gk-preview-pane" aria-labelledby="preview-title">
+    <h2 id="preview-title">{t.preview}</h2>
+    <p class="gk-note">{t.previewNote}</p>
+    <div class="gk-frames">
+      <iframe
+        title={t.phone}
+        class="gk-phone"
+        // oxlint-disable-next-line react/iframe-missing-sandbox -- the preview is this proxy's own page (its widget asks the proxy as its own origin); the sandbox still keeps it from the top window, popups and downloads
+        sandbox="allow-scripts allow-same-origin allow-forms"
+        src={model.previewUrl.value}
+      />
+      <iframe
+        title={t.screen}
+        class="gk-screen"
+        // oxlint-disable-next-line react/iframe-missing-sandbox -- the preview is this proxy's own page (its widget asks the proxy as its own origin); the sandbox still keeps it from the top window, popups and downloads
+        sandbox="allow-scripts allow-same-origin allow-forms"
+        src={model.previewUrl.value}
+      />
+    </div>
+  </section>
+));
+
+/** The two lines to paste, a Copy button, the prefill link and its QR code. */
+const Snippet = reactive(({ model, t }: Part) => {
+  const link = model.link.value;
+  return (
+    <section aria-labelledby="snippet-title">
+      <h2 id="snippet-title">{t.snippet}</h2>
+      <pre class="gk-snippet">
+        <code>{model.snippet.value}</code>
+      </pre>
+      <button
+        type="button"
+        onClick={async (event) => {
+          const button = event.currentTarget;
+          await navigator.clipboard.writeText(model.snippet.value);
+          button.textContent = t.copied;
+        }}
+      >
+        {t.copy}
+      </button>
+      <h3>{t.prefill}</h3>
+      <div class="gk-control">
+        <label for="page-url">{t.pageUrl}</label>
+        <input
+          id="page-url"
+          type="url"
+          value={model.pageUrl.value}
+          onInput={(e) => (model.pageUrl.value = e.currentTarget.value)}
+        />
+      </div>
+      {link ? (
+        <>
+          <p>
+            <a href={link}>{link}</a>
+          </p>
+          <img
+            class="gk-qr"
+            alt={`${t.qr}: ${link}`}
+            src={`/dashboard/forms/qr.svg?url=${encodeURIComponent(link)}`}
+          />
+        </>
+      ) : null}
+    </section>
+  );
+});
+
+/** Save, what it came to, and every version with who saved it and when, each restorable. */
+const Versions = reactive(({ model, t, lang }: Part & { lang: string }) => {
+  const status = model.status.value;
+  const when = (iso: string) => new Date(iso).toLocaleString(lang);
+  return (
+    <section aria-labelledby="versions-title">
+      <button type="button" class="gk-save" onClick={() => void model.save()}>
+        {t.save}
+      </button>
+      <output class="gk-status">
+        {status.kind === "saved"
+          ? t.saved(status.version)
+          : status.kind === "refused"
+            ? `${t.notSaved} ${Object.entries(status.errors)
+                .map(([field, said]) => `${field}: ${said.join(" ")}`)
+                .join(" · ")}`
+            : status.kind === "changed"
+              ? `${t.changed} ${status.detail}`
+              : status.kind === "signed-out"
+                ? t.signIn
+                : ""}
+      </output>
+      <h2 id="versions-title">{t.history}</h2>
+      <ol class="gk-versions">
+        {model.history.value.map((version, i) => (
+          <li key={version.version}>
+            v{version.version} · {t.by(version.author, when(version.saved_at))} ·{" "}
+            {version.design.attributes.amounts ?? ""}
+            {i > 0 ? (
+              <button type="button" onClick={() => void model.restore(version.version)}>
+                {t.restore} v{version.version}
+              </button>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+});
+
+/** The designer: the controls, the preview, the snippet and the versions. */
+export const Designer = reactive(({ model, t, lang }: Part & { lang: string }) => {
+  const amounts = (model.attributes.value.amounts ?? "25,50,100,250")
+    .split(",")
+    .map((a) => a.split(":")[0]!.trim());
+  const frequencies = (model.attributes.value.frequencies ?? "once,monthly").split(",");
+  return (
+    <div class="gk-designer">
+      <h1>{t.title}</h1>
+      <p>{t.intro}</p>
+      <div class="gk-columns">
+        <form class="gk-controls" onSubmit={(event) => event.preventDefault()}>
+          <Section title={t.form}>
+            <div class="gk-control">
+              <label for="control-open">{t.open}</label>
+              <select
+                id="control-open"
+                onChange={(event) => {
+                  const form = model.forms.value.find((f) => f.name === event.currentTarget.value);
+                  if (form) void model.open(form);
+                }}
+              >
+                <option value="">{t.newForm}</option>
+                {model.forms.value.map((form) => (
+                  <option key={form.name} value={form.name}>
+                    {form.name} (v{form.version})
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div class="gk-control">
+              <label for="control-element">{t.element}</label>
+              <select id="control-element" value="donate">
+                <option value="donate">givekit-donate</option>
+              </select>
+            </div>
+            <div class="gk-control">
+              <label for="control-name">{t.name}</label>
+              <input
+                id="control-name"
+                value={model.name.value}
+                onInput={(e) => (model.name.value = e.currentTarget.value)}
+              />
+            </div>
+            <div class="gk-control">
+              <label for="control-campaign">{t.campaign}</label>
+              <select
+                id="control-campaign"
+                value={model.campaign.value}
+                onChange={(e) => (model.campaign.value = e.currentTarget.value)}
+              >
+                {model.chosen.value === null ? (
+                  <option value={model.campaign.value}>{model.campaign.value}</option>
+                ) : null}
+                {model.campaigns.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+              <Problems model={model} field="campaign" />
+            </div>
+            <TextControl model={model} name="heading" label={t.heading} />
+            <Choice
+              model={model}
+              name="layout"
+              label={t.layout}
+              none={t.none}
+              options={LAYOUTS.map((l) => [l, t.layouts[l]] as const)}
+            />
+            <Choice
+              model={model}
+              name="locale"
+              label={t.locale}
+              none={t.none}
+              options={LOCALES.map((l) => [l, LOCALE_NAMES[l]] as const)}
+            />
+          </Section>
+          <Section title={t.gift}>
+            <TextControl model={model} name="amounts" label={t.amounts} />
+            <TextControl model={model} name="monthly-amounts" label={t.monthlyAmounts} />
+            <Choice
+              model={model}
+              name="default-amount"
+              label={t.defaultAmount}
+              none={t.none}
+              options={amounts.map((a) => [a, a] as const)}
+            />
+            <Frequencies model={model} t={t} />
+            <Choice
+              model={model}
+              name="default-frequency"
+              label={t.defaultFrequency}
+              none={t.none}
+              options={frequencies.map((f) => [f, f] as const)}
+            />
+            <Choice
+              model={model}
+              name="cover-fee"
+              label={t.coverFee}
+              none={t.none}
+              options={COVER_FEE_MODES.map((m) => [m, m] as const)}
+            />
+            <TextControl model={model} name="monthly-prompt" label={t.monthlyPrompt} />
+            <TextControl model={model} name="fundraiser" label={t.fundraiser} />
+            <TextControl model={model} name="team" label={t.team} />
+          </Section>
+          <Section title={t.fields}>
+            <Fields model={model} t={t} />
+            <TextControl model={model} name="success-url" label={t.successUrl} type="url" />
+            <TextControl model={model} name="source" label={t.source} />
+            <TextControl model={model} name="form-id" label={t.formId} />
+            <div class="gk-control">
+              <label class="gk-inline">
+                <input
+                  type="checkbox"
+                  checked={"data-layer" in model.attributes.value}
+                  onChange={(e) => model.setAttribute("data-layer", e.currentTarget.checked ? "on" : "")}
+                />
+                {t.dataLayer}
+              </label>
+            </div>
+          </Section>
+          <Section title={t.optin}>
+            <TextControl model={model} name="program-name" label={t.programName} />
+            <TextControl model={model} name="terms-url" label={t.termsUrl} type="url" />
+            <TextControl model={model} name="privacy-url" label={t.privacyUrl} type="url" />
+          </Section>
+          <Section title={t.theme}>
+            <ColourControl model={model} t={t} name="accent" />
+            <ColourControl model={model} t={t} name="text" />
+            <ColourControl model={model} t={t} name="background" />
+            <Contrast model={model} t={t} />
+            {(["font", "size", "radius"] as const).map((key) => (
+              <div class="gk-control" key={key}>
+                <label for={`theme-${key}`}>{t[key]}</label>
+                <input
+                  id={`theme-${key}`}
+                  value={model.theme.value[key] ?? ""}
+                  onInput={(e) => model.setTheme(key, e.currentTarget.value)}
+                />
+                <Problems model={model} field={`theme.${key}`} />
+              </div>
+            ))}
+          </Section>
+        </form>
+        <div class="gk-side">
+          <Preview model={model} t={t} />
+          <Snippet model={model} t={t} />
+          <Versions model={model} t={t} lang={lang} />
+        </div>
+      </div>
+    </div>
+  );
+});

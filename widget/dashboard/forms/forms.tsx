@@ -1,0 +1,42 @@
+/**
+ * The form designer's script (/dashboard/forms): loads the setup, then draws the designer
+ * (Designer.tsx) from its model (designer-model.ts). On the preview page it frames
+ * (/dashboard/forms/preview) it only lays the design's theme on the element: the proxy wrote the
+ * element's attributes, and a style set through the CSSOM needs no inline style.
+ */
+import { render } from "preact";
+import { THEME_PROPERTIES } from "../../../contract/saved-forms";
+import { createDesignerModel, type Setup } from "./designer-model";
+import { Designer } from "./Designer";
+import { WORDS } from "./words";
+// oxlint-disable-next-line import/no-unassigned-import -- the stylesheet is built beside the script (vite.config.ts, designer)
+import "./forms.css";
+
+function themePreview() {
+  const query = new URLSearchParams(location.search);
+  const element = document.querySelector<HTMLElement>("givekit-donate");
+  for (const [key, property] of Object.entries(THEME_PROPERTIES)) {
+    const value = query.get(`theme.${key}`);
+    if (value) element?.style.setProperty(property, value);
+  }
+}
+
+async function start() {
+  const main = document.getElementById("designer");
+  if (!main) return themePreview();
+  const lang = main.dataset.lang === "es" ? "es" : "en";
+  const t = WORDS[lang];
+  const res = await fetch("/dashboard/forms/setup.json", { credentials: "same-origin" });
+  if (!res.ok) {
+    main.textContent = t.signIn;
+    return;
+  }
+  const model = createDesignerModel(
+    (await res.json()) as Setup,
+    location.origin,
+    main.dataset.formToken ?? "",
+  );
+  render(<Designer model={model} t={t} lang={lang} />, main);
+}
+
+void start();
