@@ -17,7 +17,7 @@ import type { SavedFormKit, WidgetProps } from "./saved/SavedForm";
 // Last: widget.js lays modules out in import order, and gzip does best with the message
 // catalogs after the code that reads them rather than ahead of zod (about 0.4 KB).
 import { Fallback } from "../shared/Fallback";
-import { isRtl, messagesFor } from "../i18n";
+import { isRtl, loadMessages, messagesFor } from "../i18n";
 import { LanguageSwitch } from "../shared/LanguageSwitch";
 
 export type { WidgetProps };
@@ -40,6 +40,7 @@ const SAVED_FORM_KIT = [
   readCampaign,
   readDonateAttributes,
   dropCardFrame,
+  loadMessages,
 ] as const satisfies SavedFormKit;
 /** A saved form (`form="year-end"`), a chunk widget.js fetches beside this one only for such an element. */
 const SavedForm = lazy(

@@ -5,6 +5,7 @@ import { FORM_NAME_EXPECTED, FORM_NAME_PATTERN } from "../../../contract/saved-f
 import type { createApiClient } from "../../shared/api-client";
 import type { dropCardFrame } from "../../shared/card-frame";
 import type { Fallback } from "../../shared/Fallback";
+import type { loadMessages } from "../../i18n";
 import type { Reactive } from "../../shared/reactive";
 import type { DonateProps, readDonateAttributes } from "../base/attributes";
 import type { readCampaign } from "../base/responses";
@@ -38,6 +39,7 @@ export type SavedFormKit = readonly [
   typeof readCampaign,
   typeof readDonateAttributes,
   typeof dropCardFrame,
+  typeof loadMessages,
 ];
 
 /** Text values by name in a plain object, as z.record(z.string(), z.string()) takes them. */
@@ -102,6 +104,7 @@ export function savedFormOf(kit: SavedFormKit) {
     readCampaign,
     readDonateAttributes,
     dropCardFrame,
+    loadMessages,
   ] = kit;
   const readServedCampaign = servedCampaignReader(readCampaign);
 
@@ -118,7 +121,7 @@ export function savedFormOf(kit: SavedFormKit) {
       if (!FORM_NAME_PATTERN.test(name)) {
         // As a bad attribute is told (widget/shared/attributes.ts).
         console.error(`[givekit] <givekit-donate>: the "form" attribute must be ${FORM_NAME_EXPECTED}.`);
-        return this.take(null);
+        return void this.take(null);
       }
       // A slug: nothing to encode, as widget.js's early request has it (campaign.ts earlyCampaignPath).
       const path = campaignPath(target);
@@ -138,7 +141,7 @@ export function savedFormOf(kit: SavedFormKit) {
                   : "the proxy could not be reached"
             }).`,
           );
-        if (this.live) this.take(answer);
+        if (this.live) void this.take(answer);
       });
       this.stop = followSavedForm(
         api,
@@ -146,11 +149,11 @@ export function savedFormOf(kit: SavedFormKit) {
         readServedCampaign,
         () => (this.answer as ReadonlySignal<CampaignResponse | null | undefined>).peek()?.form?.version,
         () => this.started,
-        (answer) => this.take(answer),
+        (answer) => void this.take(answer),
       );
     }
 
-    take(answer: CampaignResponse | null) {
+    async take(answer: CampaignResponse | null) {
       const { host } = this.props;
       if (answer) {
         const merged = withSavedForm(host, answer, readDonateAttributes);
@@ -159,7 +162,13 @@ export function savedFormOf(kit: SavedFormKit) {
             `[givekit] <givekit-donate>: the saved form "${answer.form?.name}": ${merged.problem}`,
           );
           answer = null;
-        } else adoptTheme(host, answer);
+        } else {
+          // A language the form's own attributes did not choose: its words before the form is drawn
+          // (English's when they fail to come, as an element's are).
+          await loadMessages(merged.props.locale);
+          if (!this.live) return;
+          adoptTheme(host, answer);
+        }
       }
       if (!answer) dropCardFrame(host);
       this.answer.value = answer;

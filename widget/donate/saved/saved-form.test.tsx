@@ -56,6 +56,13 @@ describe('<givekit-donate form="…">', () => {
     expect(shadow.queryByRole("radio", { name: "$50" })).toBeNull();
   });
 
+  it("a saved form in a language not loaded yet speaks it, once its words have come", async () => {
+    stubProxy({ campaign: savedAnswer(1, { locale: "fr" }) });
+    const { shadow } = place();
+    expect(await shadow.findByRole("button", { name: "Suivant" })).toBeTruthy();
+    expect(shadow.queryByRole("button", { name: "Next" })).toBeNull();
+  });
+
   it("a saved form that does not exist: the polite note, and a [givekit] line naming it", async () => {
     stubProxy({ campaign: problem(404, "form_not_found") });
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
