@@ -35,10 +35,10 @@ export const WIRE_BUDGET_BYTES = 40 * 1024;
  * changing `locale` reaching the card frame with the form kept cost the rest of the form 0.08 KB;
  * Brotli moves the figure ±0.05 KB with that version's characters alone. Later still 41,677 B (one
  * draw; the medians of scripts/size.ts 17 B less): what only the later steps read came with them,
- * out of the first step's chunk (0.22 KB), at about the same bytes in all. The test fails past
- * this, a regression.
+ * out of the first step's chunk (0.22 KB), at about the same bytes in all. Then 41,871 B with
+ * saved forms (issue 55, on purpose: scripts/size.ts). The test fails past this, a regression.
  */
-export const WIRE_GUARD_BYTES = 41_815;
+export const WIRE_GUARD_BYTES = 42_010;
 
 export interface WireTransfer {
   method: string;

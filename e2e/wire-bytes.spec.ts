@@ -17,9 +17,10 @@ const UNTIL_IT_WORKS = 20 * KB;
  * and a smaller chooser; 20.67-20.73 KB later that day, the element chunks named by one version,
  * which moves Brotli ±0.05 KB by its characters alone: scripts/size.ts; 20.43 KB later still,
  * what only the later steps read no longer in the first step's chunk, 0.22 KB less by the medians
- * of scripts/size.ts): the test fails past this, a regression, and says the target is missed.
+ * of scripts/size.ts); 20.61 KB with saved forms, issue 55, on purpose: scripts/size.ts): the test
+ * fails past this, a regression, and says the target is missed.
  */
-const GUARD = 20.58 * KB;
+const GUARD = 20.76 * KB;
 
 /** What the form needs before it works: the loader, the donate chunk, its English words, the campaign. */
 const NEEDED_FIRST = [
@@ -77,7 +78,7 @@ const sum = (transfers: Transfer[], part: "body" | "headers") =>
   transfers.reduce((total, transfer) => total + transfer[part], 0);
 const kb = (bytes: number) => `${(bytes / KB).toFixed(2)} KB`;
 
-test("a donate page in English works after 20 KB from the proxy (the target; 20.58 KB the guard), encoded bodies on the wire", async ({
+test("a donate page in English works after 20 KB from the proxy (the target; 20.76 KB the guard), encoded bodies on the wire", async ({
   page,
   hostUrl,
   proxyServer,

@@ -109,11 +109,15 @@ export const BUDGETS = {
  * only a whole request's check reads (contract/request-patterns.ts) and the Terms and privacy
  * links (shared/ExternalLink.tsx) come with the rest of the form, not in the first step's chunk (a
  * bundler places a module whole, with every export that any chunk reads). Guarded, as before, 0.1
- * KB above the medians.
+ * KB above the medians. On 2026-12-07 (issue 55, on purpose) the donate page 20.38 KB and a whole
+ * donation 27.81 KB (one draw each): `<givekit-donate form="…">`, a form the staff saved in the
+ * dashboard, costs every donate page 0.11 KB before the form works (widget.js fetching the saved
+ * form's chunk beside the donate chunk for such an element, and the donate chunk handing that
+ * chunk its Preact, signals and readers), the saved form's own code 1.25 KB only where it is used.
  */
 export const GUARDS: Partial<Record<keyof typeof BUDGETS, number>> = {
-  donatePage: 20.37 * KB,
-  donation: 27.79 * KB,
+  donatePage: 20.48 * KB,
+  donation: 27.91 * KB,
 };
 
 /** dist/widget/chunks.json, written by the build (vite.config.ts). */
