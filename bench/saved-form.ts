@@ -17,6 +17,7 @@ import { givekit } from "../test/helpers/cli";
 import { startProxy } from "../test/helpers/proxy";
 import { DEMO, startSandbox } from "../test/helpers/sandbox";
 import { wholeDonationOnTheWire } from "./wire-donation";
+import { formTokenIn } from "../test/helpers/dashboard";
 
 const DESIGN = { amounts: "50,100,250", "default-amount": "100", "default-frequency": "monthly" };
 const ACCENT = "#0b5394";
@@ -83,9 +84,15 @@ async function main() {
     });
     const signedIn = await fetch(invite.out.split("\n")[0]!.replace(/^https?:\/\/[^/]+/, proxy.url));
     const cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!;
+    // The designer page's form token, sent back with the save as its script does.
+    const designer = await fetch(`${proxy.url}/dashboard/forms`, { headers: { Cookie: cookie } });
     const saved = await fetch(`${proxy.url}/dashboard/forms/year-end`, {
       method: "PUT",
-      headers: { Cookie: cookie, "Content-Type": "application/json" },
+      headers: {
+        Cookie: cookie,
+        "Content-Type": "application/json",
+        "X-Givekit-Form": formTokenIn(await designer.text()),
+      },
       body: JSON.stringify({
         design: {
           element: "donate",

@@ -11,6 +11,7 @@ import { createLogger } from "../../proxy/logger";
 import { openStore, type Store } from "../../proxy/store";
 import { createUpstreamClient } from "../../proxy/upstream/client";
 import { testDatabase } from "../helpers/postgres";
+import { formTokenIn } from "../helpers/dashboard";
 
 const SECRET = "a".repeat(64);
 const stores: Store[] = [];
@@ -57,7 +58,7 @@ it("a save through one proxy is served by the other within 10 s, and by itself a
   const cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!;
   // The form token the designer's page gives, as its script sends it back with a save.
   const designer = await (await a.app.request("/dashboard/forms", { headers: { Cookie: cookie } })).text();
-  const formToken = /data-form-token="([^"]+)"/.exec(designer)![1]!;
+  const formToken = formTokenIn(designer);
   const save = (amounts: string, after: number) =>
     a.app.request("/dashboard/forms/paddle-raise", {
       method: "PUT",

@@ -11,6 +11,7 @@ import { createDashboardAccess } from "../../../proxy/dashboard/access";
 import { createLogger } from "../../../proxy/logger";
 import { openStore, resolveSigningSecret, type Store } from "../../../proxy/store";
 import { createUpstreamClient } from "../../../proxy/upstream/client";
+import { formTokenIn } from "../../helpers/dashboard";
 
 const opened: { store: Store; dir: string }[] = [];
 afterEach(async () => {
@@ -58,7 +59,7 @@ async function proxy() {
   /** The form token the designer's page gives a signed-in staff member, as its script sends it back. */
   const formToken = async (cookie: string) => {
     const page = await (await app.request("/dashboard/forms", { headers: { Cookie: cookie } })).text();
-    return /data-form-token="([^"]*)"/.exec(page)?.[1] ?? "";
+    return formTokenIn(page);
   };
   const send = async (method: string, path: string, cookie: string, body: unknown, token?: string) =>
     app.request(path, {

@@ -22,6 +22,7 @@ import {
   useStack,
   type Stack,
 } from "../support";
+import { formTokenIn } from "../../helpers/dashboard";
 
 const VENUE = "203.0.113.80";
 /** Another network a member of staff may look from. */
@@ -103,7 +104,7 @@ describe.each(["sqlite", "postgres"] as const)("the venue button on %s", (store)
     const page = await (
       await fetch(`${ctx.proxy.url}/dashboard`, { headers: { ...fromVenue, cookie } })
     ).text();
-    const formToken = /data-form-token="([^"]+)"/.exec(page)![1]!;
+    const formToken = formTokenIn(page);
     return { cookie, formToken };
   }
 
