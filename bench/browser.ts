@@ -158,11 +158,11 @@ export async function browserBench(
     // The whole donation first, a donor's first visit: after the visits below (dozens of form
     // sessions from one address within a minute, read as made in bulk) its card met a challenge,
     // and the figure carried the challenge's chunk and a second tokenization (45,002 B).
-    const context = await browser.newContext();
+    const firstVisit = await browser.newContext();
     try {
-      wire = await wholeDonationOnTheWire(await context.newPage(), `${host.url}/snippet.html`, proxy.url);
+      wire = await wholeDonationOnTheWire(await firstVisit.newPage(), `${host.url}/snippet.html`, proxy.url);
     } finally {
-      await context.close();
+      await firstVisit.close();
     }
     const visit = async (campaign: Campaign, throttle: Throttle) => {
       const context = await browser.newContext();
