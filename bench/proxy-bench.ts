@@ -26,13 +26,15 @@
  *    then testers that solve every challenge against the circuit breakers, printed as the table
  *    proxy/GUIDE.md shows ("Circuit breakers", about 3 minutes more).
  * BENCH_ONLY (the parts to run, comma-separated: `proxy`, parts 1 to 3; `stores`, part 4; `crowds`,
- * part 5; `browser`, a donor's wait and bytes in Chromium (bench/browser.ts); `challenge`, part 6;
+ * part 5; `browser`, a donor's wait and bytes in Chromium (bench/browser.ts); `forms`, a saved form
+ * beside the same form in attributes (bench/saved-form.ts); `challenge`, part 6;
  * `scale`, part 7; unset: all; PARTS below).
  * Every figure is printed beside its target and its guard (bench/baseline.json, bench/verdict.ts):
  * a missed target is marked; the exit code is 1 only when a figure regresses past its guard.
  */
 import { browserBench } from "./browser";
 import { challengeBench } from "./challenge";
+import { savedFormBench } from "./saved-form";
 import { benchScaleGifts } from "./scale-gifts";
 import { benchScaleJobs } from "./scale-jobs";
 import { scalePeersBench } from "./scale-peers";
@@ -846,6 +848,11 @@ const PARTS: Record<string, BenchPart> = {
       ...(peers && both?.floorMs && { browser_first_step_over_floor: peers.firstStepMs / both.floorMs }),
       wire_donation_bytes: wire.received,
     };
+  },
+  /** A form saved in the dashboard's designer beside the same form in attributes, in Chromium (bench/saved-form.ts). */
+  forms: async (run) => {
+    const { firstStepMs } = await savedFormBench(run.say);
+    return { saved_form_first_step_over_attributes: firstStepMs.saved / firstStepMs.attributes };
   },
   /** givekit's own challenge as a phone solves it in the card frame (6). */
   challenge: async (run) => challengeBench(run.say),

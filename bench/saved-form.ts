@@ -6,10 +6,12 @@
  * (page load to thank-you, headers included, bench/wire-donation.ts). The two pages ask the same:
  * $50, $100 and $250, $100 chosen, monthly first, the accent #0b5394.
  *
- * Runs alone: `npx tsx bench/saved-form.ts` (after `npm run build`).
+ * A part of `npm run bench` (BENCH_ONLY=forms); alone: `npx tsx bench/saved-form.ts` (after
+ * `npm run build`).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
 import { chromium, type Page } from "@playwright/test";
 import { CHROMIUM_ARGS, findChromium } from "../e2e/chromium";
 import { SLOW_4G, visitDonatePage, type Visit } from "../e2e/waterfall";
@@ -55,7 +57,14 @@ async function firstStepBytes(browserPage: Page, url: string, proxyOrigin: strin
   return total;
 }
 
-async function main() {
+/** What a saved form's page measured against the same form in attributes'. */
+export interface SavedFormFigures {
+  firstStepMs: { attributes: number; saved: number };
+}
+
+export async function savedFormBench(
+  log: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+): Promise<SavedFormFigures> {
   const runs = Number(process.env.BENCH_BROWSER_RUNS ?? 3);
   const sandbox = await startSandbox();
   let proxyUrl = "";
@@ -123,7 +132,8 @@ async function main() {
     );
 
     const rows: string[] = [];
-    for (const name of ["attributes", "saved"]) {
+    const firstStepMs = { attributes: 0, saved: 0 };
+    for (const name of ["attributes", "saved"] as const) {
       const url = `${hostUrl}/${name}.html`;
       const visits: Visit[] = [];
       const bytes: number[] = [];
@@ -142,14 +152,16 @@ async function main() {
       const context = await browser.newContext();
       const wire = await wholeDonationOnTheWire(await context.newPage(), url, proxy.url);
       await context.close();
+      firstStepMs[name] = median(visits.map((v) => v.firstStepMs));
       rows.push(
         `${name.padEnd(11)} first step ${Math.round(median(visits.map((v) => v.firstStepMs)))} ms (depth ${median(visits.map((v) => v.depth.firstStep))}, ${visits.map((v) => Math.round(v.firstStepMs)).join("/")}), ` +
           `before it ${(median(bytes) / 1024).toFixed(2)} KB of bodies; whole donation ${(wire.received / 1024).toFixed(2)} KB (bodies ${(wire.bodies / 1024).toFixed(2)} KB)`,
       );
     }
-    process.stdout.write(
-      `A saved form beside the same form in attributes (slow 4G, 4x CPU, medians of ${runs}):\n${rows.join("\n")}\n`,
+    log(
+      `A saved form beside the same form in attributes (slow 4G, 4x CPU, medians of ${runs}):\n${rows.join("\n")}`,
     );
+    return { firstStepMs };
   } finally {
     await browser.close();
     await proxy.close();
@@ -159,4 +171,4 @@ async function main() {
   }
 }
 
-await main();
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await savedFormBench();
