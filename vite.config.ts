@@ -510,7 +510,7 @@ export default defineConfig({
       build: widgetBuild({
         cssCodeSplit: false,
         rolldownOptions: {
-          input: { dashboard: "widget/dashboard/client.ts" },
+          input: { dashboard: "widget/dashboard/client.tsx" },
           output: {
             format: "es",
             entryFileNames: "dashboard/[name].js",
