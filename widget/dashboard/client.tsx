@@ -7,14 +7,14 @@ import { render } from "preact";
 import { createDashboardModel } from "./dashboard-model";
 import { Dashboard } from "./Dashboard";
 import { formatsFor } from "./format";
-import { languageOf, wordsFor } from "./i18n";
+import { languageOf, panelWords } from "./i18n";
 // oxlint-disable-next-line import/no-unassigned-import -- the stylesheet is built beside the script (vite.config.ts, dashboard)
 import "./dashboard.css";
 
 const main = document.getElementById("dashboard");
 if (main) {
   const language = languageOf(main);
-  const t = wordsFor(language, "panels");
+  const t = panelWords(language);
   const model = createDashboardModel(main.dataset.formToken ?? "", { search: location.search });
   document.title = `givekit · ${t.title}`;
   render(<Dashboard model={model} t={t} f={formatsFor(language)} />, main);

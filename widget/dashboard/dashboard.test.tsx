@@ -4,7 +4,7 @@ import { DASHBOARD_FORM_HEADER, type DashboardData } from "../../contract/dashbo
 import { createDashboardModel } from "./dashboard-model";
 import { Dashboard } from "./Dashboard";
 import { formatsFor } from "./format";
-import { wordsFor, type DashboardLanguage } from "./i18n";
+import { panelWords, type DashboardLanguage } from "./i18n";
 
 afterEach(cleanup);
 
@@ -83,7 +83,7 @@ function dashboard(
     openStream: () => stream,
     setAddress: () => {},
   });
-  render(<Dashboard model={model} t={wordsFor(language, "panels")} f={formatsFor(language)} />);
+  render(<Dashboard model={model} t={panelWords(language)} f={formatsFor(language)} />);
   return { model, stream, sent };
 }
 

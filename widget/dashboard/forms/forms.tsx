@@ -8,7 +8,7 @@ import { render } from "preact";
 import { THEME_PROPERTIES } from "../../../contract/saved-forms";
 import { createDesignerModel, type Setup } from "./designer-model";
 import { Designer } from "./Designer";
-import { languageOf, wordsFor } from "../i18n";
+import { designerWords, languageOf } from "../i18n";
 import { SignedOut } from "../parts";
 // oxlint-disable-next-line import/no-unassigned-import -- the stylesheet is built beside the script (vite.config.ts, designer)
 import "./forms.css";
@@ -26,7 +26,7 @@ async function start() {
   const main = document.getElementById("designer");
   if (!main) return themePreview();
   const lang = languageOf(main);
-  const t = wordsFor(lang, "designer");
+  const t = designerWords(lang);
   const res = await fetch("/dashboard/forms/setup.json", { credentials: "same-origin" });
   if (!res.ok) {
     render(<SignedOut t={t} />, main);

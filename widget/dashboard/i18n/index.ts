@@ -1,16 +1,12 @@
-import { en } from "./en";
-import { es } from "./es";
+import { commonEn, designerEn, panelsEn } from "./en";
+import { commonEs, designerEs, panelsEs } from "./es";
 
-/** The staff dashboard's catalog (en.ts), its sections: `common`, `panels`, `designer`. */
-export type DashboardMessages = typeof en;
 /** The languages the dashboard speaks; English when its page asks for another. */
 export type DashboardLanguage = "en" | "es";
 /** The words of the panels at /dashboard, with what both pages say. */
-export type PanelWords = DashboardMessages["common"] & DashboardMessages["panels"];
+export type PanelWords = typeof commonEn & typeof panelsEn;
 /** The words of the form designer at /dashboard/forms, with what both pages say. */
-export type DesignerWords = DashboardMessages["common"] & DashboardMessages["designer"];
-
-const CATALOGS: Record<DashboardLanguage, DashboardMessages> = { en, es };
+export type DesignerWords = typeof commonEn & typeof designerEn;
 
 /** The page's language, as the proxy wrote it on its `main` (data-lang). */
 export function languageOf(main: HTMLElement): DashboardLanguage {
@@ -18,15 +14,17 @@ export function languageOf(main: HTMLElement): DashboardLanguage {
 }
 
 /**
- * One page's words in a language: its section and the common one.
+ * The panels' words in a language (each page's function names only its own sections, so its
+ * script holds no other page's words).
  *
  * @example
- * const t = wordsFor("es", "panels"); // t.title: "Cómo van los donativos"
+ * const t = panelWords("es"); // t.title: "Cómo van los donativos"
  */
-export function wordsFor<S extends "panels" | "designer">(
-  language: DashboardLanguage,
-  section: S,
-): DashboardMessages["common"] & DashboardMessages[S] {
-  const catalog = CATALOGS[language];
-  return { ...catalog.common, ...catalog[section] };
+export function panelWords(language: DashboardLanguage): PanelWords {
+  return language === "es" ? { ...commonEs, ...panelsEs } : { ...commonEn, ...panelsEn };
+}
+
+/** The form designer's words in a language. */
+export function designerWords(language: DashboardLanguage): DesignerWords {
+  return language === "es" ? { ...commonEs, ...designerEs } : { ...commonEn, ...designerEn };
 }
