@@ -205,16 +205,16 @@ const ColourControl = reactive(({ model, t, name }: Part & { name: "accent" | "t
 });
 
 /** The contrast of the pairs WCAG 2.2 AA asks about, each with its ratio, as the colours change. */
-const Contrast = reactive(({ model }: Part) => {
+const Contrast = reactive(({ model, t }: Part) => {
   const [accent, text, background] = (["accent", "text", "background"] as const).map((k) =>
     parseColour(model.colour(k)),
   );
   if (!accent || !text || !background) return null;
   const white: [number, number, number] = [255, 255, 255];
   const rows: [string, number, number][] = [
-    ["Text / page", contrastRatio(text, background), TEXT_CONTRAST_MIN],
-    ["Button text / accent", contrastRatio(white, accent), TEXT_CONTRAST_MIN],
-    ["Focus ring / page", contrastRatio(accent, background), UI_CONTRAST_MIN],
+    [t.contrastText, contrastRatio(text, background), TEXT_CONTRAST_MIN],
+    [t.contrastButton, contrastRatio(white, accent), TEXT_CONTRAST_MIN],
+    [t.contrastFocus, contrastRatio(accent, background), UI_CONTRAST_MIN],
   ];
   return (
     <ul class="gk-contrast">
