@@ -123,7 +123,15 @@ function classicJsx(): Plugin[] {
       name: "givekit:classic-jsx-import",
       apply: "build",
       enforce: "pre",
-      transform: (code, id) => (id.endsWith(".tsx") ? `import { h, Fragment } from "preact";${code}` : null),
+      transform(code, id) {
+        if (!id.endsWith(".tsx")) return null;
+        // A binding named h there would take the place of Preact's in the elements below it: the
+        // tests (automatic runtime) pass, and the built page throws "h is not a function".
+        const uncommented = code.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+        if (/\b(?:const|let|var|function|class)\s+h\b|[(,]\s*h\s*[,)=:]/.test(uncommented))
+          this.error(`${id}: a binding named h hides the JSX's h (classic runtime in builds); rename it`);
+        return `import { h, Fragment } from "preact";${code}`;
+      },
     },
   ];
 }
@@ -510,7 +518,7 @@ export default defineConfig({
       build: widgetBuild({
         cssCodeSplit: false,
         rolldownOptions: {
-          input: { dashboard: "widget/dashboard/client.ts" },
+          input: { dashboard: "widget/dashboard/client.tsx" },
           output: {
             format: "es",
             entryFileNames: "dashboard/[name].js",

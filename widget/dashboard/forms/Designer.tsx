@@ -12,7 +12,8 @@ import { LOCALES } from "../../../contract/locales";
 import { COVER_FEE_MODES, LAYOUTS, OPTIONAL_FIELDS, readFields } from "../../donate/base/attributes";
 import { reactive } from "../../shared/reactive";
 import type { DesignerModel } from "./designer-model";
-import type { DesignerWords } from "./words";
+import type { DesignerWords } from "../i18n";
+import { Control, Section, StatusLine } from "../parts";
 
 interface Part {
   model: DesignerModel;
@@ -45,8 +46,7 @@ const TextControl = reactive(
     const id = `control-${name}`;
     const wrong = Boolean(model.problemsOf.value[name]);
     return (
-      <div class="gk-control">
-        <label for={id}>{label}</label>
+      <Control id={id} label={label}>
         <input
           id={id}
           type="text"
@@ -57,7 +57,7 @@ const TextControl = reactive(
           onInput={(event) => model.setAttribute(name, event.currentTarget.value)}
         />
         <Problems model={model} field={name} />
-      </div>
+      </Control>
     );
   },
 );
@@ -79,8 +79,7 @@ const Choice = reactive(
   }) => {
     const id = `control-${name}`;
     return (
-      <div class="gk-control">
-        <label for={id}>{label}</label>
+      <Control id={id} label={label}>
         <select
           id={id}
           value={model.attributes.value[name] ?? ""}
@@ -94,12 +93,13 @@ const Choice = reactive(
           ))}
         </select>
         <Problems model={model} field={name} />
-      </div>
+      </Control>
     );
   },
 );
 
-const Section = ({ title, children }: { title: string; children: ComponentChildren }) => (
+/** A group of controls under its legend. */
+const Group = ({ title, children }: { title: string; children: ComponentChildren }) => (
   <fieldset class="gk-section">
     <legend>{title}</legend>
     {children}
@@ -115,7 +115,7 @@ const Frequencies = reactive(({ model, t }: Part) => {
     model.setAttribute("frequencies", next.join(","));
   };
   return (
-    <fieldset class="gk-control">
+    <fieldset class="control">
       <legend>{t.frequencies}</legend>
       {offered.map((frequency) => (
         <label class="gk-inline" key={frequency}>
@@ -143,7 +143,7 @@ const Fields = reactive(({ model, t }: Part) => {
         .join(","),
     );
   return (
-    <fieldset class="gk-control">
+    <fieldset class="control">
       <legend>{t.fields}</legend>
       {OPTIONAL_FIELDS.map((field) => (
         <div class="gk-inline" key={field}>
@@ -182,8 +182,7 @@ const ColourControl = reactive(({ model, t, name }: Part & { name: "accent" | "t
   const value = model.theme.value[name] ?? "";
   const wrong = Boolean(model.problemsOf.value[`theme.${name}`]);
   return (
-    <div class="gk-control">
-      <label for={id}>{t[name]}</label>
+    <Control id={id} label={t[name]}>
       <span class="gk-inline">
         <input
           type="color"
@@ -201,21 +200,21 @@ const ColourControl = reactive(({ model, t, name }: Part & { name: "accent" | "t
         />
       </span>
       <Problems model={model} field={`theme.${name}`} />
-    </div>
+    </Control>
   );
 });
 
 /** The contrast of the pairs WCAG 2.2 AA asks about, each with its ratio, as the colours change. */
-const Contrast = reactive(({ model }: Part) => {
+const Contrast = reactive(({ model, t }: Part) => {
   const [accent, text, background] = (["accent", "text", "background"] as const).map((k) =>
     parseColour(model.colour(k)),
   );
   if (!accent || !text || !background) return null;
   const white: [number, number, number] = [255, 255, 255];
   const rows: [string, number, number][] = [
-    ["Text / page", contrastRatio(text, background), TEXT_CONTRAST_MIN],
-    ["Button text / accent", contrastRatio(white, accent), TEXT_CONTRAST_MIN],
-    ["Focus ring / page", contrastRatio(accent, background), UI_CONTRAST_MIN],
+    [t.contrastText, contrastRatio(text, background), TEXT_CONTRAST_MIN],
+    [t.contrastButton, contrastRatio(white, accent), TEXT_CONTRAST_MIN],
+    [t.contrastFocus, contrastRatio(accent, background), UI_CONTRAST_MIN],
   ];
   return (
     <ul class="gk-contrast">
@@ -230,8 +229,7 @@ const Contrast = reactive(({ model }: Part) => {
 
 /** The real widget, in a sandboxed frame at a phone's width and a larger one. */
 const Preview = reactive(({ model, t }: Part) => (
-  <section class="gk-preview-pane" aria-labelledby="preview-title">
-    <h2 id="preview-title">{t.preview}</h2>
+  <Section class="gk-preview-pane" id="preview" title={t.preview}>
     <p class="gk-note">{t.previewNote}</p>
     <div class="gk-frames">
       <iframe
@@ -249,15 +247,14 @@ const Preview = reactive(({ model, t }: Part) => (
         src={model.previewUrl.value}
       />
     </div>
-  </section>
+  </Section>
 ));
 
 /** The two lines to paste, a Copy button, the prefill link and its QR code. */
 const Snippet = reactive(({ model, t }: Part) => {
   const link = model.link.value;
   return (
-    <section aria-labelledby="snippet-title">
-      <h2 id="snippet-title">{t.snippet}</h2>
+    <Section id="snippet" title={t.snippet}>
       <pre class="gk-snippet">
         <code>{model.snippet.value}</code>
       </pre>
@@ -272,15 +269,14 @@ const Snippet = reactive(({ model, t }: Part) => {
         {t.copy}
       </button>
       <h3>{t.prefill}</h3>
-      <div class="gk-control">
-        <label for="page-url">{t.pageUrl}</label>
+      <Control id="page-url" label={t.pageUrl}>
         <input
           id="page-url"
           type="url"
           value={model.pageUrl.value}
           onInput={(e) => (model.pageUrl.value = e.currentTarget.value)}
         />
-      </div>
+      </Control>
       {link ? (
         <>
           <p>
@@ -293,7 +289,7 @@ const Snippet = reactive(({ model, t }: Part) => {
           />
         </>
       ) : null}
-    </section>
+    </Section>
   );
 });
 
@@ -302,11 +298,11 @@ const Versions = reactive(({ model, t, lang }: Part & { lang: string }) => {
   const status = model.status.value;
   const when = (iso: string) => new Date(iso).toLocaleString(lang);
   return (
-    <section aria-labelledby="versions-title">
+    <>
       <button type="button" class="gk-save" onClick={() => void model.save()}>
         {t.save}
       </button>
-      <output class="gk-status">
+      <StatusLine>
         {status.kind === "saved"
           ? t.saved(status.version)
           : status.kind === "refused"
@@ -318,22 +314,23 @@ const Versions = reactive(({ model, t, lang }: Part & { lang: string }) => {
               : status.kind === "signed-out"
                 ? t.signIn
                 : ""}
-      </output>
-      <h2 id="versions-title">{t.history}</h2>
-      <ol class="gk-versions">
-        {model.history.value.map((version, i) => (
-          <li key={version.version}>
-            v{version.version} · {t.by(version.author, when(version.saved_at))} ·{" "}
-            {version.design.attributes.amounts ?? ""}
-            {i > 0 ? (
-              <button type="button" onClick={() => void model.restore(version.version)}>
-                {t.restore} v{version.version}
-              </button>
-            ) : null}
-          </li>
-        ))}
-      </ol>
-    </section>
+      </StatusLine>
+      <Section id="versions" title={t.history}>
+        <ol class="gk-versions">
+          {model.history.value.map((version, i) => (
+            <li key={version.version}>
+              v{version.version} · {t.by(version.author, when(version.saved_at))} ·{" "}
+              {version.design.attributes.amounts ?? ""}
+              {i > 0 ? (
+                <button type="button" onClick={() => void model.restore(version.version)}>
+                  {t.restore} v{version.version}
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ol>
+      </Section>
+    </>
   );
 });
 
@@ -348,10 +345,9 @@ export const Designer = reactive(({ model, t, lang }: Part & { lang: string }) =
       <h1>{t.title}</h1>
       <p>{t.intro}</p>
       <div class="gk-columns">
-        <form class="gk-controls" onSubmit={(event) => event.preventDefault()}>
-          <Section title={t.form}>
-            <div class="gk-control">
-              <label for="control-open">{t.open}</label>
+        <form class="controls" onSubmit={(event) => event.preventDefault()}>
+          <Group title={t.form}>
+            <Control id="control-open" label={t.open}>
               <select
                 id="control-open"
                 onChange={(event) => {
@@ -366,23 +362,20 @@ export const Designer = reactive(({ model, t, lang }: Part & { lang: string }) =
                   </option>
                 ))}
               </select>
-            </div>
-            <div class="gk-control">
-              <label for="control-element">{t.element}</label>
+            </Control>
+            <Control id="control-element" label={t.element}>
               <select id="control-element" value="donate">
                 <option value="donate">givekit-donate</option>
               </select>
-            </div>
-            <div class="gk-control">
-              <label for="control-name">{t.name}</label>
+            </Control>
+            <Control id="control-name" label={t.name}>
               <input
                 id="control-name"
                 value={model.name.value}
                 onInput={(e) => (model.name.value = e.currentTarget.value)}
               />
-            </div>
-            <div class="gk-control">
-              <label for="control-campaign">{t.campaign}</label>
+            </Control>
+            <Control id="control-campaign" label={t.campaign}>
               <select
                 id="control-campaign"
                 value={model.campaign.value}
@@ -398,7 +391,7 @@ export const Designer = reactive(({ model, t, lang }: Part & { lang: string }) =
                 ))}
               </select>
               <Problems model={model} field="campaign" />
-            </div>
+            </Control>
             <TextControl model={model} name="heading" label={t.heading} />
             <Choice
               model={model}
@@ -414,8 +407,8 @@ export const Designer = reactive(({ model, t, lang }: Part & { lang: string }) =
               none={t.none}
               options={LOCALES.map((l) => [l, LOCALE_NAMES[l]] as const)}
             />
-          </Section>
-          <Section title={t.gift}>
+          </Group>
+          <Group title={t.gift}>
             <TextControl model={model} name="amounts" label={t.amounts} />
             <TextControl model={model} name="monthly-amounts" label={t.monthlyAmounts} />
             <Choice
@@ -443,13 +436,13 @@ export const Designer = reactive(({ model, t, lang }: Part & { lang: string }) =
             <TextControl model={model} name="monthly-prompt" label={t.monthlyPrompt} />
             <TextControl model={model} name="fundraiser" label={t.fundraiser} />
             <TextControl model={model} name="team" label={t.team} />
-          </Section>
-          <Section title={t.fields}>
+          </Group>
+          <Group title={t.fields}>
             <Fields model={model} t={t} />
             <TextControl model={model} name="success-url" label={t.successUrl} type="url" />
             <TextControl model={model} name="source" label={t.source} />
             <TextControl model={model} name="form-id" label={t.formId} />
-            <div class="gk-control">
+            <div class="control">
               <label class="gk-inline">
                 <input
                   type="checkbox"
@@ -459,29 +452,28 @@ export const Designer = reactive(({ model, t, lang }: Part & { lang: string }) =
                 {t.dataLayer}
               </label>
             </div>
-          </Section>
-          <Section title={t.optin}>
+          </Group>
+          <Group title={t.optin}>
             <TextControl model={model} name="program-name" label={t.programName} />
             <TextControl model={model} name="terms-url" label={t.termsUrl} type="url" />
             <TextControl model={model} name="privacy-url" label={t.privacyUrl} type="url" />
-          </Section>
-          <Section title={t.theme}>
+          </Group>
+          <Group title={t.theme}>
             <ColourControl model={model} t={t} name="accent" />
             <ColourControl model={model} t={t} name="text" />
             <ColourControl model={model} t={t} name="background" />
             <Contrast model={model} t={t} />
             {(["font", "size", "radius"] as const).map((key) => (
-              <div class="gk-control" key={key}>
-                <label for={`theme-${key}`}>{t[key]}</label>
+              <Control key={key} id={`theme-${key}`} label={t[key]}>
                 <input
                   id={`theme-${key}`}
                   value={model.theme.value[key] ?? ""}
                   onInput={(e) => model.setTheme(key, e.currentTarget.value)}
                 />
                 <Problems model={model} field={`theme.${key}`} />
-              </div>
+              </Control>
             ))}
-          </Section>
+          </Group>
         </form>
         <div class="gk-side">
           <Preview model={model} t={t} />

@@ -1,5 +1,4 @@
 import { computed, signal } from "@preact/signals-core";
-import { DASHBOARD_FORM_HEADER } from "../../../contract/dashboard";
 import {
   checkDesign,
   THEME_DEFAULTS,
@@ -8,6 +7,7 @@ import {
   type FormTheme,
   type SavedFormVersion,
 } from "../../../contract/saved-forms";
+import { sendChange } from "../send";
 
 /** A campaign as the designer's setup lists it (GET /dashboard/forms/setup.json). */
 export interface SetupCampaign {
@@ -112,14 +112,8 @@ export function createDesignerModel(
   /** The colours the checks use where the theme says nothing. */
   const colour = (key: "accent" | "text" | "background") => theme.value[key] ?? THEME_DEFAULTS[key];
 
-  async function send(path: string, method: string, body: unknown) {
-    const res = await fetcher(path, {
-      method,
-      headers: { "Content-Type": "application/json", [DASHBOARD_FORM_HEADER]: formToken },
-      body: JSON.stringify(body),
-      credentials: "same-origin",
-    });
-    const answer = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+  async function send(path: string, method: "POST" | "PUT", body: unknown) {
+    const { res, answer } = await sendChange(path, method, body, formToken, fetcher);
     if (res.ok) {
       const saved = answer as unknown as SavedFormVersion;
       after.value = saved.version;

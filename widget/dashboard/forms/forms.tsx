@@ -8,7 +8,8 @@ import { render } from "preact";
 import { THEME_PROPERTIES } from "../../../contract/saved-forms";
 import { createDesignerModel, type Setup } from "./designer-model";
 import { Designer } from "./Designer";
-import { WORDS } from "./words";
+import { designerWords, languageOf } from "../i18n";
+import { SignedOut } from "../parts";
 // oxlint-disable-next-line import/no-unassigned-import -- the stylesheet is built beside the script (vite.config.ts, designer)
 import "./forms.css";
 
@@ -24,11 +25,11 @@ function themePreview() {
 async function start() {
   const main = document.getElementById("designer");
   if (!main) return themePreview();
-  const lang = main.dataset.lang === "es" ? "es" : "en";
-  const t = WORDS[lang];
+  const lang = languageOf(main);
+  const t = designerWords(lang);
   const res = await fetch("/dashboard/forms/setup.json", { credentials: "same-origin" });
   if (!res.ok) {
-    main.textContent = t.signIn;
+    render(<SignedOut t={t} />, main);
     return;
   }
   const model = createDesignerModel(
