@@ -46,8 +46,11 @@ test("staff make a saved form, paste it once, change its ask and restore it; don
   const cardRequests = async () =>
     (await sandbox.requests()).filter((r) => /payment|donat/i.test(r.path)).length;
   const cardsBefore = await cardRequests();
-  await staff.goto(`${proxyServer.url}/dashboard/forms`);
+  // From the dashboard to its designer by the link between its pages, as staff find it.
+  await staff.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Forms" }).click();
+  await staff.waitForURL(`${proxyServer.url}/dashboard/forms`);
   await expect(staff.getByRole("heading", { name: "Forms" })).toBeVisible();
+  await expect(staff.getByRole("link", { name: "Forms" })).toHaveAttribute("aria-current", "page");
 
   await staff.getByLabel("Name (the form").fill("year-end");
   await staff.getByLabel(/^Amounts/).fill("50,100,250");
@@ -159,13 +162,18 @@ for (const width of [390, 1920])
     const staff = await context.newPage();
     await staff.goto(await inviteLink(proxyServer, sandbox.url));
     await staff.waitForURL(`${proxyServer.url}/dashboard`);
-    for (const [lang, title, save] of [
-      ["en", "Forms", "Save"],
-      ["es", "Formularios", "Guardar"],
+    for (const [lang, title, save, panels] of [
+      ["en", "Forms", "Save", "How giving goes"],
+      ["es", "Formularios", "Guardar", "Cómo van los donativos"],
     ] as const) {
       await staff.goto(`${proxyServer.url}/dashboard/forms?lang=${lang}`);
       await expect(staff.getByRole("heading", { name: title, exact: true })).toBeVisible();
       await expect(staff.getByRole("button", { name: save, exact: true })).toBeVisible();
+      // The link back to the panels keeps the language the address chose.
+      await expect(staff.getByRole("link", { name: panels })).toHaveAttribute(
+        "href",
+        `/dashboard?lang=${lang}`,
+      );
       // The page never scrolls sideways: the preview's frames wrap, each as wide as the screen allows.
       expect(await staff.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       const axe = await new AxeBuilder({ page: staff }).withTags(WCAG_TAGS).exclude("iframe").analyze();

@@ -3,7 +3,7 @@ import { PERIODS, type DashboardModel, type LiveStatus } from "./dashboard-model
 import type { Formats } from "./format";
 import type { PanelWords } from "./i18n";
 import { Defence, Funnel, Giving, Health, Segments } from "./panels";
-import { Control, Select, SignedOut, StatusLine } from "./parts";
+import { Control, PageLinks, Select, SignedOut, StatusLine } from "./parts";
 
 interface Props {
   model: DashboardModel;
@@ -80,6 +80,7 @@ const Status = reactive(({ model, t, f }: Props) => (
 export function Dashboard(props: Props) {
   return (
     <>
+      <PageLinks t={props.t} current="/dashboard" />
       <h1>{props.t.title}</h1>
       <Controls {...props} />
       <Status {...props} />

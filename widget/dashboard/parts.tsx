@@ -1,9 +1,11 @@
 /**
  * What the dashboard's pages draw alike, the panels (/dashboard) and the form designer
- * (/dashboard/forms): a section under its heading, a labelled control, the status line and the
- * note of a session that has ended. Each page's stylesheet dresses them (dashboard.css, forms.css).
+ * (/dashboard/forms): the links between them, a section under its heading, a labelled control,
+ * the status line and the note of a session that has ended. Each page's stylesheet dresses them (dashboard.css, forms.css).
  */
 import type { ComponentChildren } from "preact";
+// oxlint-disable-next-line import/no-unassigned-import -- built into each page's stylesheet (vite.config.ts)
+import "./parts.css";
 
 /** A section under its heading; with an `id`, the heading names it (a region a screen reader lists). */
 export function Section({
@@ -72,4 +74,34 @@ export function StatusLine({ children }: { children: ComponentChildren }) {
 /** Said in place of a page when its session has ended (the proxy answered 401). */
 export function SignedOut({ t }: { t: { signIn: string } }) {
   return <p class="signed-out">{t.signIn}</p>;
+}
+
+/** The dashboard's pages, by their paths: the panels and the form designer. */
+const PAGES = [
+  ["/dashboard", "panelsPage"],
+  ["/dashboard/forms", "formsPage"],
+] as const;
+
+/**
+ * The links between the dashboard's pages, the one shown marked current; a language the address
+ * chose (`?lang=`, which each page reads before the browser's) goes along.
+ */
+export function PageLinks({
+  t,
+  current,
+}: {
+  t: { pages: string; panelsPage: string; formsPage: string };
+  current: (typeof PAGES)[number][0];
+}) {
+  const lang = new URLSearchParams(location.search).get("lang");
+  const asked = lang === "en" || lang === "es" ? `?lang=${lang}` : "";
+  return (
+    <nav class="pages" aria-label={t.pages}>
+      {PAGES.map(([path, word]) => (
+        <a key={path} href={`${path}${asked}`} aria-current={path === current ? "page" : undefined}>
+          {t[word]}
+        </a>
+      ))}
+    </nav>
+  );
 }

@@ -13,7 +13,7 @@ import { COVER_FEE_MODES, LAYOUTS, OPTIONAL_FIELDS, readFields } from "../../don
 import { reactive } from "../../shared/reactive";
 import type { DesignerModel } from "./designer-model";
 import type { DesignerWords } from "../i18n";
-import { Control, Section, StatusLine } from "../parts";
+import { Control, PageLinks, Section, StatusLine } from "../parts";
 
 interface Part {
   model: DesignerModel;
@@ -342,6 +342,7 @@ export const Designer = reactive(({ model, t, lang }: Part & { lang: string }) =
   const frequencies = (model.attributes.value.frequencies ?? "once,monthly").split(",");
   return (
     <div class="gk-designer">
+      <PageLinks t={t} current="/dashboard/forms" />
       <h1>{t.title}</h1>
       <p>{t.intro}</p>
       <div class="gk-columns">

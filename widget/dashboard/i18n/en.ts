@@ -6,6 +6,9 @@
  * reaches a donor's page.
  */
 export const commonEn = {
+  pages: "Pages",
+  panelsPage: "How giving goes",
+  formsPage: "Forms",
   campaign: "Campaign",
   signIn: "Your session has ended: sign in again with a new link.",
 };

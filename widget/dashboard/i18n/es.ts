@@ -2,6 +2,9 @@ import type { commonEn, designerEn, panelsEn } from "./en";
 
 /** The staff dashboard's words in Spanish, in en.ts's shape. */
 export const commonEs: typeof commonEn = {
+  pages: "Páginas",
+  panelsPage: "Cómo van los donativos",
+  formsPage: "Formularios",
   campaign: "Campaña",
   signIn: "Su sesión terminó: entre de nuevo con un enlace nuevo.",
 };
