@@ -80,7 +80,7 @@ export const FromFrameMessageSchema = /* @__PURE__ */ z.discriminatedUnion("type
     code: /* @__PURE__ */ z.enum([...ERROR_CODES, UNREACHABLE]),
     errors: z.optional(FieldErrors),
     // The proxy's Retry-After, in seconds, when it holds the card (rate_limited).
-    retryAfterS: z.optional(/* @__PURE__ */ z.number().check(z.nonnegative())),
+    retryAfterS: z.optional(z.number()),
   }),
 ]);
 export type FromFrameMessage = z.infer<typeof FromFrameMessageSchema>;

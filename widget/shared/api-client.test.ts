@@ -46,9 +46,10 @@ describe("the widget's API client tells an answer, a problem and no answer apart
     const client = createApiClient("https://give.example.org");
     vi.stubGlobal("fetch", vi.fn<typeof fetch>().mockResolvedValue(held("4")));
     expect(await client.post("/v1/donations", {})).toMatchObject({ kind: "problem", retryAfterS: 4 });
-    for (const nonsense of ["Wed, 21 Oct 2026 07:28:00 GMT", "-3", "soon", "1e9"]) {
+    for (const nonsense of ["Wed, 21 Oct 2026 07:28:00 GMT", "-3", "soon", ""]) {
       vi.stubGlobal("fetch", vi.fn<typeof fetch>().mockResolvedValue(held(nonsense)));
-      expect(await client.post("/v1/donations", {}), nonsense).not.toHaveProperty("retryAfterS");
+      const result = await client.post("/v1/donations", {});
+      expect(result.kind === "problem" && result.retryAfterS, nonsense).toBeUndefined();
     }
   });
 

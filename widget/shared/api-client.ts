@@ -57,13 +57,13 @@ export function createApiClient(proxyUrl: string) {
     } catch {
       // A body that is not JSON is handled below as an upstream problem.
     }
-    if (response.ok) return { kind: "ok", data: body as T };
-    const retryAfterS = readRetryAfter(response);
-    return {
-      kind: "problem",
-      problem: readProblem(body, response.status),
-      ...(retryAfterS !== undefined && { retryAfterS }),
-    };
+    return response.ok
+      ? { kind: "ok", data: body as T }
+      : {
+          kind: "problem",
+          problem: readProblem(body, response.status),
+          retryAfterS: readRetryAfter(response),
+        };
   }
 
   return {

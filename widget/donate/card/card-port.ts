@@ -100,11 +100,7 @@ export function createCardPort(proxyUrl: string, state: CardState = createCardSt
         });
         break;
       case "givekit:token-error":
-        waiting.get(message.id)?.({
-          ok: false,
-          code: message.code,
-          ...(message.retryAfterS !== undefined && { retryAfterS: message.retryAfterS }),
-        });
+        waiting.get(message.id)?.({ ok: false, code: message.code, retryAfterS: message.retryAfterS });
         break;
     }
   }

@@ -45,14 +45,11 @@ export const BREAKER_PATIENCE_MS = 180_000;
  * breakerWait(2000, 30); // 15000
  * breakerWait(178_000, 4); // null: the donor is told
  */
-export function breakerWait(waitedMs: number, retryAfterS?: number): number | null {
-  const asked =
-    retryAfterS === undefined
-      ? waitedMs === 0
-        ? BREAKER_FIRST_RETRY_MS
-        : BREAKER_RETRY_MS
-      : retryAfterS * 1000;
-  const wait = Math.min(BREAKER_RETRY_MS, Math.max(BREAKER_FIRST_RETRY_MS, asked));
+export function breakerWait(
+  waitedMs: number,
+  retryAfterS = (waitedMs ? BREAKER_RETRY_MS : BREAKER_FIRST_RETRY_MS) / 1000,
+): number | null {
+  const wait = Math.min(BREAKER_RETRY_MS, Math.max(BREAKER_FIRST_RETRY_MS, retryAfterS * 1000));
   return waitedMs + wait > BREAKER_PATIENCE_MS ? null : wait;
 }
 
