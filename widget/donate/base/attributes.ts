@@ -1,3 +1,10 @@
+import {
+  HEADING_MAX,
+  MONTHLY_PROMPT_EXPECTED,
+  monthlyPromptOf,
+  PROGRAM_NAME_MAX,
+  type MonthlyPrompt,
+} from "../../../contract/element-rules";
 import { FULL_NAME_LOCALES } from "../../../contract/locale-traits";
 import { isPositiveAmount, toCents } from "../../../contract/money";
 import {
@@ -64,14 +71,8 @@ export const asksFor = (on: DonateFields, field: OptionalField) =>
 export { COVER_FEE_MODES, LAYOUTS };
 export type CoverFeeMode = (typeof COVER_FEE_MODES)[number];
 
-/**
- * `monthly-prompt`: after a one-time amount is chosen, an offer to give monthly instead, of a
- * share of that amount (`monthly-prompt="30%"`; a third when the attribute is empty) or of a set
- * amount (`monthly-prompt="20"`). Either way rounded up to a whole unit.
- */
-export type MonthlyPrompt = { share: number } | { cents: number };
-export const MONTHLY_PROMPT_SHARE = 100 / 3;
-const MONTHLY_PROMPT_VALUE = /^(?:(\d{1,2}(?:\.\d+)?)%|(\d+(?:\.\d{1,2})?))?$/;
+// `monthly-prompt`'s rule is the contract's (contract/element-rules.ts), which designs are checked with too.
+export type { MonthlyPrompt };
 
 export type Layout = (typeof LAYOUTS)[number];
 const FIELD_ENTRY = new RegExp(`^(${OPTIONAL_FIELDS.join("|")})(:required)?$`);
@@ -194,23 +195,18 @@ export interface DonateProps {
 export const DEFAULT_AMOUNTS = "25,50,100,250";
 export const DEFAULT_FREQUENCIES = "once,monthly";
 const MAX_PRESETS = 8;
-const HEADING_MAX = 120;
-const PROGRAM_NAME_MAX = 100;
 
 const ID = matching(PEER_ID_PATTERN, "an id of letters, digits, - and _");
 export const LAYOUT = oneOf(LAYOUTS, '"steps" or "single"');
 export const FREQUENCY = oneOf(FREQUENCIES, '"once", "monthly", "quarterly" or "annually"');
 const COVER_FEE = oneOf(COVER_FEE_MODES, '"off", "optional", "preselected" or "required"');
 
-/** `monthly-prompt`'s rule; a value that is none is named and the invitation left off. */
+/** `monthly-prompt` as its rule reads it; a value that is none is named and the invitation left off. */
 function readMonthlyPrompt(value: string | null): MonthlyPrompt | null {
   if (value === null) return null;
-  const [matched, share, amount] = MONTHLY_PROMPT_VALUE.exec(value.trim()) ?? [];
-  if (matched === undefined || (share && Number(share) <= 0) || (amount && !isPositiveAmount(amount))) {
-    warn(`"monthly-prompt" must be empty, a share such as "30%" or an amount such as "20"; it is left off`);
-    return null;
-  }
-  return amount ? { cents: toCents(amount) } : { share: share ? Number(share) : MONTHLY_PROMPT_SHARE };
+  const prompt = monthlyPromptOf(value);
+  if (!prompt) warn(`"monthly-prompt" must be ${MONTHLY_PROMPT_EXPECTED}; it is left off`);
+  return prompt;
 }
 
 export { DONATE_ATTRIBUTES };
