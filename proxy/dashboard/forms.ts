@@ -5,7 +5,8 @@
  * versions, who saved each and when), PUT /dashboard/forms/{name} (a save: the next version,
  * refused with every problem named, or with form_changed when another was saved since),
  * POST /dashboard/forms/{name}/restore (an older version saved again as the newest),
- * /dashboard/forms/preview (the real widget with a design, for the designer's frames) and
+ * /dashboard/forms/preview (the real element of a design, any of the six, for the designer's
+ * frames; only a donate design is saved, the others are their snippet) and
  * /dashboard/forms/qr.svg?url= (a prefill link's QR code). Nothing inline runs.
  */
 import { join } from "node:path";
@@ -13,13 +14,15 @@ import { Hono, type Context } from "hono";
 import { precompressedFiles, variantResponse } from "../../http/precompressed";
 import { RestoreFormRequestSchema, SaveFormRequestSchema } from "../../contract/saved-form-schemas";
 import {
-  checkDesign,
+  checkSavedDesign,
   FORM_ATTRIBUTES,
+  FORM_ELEMENTS,
   FORM_DESIGN_MAX_BYTES,
   FORM_NAME_EXPECTED,
   isFormName,
   THEME_PROPERTIES,
   type FormDesign,
+  type FormElement,
   type SavedFormVersion,
 } from "../../contract/saved-forms";
 import { campaignScope, type CampaignDirectory } from "../campaign/directory";
@@ -77,7 +80,7 @@ export function designerRoutes(deps: {
 
   /** Saves `design` as the version after `after`, or answers why not; nothing is written on a refusal. */
   async function save(c: Context<AppEnv>, name: string, design: FormDesign, after: number) {
-    const problems = checkDesign(design, contextOf(design));
+    const problems = checkSavedDesign(design, contextOf(design));
     if (problems.length > 0) {
       const errors: Record<string, string[]> = {};
       for (const { field, message } of problems) (errors[field] ??= []).push(message);
@@ -156,10 +159,15 @@ export function designerRoutes(deps: {
       ),
     )
     .get("/preview", (c) => {
-      // The design's attributes as the query gives them, written on the element: what the snippet will hold.
+      // The design's element, its attributes as the query gives them written on it: what the snippet will hold.
       const query = c.req.query();
+      const element = (query.element ?? "donate") as FormElement;
+      if (!FORM_ELEMENTS.includes(element))
+        throw new ProblemError("validation_failed", "The preview draws one of givekit's elements.", {
+          element: [`Must be one of ${FORM_ELEMENTS.join(", ")}.`],
+        });
       const design = contextOf({
-        element: "donate",
+        element,
         shortcode: query.shortcode ?? "",
         keyword: query.keyword ?? "",
         attributes: {},
@@ -167,11 +175,10 @@ export function designerRoutes(deps: {
       });
       if (!design.campaign)
         throw new ProblemError("campaign_not_served", "This campaign is not served here.");
-      const allowed = new Set<string>(FORM_ATTRIBUTES.donate);
+      const allowed = new Set<string>([...FORM_ATTRIBUTES[element], "shortcode", "keyword"]);
+      if (element === "donate") allowed.add("form");
       const attributes = Object.entries(query)
-        .filter(
-          ([name]) => allowed.has(name) || name === "shortcode" || name === "keyword" || name === "form",
-        )
+        .filter(([name]) => allowed.has(name))
         .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
         .join("");
       return c.html(
@@ -186,7 +193,7 @@ export function designerRoutes(deps: {
 <script src="/widget.js" async></script>
 </head>
 <body class="gk-preview">
-<givekit-donate${attributes}></givekit-donate>
+<givekit-${element}${attributes}></givekit-${element}>
 </body>
 </html>
 `,
