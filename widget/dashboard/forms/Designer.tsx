@@ -41,11 +41,14 @@ const TextControl = reactive(
     name,
     label,
     type = "text",
+    keepEmpty = false,
   }: {
     model: DesignerModel;
     name: string;
     label: string;
     type?: "text" | "url" | "number";
+    /** Emptied, the attribute stays, empty (its presence means something: `monthly-prompt`). */
+    keepEmpty?: boolean;
   }) => {
     const id = `control-${name}`;
     const wrong = Boolean(model.problemsOf.value[name]);
@@ -58,7 +61,7 @@ const TextControl = reactive(
           value={model.attributes.value[name] ?? ""}
           aria-invalid={wrong}
           aria-describedby={wrong ? `problem-${name}` : undefined}
-          onInput={(event) => model.setAttribute(name, event.currentTarget.value)}
+          onInput={(event) => model.setAttribute(name, event.currentTarget.value, keepEmpty)}
         />
         <Problems model={model} field={name} />
       </Control>
@@ -410,7 +413,21 @@ const GiftControls = reactive(({ model, t }: Part) => {
           none={t.none}
           options={COVER_FEE_MODES.map((m) => [m, m] as const)}
         />
-        <TextControl model={model} name="monthly-prompt" label={t.monthlyPrompt} />
+        <div class="control">
+          <label class="gk-inline">
+            <input
+              type="checkbox"
+              checked={"monthly-prompt" in model.attributes.value}
+              onChange={(e) =>
+                model.setAttribute("monthly-prompt", e.currentTarget.checked ? "" : null, true)
+              }
+            />
+            {t.monthlyPromptOn}
+          </label>
+        </div>
+        {"monthly-prompt" in model.attributes.value ? (
+          <TextControl model={model} name="monthly-prompt" label={t.monthlyPrompt} keepEmpty />
+        ) : null}
         <TextControl model={model} name="fundraiser" label={t.fundraiser} />
         <TextControl model={model} name="team" label={t.team} />
       </Group>

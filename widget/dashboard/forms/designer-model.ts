@@ -208,10 +208,10 @@ export function createDesignerModel(
     previewUrl,
     link,
     colour,
-    /** Sets (or, empty, removes) one attribute. */
-    setAttribute(key: string, value: string) {
+    /** Sets one attribute, or (null, or empty unless `keepEmpty`: an attribute whose presence says something) removes it. */
+    setAttribute(key: string, value: string | null, keepEmpty = false) {
       const next = { ...attributes.peek() };
-      if (value === "") delete next[key];
+      if (value === null || (value === "" && !keepEmpty)) delete next[key];
       else next[key] = value;
       setAttributes(next);
     },
