@@ -189,6 +189,8 @@ test("staff make an SMS sign-up: its program and links set, the preview draws it
   // Only a donate form is saved: the page offers no save and says so.
   await expect(staff.getByRole("button", { name: "Save" })).toHaveCount(0);
   await expect(staff.getByText(/^Only a donation form is saved here/)).toBeVisible();
+  const axe = await new AxeBuilder({ page: staff }).withTags(WCAG_TAGS).exclude("iframe").analyze();
+  expect(axe.violations.map((violation) => violation.id)).toEqual([]);
 
   await staff.getByRole("button", { name: "Copy" }).click();
   const snippet = await staff.evaluate(() => navigator.clipboard.readText());
