@@ -17,11 +17,12 @@ export const REFRESH_EXPECTED = `a whole number of seconds, at least ${REFRESH_M
 
 /** A whole number from `min` to `max` as an attribute writes it (as Number reads it: " 20 " is 20), or null. */
 export function wholeNumber(value: string, min: number, max = Infinity): number | null {
-  const number = Number(value);
+  const number = +value;
   return Number.isInteger(number) && number >= min && number <= max ? number : null;
 }
-/** What a `limit` must be: a whole number from 1 to `max`. */
-export const limitExpected = (max: number) => `a whole number from 1 to ${max}`;
+/** What a wall's and a leaderboard's `limit` must be. */
+export const WALL_LIMIT_EXPECTED = `a whole number from 1 to ${WALL_LIMIT_MAX}`;
+export const LEADERBOARD_LIMIT_EXPECTED = `a whole number from 1 to ${LEADERBOARD_LIMIT_MAX}`;
 export { LEADERBOARD_LIMIT_MAX, WALL_LIMIT_MAX };
 
 /** `<givekit-wall amounts>`: the gifts' amounts shown (the default) or hidden. */
@@ -40,24 +41,23 @@ export function webUrl(value: string, base?: string): URL | null {
   }
 }
 
-/** Trimmed text of 1 to `max` characters (code points), or undefined. */
-export function trimmedText(value: string, max: number): string | undefined {
-  const trimmed = value.trim();
-  const length = codePoints(trimmed);
-  return length >= 1 && length <= max ? trimmed : undefined;
-}
+/** A reader of trimmed text of 1 to `max` characters (code points): the text, or undefined. */
+export const textUpTo =
+  (max: number) =>
+  (value: string): string | undefined => {
+    const trimmed = value.trim();
+    const length = codePoints(trimmed);
+    return length >= 1 && length <= max ? trimmed : undefined;
+  };
 
 /** The opt-in's list name, and the SMS program named in a disclosure (`program-name`, the opt-in's and the donate form's). */
 export const LIST_MAX = 100;
 export const LIST_EXPECTED = `the name of a list (1 to ${LIST_MAX} characters)`;
 export const PROGRAM_NAME_MAX = 100;
 export const PROGRAM_NAME_EXPECTED = `the name of the SMS program shown in the disclosure (1 to ${PROGRAM_NAME_MAX} characters)`;
-/** What the opt-in must be given, its disclosure being informed consent only with them. */
-export const OPTIN_REQUIRED = {
-  "program-name": PROGRAM_NAME_EXPECTED,
-  "terms-url": "an http or https URL of the SMS terms",
-  "privacy-url": "an http or https URL of the privacy policy",
-} as const;
+/** The opt-in's links, required (with `program-name`): its disclosure is informed consent only with them. */
+export const TERMS_URL_REQUIRED = "an http or https URL of the SMS terms";
+export const PRIVACY_URL_REQUIRED = "an http or https URL of the privacy policy";
 /** The longest heading a donate form takes (`heading`), in characters. */
 export const HEADING_MAX = 120;
 /** What an address attribute must be (`terms-url`, `success-url`, `donate-url`…). */

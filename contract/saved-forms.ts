@@ -12,19 +12,21 @@ import {
   HEADING_MAX,
   LEADERBOARD_LIMIT_MAX,
   LEADERBOARD_OF_EXPECTED,
-  limitExpected,
+  LEADERBOARD_LIMIT_EXPECTED,
   LIST_EXPECTED,
   LIST_MAX,
   MONTHLY_PROMPT_EXPECTED,
   monthlyPromptOf,
-  OPTIN_REQUIRED,
+  PRIVACY_URL_REQUIRED,
   PROGRAM_NAME_EXPECTED,
   PROGRAM_NAME_MAX,
   REFRESH_EXPECTED,
   REFRESH_MIN_S,
-  trimmedText,
+  TERMS_URL_REQUIRED,
+  textUpTo,
   WALL_AMOUNTS,
   WALL_AMOUNTS_EXPECTED,
+  WALL_LIMIT_EXPECTED,
   WALL_LIMIT_MAX,
   WEB_URL_EXPECTED,
   webUrl,
@@ -325,7 +327,7 @@ function checkGift(attrs: Record<string, string>, context: DesignContext, add: A
     ["program-name", PROGRAM_NAME_MAX],
   ] as const) {
     const text = attrs[name];
-    if (text !== undefined && trimmedText(text, longest) === undefined)
+    if (text !== undefined && textUpTo(longest)(text) === undefined)
       add(name, `must be 1 to ${longest} characters`);
   }
   for (const name of ["terms-url", "privacy-url"]) {
@@ -349,24 +351,28 @@ function checkGift(attrs: Record<string, string>, context: DesignContext, add: A
 
 /** `<givekit-optin>`'s: the program's name and its two links, which informed consent needs, and a list. */
 function checkOptin(attrs: Record<string, string>, add: Add) {
-  for (const [name, required] of Object.entries(OPTIN_REQUIRED)) {
+  for (const [name, required] of [
+    ["program-name", PROGRAM_NAME_EXPECTED],
+    ["terms-url", TERMS_URL_REQUIRED],
+    ["privacy-url", PRIVACY_URL_REQUIRED],
+  ] as const) {
     const value = attrs[name];
     const programName = name === "program-name";
     if (value === undefined) add(name, `is required: ${required}`);
-    else if (programName ? trimmedText(value, PROGRAM_NAME_MAX) === undefined : !webUrl(value))
+    else if (programName ? textUpTo(PROGRAM_NAME_MAX)(value) === undefined : !webUrl(value))
       add(name, `must be ${programName ? PROGRAM_NAME_EXPECTED : WEB_URL_EXPECTED}`);
   }
   const { list } = attrs;
-  if (list !== undefined && trimmedText(list, LIST_MAX) === undefined) add("list", `must be ${LIST_EXPECTED}`);
+  if (list !== undefined && textUpTo(LIST_MAX)(list) === undefined) add("list", `must be ${LIST_EXPECTED}`);
 }
 
 /** `<givekit-goal>`'s, `<givekit-wall>`'s and `<givekit-leaderboard>`'s: how many, how often, of what. */
 function checkFigures(element: "goal" | "wall" | "leaderboard", attrs: Record<string, string>, add: Add) {
-  const limitMax = element === "wall" ? WALL_LIMIT_MAX : LEADERBOARD_LIMIT_MAX;
+  const wall = element === "wall";
   const { limit, refresh, amounts, of } = attrs;
   const donateUrl = attrs["donate-url"];
-  if (limit !== undefined && wholeNumber(limit, 1, limitMax) === null)
-    add("limit", `must be ${limitExpected(limitMax)}`);
+  if (limit !== undefined && wholeNumber(limit, 1, wall ? WALL_LIMIT_MAX : LEADERBOARD_LIMIT_MAX) === null)
+    add("limit", `must be ${wall ? WALL_LIMIT_EXPECTED : LEADERBOARD_LIMIT_EXPECTED}`);
   if (refresh !== undefined && wholeNumber(refresh, REFRESH_MIN_S) === null)
     add("refresh", `must be ${REFRESH_EXPECTED}`);
   if (amounts !== undefined && !(WALL_AMOUNTS as readonly string[]).includes(amounts))

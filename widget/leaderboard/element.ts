@@ -11,9 +11,9 @@
  */
 import type { LeaderboardResponse, LiveMessage, Peer } from "../../contract/api";
 import {
+  LEADERBOARD_LIMIT_EXPECTED,
   LEADERBOARD_LIMIT_MAX,
   LEADERBOARD_OF_EXPECTED,
-  limitExpected,
   REFRESH_EXPECTED,
   REFRESH_MIN_S,
   webUrl,
@@ -70,7 +70,7 @@ export function readLeaderboardAttributes(get: (name: string) => string | null):
   if (!LEADERBOARD_KINDS.includes(of)) return `the "of" attribute must be ${LEADERBOARD_OF_EXPECTED}.`;
   const limitText = get("limit");
   const limit = limitText === null ? DEFAULT_LIMIT : wholeNumber(limitText, 1, LEADERBOARD_LIMIT_MAX);
-  if (limit === null) return `the "limit" attribute must be ${limitExpected(LEADERBOARD_LIMIT_MAX)}.`;
+  if (limit === null) return `the "limit" attribute must be ${LEADERBOARD_LIMIT_EXPECTED}.`;
   const refresh = get("refresh");
   const pollS = refresh === null ? DEFAULT_REFRESH_S : wholeNumber(refresh, REFRESH_MIN_S);
   if (pollS === null) return `the "refresh" attribute must be ${REFRESH_EXPECTED}.`;

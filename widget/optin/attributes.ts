@@ -1,9 +1,10 @@
 import {
   LIST_EXPECTED,
   LIST_MAX,
-  OPTIN_REQUIRED,
+  PRIVACY_URL_REQUIRED,
   PROGRAM_NAME_EXPECTED,
   PROGRAM_NAME_MAX,
+  TERMS_URL_REQUIRED,
 } from "../../contract/element-rules";
 import type { Locale } from "../i18n";
 import { KEYWORD, readAttributes, refuse, SHORTCODE, text, type AttributeResult } from "../shared/attributes";
@@ -48,8 +49,7 @@ export function readOptinAttributes(get: (name: string) => string | null): Attri
     const keyword = attr("keyword", KEYWORD)?.toUpperCase();
     const shortcode = attr("shortcode", SHORTCODE);
     const programName =
-      attr("program-name", PROGRAM_NAME) ??
-      refuse("program-name", `is required: ${OPTIN_REQUIRED["program-name"]}`);
+      attr("program-name", PROGRAM_NAME) ?? refuse("program-name", `is required: ${PROGRAM_NAME_EXPECTED}`);
     const target: OptinTarget = keyword && shortcode ? { keyword, shortcode } : {};
     if (list) target.list = list;
     else if (!keyword || !shortcode) {
@@ -62,9 +62,8 @@ export function readOptinAttributes(get: (name: string) => string | null): Attri
       proxyUrl: attr.proxy(),
       target,
       programName,
-      termsUrl: attr.url("terms-url") ?? refuse("terms-url", `is required: ${OPTIN_REQUIRED["terms-url"]}`),
-      privacyUrl:
-        attr.url("privacy-url") ?? refuse("privacy-url", `is required: ${OPTIN_REQUIRED["privacy-url"]}`),
+      termsUrl: attr.url("terms-url") ?? refuse("terms-url", `is required: ${TERMS_URL_REQUIRED}`),
+      privacyUrl: attr.url("privacy-url") ?? refuse("privacy-url", `is required: ${PRIVACY_URL_REQUIRED}`),
       locale: attr.locale(),
     };
   });

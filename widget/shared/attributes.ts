@@ -3,7 +3,7 @@
  * element can render before zod loads: each rule is held to the zod schema it stands for by a
  * property test (widget/readers.test.ts).
  */
-import { trimmedText, webUrl } from "../../contract/element-rules";
+import { textUpTo, webUrl } from "../../contract/element-rules";
 import { isPositiveAmount } from "../../contract/money";
 import {
   KEYWORD_EXPECTED,
@@ -41,10 +41,7 @@ const as = (check: Check, expected: string): Rule => [
 /** A value the pattern matches (zod: `z.string().check(z.regex(pattern))`). */
 export const matching = (regexp: RegExp, expected: string): Rule => as(pattern(regexp), expected);
 /** Trimmed text of 1 to `max` characters (zod: `z.string().check(z.trim(), z.minLength(1), z.maxLength(max))`). */
-export const text = (max: number, expected = `1 to ${max} characters`): Rule => [
-  (value) => trimmedText(value, max),
-  expected,
-];
+export const text = (max: number, expected = `1 to ${max} characters`): Rule => [textUpTo(max), expected];
 /** One of these values (zod: `z.enum(values)`). */
 export const oneOf = (values: readonly string[], expected: string): Rule => as(isOneOf(values), expected);
 /** A positive amount (contract/money-schemas.ts's PositiveAmountSchema). */

@@ -8,9 +8,9 @@
  */
 import type { LiveMessage, WallEntry, WallResponse } from "../../contract/api";
 import {
-  limitExpected,
   WALL_AMOUNTS,
   WALL_AMOUNTS_EXPECTED,
+  WALL_LIMIT_EXPECTED,
   WALL_LIMIT_MAX,
   wholeNumber,
 } from "../../contract/element-rules";
@@ -54,7 +54,7 @@ export function readWallAttributes(get: (name: string) => string | null): WallPr
   if (!KEYWORD_PATTERN.test(keyword)) return `the "keyword" attribute must be ${KEYWORD_EXPECTED}.`;
   const limitText = get("limit");
   const limit = limitText === null ? DEFAULT_LIMIT : wholeNumber(limitText, 1, WALL_LIMIT_MAX);
-  if (limit === null) return `the "limit" attribute must be ${limitExpected(WALL_LIMIT_MAX)}.`;
+  if (limit === null) return `the "limit" attribute must be ${WALL_LIMIT_EXPECTED}.`;
   const amounts = get("amounts");
   if (amounts !== null && !(WALL_AMOUNTS as readonly string[]).includes(amounts))
     return `the "amounts" attribute must be ${WALL_AMOUNTS_EXPECTED}.`;
