@@ -79,6 +79,8 @@ export const FromFrameMessageSchema = /* @__PURE__ */ z.discriminatedUnion("type
     // The proxy's code, or UNREACHABLE when the frame could not reach the proxy.
     code: /* @__PURE__ */ z.enum([...ERROR_CODES, UNREACHABLE]),
     errors: z.optional(FieldErrors),
+    // The proxy's Retry-After, in seconds, when it holds the card (rate_limited).
+    retryAfterS: z.optional(/* @__PURE__ */ z.number().check(z.nonnegative())),
   }),
 ]);
 export type FromFrameMessage = z.infer<typeof FromFrameMessageSchema>;

@@ -153,7 +153,15 @@ async function walk(page: Page, who: Donor): Promise<number> {
   // for a held card's two waits (2 s, then 15 s) on a loaded machine.
   const thanks = donate.getByRole("heading", { name: "Thank you!" });
   const failed = donate.locator("p.gk-alert[role=alert]");
-  await expect(thanks.or(failed).first()).toBeVisible({ timeout: GIFT_ANSWER_MS });
+  await expect(thanks.or(failed).first())
+    .toBeVisible({ timeout: GIFT_ANSWER_MS })
+    .catch(async (error: unknown) => {
+      // A gift with no answer: say what the donor saw (the form's words, its button) with it.
+      const says = (await donate.innerText().catch(() => "(the form is gone)")).replace(/\s+/g, " ");
+      throw new Error(`${who.email}: no answer ${GIFT_ANSWER_MS} ms after Donate; the form says: ${says}`, {
+        cause: error,
+      });
+    });
   expect(await failed.allTextContents(), `${who.email}: the form's error`).toEqual([]);
   return Date.now();
 }
@@ -286,7 +294,12 @@ test.describe("the donate form's steps, counted", () => {
           ["thanks", 6],
         ]),
       ].toSorted((a, b) => a.email.length - b.email.length || (a.stop < b.stop ? -1 : 1));
-      await inTurns(crowd, AT_ONCE, (who) => donor(browser, urls, who));
+      await inTurns(crowd, AT_ONCE, (who) => donor(browser, urls, who)).catch((error: unknown) => {
+        // What the proxy warned of meanwhile (its breakers, challenges, an upstream's silence), in its words.
+        const warned = proxy.logs.filter((line) => /"level":[4-6]\d/.test(line) || /challenge/.test(line));
+        console.warn(`the proxy's warnings while the crowd gave:\n${warned.join("\n")}`);
+        throw error;
+      });
       // Then one declined, whose address's next card is challenged.
       const declined = as("direct", [["declined", 1]]);
       await donor(browser, urls, declined[0]!);

@@ -9,9 +9,7 @@
  * frames; only a donate design is saved, the others are their snippet) and
  * /dashboard/forms/qr.svg?url= (a prefill link's QR code). Nothing inline runs.
  */
-import { join } from "node:path";
 import { Hono, type Context } from "hono";
-import { precompressedFiles, variantResponse } from "../../http/precompressed";
 import { RestoreFormRequestSchema, SaveFormRequestSchema } from "../../contract/saved-form-schemas";
 import {
   checkSavedDesign,
@@ -31,6 +29,7 @@ import type { SavedFormReader } from "../campaign/saved-forms";
 import type { AppEnv } from "../context";
 import { jsonBody } from "../middleware/json-body";
 import { ProblemError } from "../problem";
+import { dashboardAssets } from "./assets";
 import type { SavedFormStore, StoredFormVersion } from "../store";
 import { validate } from "../validate";
 
@@ -72,7 +71,6 @@ export function designerRoutes(deps: {
   allowedOrigins: readonly string[];
   widgetDir: string;
 }) {
-  const files = precompressedFiles();
   const contextOf = (design: FormDesign) => {
     const campaign = deps.campaigns.byKeyword(design.shortcode, design.keyword.toUpperCase());
     return { campaign: campaign ?? null, allowedOrigins: deps.allowedOrigins };
@@ -213,22 +211,7 @@ export function designerRoutes(deps: {
         });
       return c.body(qrSvg(url), 200, { "Content-Type": "image/svg+xml", "Cache-Control": "no-store" });
     })
-    .get("/assets/:name", async (c) => {
-      const name = c.req.param("name");
-      if (!Object.hasOwn(ASSETS, name)) throw new ProblemError("not_found", "No such designer file.");
-      const variants = await files.get(join(deps.widgetDir, "dashboard", name));
-      if (!variants)
-        throw new ProblemError("not_found", "The designer is not built yet: run `npm run build`.");
-      c.set("subresource", true);
-      return variantResponse(
-        { acceptEncoding: c.req.header("accept-encoding"), ifNoneMatch: c.req.header("if-none-match") },
-        variants,
-        {
-          "Content-Type": `${ASSETS[name as keyof typeof ASSETS]}; charset=utf-8`,
-          "Cache-Control": "no-cache",
-        },
-      );
-    })
+    .get("/assets/:name", dashboardAssets(deps.widgetDir, ASSETS, "designer"))
     .get("/:name{[a-z0-9-]+\\.json}", async (c) => {
       const name = c.req.param("name").replace(/\.json$/, "");
       if (!isFormName(name)) throw new ProblemError("not_found", "No such form.");

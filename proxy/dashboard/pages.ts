@@ -6,16 +6,15 @@
  * (the script and stylesheet the build made). Nothing inline runs: the page's CSP is the
  * display's.
  */
-import { join } from "node:path";
 import { Hono, type Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { DashboardData, RoomFigures } from "../../contract/dashboard";
-import { precompressedFiles, variantResponse } from "../../http/precompressed";
 import { campaignScope, type CampaignDirectory } from "../campaign/directory";
 import type { AppEnv } from "../context";
 import { DISPLAY_CSP, escapeHtml } from "../campaign/display-page";
 import type { GalaFeed } from "../campaign/gala-feed";
 import { ProblemError } from "../problem";
+import { dashboardAssets } from "./assets";
 import type { Counters, GivingCount, Store } from "../store";
 import { ACCOUNT, OPS_ANSWER_CLASSES as UPSTREAM_CLASSES } from "./ops-counts";
 import {
@@ -154,7 +153,6 @@ export function dashboardPages(deps: {
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
-  const files = precompressedFiles();
   const served = deps.campaigns.all.map(campaignScope);
 
   /** The period and campaign a request asks for (none: today, every campaign); anything else is 400. */
@@ -324,22 +322,7 @@ export function dashboardPages(deps: {
         }
       });
     })
-    .get("/assets/:name", async (c) => {
-      const name = c.req.param("name");
-      if (!Object.hasOwn(ASSETS, name)) throw new ProblemError("not_found", "No such dashboard file.");
-      const variants = await files.get(join(deps.widgetDir, "dashboard", name));
-      if (!variants)
-        throw new ProblemError("not_found", "The dashboard is not built yet: run `npm run build`.");
-      c.set("subresource", true);
-      return variantResponse(
-        { acceptEncoding: c.req.header("accept-encoding"), ifNoneMatch: c.req.header("if-none-match") },
-        variants,
-        {
-          "Content-Type": `${ASSETS[name as keyof typeof ASSETS]}; charset=utf-8`,
-          "Cache-Control": "no-cache",
-        },
-      );
-    })
+    .get("/assets/:name", dashboardAssets(deps.widgetDir, ASSETS, "dashboard"))
     .get("/:file{[a-z]+\\.csv}", async (c) => {
       const table = c.req.param("file").replace(/\.csv$/, "") as Table;
       if (!TABLES.includes(table)) throw new ProblemError("not_found", "No such table.");

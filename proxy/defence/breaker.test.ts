@@ -90,9 +90,33 @@ describe("a circuit breaker", () => {
     // The probe's turn is free: peeking takes nothing, the card it lets on is the probe.
     await breaker.peek(scopes);
     expect(await admit(breaker, scopes)).toEqual({ through: true, probe: ["client:198.51.100.7"] });
-    // One probe at a time: the next card waits for its outcome, and is held before anything counts it.
+    // One probe at a time: the next card waits for its outcome, and is held before anything counts
+    // it, told in seconds when the next probe's turn comes (the widget waits that long).
     await expect(breaker.peek(scopes)).rejects.toMatchObject({ code: "rate_limited" });
-    expect(await admit(breaker, scopes)).toMatchObject({ through: false });
+    expect(await admit(breaker, scopes)).toEqual({ through: false, code: "rate_limited", retryAfter: "30" });
+    vi.advanceTimersByTime(12_000);
+    expect(await admit(breaker, scopes)).toMatchObject({ through: false, retryAfter: "18" });
+  });
+
+  it("the card that opens a client's breaker is held a moment, as every card there is, and passes when it comes back", async () => {
+    const { breaker, opened } = breakerWith({ clientTokens: 2 });
+    const venue = breakerScopes("198.51.100.30", "71777/HOPE");
+    // Two tokenizations not yet answered by a charge or a decline: the budget is spent.
+    for (const card of ["guest-1", "guest-2"]) {
+      expect(await admit(breaker, venue, false, card)).toMatchObject({ through: true });
+      await breaker.countToken(venue);
+    }
+    const comeBack = String(Math.ceil(COME_BACK_AFTER_MS / 1000));
+    expect(await admit(breaker, venue, false, "guest-3")).toEqual({
+      through: false,
+      code: "rate_limited",
+      retryAfter: comeBack,
+    });
+    expect(opened).toEqual(["client"]);
+    // Meanwhile a guest's gift is charged: the venue's budget has room again.
+    await breaker.recordOutcome(venue, "charged", []);
+    vi.advanceTimersByTime(COME_BACK_AFTER_MS);
+    expect(await admit(breaker, venue, false, "guest-3")).toMatchObject({ through: true });
   });
 
   it("a charged probe closes it; a declined one opens it for twice as long", async () => {

@@ -311,7 +311,7 @@ export function createBreaker(
       },
     ]);
     if (taken!.points === (peek ? 0 : 1)) return peek ? "closed" : "probe";
-    throw waiting(state.until + (slot + 1) * state.openS * 1000 - now);
+    throw waiting((state.until + (slot + 1) * state.openS * 1000 - now) / 1000);
   }
 
   /** The budget a scope has now: its base, and a share more for each charge in it. */
@@ -408,6 +408,9 @@ export function createBreaker(
                   : null;
           if (over) {
             if (!(await openOf(scope))) await open(scope, config.openS, over.why, over.figure);
+            // At a client's or campaign's breaker this card is held once, as every card there is.
+            const back = kindOf(scope) === "bin" ? undefined : backOf(options);
+            if (back) await holdOnce(back);
             throw waiting(config.openS);
           }
         }

@@ -18,8 +18,9 @@ import type { Challenge } from "../../contract/api";
 import {
   BREAKER_FIRST_RETRY_MS,
   BREAKER_PATIENCE_MS,
-  BREAKER_RETRY_MS,
+  breakerWait,
 } from "../../widget/donate/outcome/attempt";
+import { readRetryAfter } from "../../widget/shared/retry-after";
 import { FORM_SESSION_RETRY_MS } from "../../widget/frame/form-session";
 
 /** What a scenario needs of its stack: the proxies' URLs (requests spread over them, as a load balancer does) and the sandbox. */
@@ -155,6 +156,8 @@ interface Answer {
   status: number;
   code?: string;
   json: Record<string, unknown>;
+  /** The answer's Retry-After, in seconds, as the widget reads it. */
+  retryAfterS?: number;
 }
 
 let turn = 0;
@@ -173,7 +176,12 @@ async function post(
       body: JSON.stringify(body),
     });
     const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-    return { status: response.status, code: typeof json.code === "string" ? json.code : undefined, json };
+    return {
+      status: response.status,
+      code: typeof json.code === "string" ? json.code : undefined,
+      json,
+      retryAfterS: readRetryAfter(response),
+    };
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     return { status: 0, code: `network_error:${cause?.code ?? cause?.message ?? String(error)}`, json: {} };
@@ -343,9 +351,9 @@ async function donate(
 
 /**
  * Sends again, as the widget does (widget/donate/outcome/attempt.ts), while an open circuit
- * breaker holds the card (429 rate_limited): after BREAKER_FIRST_RETRY_MS, then every
- * BREAKER_RETRY_MS, for `patienceMs` (BREAKER_PATIENCE_MS) at most; adds the time waited to `waited`. The same request each time (the same Idempotency-Key
- * for a donation): nothing can be charged twice.
+ * breaker holds the card (429 rate_limited): after the answer's Retry-After (breakerWait: 2 to
+ * 15 s), for `patienceMs` (BREAKER_PATIENCE_MS) at most; adds the time waited to `waited`. The
+ * same request each time (the same Idempotency-Key for a donation): nothing can be charged twice.
  */
 async function throughBreakers(
   send: () => Promise<Answer>,
@@ -354,8 +362,8 @@ async function throughBreakers(
 ): Promise<Answer> {
   for (let waitedMs = 0; ;) {
     const answer = await send();
-    const wait = waitedMs === 0 ? BREAKER_FIRST_RETRY_MS : BREAKER_RETRY_MS;
-    if (answer.code !== "rate_limited" || waitedMs + wait > patienceMs) return answer;
+    const wait = breakerWait(waitedMs, answer.retryAfterS);
+    if (answer.code !== "rate_limited" || wait === null || waitedMs + wait > patienceMs) return answer;
     waitedMs += wait;
     // Added to what the card's tokenization waited before its donation did.
     const slept = Date.now();

@@ -75,10 +75,13 @@ function fillGoodCard() {
   type("Security code", "123");
 }
 
-function answer(status: number, body: unknown) {
+function answer(status: number, body: unknown, headers: Record<string, string> = {}) {
   const fetchStub = vi.fn<(url: string, init: RequestInit) => Promise<Response>>(
     async () =>
-      new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } }),
+      new Response(JSON.stringify(body), {
+        status,
+        headers: { "Content-Type": "application/json", ...headers },
+      }),
   );
   vi.stubGlobal("fetch", fetchStub);
   return fetchStub;
@@ -323,6 +326,21 @@ describe("the card frame's form", () => {
     await waitFor(() => expect(sent.at(-1)?.type).toBe("givekit:token-error"));
     expect(sent.at(-1)).toMatchObject({ id: "t-3", code: "validation_failed" });
     expect(screen.getByLabelText("Card number").getAttribute("aria-invalid")).toBe("true");
+  });
+
+  it("a card the proxy holds (429) is passed on with when to come back, the proxy's Retry-After", async () => {
+    answer(429, { code: "rate_limited" }, { "Retry-After": "4" });
+    const { sent, deliver } = setup();
+    fillGoodCard();
+    deliver({ type: "givekit:tokenize", id: "t-held" });
+    await waitFor(() =>
+      expect(sent.at(-1)).toEqual({
+        type: "givekit:token-error",
+        id: "t-held",
+        code: "rate_limited",
+        retryAfterS: 4,
+      }),
+    );
   });
 
   it("says the proxy could not be reached", async () => {

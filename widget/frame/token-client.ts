@@ -2,6 +2,7 @@ import type { Challenge } from "../../contract/api";
 import { CHALLENGE_FIELD, FORM_SESSION_FIELD, HONEYPOT_FIELD } from "../../contract/frame-fields";
 import type { FromFrameMessage } from "../../contract/frame";
 import { readFromFrameMessage } from "../shared/frame-messages";
+import { readRetryAfter } from "../shared/retry-after";
 import { readChallenge } from "./challenge";
 
 /** Same origin as the frame: the proxy that served it. */
@@ -64,7 +65,13 @@ export async function requestToken(
   const message = readFromFrameMessage(
     response.ok
       ? { ...body, type: "givekit:token", id }
-      : { type: "givekit:token-error", id, code: body.code, errors: body.errors },
+      : {
+          type: "givekit:token-error",
+          id,
+          code: body.code,
+          errors: body.errors,
+          retryAfterS: readRetryAfter(response),
+        },
   );
   const answer: TokenAnswer =
     message?.type === "givekit:token" || message?.type === "givekit:token-error"

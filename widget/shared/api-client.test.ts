@@ -7,6 +7,13 @@ afterEach(() => vi.unstubAllGlobals());
 const answer = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/problem+json" } });
 
+/** A 429 with this Retry-After. */
+const held = (retryAfter: string) =>
+  new Response(JSON.stringify({ code: "rate_limited" }), {
+    status: 429,
+    headers: { "Retry-After": retryAfter },
+  });
+
 describe("the widget's API client tells an answer, a problem and no answer apart", () => {
   it("a proxy that cannot be reached is its own result, not a server error code", async () => {
     vi.stubGlobal("fetch", vi.fn<typeof fetch>().mockRejectedValue(new TypeError("Failed to fetch")));
@@ -33,6 +40,16 @@ describe("the widget's API client tells an answer, a problem and no answer apart
       kind: "problem",
       problem: { status: 400, code: "validation_failed", errors: { a: ["b"] } },
     });
+  });
+
+  it("a held request carries the proxy's Retry-After in seconds; a date or nonsense there is none", async () => {
+    const client = createApiClient("https://give.example.org");
+    vi.stubGlobal("fetch", vi.fn<typeof fetch>().mockResolvedValue(held("4")));
+    expect(await client.post("/v1/donations", {})).toMatchObject({ kind: "problem", retryAfterS: 4 });
+    for (const nonsense of ["Wed, 21 Oct 2026 07:28:00 GMT", "-3", "soon", "1e9"]) {
+      vi.stubGlobal("fetch", vi.fn<typeof fetch>().mockResolvedValue(held(nonsense)));
+      expect(await client.post("/v1/donations", {}), nonsense).not.toHaveProperty("retryAfterS");
+    }
   });
 
   it("an answer without a known code is an upstream problem", async () => {

@@ -2,6 +2,7 @@ import type { Problem } from "../../contract/error-schemas";
 import { isErrorCode, type ErrorCode } from "../../contract/errors";
 import { takeEarly } from "./early-answers";
 import { isFieldErrors, isObject } from "./checks";
+import { readRetryAfter } from "./retry-after";
 
 /**
  * What a call to the proxy came to: its answer, its problem+json, or no answer at all (the
@@ -9,7 +10,7 @@ import { isFieldErrors, isObject } from "./checks";
  */
 export type ApiResult<T> =
   | { kind: "ok"; data: T }
-  | { kind: "problem"; problem: Problem }
+  | { kind: "problem"; problem: Problem; retryAfterS?: number }
   | { kind: "unreachable" };
 
 /**
@@ -56,9 +57,13 @@ export function createApiClient(proxyUrl: string) {
     } catch {
       // A body that is not JSON is handled below as an upstream problem.
     }
-    return response.ok
-      ? { kind: "ok", data: body as T }
-      : { kind: "problem", problem: readProblem(body, response.status) };
+    if (response.ok) return { kind: "ok", data: body as T };
+    const retryAfterS = readRetryAfter(response);
+    return {
+      kind: "problem",
+      problem: readProblem(body, response.status),
+      ...(retryAfterS !== undefined && { retryAfterS }),
+    };
   }
 
   return {

@@ -46,6 +46,8 @@ const TO_FRAME: Record<string, Shape> = {
   },
 };
 
+const isWait: Check = (value) => isFiniteNumber(value) && (value as number) >= 0;
+
 const isTokenErrorCode: Check = (value) => isErrorCode(value) || value === UNREACHABLE;
 
 const FROM_FRAME: Record<string, Shape> = {
@@ -63,6 +65,7 @@ const FROM_FRAME: Record<string, Shape> = {
     id: isFilled,
     code: isTokenErrorCode,
     errors: /* @__PURE__ */ optional(isFieldErrors),
+    retryAfterS: /* @__PURE__ */ optional(isWait),
   },
 };
 

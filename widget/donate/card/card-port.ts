@@ -6,7 +6,7 @@ import { createCardState, type CardState } from "./card-state";
 
 export type TokenResult =
   | { ok: true; token: string; brand: string; last4: string }
-  | { ok: false; code: ErrorCode };
+  | { ok: false; code: ErrorCode; retryAfterS?: number };
 
 /** How long the frame may take to tokenize (it calls the proxy, which calls the upstream). */
 export const TOKENIZE_TIMEOUT_MS = 45_000;
@@ -100,7 +100,11 @@ export function createCardPort(proxyUrl: string, state: CardState = createCardSt
         });
         break;
       case "givekit:token-error":
-        waiting.get(message.id)?.({ ok: false, code: message.code });
+        waiting.get(message.id)?.({
+          ok: false,
+          code: message.code,
+          ...(message.retryAfterS !== undefined && { retryAfterS: message.retryAfterS }),
+        });
         break;
     }
   }

@@ -20,9 +20,10 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const problem = (status: number, code: string): ApiResult<unknown> => ({
+const problem = (status: number, code: string, retryAfterS?: number): ApiResult<unknown> => ({
   kind: "problem",
   problem: { type: "about:blank", title: code, status, code: code as never },
+  ...(retryAfterS !== undefined && { retryAfterS }),
 });
 
 /** A proxy answering each post and get from its own list, and what it was sent. */
@@ -82,6 +83,8 @@ const CHARGED: ApiResult<unknown> = {
     },
   },
 };
+/** A card held at an open breaker, told to come back in `retryAfterS`. */
+const heldFor = (retryAfterS: number) => problem(429, "rate_limited", retryAfterS);
 const PENDING: ApiResult<unknown> = {
   kind: "ok",
   data: { donation: { status: "Pending", reference: "att_1" } },
@@ -142,6 +145,41 @@ describe("the attempt model", () => {
     expect(card.tokenize).toHaveBeenCalledTimes(1);
     expect(new Set(proxy.sent.map((call) => call.key)).size).toBe(1);
     expect(proxy.sent.map((call) => call.body.credit_card_token)).toEqual(["tok_1", "tok_1", "tok_1"]);
+  });
+
+  it("comes back when the proxy's Retry-After says, within 2 and 15 s: the time left in the breaker's open period", async () => {
+    const proxy = fakeProxy([heldFor(2), heldFor(4), heldFor(60), heldFor(0), CHARGED]);
+    const { attempt, form } = attemptWith(proxy);
+    form.start();
+    const result = attempt.send(GIFT);
+    const sentAfter = async (ms: number) => {
+      await vi.advanceTimersByTimeAsync(ms - 1);
+      const before = proxy.sent.length;
+      await vi.advanceTimersByTimeAsync(1);
+      return [before, proxy.sent.length];
+    };
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await sentAfter(2000 - 1)).toEqual([1, 2]);
+    // 4 s left in the open period: 4 s, not BREAKER_RETRY_MS.
+    expect(await sentAfter(4000)).toEqual([2, 3]);
+    // Never longer than BREAKER_RETRY_MS, never sooner than BREAKER_FIRST_RETRY_MS.
+    expect(await sentAfter(BREAKER_RETRY_MS)).toEqual([3, 4]);
+    expect(await sentAfter(BREAKER_FIRST_RETRY_MS)).toEqual([4, 5]);
+    expect(await result).toEqual({ kind: "success" });
+    expect(new Set(proxy.sent.map((call) => call.key)).size).toBe(1);
+  });
+
+  it("a card the frame's tokenization found held waits the Retry-After the frame passed on", async () => {
+    const proxy = fakeProxy([CHARGED]);
+    const { attempt, card, form } = attemptWith(proxy);
+    card.tokenize.mockResolvedValueOnce({ ok: false, code: "rate_limited", retryAfterS: 7 });
+    form.start();
+    const result = attempt.send(GIFT);
+    await vi.advanceTimersByTimeAsync(6999);
+    expect(card.tokenize).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await result).toEqual({ kind: "success" });
+    expect(card.tokenize).toHaveBeenCalledTimes(2);
   });
 
   it("a card the frame could not tokenize behind an open breaker is tokenized again after the wait", async () => {

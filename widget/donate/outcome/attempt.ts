@@ -23,15 +23,38 @@ export const FOLLOW_FOR_MS = 20 * 60_000;
 
 /**
  * A card held by the proxy's open circuit breaker (429 rate_limited, from the frame's
- * tokenization or the donation: nothing was sent) is sent again by itself after this long the
- * first time (a person comes back, a tester moves on: the proxy lets a card that came back through
- * an open breaker, proxy/defence/breaker.ts's COME_BACK_AFTER_MS)…
+ * tokenization or the donation: nothing was sent) is sent again by itself when the proxy's
+ * Retry-After says (the time left in the breaker's open period; a moment when the proxy lets a
+ * card that came back through, proxy/defence/breaker.ts's COME_BACK_AFTER_MS), but never sooner
+ * than this (the wait the first time when the answer says none)…
  */
 export const BREAKER_FIRST_RETRY_MS = 2000;
-/** …then after this long each time… */
+/** …nor later than this (the wait each later time when the answer says none)… */
 export const BREAKER_RETRY_MS = 15_000;
 /** …for this long at most; then the donor is told to try again in a minute, or off Wi-Fi. */
 export const BREAKER_PATIENCE_MS = 180_000;
+
+/**
+ * How long a held card waits before it is sent again, having waited `waitedMs` so far: the answer's
+ * Retry-After within BREAKER_FIRST_RETRY_MS and BREAKER_RETRY_MS; null once that would pass
+ * BREAKER_PATIENCE_MS.
+ *
+ * @example
+ * breakerWait(0, 2); // 2000
+ * breakerWait(2000, 4); // 4000: the breaker's open period ends then
+ * breakerWait(2000, 30); // 15000
+ * breakerWait(178_000, 4); // null: the donor is told
+ */
+export function breakerWait(waitedMs: number, retryAfterS?: number): number | null {
+  const asked =
+    retryAfterS === undefined
+      ? waitedMs === 0
+        ? BREAKER_FIRST_RETRY_MS
+        : BREAKER_RETRY_MS
+      : retryAfterS * 1000;
+  const wait = Math.min(BREAKER_RETRY_MS, Math.max(BREAKER_FIRST_RETRY_MS, asked));
+  return waitedMs + wait > BREAKER_PATIENCE_MS ? null : wait;
+}
 
 /** After these (and after no answer at all) the same Idempotency-Key and card token are sent again: nothing was decided. */
 const RETRY_SAME_KEY = new Set<ErrorCode>(["upstream_unavailable", "request_in_progress"]);
@@ -81,9 +104,9 @@ export function createAttempt({ api, card, form }: { api: ApiClient; card: CardT
       let result: Awaited<ReturnType<ApiClient["post"]>>;
       let waitedMs = 0;
       // Held by an open breaker: "Checking…", then the very same request again (nothing was sent).
-      const waited = async () => {
-        const wait = waitedMs === 0 ? BREAKER_FIRST_RETRY_MS : BREAKER_RETRY_MS;
-        if (waitedMs + wait > BREAKER_PATIENCE_MS) return false;
+      const waited = async (retryAfterS: number | undefined) => {
+        const wait = breakerWait(waitedMs, retryAfterS);
+        if (wait === null) return false;
         waitedMs += wait;
         status.value = { kind: "submitting", checking: true };
         await new Promise((resolve) => setTimeout(resolve, wait));
@@ -94,7 +117,7 @@ export function createAttempt({ api, card, form }: { api: ApiClient; card: CardT
       for (let round = 0; ;) {
         if (!current) {
           const token = await card.tokenize();
-          if (!token.ok && token.code === "rate_limited" && (await waited())) continue;
+          if (!token.ok && token.code === "rate_limited" && (await waited(token.retryAfterS))) continue;
           if (!token.ok)
             return form.fail(token.code === "validation_failed" ? { card: "invalid" } : {}, token.code);
           current = { key: crypto.randomUUID(), token: token.token, fingerprint: gift.fingerprint };
@@ -105,7 +128,12 @@ export function createAttempt({ api, card, form }: { api: ApiClient; card: CardT
           { ...gift.request, credit_card_token: current.token },
           { "Idempotency-Key": current.key },
         );
-        if (result.kind === "problem" && result.problem.code === "rate_limited" && (await waited())) continue;
+        if (
+          result.kind === "problem" &&
+          result.problem.code === "rate_limited" &&
+          (await waited(result.retryAfterS))
+        )
+          continue;
         if (round++ > 0 || result.kind !== "problem" || result.problem.code !== "card_check_required") break;
         current = null;
       }
