@@ -4,7 +4,8 @@
 // month there (the sandbox records it), change the saved form while pages show it (a new load
 // and an untouched form take the new ask, a donor mid-form keeps theirs), and restore version 1.
 // Then another element: an SMS sign-up, its program and links set, a bad link named, the preview
-// drawing the opt-in, and its snippet (attributes written out) subscribing on the other origin.
+// drawing the opt-in (a Subscribe pressed in it sends nothing), and its snippet (attributes
+// written out) subscribing on the other origin.
 import { rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { AxeBuilder } from "@axe-core/playwright";
@@ -12,7 +13,7 @@ import type { Page } from "@playwright/test";
 import { inviteLink } from "./dashboard-helpers";
 import { donateOf, fillCardAtOnce, cardOf, reachDonate, showStep, uniqueLastName } from "./donor-helpers";
 import { expect, test } from "./fixtures";
-import { completeOptin, consentsOf, uniqueMobile } from "./optin-helpers";
+import { completeOptin, consentsOf, fillOptin, uniqueMobile } from "./optin-helpers";
 
 const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
@@ -186,6 +187,17 @@ test("staff make an SMS sign-up: its program and links set, the preview draws it
   const preview = staff.frameLocator('iframe[title="Phone, 390 px"]').locator("givekit-optin");
   await expect(preview.getByRole("button", { name: "Subscribe" })).toBeVisible();
   await expect(preview.getByText(/from Hope Shelter Alerts/).first()).toBeVisible();
+  // A preview sends nothing: a number entered and Subscribe pressed there reach neither the sandbox
+  // nor the consent records, and the preview says why rather than breaking.
+  const tried = uniqueMobile();
+  await fillOptin(preview, tried);
+  await preview.getByRole("button", { name: "Subscribe" }).click();
+  await expect(
+    staff.frameLocator('iframe[title="Phone, 390 px"]').getByRole("status").filter({ hasText: "Not sent" }),
+  ).toHaveText("Not sent: a preview sends nothing. Try it on your page.");
+  await expect(preview.getByRole("button", { name: "Subscribe" })).toBeVisible();
+  expect((await sandbox.subscriptions()).filter((row) => row.mobilenumber === tried)).toEqual([]);
+  expect(consentsOf(proxyServer.dataDir, tried)).toEqual([]);
   // Only a donate form is saved: the page offers no save and says so.
   await expect(staff.getByRole("button", { name: "Save" })).toHaveCount(0);
   await expect(staff.getByText(/^Only a donation form is saved here/)).toBeVisible();

@@ -40,12 +40,35 @@ export const HISTORY_SHOWN = 50;
 const QR_TEXT_MAX = 600;
 /** The designer frames the preview, from its own origin only. */
 const PAGE_CSP = DISPLAY_CSP.replace("default-src 'none'", "default-src 'none'; frame-src 'self'");
+/** What a preview's element may ask this proxy for: its campaign and the figures it shows, every one a GET (routes/campaigns.ts, routes/wall.ts). */
+const PREVIEW_READS = ["/v1/campaigns", "/v1/campaigns/"] as const;
+/** A Host a CSP source can name: a name or IPv4 address, and its port (an IPv6 literal is no CSP host). */
+const CSP_HOST = /^[a-z0-9.-]+(?::\d{1,5})?$/i;
+
 /**
- * The preview: the widget from this proxy, framed by the designer only, and never its card frame
- * (no frame may load in it): without the frame no card is entered or tokenized, so nothing a
- * preview does can reach the card network, whatever upstream and ALLOWED_ORIGINS the proxy has.
+ * The preview's CSP: the widget from this proxy, framed by the designer only; never its card frame
+ * (no frame may load in it), so no card is entered or tokenized; and it may ask this proxy for its
+ * campaign's reads only, so no sign-up (/v1/subscriptions), gift or form session leaves it,
+ * whatever upstream and ALLOWED_ORIGINS the proxy has.
+ *
+ * The reads are named at this proxy's origin as the browser asked for the page: its Host, as
+ * cors.ts knows the proxy's own origin (a reverse proxy keeps it, proxy/GUIDE.md), without a
+ * scheme so an https front matches too. A refusal at /v1/subscriptions could not tell the preview
+ * from the card frame (the same origin, no referrer) and a page may drop its Referer, so it would
+ * fail open; this fails closed: a Host rewritten, or one a CSP cannot name, lets the preview read
+ * nothing and still send nothing.
+ *
+ * @example
+ * previewCsp("give.hope.example"); // "…; connect-src give.hope.example/v1/campaigns give.hope.example/v1/campaigns/; …"
  */
-const PREVIEW_CSP = DISPLAY_CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'");
+export function previewCsp(host: string | undefined): string {
+  const own = host && CSP_HOST.test(host) ? host.toLowerCase() : null;
+  const reads = own ? PREVIEW_READS.map((path) => `${own}${path}`).join(" ") : "'none'";
+  const directives = DISPLAY_CSP.split("; ").filter(
+    (directive) => !/^(connect-src|frame-ancestors) /.test(directive),
+  );
+  return [...directives, `connect-src ${reads}`, "frame-ancestors 'self'"].join("; ");
+}
 
 const toVersion = (stored: StoredFormVersion): SavedFormVersion => ({
   name: stored.name,
@@ -197,7 +220,7 @@ export function designerRoutes(deps: {
 `,
         200,
         {
-          "Content-Security-Policy": PREVIEW_CSP,
+          "Content-Security-Policy": previewCsp(c.req.header("host")),
           "Referrer-Policy": "no-referrer",
           "Cache-Control": "no-store",
         },

@@ -259,6 +259,27 @@ describe("saving a form in the dashboard", () => {
     );
     expect(html).not.toContain("givekit-donate");
     expect(page.headers.get("content-security-policy")).toMatch(/frame-ancestors 'self'/);
+    // A preview reads its campaign and sends nothing: it may ask this proxy, at the origin its
+    // Host names (a front's, behind a reverse proxy), for the campaign's reads only, and no frame.
+    const directives = async (host: string) =>
+      (
+        await app.request("/dashboard/forms/preview?element=optin&shortcode=71777&keyword=HOPE", {
+          headers: { Cookie: cookie, Host: host },
+        })
+      ).headers
+        .get("content-security-policy")!
+        .split("; ")
+        .filter((directive) => /^(default|connect|frame)-src /.test(directive));
+    expect(await directives("Give.Hope.example")).toEqual([
+      "default-src 'none'",
+      "connect-src give.hope.example/v1/campaigns give.hope.example/v1/campaigns/",
+    ]);
+    expect(await directives("127.0.0.1:8787")).toContain(
+      "connect-src 127.0.0.1:8787/v1/campaigns 127.0.0.1:8787/v1/campaigns/",
+    );
+    // A Host no CSP source can name (an IPv6 literal, or one that would add a source) leaves it nothing to ask.
+    for (const host of ["[::1]:8787", "give.hope.example; connect-src *"])
+      expect(await directives(host)).toEqual(["default-src 'none'", "connect-src 'none'"]);
     const wall = await (
       await preview("element=wall&shortcode=71777&keyword=HOPE&limit=8&amounts=hidden")
     ).text();

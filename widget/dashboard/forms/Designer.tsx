@@ -235,27 +235,31 @@ const Contrast = reactive(({ model, t }: Part) => {
 });
 
 /** The real widget, in a sandboxed frame at a phone's width and a larger one. */
-const Preview = reactive(({ model, t }: Part) => (
-  <Section class="gk-preview-pane" id="preview" title={t.preview}>
-    <p class="gk-note">{t.previewNote}</p>
-    <div class="gk-frames">
-      <iframe
-        title={t.phone}
-        class="gk-phone"
-        // oxlint-disable-next-line react/iframe-missing-sandbox -- the preview is this proxy's own page (its widget asks the proxy as its own origin); the sandbox still keeps it from the top window, popups and downloads
-        sandbox="allow-scripts allow-same-origin allow-forms"
-        src={model.previewUrl.value}
-      />
-      <iframe
-        title={t.screen}
-        class="gk-screen"
-        // oxlint-disable-next-line react/iframe-missing-sandbox -- the preview is this proxy's own page (its widget asks the proxy as its own origin); the sandbox still keeps it from the top window, popups and downloads
-        sandbox="allow-scripts allow-same-origin allow-forms"
-        src={model.previewUrl.value}
-      />
-    </div>
-  </Section>
-));
+const Preview = reactive(({ model, t, lang }: Part & { lang: string }) => {
+  // The preview's own note (that it sent nothing) in the designer's language.
+  const src = `${model.previewUrl.value}&lang=${lang}`;
+  return (
+    <Section class="gk-preview-pane" id="preview" title={t.preview}>
+      <p class="gk-note">{t.previewNote}</p>
+      <div class="gk-frames">
+        <iframe
+          title={t.phone}
+          class="gk-phone"
+          // oxlint-disable-next-line react/iframe-missing-sandbox -- the preview is this proxy's own page (its widget asks the proxy as its own origin); the sandbox still keeps it from the top window, popups and downloads
+          sandbox="allow-scripts allow-same-origin allow-forms"
+          src={src}
+        />
+        <iframe
+          title={t.screen}
+          class="gk-screen"
+          // oxlint-disable-next-line react/iframe-missing-sandbox -- the preview is this proxy's own page (its widget asks the proxy as its own origin); the sandbox still keeps it from the top window, popups and downloads
+          sandbox="allow-scripts allow-same-origin allow-forms"
+          src={src}
+        />
+      </div>
+    </Section>
+  );
+});
 
 /** The two lines to paste, a Copy button, the prefill link and its QR code. */
 const Snippet = reactive(({ model, t }: Part) => {
@@ -577,7 +581,7 @@ export const Designer = reactive(({ model, t, lang }: Part & { lang: string }) =
         </Group>
       </form>
       <div class="gk-side">
-        <Preview model={model} t={t} />
+        <Preview model={model} t={t} lang={lang} />
         <Snippet model={model} t={t} />
         <Versions model={model} t={t} lang={lang} />
       </div>

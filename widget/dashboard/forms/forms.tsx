@@ -22,6 +22,23 @@ function themePreview() {
     const value = query.get(`theme.${key}`);
     if (value) element?.style.setProperty(property, value);
   }
+  sayWhenNothingIsSent(query.get("lang") === "es" ? "es" : "en");
+}
+
+/**
+ * The preview's CSP (proxy/dashboard/forms.ts) lets its element read its campaign only: a sign-up
+ * or a gift is stopped in the browser. Said under the element, once, so staff see why.
+ */
+function sayWhenNothingIsSent(lang: "en" | "es") {
+  document.addEventListener("securitypolicyviolation", (event) => {
+    if (event.effectiveDirective !== "connect-src" || document.getElementById("not-sent")) return;
+    const note = document.createElement("p");
+    note.id = "not-sent";
+    note.className = "gk-note";
+    note.setAttribute("role", "status");
+    note.textContent = designerWords(lang).previewSentNothing;
+    document.body.append(note);
+  });
 }
 
 async function start() {

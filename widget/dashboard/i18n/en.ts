@@ -195,7 +195,8 @@ export const designerEn = {
   phone: "Phone, 390 px",
   screen: "Screen, 1024 px",
   previewNote:
-    "The real form from this proxy. A gift made here goes to this proxy's upstream: with the sandbox, nothing is charged.",
+    "The real form from this proxy. A preview sends nothing: no card is asked for, and no gift or sign-up leaves it. Try those on your page.",
+  previewSentNothing: "Not sent: a preview sends nothing. Try it on your page.",
   snippet: "Paste into your page",
   copy: "Copy",
   copied: "Copied",

@@ -191,7 +191,8 @@ export const designerEs: typeof designerEn = {
   phone: "Teléfono, 390 px",
   screen: "Pantalla, 1024 px",
   previewNote:
-    "El formulario real de este proxy. Una donación hecha aquí va al servicio de este proxy: con el sandbox no se cobra nada.",
+    "El formulario real de este proxy. Una vista previa no envía nada: no pide tarjeta, y ninguna donación ni suscripción sale de ella. Pruébelas en su página.",
+  previewSentNothing: "No se envió: una vista previa no envía nada. Pruébelo en su página.",
   snippet: "Pegue en su página",
   copy: "Copiar",
   copied: "Copiado",
