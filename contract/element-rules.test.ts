@@ -115,6 +115,24 @@ describe("a design of each element, checked by the rules the element reads its a
     expect(problems("donate", { "monthly-prompt": "30%" })).toEqual({});
   });
 
+  it("a donation form's SMS box needs the program's name and both links, as the form leaves it out without them", () => {
+    expect(problems("donate", { fields: "sms", ...OPTIN })).toEqual({});
+    expect(problems("donate", { fields: "phone:required, SMS:required", "program-name": "Hope Alerts" })).toEqual({
+      fields:
+        'fields="sms" needs program-name, terms-url and privacy-url (its disclosure names them); the SMS box is left out',
+    });
+    expect(problems("donate", { fields: "memo,bogus" })).toEqual({ fields: '"bogus" is not a field' });
+  });
+
+  it("a donation form shows at most 8 amounts, as the form leaves the rest out", () => {
+    const nine = "5,10,15,20,25,30,35,40,45";
+    expect(problems("donate", { amounts: "5,10,15,20,25,30,35,40,40" })).toEqual({});
+    expect(problems("donate", { amounts: nine, "monthly-amounts": `${nine},50` })).toEqual({
+      amounts: "lists more than 8; the rest are left out",
+      "monthly-amounts": "lists more than 8; the rest are left out",
+    });
+  });
+
   it("saves a donate design only: another element's save is refused, naming the element", () => {
     expect(checkSavedDesign(design("donate", { amounts: "50,100" }), CONTEXT)).toEqual([]);
     for (const element of ["button", "optin", "goal", "wall", "leaderboard"] as const)

@@ -58,6 +58,28 @@ export const PROGRAM_NAME_EXPECTED = `the name of the SMS program shown in the d
 /** The opt-in's links, required (with `program-name`): its disclosure is informed consent only with them. */
 export const TERMS_URL_REQUIRED = "an http or https URL of the SMS terms";
 export const PRIVACY_URL_REQUIRED = "an http or https URL of the privacy policy";
+/**
+ * A donate form's SMS box (`fields="sms"`) is an opt-in like `<givekit-optin>`'s: its disclosure
+ * names the program and links its terms and privacy policy, so without all three the form leaves it out.
+ */
+export const SMS_NEEDS_DISCLOSURE =
+  'fields="sms" needs program-name, terms-url and privacy-url (its disclosure names them)';
+/** The fields a donate form may turn on (`fields`, each optionally `:required`); name, e-mail and card are always asked. */
+export const OPTIONAL_FIELDS = [
+  "full-name",
+  "phone",
+  "address",
+  "memo",
+  "dedication",
+  "pledge-wall",
+  "sms",
+  "anonymous",
+] as const;
+/** An entry of `fields` as the form reads it (lower-cased, trimmed): a field, optionally `:required`. */
+export const FIELD_ENTRY = /* @__PURE__ */ new RegExp(`^(${OPTIONAL_FIELDS.join("|")})(:required)?$`);
+/** The most preset amounts a donate form shows (`amounts`, `monthly-amounts`), told as the form tells it. */
+export const PRESETS_MAX = 8;
+export const PRESETS_OVER = `lists more than ${PRESETS_MAX}; the rest are left out`;
 /** The longest heading a donate form takes (`heading`), in characters. */
 export const HEADING_MAX = 120;
 /** What an address attribute must be (`terms-url`, `success-url`, `donate-url`…). */

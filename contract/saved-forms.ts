@@ -17,11 +17,15 @@ import {
   LIST_MAX,
   MONTHLY_PROMPT_EXPECTED,
   monthlyPromptOf,
+  FIELD_ENTRY,
+  PRESETS_MAX,
+  PRESETS_OVER,
   PRIVACY_URL_REQUIRED,
   PROGRAM_NAME_EXPECTED,
   PROGRAM_NAME_MAX,
   REFRESH_EXPECTED,
   REFRESH_MIN_S,
+  SMS_NEEDS_DISCLOSURE,
   TERMS_URL_REQUIRED,
   textUpTo,
   WALL_AMOUNTS,
@@ -32,6 +36,7 @@ import {
   webUrl,
   wholeNumber,
 } from "./element-rules";
+import { DONATE_ATTRIBUTES, PAGE_OWN_ATTRIBUTES } from "./donate-attributes";
 import { LEADERBOARD_KINDS } from "./gala";
 import { LOCALES, matchLocale } from "./locales";
 import { isPositiveAmount, toCents } from "./money";
@@ -55,28 +60,9 @@ export const FORM_DESIGN_MAX_BYTES = 16_384;
 export const FORM_ATTRIBUTE_MAX = 1000;
 
 /** `<givekit-donate>`'s attributes a design may set (and `<givekit-button>` hands on to the form it opens). */
-const DONATE_DESIGN = [
-  "form-id",
-  "source",
-  "amounts",
-  "monthly-amounts",
-  "default-amount",
-  "frequencies",
-  "default-frequency",
-  "fundraiser",
-  "team",
-  "locale",
-  "heading",
-  "program-name",
-  "terms-url",
-  "privacy-url",
-  "fields",
-  "layout",
-  "data-layer",
-  "success-url",
-  "cover-fee",
-  "monthly-prompt",
-] as const;
+const DONATE_DESIGN = /* @__PURE__ */ DONATE_ATTRIBUTES.filter(
+  (name) => !(PAGE_OWN_ATTRIBUTES as readonly string[]).includes(name),
+);
 
 /**
  * The attributes a design may set, per element (widget/REFERENCE.md documents each). The campaign
@@ -289,6 +275,7 @@ function checkGift(attrs: Record<string, string>, context: DesignContext, add: A
     }
     if (read.cents.some((c) => c < min || c > max))
       add(name, `every amount must be ${limits}, the campaign's limits`);
+    if (new Set(read.cents).size > PRESETS_MAX) add(name, PRESETS_OVER);
     return read.cents;
   };
   const amounts = amountsOf("amounts");
@@ -334,6 +321,14 @@ function checkGift(attrs: Record<string, string>, context: DesignContext, add: A
     const url = attrs[name];
     if (url !== undefined && !webUrl(url)) add(name, `must be ${WEB_URL_EXPECTED}`);
   }
+  const fields = attrs.fields?.split(",").map((entry) => entry.trim().toLowerCase()) ?? [];
+  for (const entry of fields)
+    if (entry && !FIELD_ENTRY.test(entry)) add("fields", `"${entry.slice(0, 40)}" is not a field`);
+  if (
+    fields.some((entry) => entry.split(":")[0] === "sms") &&
+    ["program-name", "terms-url", "privacy-url"].some((name) => attrs[name] === undefined)
+  )
+    add("fields", `${SMS_NEEDS_DISCLOSURE}; the SMS box is left out`);
   const prompt = attrs["monthly-prompt"];
   if (prompt !== undefined && !monthlyPromptOf(prompt))
     add("monthly-prompt", `must be ${MONTHLY_PROMPT_EXPECTED}`);

@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, render, screen } from "@testing-library/preact";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/preact";
 import { afterEach, describe, expect, it } from "vitest";
 import { designerWords } from "../i18n";
 import { createDesignerModel, type Setup } from "./designer-model";
@@ -76,6 +76,28 @@ describe("the form designer", () => {
     fireEvent.change(screen.getByLabelText("Element"), { target: { value: "donate" } });
     expect(document.querySelector(".gk-snippet code")!.textContent).toMatch(
       /<givekit-donate shortcode="71777" keyword="HOPE" form="year-end">/,
+    );
+  });
+
+  it("a donation form's SMS box without its program and links, and a ninth amount, are named under their controls", () => {
+    const model = createDesignerModel(SETUP, "https://proxy.example", "token-1");
+    render(<Designer model={model} t={designerWords("en")} lang="en" />);
+    // The check boxes' own group, inside the section of the same name.
+    const fields = screen.getAllByRole("group", { name: "Fields to ask for" }).at(-1)!;
+    fireEvent.click(within(fields).getByRole("checkbox", { name: "sms" }));
+    expect(within(fields).getByRole("alert").textContent).toBe(
+      'fields="sms" needs program-name, terms-url and privacy-url (its disclosure names them); the SMS box is left out',
+    );
+    fireEvent.input(screen.getByLabelText("Program name"), { target: { value: "Hope Alerts" } });
+    fireEvent.input(screen.getByLabelText("Terms URL"), { target: { value: "https://example.org/sms-terms" } });
+    fireEvent.input(screen.getByLabelText("Privacy policy URL"), {
+      target: { value: "https://example.org/privacy" },
+    });
+    expect(within(fields).queryByRole("alert")).toBeNull();
+    const amounts = screen.getByLabelText(/^Amounts/);
+    fireEvent.input(amounts, { target: { value: "5,10,15,20,25,30,35,40,45" } });
+    expect(document.getElementById(amounts.getAttribute("aria-describedby")!)!.textContent).toBe(
+      "lists more than 8; the rest are left out",
     );
   });
 

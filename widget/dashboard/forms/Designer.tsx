@@ -179,6 +179,7 @@ const Fields = reactive(({ model, t }: Part) => {
           ) : null}
         </div>
       ))}
+      <Problems model={model} field="fields" />
     </fieldset>
   );
 });

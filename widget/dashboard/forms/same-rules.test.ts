@@ -3,8 +3,9 @@
 // what the designer names, in the same words (`the "limit" attribute must be …` beside the
 // designer's `must be …`).
 import * as fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { checkDesign, type FormElement } from "../../../contract/saved-forms";
+import { readDonateAttributes } from "../../donate/base/attributes";
 import { readGoalAttributes } from "../../goal/element";
 import { readLeaderboardAttributes } from "../../leaderboard/element";
 import { readOptinAttributes } from "../../optin/attributes";
@@ -84,6 +85,28 @@ describe("the designer and the element apply one rule to each attribute", () => 
         { numRuns: 300 },
       );
     });
+
+  it("a donation form's amounts over 8 and its SMS box without its disclosure: the form's [givekit] line says what the designer names", () => {
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      for (const [name, attributes] of [
+        ["amounts", { amounts: "5,10,15,20,25,30,35,40,45" }],
+        ["monthly-amounts", { "monthly-amounts": "5,10,15,20,25,30,35,40,45" }],
+        ["fields", { fields: "sms", "program-name": "Hope Alerts" }],
+      ] as const) {
+        warned.mockClear();
+        const designer = designerSays("donate", attributes, name);
+        expect(designer).toBeDefined();
+        const all: Record<string, string> = { proxy: "https://give.example.org", ...CAMPAIGN, ...attributes };
+        const read = readDonateAttributes((attribute) => all[attribute] ?? null);
+        expect(read.ok).toBe(true);
+        const line = `[givekit] <givekit-donate>: ${name === "fields" ? "" : `"${name}" `}${designer}.`;
+        expect(warned.mock.calls.map(([said]) => said)).toContain(line);
+      }
+    } finally {
+      warned.mockRestore();
+    }
+  });
 
   it("an address: the element takes every one the designer takes, in the same words when it refuses", () => {
     for (const [element, name, others] of [

@@ -1,10 +1,16 @@
 import {
+  FIELD_ENTRY,
   HEADING_MAX,
   MONTHLY_PROMPT_EXPECTED,
   monthlyPromptOf,
+  OPTIONAL_FIELDS,
+  PRESETS_MAX,
+  PRESETS_OVER,
   PROGRAM_NAME_MAX,
+  SMS_NEEDS_DISCLOSURE,
   type MonthlyPrompt,
 } from "../../../contract/element-rules";
+import { DONATE_ATTRIBUTES } from "../../../contract/donate-attributes";
 import { FULL_NAME_LOCALES } from "../../../contract/locale-traits";
 import { isPositiveAmount, toCents } from "../../../contract/money";
 import {
@@ -17,7 +23,6 @@ import {
   TARGET_TEXT_MAX,
 } from "../../../contract/patterns";
 import type { Locale } from "../../i18n";
-import { DONATE_ATTRIBUTES } from "./attribute-names";
 import { codePoints } from "../../shared/checks";
 import {
   KEYWORD,
@@ -47,19 +52,11 @@ export interface DonateTarget {
 }
 
 /**
- * The fields a nonprofit may turn on with `fields`; name, e-mail and card are always asked, the
- * name as first and last unless `full-name` asks one field (sent as `full_name`).
+ * The fields a nonprofit may turn on with `fields` (the contract's, which designs are checked with
+ * too); name, e-mail and card are always asked, the name as first and last unless `full-name` asks
+ * one field (sent as `full_name`).
  */
-export const OPTIONAL_FIELDS = [
-  "full-name",
-  "phone",
-  "address",
-  "memo",
-  "dedication",
-  "pledge-wall",
-  "sms",
-  "anonymous",
-] as const;
+export { OPTIONAL_FIELDS };
 export type OptionalField = (typeof OPTIONAL_FIELDS)[number];
 /** Each field turned on: true when the donor must fill it in (check boxes never must). */
 export type DonateFields = Partial<Record<OptionalField, boolean>>;
@@ -75,7 +72,6 @@ export type CoverFeeMode = (typeof COVER_FEE_MODES)[number];
 export type { MonthlyPrompt };
 
 export type Layout = (typeof LAYOUTS)[number];
-const FIELD_ENTRY = new RegExp(`^(${OPTIONAL_FIELDS.join("|")})(:required)?$`);
 
 /**
  * The `fields` attribute: a comma list of OPTIONAL_FIELDS, each optionally `:required` (a check
@@ -107,9 +103,7 @@ function smsNeedsItsDisclosure(
   privacyUrl: string | null,
 ): DonateFields {
   if (!("sms" in fields) || (programName && termsUrl && privacyUrl)) return fields;
-  warn(
-    'fields="sms" needs program-name, terms-url and privacy-url (its disclosure names them); the SMS box is left out',
-  );
+  warn(`${SMS_NEEDS_DISCLOSURE}; the SMS box is left out`);
   const { sms: _sms, ...rest } = fields;
   return rest;
 }
@@ -126,7 +120,7 @@ export interface Presets {
 
 /**
  * A presets attribute (`amounts`, `monthly-amounts`): "25:A week of meals,50,100:A month of
- * shelter", at most MAX_PRESETS. An entry that is not an amount (or whose description is too
+ * shelter", at most PRESETS_MAX. An entry that is not an amount (or whose description is too
  * long) is dropped with a `[givekit]` line and the rest kept; with none left, `fallback`.
  *
  * @example
@@ -147,8 +141,8 @@ export function readPresets(name: string, value: string | null, fallback: string
       continue;
     }
     if (presets.amounts.includes(cents)) continue;
-    if (presets.amounts.length === MAX_PRESETS) {
-      warn(`"${name}" lists more than ${MAX_PRESETS}; the rest are left out`);
+    if (presets.amounts.length === PRESETS_MAX) {
+      warn(`"${name}" ${PRESETS_OVER}`);
       break;
     }
     presets.amounts.push(cents);
@@ -194,7 +188,6 @@ export interface DonateProps {
 
 export const DEFAULT_AMOUNTS = "25,50,100,250";
 export const DEFAULT_FREQUENCIES = "once,monthly";
-const MAX_PRESETS = 8;
 
 const ID = matching(PEER_ID_PATTERN, "an id of letters, digits, - and _");
 export const LAYOUT = oneOf(LAYOUTS, '"steps" or "single"');
