@@ -21,6 +21,7 @@ export const DONATE_ATTRIBUTES = [
   "fundraiser",
   "team",
   "locale",
+  "locales",
   "heading",
   "program-name",
   "terms-url",

@@ -115,6 +115,18 @@ describe("a design of each element, checked by the rules the element reads its a
     expect(problems("donate", { "monthly-prompt": "30%" })).toEqual({});
   });
 
+  it("a donation form's languages to switch between are givekit's, each by its code", () => {
+    expect(problems("donate", { locales: "en,es,vi" })).toEqual({});
+    expect(problems("button", { locales: "en,klingon" })).toEqual({
+      locales: expect.stringMatching(/^"klingon" is not a language givekit speaks \(en, es, fr/),
+    });
+    // The language switch offers a language by its code: a region's form is not one it lists.
+    expect(problems("donate", { locales: "es-MX,en" }).locales).toMatch(/^"es-MX" is not/);
+    expect(problems("optin", { ...OPTIN, locales: "en,es" })).toEqual({
+      locales: "is not an attribute of <givekit-optin>",
+    });
+  });
+
   it("a donation form's SMS box needs the program's name and both links, as the form leaves it out without them", () => {
     expect(problems("donate", { fields: "sms", ...OPTIN })).toEqual({});
     expect(problems("donate", { fields: "phone:required, SMS:required", "program-name": "Hope Alerts" })).toEqual({

@@ -236,6 +236,11 @@ export function checkDesign(design: FormDesign, context: DesignContext): DesignP
   const locale = attrs.locale;
   if (locale !== undefined && matchLocale(locale) === null)
     add("locale", `must be a language givekit speaks: ${LOCALES.join(", ")}`);
+  const { locales } = attrs;
+  // Each by its code, as the form's language switch offers them (widget/shared/language-switch.ts).
+  for (const tag of locales?.split(",") ?? [])
+    if (!(LOCALES as readonly string[]).includes(tag.trim()))
+      add("locales", `"${tag.trim().slice(0, 40)}" is not a language givekit speaks (${LOCALES.join(", ")})`);
   const element = design.element;
   if (element === "donate" || element === "button") checkGift(attrs, context, add);
   else if (element === "optin") checkOptin(attrs, add);

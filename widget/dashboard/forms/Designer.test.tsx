@@ -79,6 +79,24 @@ describe("the form designer", () => {
     );
   });
 
+  it("a donation form's languages to switch between: a check box each, by its own name, sent to the preview as locales", () => {
+    const model = createDesignerModel(SETUP, "https://proxy.example", "token-1");
+    render(<Designer model={model} t={designerWords("en")} lang="es" />);
+    const languages = screen.getByRole("group", { name: /^Languages the donor may switch between/ });
+    expect(languages.querySelectorAll("input[type=checkbox]")).toHaveLength(12);
+    fireEvent.click(screen.getByRole("checkbox", { name: "Tiếng Việt" }));
+    fireEvent.click(screen.getByRole("checkbox", { name: "Español" }));
+    // In givekit's order, whatever order they were ticked in.
+    expect(model.attributes.value.locales).toBe("es,vi");
+    const src = screen.getByTitle("Phone, 390 px").getAttribute("src")!;
+    expect(new URLSearchParams(src.split("?")[1]).get("locales")).toBe("es,vi");
+    // The preview's own note in the designer's language.
+    expect(new URLSearchParams(src.split("?")[1]).get("lang")).toBe("es");
+    fireEvent.click(screen.getByRole("checkbox", { name: "Español" }));
+    fireEvent.click(screen.getByRole("checkbox", { name: "Tiếng Việt" }));
+    expect("locales" in model.attributes.value).toBe(false);
+  });
+
   it("a donation form's SMS box without its program and links, and a ninth amount, are named under their controls", () => {
     const model = createDesignerModel(SETUP, "https://proxy.example", "token-1");
     render(<Designer model={model} t={designerWords("en")} lang="en" />);

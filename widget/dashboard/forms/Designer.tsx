@@ -139,6 +139,29 @@ const Frequencies = reactive(({ model, t }: Part) => {
   );
 });
 
+/** The languages a donor may switch between (`locales`), as check boxes of givekit's by their own names. */
+const Locales = reactive(({ model, t }: Part) => {
+  const on = (model.attributes.value.locales ?? "").split(",").map((tag) => tag.trim());
+  const toggle = (locale: string, checked: boolean) =>
+    model.setAttribute("locales", LOCALES.filter((l) => (l === locale ? checked : on.includes(l))).join(","));
+  return (
+    <fieldset class="control">
+      <legend>{t.locales}</legend>
+      {LOCALES.map((locale) => (
+        <label class="gk-inline" key={locale} lang={locale}>
+          <input
+            type="checkbox"
+            checked={on.includes(locale)}
+            onChange={(event) => toggle(locale, event.currentTarget.checked)}
+          />
+          {LOCALE_NAMES[locale]}
+        </label>
+      ))}
+      <Problems model={model} field="locales" />
+    </fieldset>
+  );
+});
+
 /** The optional fields, each on or off and, when on, required or not. */
 const Fields = reactive(({ model, t }: Part) => {
   const on = readFields(model.attributes.value.fields ?? null);
@@ -392,6 +415,7 @@ const GiftControls = reactive(({ model, t }: Part) => {
           options={LAYOUTS.map((l) => [l, t.layouts[l]] as const)}
         />
         <LocaleChoice model={model} t={t} />
+        <Locales model={model} t={t} />
       </Group>
       <Group title={t.gift}>
         <TextControl model={model} name="amounts" label={t.amounts} />

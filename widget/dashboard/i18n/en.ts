@@ -170,6 +170,7 @@ export const designerEn = {
   fields: "Fields to ask for",
   required: "required",
   locale: "Language",
+  locales: "Languages the donor may switch between (two or more show a switch)",
   source: "Source tag (for the reports)",
   fundraiser: "Fundraiser credited (id)",
   team: "Team credited (id)",

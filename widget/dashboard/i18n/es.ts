@@ -166,6 +166,7 @@ export const designerEs: typeof designerEn = {
   fields: "Campos que se piden",
   required: "obligatorio",
   locale: "Idioma",
+  locales: "Idiomas entre los que el donante puede cambiar (con dos o más, un selector)",
   source: "Etiqueta de origen (para los informes)",
   fundraiser: "Recaudador acreditado (id)",
   team: "Equipo acreditado (id)",

@@ -169,6 +169,8 @@ export interface DonateProps {
   fundraiser: string | null;
   team: string | null;
   locale: Locale;
+  /** The languages the donor may switch between (`locales="en,es,vi"`, the element's or its saved form's), as written. */
+  locales: string | null;
   heading: string | null;
   programName: string | null;
   termsUrl: string | null;
@@ -262,6 +264,7 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
       fundraiser: attr("fundraiser", ID) ?? null,
       team: attr("team", ID) ?? null,
       locale,
+      locales: get("locales"),
       heading: attr("heading", text(HEADING_MAX)) ?? null,
       programName,
       termsUrl,
