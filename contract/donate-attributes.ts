@@ -34,4 +34,11 @@ export const DONATE_ATTRIBUTES = [
   "monthly-prompt",
 ] as const;
 /** The ones a page's snippet writes and a design does not: the campaign (or event), the proxy, the saved form itself. */
-export const PAGE_OWN_ATTRIBUTES = ["proxy", "shortcode", "keyword", "event-id", "event-type", "form"] as const;
+export const PAGE_OWN_ATTRIBUTES = [
+  "proxy",
+  "shortcode",
+  "keyword",
+  "event-id",
+  "event-type",
+  "form",
+] as const;

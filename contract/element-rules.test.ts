@@ -129,7 +129,9 @@ describe("a design of each element, checked by the rules the element reads its a
 
   it("a donation form's SMS box needs the program's name and both links, as the form leaves it out without them", () => {
     expect(problems("donate", { fields: "sms", ...OPTIN })).toEqual({});
-    expect(problems("donate", { fields: "phone:required, SMS:required", "program-name": "Hope Alerts" })).toEqual({
+    expect(
+      problems("donate", { fields: "phone:required, SMS:required", "program-name": "Hope Alerts" }),
+    ).toEqual({
       fields:
         'fields="sms" needs program-name, terms-url and privacy-url (its disclosure names them); the SMS box is left out',
     });

@@ -20,7 +20,10 @@ export interface LanguageSwitchProps {
 /** A language givekit speaks: one with a name (the list is this chunk's, not every English form's). */
 const isLocale = (tag: string): tag is Locale => Object.hasOwn(LOCALE_NAMES, tag);
 
-export function languageSwitch(h: typeof createElement, { host, locale, label, locales }: LanguageSwitchProps) {
+export function languageSwitch(
+  h: typeof createElement,
+  { host, locale, label, locales }: LanguageSwitchProps,
+) {
   const allowed = (locales ?? host.getAttribute("locales") ?? "")
     .split(",")
     .map((tag) => tag.trim())

@@ -107,7 +107,9 @@ describe("the form designer", () => {
       'fields="sms" needs program-name, terms-url and privacy-url (its disclosure names them); the SMS box is left out',
     );
     fireEvent.input(screen.getByLabelText("Program name"), { target: { value: "Hope Alerts" } });
-    fireEvent.input(screen.getByLabelText("Terms URL"), { target: { value: "https://example.org/sms-terms" } });
+    fireEvent.input(screen.getByLabelText("Terms URL"), {
+      target: { value: "https://example.org/sms-terms" },
+    });
     fireEvent.input(screen.getByLabelText("Privacy policy URL"), {
       target: { value: "https://example.org/privacy" },
     });
