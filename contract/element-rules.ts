@@ -35,7 +35,7 @@ export const LEADERBOARD_OF_EXPECTED = '"teams" or "fundraisers"';
 export function webUrl(value: string, base?: string): URL | null {
   try {
     const url = new URL(value, base);
-    return url.protocol === "https:" || url.protocol === "http:" ? url : null;
+    return /^https?:$/.test(url.protocol) ? url : null;
   } catch {
     return null;
   }
@@ -63,7 +63,7 @@ export const PRIVACY_URL_REQUIRED = "an http or https URL of the privacy policy"
  * names the program and links its terms and privacy policy, so without all three the form leaves it out.
  */
 export const SMS_NEEDS_DISCLOSURE =
-  'fields="sms" needs program-name, terms-url and privacy-url (its disclosure names them)';
+  'fields="sms" needs program-name, terms-url and privacy-url (its disclosure names them); the SMS box is left out';
 /** The fields a donate form may turn on (`fields`, each optionally `:required`); name, e-mail and card are always asked. */
 export const OPTIONAL_FIELDS = [
   "full-name",

@@ -333,7 +333,7 @@ function checkGift(attrs: Record<string, string>, context: DesignContext, add: A
     fields.some((entry) => entry.split(":")[0] === "sms") &&
     ["program-name", "terms-url", "privacy-url"].some((name) => attrs[name] === undefined)
   )
-    add("fields", `${SMS_NEEDS_DISCLOSURE}; the SMS box is left out`);
+    add("fields", SMS_NEEDS_DISCLOSURE);
   const prompt = attrs["monthly-prompt"];
   if (prompt !== undefined && !monthlyPromptOf(prompt))
     add("monthly-prompt", `must be ${MONTHLY_PROMPT_EXPECTED}`);

@@ -103,7 +103,7 @@ function smsNeedsItsDisclosure(
   privacyUrl: string | null,
 ): DonateFields {
   if (!("sms" in fields) || (programName && termsUrl && privacyUrl)) return fields;
-  warn(`${SMS_NEEDS_DISCLOSURE}; the SMS box is left out`);
+  warn(SMS_NEEDS_DISCLOSURE);
   const { sms: _sms, ...rest } = fields;
   return rest;
 }
