@@ -1,13 +1,52 @@
 /**
- * Saved forms: a design the staff make in the dashboard's designer (/dashboard/forms) and save
- * under a name, which `<givekit-donate form="year-end">` takes with its campaign's settings.
- * The rules a design is held to live here, once: the designer shows them as the staff type, the
- * proxy refuses a save that breaks one, and the element reads the saved attributes with the same
- * readers it reads its own with. No zod and nothing of node or the DOM: the widget imports the
+ * Designs and saved forms: a design of any element the staff make in the dashboard's designer
+ * (/dashboard/forms), given as its snippet; a donate design saved under a name, which
+ * `<givekit-donate form="year-end">` takes with its campaign's settings. The rules a design is
+ * held to live here, once (the elements' own in contract/element-rules.ts, which the elements
+ * read their attributes with): the designer shows them as the staff type, the proxy refuses a
+ * save that breaks one, and the element reads the saved attributes with the same readers it
+ * reads its own with. No zod and nothing of node or the DOM: the widget imports the
  * name's rule and the theme's properties.
  */
+import {
+  HEADING_MAX,
+  LEADERBOARD_LIMIT_MAX,
+  LEADERBOARD_OF_EXPECTED,
+  LEADERBOARD_LIMIT_EXPECTED,
+  LIST_EXPECTED,
+  LIST_MAX,
+  MONTHLY_PROMPT_EXPECTED,
+  monthlyPromptOf,
+  FIELD_ENTRY,
+  PRESETS_MAX,
+  PRESETS_OVER,
+  PRIVACY_URL_REQUIRED,
+  PROGRAM_NAME_EXPECTED,
+  PROGRAM_NAME_MAX,
+  REFRESH_EXPECTED,
+  REFRESH_MIN_S,
+  SMS_NEEDS_DISCLOSURE,
+  TERMS_URL_REQUIRED,
+  textUpTo,
+  WALL_AMOUNTS,
+  WALL_AMOUNTS_EXPECTED,
+  WALL_LIMIT_EXPECTED,
+  WALL_LIMIT_MAX,
+  WEB_URL_EXPECTED,
+  webUrl,
+  wholeNumber,
+} from "./element-rules";
+import { DONATE_ATTRIBUTES, PAGE_OWN_ATTRIBUTES } from "./donate-attributes";
+import { LEADERBOARD_KINDS } from "./gala";
+import { LOCALES, matchLocale } from "./locales";
 import { isPositiveAmount, toCents } from "./money";
-import { CHANNEL_TAG_PATTERN, COVER_FEE_MODES, LAYOUTS, RECURRING_FREQUENCIES } from "./patterns";
+import {
+  CHANNEL_TAG_PATTERN,
+  COVER_FEE_MODES,
+  LAYOUTS,
+  PEER_ID_PATTERN,
+  RECURRING_FREQUENCIES,
+} from "./patterns";
 
 import { FORM_NAME_EXPECTED, FORM_NAME_PATTERN, THEME_PROPERTIES } from "./saved-form-names";
 
@@ -20,36 +59,31 @@ export const FORM_DESIGN_MAX_BYTES = 16_384;
 /** The longest value of one saved attribute, in characters. */
 export const FORM_ATTRIBUTE_MAX = 1000;
 
+/** `<givekit-donate>`'s attributes a design may set (and `<givekit-button>` hands on to the form it opens). */
+const DONATE_DESIGN = /* @__PURE__ */ DONATE_ATTRIBUTES.filter(
+  (name) => !(PAGE_OWN_ATTRIBUTES as readonly string[]).includes(name),
+);
+
 /**
- * The attributes a saved form may set, per element. The campaign (shortcode, keyword) is the
- * element's own, and so are `proxy` and `form` itself: a page's snippet names them.
+ * The attributes a design may set, per element (widget/REFERENCE.md documents each). The campaign
+ * (shortcode, keyword) is the element's own, and so are `proxy` and `form` itself: a page's
+ * snippet names them.
  */
 export const FORM_ATTRIBUTES = {
-  donate: [
-    "form-id",
-    "source",
-    "amounts",
-    "monthly-amounts",
-    "default-amount",
-    "frequencies",
-    "default-frequency",
-    "fundraiser",
-    "team",
-    "locale",
-    "heading",
-    "program-name",
-    "terms-url",
-    "privacy-url",
-    "fields",
-    "layout",
-    "data-layer",
-    "success-url",
-    "cover-fee",
-    "monthly-prompt",
-  ],
+  donate: DONATE_DESIGN,
+  button: ["label", ...DONATE_DESIGN],
+  optin: ["list", "program-name", "terms-url", "privacy-url", "locale"],
+  goal: ["refresh", "locale"],
+  wall: ["limit", "amounts", "locale"],
+  leaderboard: ["of", "limit", "donate-url", "refresh", "locale"],
 } as const;
 export type FormElement = keyof typeof FORM_ATTRIBUTES;
 export const FORM_ELEMENTS = /* @__PURE__ */ Object.keys(FORM_ATTRIBUTES) as FormElement[];
+/**
+ * The elements a design is saved for: only `<givekit-donate>` reads a saved form (`form="…"`).
+ * Another element's design is its snippet, its attributes written out.
+ */
+export const SAVED_FORM_ELEMENTS: readonly FormElement[] = ["donate"];
 
 export type ThemeKey = keyof typeof THEME_PROPERTIES | "background";
 export type FormTheme = Partial<Record<ThemeKey, string>>;
@@ -161,23 +195,19 @@ export function readAmountList(value: string): { cents: number[] } | { bad: stri
   return { cents };
 }
 
-const LOCALES = ["en", "es"];
-
 /** Whether `url` is an http(s) address whose origin is one of `origins`. */
 function originAllowed(url: string, origins: readonly string[]): boolean | "not a url" {
-  try {
-    const parsed = new URL(url);
-    if (!/^https?:$/.test(parsed.protocol)) return "not a url";
-    return origins.includes(parsed.origin);
-  } catch {
-    return "not a url";
-  }
+  const parsed = webUrl(url);
+  return parsed ? origins.includes(parsed.origin) : "not a url";
 }
+
+type Add = (field: string, message: string) => void;
 
 /**
  * Every problem of a design, checked as the element and the proxy would: the element's own rules
- * for each attribute, the campaign's limits, the allowed origins, and the theme's contrast and
- * size (WCAG 2.2 AA). Empty when it may be saved.
+ * for each attribute (contract/element-rules.ts, patterns.ts, money.ts), the campaign's limits,
+ * the allowed origins, and the theme's contrast and size (WCAG 2.2 AA). Empty when its snippet
+ * may be pasted (and a donate design saved: checkSavedDesign).
  *
  * @example
  * checkDesign(design, { campaign, allowedOrigins: ["https://hope.example"] });
@@ -185,22 +215,58 @@ function originAllowed(url: string, origins: readonly string[]): boolean | "not 
  */
 export function checkDesign(design: FormDesign, context: DesignContext): DesignProblem[] {
   const problems: DesignProblem[] = [];
-  const add = (field: string, message: string) => problems.push({ field, message });
-  const allowed = FORM_ATTRIBUTES[design.element] as readonly string[] | undefined;
+  const add: Add = (field, message) => problems.push({ field, message });
+  const allowed = Object.hasOwn(FORM_ATTRIBUTES, design.element)
+    ? (FORM_ATTRIBUTES[design.element] as readonly string[])
+    : undefined;
   if (!allowed) {
     add("element", `must be one of ${FORM_ELEMENTS.join(", ")}`);
     return problems;
   }
-  const { campaign } = context;
-  if (!campaign) add("campaign", `${design.shortcode}/${design.keyword} is not a campaign this proxy serves`);
+  if (!context.campaign)
+    add("campaign", `${design.shortcode}/${design.keyword} is not a campaign this proxy serves`);
   const attrs = design.attributes;
   for (const [name, value] of Object.entries(attrs)) {
-    if (!allowed.includes(name)) add(name, `is not an attribute a saved form may set`);
+    if (!allowed.includes(name)) add(name, `is not an attribute of <givekit-${design.element}>`);
     else if (typeof value !== "string" || value.length > FORM_ATTRIBUTE_MAX)
       add(name, `must be text of at most ${FORM_ATTRIBUTE_MAX} characters`);
   }
   if (problems.length > 0) return problems;
 
+  const locale = attrs.locale;
+  if (locale !== undefined && matchLocale(locale) === null)
+    add("locale", `must be a language givekit speaks: ${LOCALES.join(", ")}`);
+  const { locales } = attrs;
+  // Each by its code, as the form's language switch offers them (widget/shared/language-switch.ts).
+  for (const tag of locales?.split(",") ?? [])
+    if (!(LOCALES as readonly string[]).includes(tag.trim()))
+      add("locales", `"${tag.trim().slice(0, 40)}" is not a language givekit speaks (${LOCALES.join(", ")})`);
+  const element = design.element;
+  if (element === "donate" || element === "button") checkGift(attrs, context, add);
+  else if (element === "optin") checkOptin(attrs, add);
+  else checkFigures(element, attrs, add);
+  problems.push(...checkTheme(design.theme));
+  return problems;
+}
+
+/**
+ * A design that may be saved: checkDesign's problems, and an element that reads a saved form
+ * (SAVED_FORM_ELEMENTS); another's design is refused, naming the element.
+ */
+export function checkSavedDesign(design: FormDesign, context: DesignContext): DesignProblem[] {
+  if (!SAVED_FORM_ELEMENTS.includes(design.element))
+    return [
+      {
+        field: "element",
+        message: `a <givekit-${design.element}> design is not saved: only <givekit-donate> reads a saved form (form="…"); paste its snippet, its attributes written out`,
+      },
+    ];
+  return checkDesign(design, context);
+}
+
+/** `<givekit-donate>`'s attributes (and `<givekit-button>`'s, which it hands on to the form). */
+function checkGift(attrs: Record<string, string>, context: DesignContext, add: Add) {
+  const { campaign } = context;
   const min = campaign ? toCents(campaign.min_amount) : 0;
   const max = campaign ? toCents(campaign.max_amount) : Infinity;
   const limits = campaign ? `from ${campaign.min_amount} to ${campaign.max_amount}` : "";
@@ -214,6 +280,7 @@ export function checkDesign(design: FormDesign, context: DesignContext): DesignP
     }
     if (read.cents.some((c) => c < min || c > max))
       add(name, `every amount must be ${limits}, the campaign's limits`);
+    if (new Set(read.cents).size > PRESETS_MAX) add(name, PRESETS_OVER);
     return read.cents;
   };
   const amounts = amountsOf("amounts");
@@ -241,26 +308,78 @@ export function checkDesign(design: FormDesign, context: DesignContext): DesignP
   };
   oneOf("cover-fee", COVER_FEE_MODES);
   oneOf("layout", LAYOUTS);
-  oneOf("locale", LOCALES);
   if (attrs.source !== undefined && !CHANNEL_TAG_PATTERN.test(attrs.source))
     add("source", "must be a tag of letters, digits, - and _");
-  for (const name of ["terms-url", "privacy-url"]) {
-    const value = attrs[name];
-    if (value !== undefined && originAllowed(value, []) === "not a url")
-      add(name, "must be an http or https URL");
+  for (const name of ["fundraiser", "team"]) {
+    const id = attrs[name];
+    if (id !== undefined && !PEER_ID_PATTERN.test(id)) add(name, "must be an id of letters, digits, - and _");
   }
+  for (const [name, longest] of [
+    ["heading", HEADING_MAX],
+    ["program-name", PROGRAM_NAME_MAX],
+  ] as const) {
+    const text = attrs[name];
+    if (text !== undefined && textUpTo(longest)(text) === undefined)
+      add(name, `must be 1 to ${longest} characters`);
+  }
+  for (const name of ["terms-url", "privacy-url"]) {
+    const url = attrs[name];
+    if (url !== undefined && !webUrl(url)) add(name, `must be ${WEB_URL_EXPECTED}`);
+  }
+  const fields = attrs.fields?.split(",").map((entry) => entry.trim().toLowerCase()) ?? [];
+  for (const entry of fields)
+    if (entry && !FIELD_ENTRY.test(entry)) add("fields", `"${entry.slice(0, 40)}" is not a field`);
+  if (
+    fields.some((entry) => entry.split(":")[0] === "sms") &&
+    ["program-name", "terms-url", "privacy-url"].some((name) => attrs[name] === undefined)
+  )
+    add("fields", SMS_NEEDS_DISCLOSURE);
+  const prompt = attrs["monthly-prompt"];
+  if (prompt !== undefined && !monthlyPromptOf(prompt))
+    add("monthly-prompt", `must be ${MONTHLY_PROMPT_EXPECTED}`);
   const success = attrs["success-url"];
   if (success !== undefined) {
     const verdict = originAllowed(success, context.allowedOrigins);
-    if (verdict === "not a url") add("success-url", "must be an http or https URL");
+    if (verdict === "not a url") add("success-url", `must be ${WEB_URL_EXPECTED}`);
     else if (!verdict)
       add(
         "success-url",
         `must lead to one of the allowed origins (${context.allowedOrigins.join(", ") || "none"})`,
       );
   }
-  problems.push(...checkTheme(design.theme));
-  return problems;
+}
+
+/** `<givekit-optin>`'s: the program's name and its two links, which informed consent needs, and a list. */
+function checkOptin(attrs: Record<string, string>, add: Add) {
+  for (const [name, required] of [
+    ["program-name", PROGRAM_NAME_EXPECTED],
+    ["terms-url", TERMS_URL_REQUIRED],
+    ["privacy-url", PRIVACY_URL_REQUIRED],
+  ] as const) {
+    const value = attrs[name];
+    const programName = name === "program-name";
+    if (value === undefined) add(name, `is required: ${required}`);
+    else if (programName ? textUpTo(PROGRAM_NAME_MAX)(value) === undefined : !webUrl(value))
+      add(name, `must be ${programName ? PROGRAM_NAME_EXPECTED : WEB_URL_EXPECTED}`);
+  }
+  const { list } = attrs;
+  if (list !== undefined && textUpTo(LIST_MAX)(list) === undefined) add("list", `must be ${LIST_EXPECTED}`);
+}
+
+/** `<givekit-goal>`'s, `<givekit-wall>`'s and `<givekit-leaderboard>`'s: how many, how often, of what. */
+function checkFigures(element: "goal" | "wall" | "leaderboard", attrs: Record<string, string>, add: Add) {
+  const wall = element === "wall";
+  const { limit, refresh, amounts, of } = attrs;
+  const donateUrl = attrs["donate-url"];
+  if (limit !== undefined && wholeNumber(limit, 1, wall ? WALL_LIMIT_MAX : LEADERBOARD_LIMIT_MAX) === null)
+    add("limit", `must be ${wall ? WALL_LIMIT_EXPECTED : LEADERBOARD_LIMIT_EXPECTED}`);
+  if (refresh !== undefined && wholeNumber(refresh, REFRESH_MIN_S) === null)
+    add("refresh", `must be ${REFRESH_EXPECTED}`);
+  if (amounts !== undefined && !(WALL_AMOUNTS as readonly string[]).includes(amounts))
+    add("amounts", `must be ${WALL_AMOUNTS_EXPECTED}`);
+  if (of !== undefined && !(LEADERBOARD_KINDS as readonly string[]).includes(of))
+    add("of", `must be ${LEADERBOARD_OF_EXPECTED}`);
+  if (donateUrl !== undefined && !webUrl(donateUrl)) add("donate-url", `must be ${WEB_URL_EXPECTED}`);
 }
 
 /**

@@ -3,6 +3,9 @@
 // refused with its ratio, copy the snippet, paste it into a page of another origin, give $100 a
 // month there (the sandbox records it), change the saved form while pages show it (a new load
 // and an untouched form take the new ask, a donor mid-form keeps theirs), and restore version 1.
+// Then another element: an SMS sign-up, its program and links set, a bad link named, the preview
+// drawing the opt-in (a Subscribe pressed in it sends nothing), and its snippet (attributes
+// written out) subscribing on the other origin.
 import { rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { AxeBuilder } from "@axe-core/playwright";
@@ -10,24 +13,28 @@ import type { Page } from "@playwright/test";
 import { inviteLink } from "./dashboard-helpers";
 import { donateOf, fillCardAtOnce, cardOf, reachDonate, showStep, uniqueLastName } from "./donor-helpers";
 import { expect, test } from "./fixtures";
+import { completeOptin, consentsOf, fillOptin, uniqueMobile } from "./optin-helpers";
 
 const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
-/** The page the snippet is pasted into, served by the host server (another origin than the proxy's). */
+/** The pages the snippets are pasted into, served by the host server (another origin than the proxy's). */
 const PASTED = `pasted-${process.pid}.html`;
-const PASTED_PATH = fileURLToPath(new URL(`./pages/${PASTED}`, import.meta.url));
-test.afterAll(() => rmSync(PASTED_PATH, { force: true }));
+const PASTED_OPTIN = `pasted-optin-${process.pid}.html`;
+const pastedPath = (file: string) => fileURLToPath(new URL(`./pages/${file}`, import.meta.url));
+test.afterAll(() => {
+  for (const file of [PASTED, PASTED_OPTIN]) rmSync(pastedPath(file), { force: true });
+});
 
 /** The nonprofit's page with `snippet` pasted in, as a site's editor would. */
-function paste(snippet: string) {
+function paste(snippet: string, file = PASTED) {
   writeFileSync(
-    PASTED_PATH,
+    pastedPath(file),
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Year-end appeal</title></head><body><main><h1>Give before the year ends</h1>${snippet}</main></body></html>`,
   );
 }
 
-async function pastedPage(page: Page, hostUrl: string) {
-  await page.goto(`${hostUrl}/${PASTED}`);
+async function pastedPage(page: Page, hostUrl: string, file = PASTED) {
+  await page.goto(`${hostUrl}/${file}`);
 }
 
 test("staff make a saved form, paste it once, change its ask and restore it; donors get the form they were meant to", async ({
@@ -149,6 +156,81 @@ test("staff make a saved form, paste it once, change its ask and restore it; don
   await pastedPage(restored, hostUrl);
   await expect(donateOf(restored).getByRole("radio", { name: "$100", exact: true })).toBeChecked();
   await expect(donateOf(restored).getByRole("radio", { name: "$300", exact: true })).toHaveCount(0);
+  await context.close();
+});
+
+test("staff make an SMS sign-up: its program and links set, the preview draws it, and its snippet pasted on another origin subscribes", async ({
+  browser,
+  proxyServer,
+  sandbox,
+  hostUrl,
+}) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext();
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: proxyServer.url });
+  const staff = await context.newPage();
+  await staff.goto(await inviteLink(proxyServer, sandbox.url));
+  await staff.waitForURL(`${proxyServer.url}/dashboard`);
+  await staff.goto(`${proxyServer.url}/dashboard/forms`);
+  await staff.getByLabel("Element", { exact: true }).selectOption("optin");
+  await expect(staff.getByLabel(/^Amounts/)).toHaveCount(0);
+
+  await staff.getByLabel("Program name").fill("Hope Shelter Alerts");
+  // A link that is no web address is named under its control, as the opt-in itself words it.
+  await staff.getByLabel("Terms URL").fill("javascript:alert(1)");
+  await expect(staff.getByText("must be an http or https URL", { exact: true })).toBeVisible();
+  await staff.getByLabel("Terms URL").fill(`${hostUrl}/sms-terms`);
+  await staff.getByLabel("Privacy policy URL").fill(`${hostUrl}/privacy`);
+  await expect(staff.getByRole("alert")).toHaveCount(0);
+
+  // The preview is the real opt-in, naming the program in its disclosure.
+  const preview = staff.frameLocator('iframe[title="Phone, 390 px"]').locator("givekit-optin");
+  await expect(preview.getByRole("button", { name: "Subscribe" })).toBeVisible();
+  await expect(preview.getByText(/from Hope Shelter Alerts/).first()).toBeVisible();
+  // A preview sends nothing: a number entered and Subscribe pressed there reach neither the sandbox
+  // nor the consent records, and the preview says why rather than breaking.
+  const tried = uniqueMobile();
+  await fillOptin(preview, tried);
+  await preview.getByRole("button", { name: "Subscribe" }).click();
+  const notSent = staff
+    .frameLocator('iframe[title="Phone, 390 px"]')
+    .getByRole("status")
+    .filter({ hasText: "Not sent" });
+  // Whichever it comes to (a sign-up that went through would say so), then what the records hold.
+  await expect(notSent.or(preview.getByRole("heading", { name: "You're subscribed" }))).toBeVisible();
+  expect((await sandbox.subscriptions()).filter((row) => row.mobilenumber === tried)).toEqual([]);
+  expect(consentsOf(proxyServer.dataDir, tried)).toEqual([]);
+  await expect(notSent).toHaveText("Not sent: a preview sends nothing. Try it on your page.");
+  await expect(preview.getByRole("button", { name: "Subscribe" })).toBeVisible();
+  // Only a donate form is saved: the page offers no save and says so.
+  await expect(staff.getByRole("button", { name: "Save" })).toHaveCount(0);
+  await expect(staff.getByText(/^Only a donation form is saved here/)).toBeVisible();
+  const axe = await new AxeBuilder({ page: staff }).withTags(WCAG_TAGS).exclude("iframe").analyze();
+  expect(axe.violations.map((violation) => violation.id)).toEqual([]);
+
+  await staff.getByRole("button", { name: "Copy" }).click();
+  const snippet = await staff.evaluate(() => navigator.clipboard.readText());
+  expect(snippet).toBe(
+    `<script src="${proxyServer.url}/widget.js" async></script>\n<givekit-optin shortcode="71777" keyword="HOPE" program-name="Hope Shelter Alerts" terms-url="${hostUrl}/sms-terms" privacy-url="${hostUrl}/privacy"></givekit-optin>`,
+  );
+
+  // Someone on the nonprofit's site signs up through the pasted opt-in; the sandbox and the consent record have it.
+  const person = await context.newPage();
+  paste(snippet, PASTED_OPTIN);
+  await pastedPage(person, hostUrl, PASTED_OPTIN);
+  const mobile = uniqueMobile();
+  await completeOptin(person, mobile);
+  const subscribed = (await sandbox.subscriptions()).filter((row) => row.mobilenumber === mobile);
+  expect(subscribed).toHaveLength(1);
+  expect(subscribed[0]).toMatchObject({
+    keyword: "HOPE",
+    shortcode: "71777",
+    firstname: "Ada",
+    lastname: "Lovelace",
+  });
+  await expect
+    .poll(() => consentsOf(proxyServer.dataDir, mobile))
+    .toMatchObject([{ keyword: "HOPE", shortcode: "71777", outcome: "subscribed" }]);
   await context.close();
 });
 

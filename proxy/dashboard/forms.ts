@@ -5,19 +5,22 @@
  * versions, who saved each and when), PUT /dashboard/forms/{name} (a save: the next version,
  * refused with every problem named, or with form_changed when another was saved since),
  * POST /dashboard/forms/{name}/restore (an older version saved again as the newest),
- * /dashboard/forms/preview (the real widget with a design, for the designer's frames) and
+ * /dashboard/forms/preview (the real element of a design, any of the six, for the designer's
+ * frames; only a donate design is saved, the others are their snippet) and
  * /dashboard/forms/qr.svg?url= (a prefill link's QR code). Nothing inline runs.
  */
 import { Hono, type Context } from "hono";
 import { RestoreFormRequestSchema, SaveFormRequestSchema } from "../../contract/saved-form-schemas";
 import {
-  checkDesign,
+  checkSavedDesign,
   FORM_ATTRIBUTES,
+  FORM_ELEMENTS,
   FORM_DESIGN_MAX_BYTES,
   FORM_NAME_EXPECTED,
   isFormName,
   THEME_PROPERTIES,
   type FormDesign,
+  type FormElement,
   type SavedFormVersion,
 } from "../../contract/saved-forms";
 import { campaignScope, type CampaignDirectory } from "../campaign/directory";
@@ -37,12 +40,35 @@ export const HISTORY_SHOWN = 50;
 const QR_TEXT_MAX = 600;
 /** The designer frames the preview, from its own origin only. */
 const PAGE_CSP = DISPLAY_CSP.replace("default-src 'none'", "default-src 'none'; frame-src 'self'");
+/** What a preview's element may ask this proxy for: its campaign and the figures it shows, every one a GET (routes/campaigns.ts, routes/wall.ts). */
+const PREVIEW_READS = ["/v1/campaigns", "/v1/campaigns/"] as const;
+/** A Host a CSP source can name: a name or IPv4 address, and its port (an IPv6 literal is no CSP host). */
+const CSP_HOST = /^[a-z0-9.-]+(?::\d{1,5})?$/i;
+
 /**
- * The preview: the widget from this proxy, framed by the designer only, and never its card frame
- * (no frame may load in it): without the frame no card is entered or tokenized, so nothing a
- * preview does can reach the card network, whatever upstream and ALLOWED_ORIGINS the proxy has.
+ * The preview's CSP: the widget from this proxy, framed by the designer only; never its card frame
+ * (no frame may load in it), so no card is entered or tokenized; and it may ask this proxy for its
+ * campaign's reads only, so no sign-up (/v1/subscriptions), gift or form session leaves it,
+ * whatever upstream and ALLOWED_ORIGINS the proxy has.
+ *
+ * The reads are named at this proxy's origin as the browser asked for the page: its Host, as
+ * cors.ts knows the proxy's own origin (a reverse proxy keeps it, proxy/GUIDE.md), without a
+ * scheme so an https front matches too. A refusal at /v1/subscriptions could not tell the preview
+ * from the card frame (the same origin, no referrer) and a page may drop its Referer, so it would
+ * fail open; this fails closed: a Host rewritten, or one a CSP cannot name, lets the preview read
+ * nothing and still send nothing.
+ *
+ * @example
+ * previewCsp("give.hope.example"); // "…; connect-src give.hope.example/v1/campaigns give.hope.example/v1/campaigns/; …"
  */
-const PREVIEW_CSP = DISPLAY_CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'");
+export function previewCsp(host: string | undefined): string {
+  const own = host && CSP_HOST.test(host) ? host.toLowerCase() : null;
+  const reads = own ? PREVIEW_READS.map((path) => `${own}${path}`).join(" ") : "'none'";
+  const directives = DISPLAY_CSP.split("; ").filter(
+    (directive) => !/^(connect-src|frame-ancestors) /.test(directive),
+  );
+  return [...directives, `connect-src ${reads}`, "frame-ancestors 'self'"].join("; ");
+}
 
 const toVersion = (stored: StoredFormVersion): SavedFormVersion => ({
   name: stored.name,
@@ -75,7 +101,7 @@ export function designerRoutes(deps: {
 
   /** Saves `design` as the version after `after`, or answers why not; nothing is written on a refusal. */
   async function save(c: Context<AppEnv>, name: string, design: FormDesign, after: number) {
-    const problems = checkDesign(design, contextOf(design));
+    const problems = checkSavedDesign(design, contextOf(design));
     if (problems.length > 0) {
       const errors: Record<string, string[]> = {};
       for (const { field, message } of problems) (errors[field] ??= []).push(message);
@@ -154,10 +180,15 @@ export function designerRoutes(deps: {
       ),
     )
     .get("/preview", (c) => {
-      // The design's attributes as the query gives them, written on the element: what the snippet will hold.
+      // The design's element, its attributes as the query gives them written on it: what the snippet will hold.
       const query = c.req.query();
+      const element = (query.element ?? "donate") as FormElement;
+      if (!FORM_ELEMENTS.includes(element))
+        throw new ProblemError("validation_failed", "The preview draws one of givekit's elements.", {
+          element: [`Must be one of ${FORM_ELEMENTS.join(", ")}.`],
+        });
       const design = contextOf({
-        element: "donate",
+        element,
         shortcode: query.shortcode ?? "",
         keyword: query.keyword ?? "",
         attributes: {},
@@ -165,11 +196,10 @@ export function designerRoutes(deps: {
       });
       if (!design.campaign)
         throw new ProblemError("campaign_not_served", "This campaign is not served here.");
-      const allowed = new Set<string>(FORM_ATTRIBUTES.donate);
+      const allowed = new Set<string>([...FORM_ATTRIBUTES[element], "shortcode", "keyword"]);
+      if (element === "donate") allowed.add("form");
       const attributes = Object.entries(query)
-        .filter(
-          ([name]) => allowed.has(name) || name === "shortcode" || name === "keyword" || name === "form",
-        )
+        .filter(([name]) => allowed.has(name))
         .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
         .join("");
       return c.html(
@@ -184,13 +214,13 @@ export function designerRoutes(deps: {
 <script src="/widget.js" async></script>
 </head>
 <body class="gk-preview">
-<givekit-donate${attributes}></givekit-donate>
+<givekit-${element}${attributes}></givekit-${element}>
 </body>
 </html>
 `,
         200,
         {
-          "Content-Security-Policy": PREVIEW_CSP,
+          "Content-Security-Policy": previewCsp(c.req.header("host")),
           "Referrer-Policy": "no-referrer",
           "Cache-Control": "no-store",
         },

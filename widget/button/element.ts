@@ -3,7 +3,7 @@
  * Plain DOM, no Preact, so its chunk stays small: the form (and its card frame) is created on
  * the first open, its code fetched when the donor reaches for the button.
  */
-import { DONATE_ATTRIBUTES } from "../donate/base/attribute-names";
+import { DONATE_ATTRIBUTES } from "../../contract/donate-attributes";
 import { chooseLocale, isRtl, loadedMessages, loadMessages } from "../i18n";
 import type { NeedElement } from "../loader";
 import { tellCardFrame } from "../shared/tell-card-frame";

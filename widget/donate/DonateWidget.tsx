@@ -100,7 +100,7 @@ class Donation extends Reactive<WidgetProps> {
     super.componentWillUnmount();
   }
 
-  view({ host, locale, heading, layout }: WidgetProps) {
+  view({ host, locale, locales, heading, layout }: WidgetProps) {
     const { model } = this;
     // The model reads its language when it says something (the SMS disclosure, the rest's words).
     model.props.locale = locale;
@@ -117,9 +117,9 @@ class Donation extends Reactive<WidgetProps> {
         dir={isRtl(locale) ? "rtl" : "ltr"}
         class={`gk-${layout}${state === "loading" ? " gk-loading" : ""}`}
       >
-        {host.getAttribute("locales")?.includes(",") ? (
+        {locales?.includes(",") ? (
           <div class="gk-language-room">
-            <LanguageSwitch host={host} locale={locale} label={t.common.language} />
+            <LanguageSwitch host={host} locale={locale} locales={locales} label={t.common.language} />
           </div>
         ) : null}
         <h2 id={HEADING_ID} part="heading">

@@ -3,6 +3,7 @@
  * proxy's progress route, refreshed on a timer and at once after a gift made through a givekit
  * form on the same page. Plain DOM, no Preact: it is small enough to be its own chunk.
  */
+import { REFRESH_EXPECTED, REFRESH_MIN_S, wholeNumber } from "../../contract/element-rules";
 import { toCents } from "../../contract/money";
 import {
   KEYWORD_EXPECTED,
@@ -20,8 +21,6 @@ import { readProgress } from "../shared/read-progress";
 export const GOAL_ATTRIBUTES = ["shortcode", "keyword", "refresh", "locale", "proxy"] as const;
 /** Seconds between refreshes: the proxy caches progress for a minute (GIVEKIT_PROGRESS_CACHE_S). */
 export const DEFAULT_REFRESH_S = 60;
-/** The shortest refresh a page may ask for: more often only repeats the proxy's cached answer. */
-export const MIN_REFRESH_S = 15;
 
 interface GoalProps {
   url: string;
@@ -35,9 +34,8 @@ export function readGoalAttributes(get: (name: string) => string | null): GoalPr
   if (!SHORTCODE_PATTERN.test(shortcode)) return `the "shortcode" attribute must be ${SHORTCODE_EXPECTED}.`;
   if (!KEYWORD_PATTERN.test(keyword)) return `the "keyword" attribute must be ${KEYWORD_EXPECTED}.`;
   const refresh = get("refresh");
-  const refreshS = refresh === null ? DEFAULT_REFRESH_S : Number(refresh);
-  if (!Number.isInteger(refreshS) || refreshS < MIN_REFRESH_S)
-    return `the "refresh" attribute must be a whole number of seconds, at least ${MIN_REFRESH_S}.`;
+  const refreshS = refresh === null ? DEFAULT_REFRESH_S : wholeNumber(refresh, REFRESH_MIN_S);
+  if (refreshS === null) return `the "refresh" attribute must be ${REFRESH_EXPECTED}.`;
   const proxyUrl = resolveProxyUrl(get("proxy"));
   if (!proxyUrl) return 'the "proxy" attribute must be an http or https URL.';
   return { url: `${proxyUrl}/v1/campaigns/${shortcode}/${encodeURIComponent(keyword)}/progress`, refreshS };

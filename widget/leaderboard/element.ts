@@ -10,7 +10,16 @@
  * Plain DOM, like <givekit-goal>.
  */
 import type { LeaderboardResponse, LiveMessage, Peer } from "../../contract/api";
-import { LEADERBOARD_LIMIT_MAX, type LeaderboardKind } from "../../contract/gala";
+import {
+  LEADERBOARD_LIMIT_EXPECTED,
+  LEADERBOARD_LIMIT_MAX,
+  LEADERBOARD_OF_EXPECTED,
+  REFRESH_EXPECTED,
+  REFRESH_MIN_S,
+  webUrl,
+  wholeNumber,
+} from "../../contract/element-rules";
+import { LEADERBOARD_KINDS, type LeaderboardKind } from "../../contract/gala";
 import { toCents } from "../../contract/money";
 import {
   KEYWORD_EXPECTED,
@@ -39,7 +48,6 @@ export const LEADERBOARD_ATTRIBUTES = [
 export const DEFAULT_LIMIT = 5;
 /** Seconds between polls where the live feed does not get through (as the wall's). */
 export const DEFAULT_REFRESH_S = 30;
-export const MIN_REFRESH_S = 15;
 
 export interface LeaderboardProps {
   /** The live feed with this leaderboard in it, `…/live?of=`. */
@@ -58,24 +66,16 @@ export function readLeaderboardAttributes(get: (name: string) => string | null):
   const keyword = get("keyword") ?? "";
   if (!SHORTCODE_PATTERN.test(shortcode)) return `the "shortcode" attribute must be ${SHORTCODE_EXPECTED}.`;
   if (!KEYWORD_PATTERN.test(keyword)) return `the "keyword" attribute must be ${KEYWORD_EXPECTED}.`;
-  const of = get("of") ?? "teams";
-  if (of !== "teams" && of !== "fundraisers") return 'the "of" attribute must be "teams" or "fundraisers".';
+  const of = (get("of") ?? "teams") as LeaderboardKind;
+  if (!LEADERBOARD_KINDS.includes(of)) return `the "of" attribute must be ${LEADERBOARD_OF_EXPECTED}.`;
   const limitText = get("limit");
-  const limit = limitText === null ? DEFAULT_LIMIT : Number(limitText);
-  if (!Number.isInteger(limit) || limit < 1 || limit > LEADERBOARD_LIMIT_MAX)
-    return `the "limit" attribute must be a whole number from 1 to ${LEADERBOARD_LIMIT_MAX}.`;
+  const limit = limitText === null ? DEFAULT_LIMIT : wholeNumber(limitText, 1, LEADERBOARD_LIMIT_MAX);
+  if (limit === null) return `the "limit" attribute must be ${LEADERBOARD_LIMIT_EXPECTED}.`;
   const refresh = get("refresh");
-  const pollS = refresh === null ? DEFAULT_REFRESH_S : Number(refresh);
-  if (!Number.isInteger(pollS) || pollS < MIN_REFRESH_S)
-    return `the "refresh" attribute must be a whole number of seconds, at least ${MIN_REFRESH_S}.`;
-  let donateUrl: URL;
-  try {
-    donateUrl = new URL(get("donate-url") ?? location.href, location.href);
-  } catch {
-    return 'the "donate-url" attribute must be a URL.';
-  }
-  if (donateUrl.protocol !== "https:" && donateUrl.protocol !== "http:")
-    return 'the "donate-url" attribute must be an http or https URL.';
+  const pollS = refresh === null ? DEFAULT_REFRESH_S : wholeNumber(refresh, REFRESH_MIN_S);
+  if (pollS === null) return `the "refresh" attribute must be ${REFRESH_EXPECTED}.`;
+  const donateUrl = webUrl(get("donate-url") ?? location.href, location.href);
+  if (!donateUrl) return 'the "donate-url" attribute must be an http or https URL.';
   const proxyUrl = resolveProxyUrl(get("proxy"));
   if (!proxyUrl) return 'the "proxy" attribute must be an http or https URL.';
   const base = `${proxyUrl}/v1/campaigns/${shortcode}/${encodeURIComponent(keyword)}`;

@@ -1,3 +1,11 @@
+import {
+  LIST_EXPECTED,
+  LIST_MAX,
+  PRIVACY_URL_REQUIRED,
+  PROGRAM_NAME_EXPECTED,
+  PROGRAM_NAME_MAX,
+  TERMS_URL_REQUIRED,
+} from "../../contract/element-rules";
 import type { Locale } from "../i18n";
 import { KEYWORD, readAttributes, refuse, SHORTCODE, text, type AttributeResult } from "../shared/attributes";
 
@@ -13,12 +21,7 @@ export const OPTIN_ATTRIBUTES = [
   "locale",
 ] as const;
 
-const LIST_MAX = 100;
-const PROGRAM_NAME_MAX = 100;
-const PROGRAM_NAME = text(
-  PROGRAM_NAME_MAX,
-  `the name of the SMS program shown in the disclosure (1 to ${PROGRAM_NAME_MAX} characters)`,
-);
+const PROGRAM_NAME = text(PROGRAM_NAME_MAX, PROGRAM_NAME_EXPECTED);
 
 /** Where the opt-in goes: a list, a keyword under a shortcode, or both (the list wins upstream). */
 export interface OptinTarget {
@@ -42,11 +45,11 @@ export interface OptinProps {
  */
 export function readOptinAttributes(get: (name: string) => string | null): AttributeResult<OptinProps> {
   return readAttributes(get, (attr) => {
-    const list = attr("list", text(LIST_MAX, `the name of a list (1 to ${LIST_MAX} characters)`));
+    const list = attr("list", text(LIST_MAX, LIST_EXPECTED));
     const keyword = attr("keyword", KEYWORD)?.toUpperCase();
     const shortcode = attr("shortcode", SHORTCODE);
     const programName =
-      attr("program-name", PROGRAM_NAME) ?? refuse("program-name", `is required: ${PROGRAM_NAME[1]}`);
+      attr("program-name", PROGRAM_NAME) ?? refuse("program-name", `is required: ${PROGRAM_NAME_EXPECTED}`);
     const target: OptinTarget = keyword && shortcode ? { keyword, shortcode } : {};
     if (list) target.list = list;
     else if (!keyword || !shortcode) {
@@ -59,11 +62,8 @@ export function readOptinAttributes(get: (name: string) => string | null): Attri
       proxyUrl: attr.proxy(),
       target,
       programName,
-      termsUrl:
-        attr.url("terms-url") ?? refuse("terms-url", "is required: an http or https URL of the SMS terms"),
-      privacyUrl:
-        attr.url("privacy-url") ??
-        refuse("privacy-url", "is required: an http or https URL of the privacy policy"),
+      termsUrl: attr.url("terms-url") ?? refuse("terms-url", `is required: ${TERMS_URL_REQUIRED}`),
+      privacyUrl: attr.url("privacy-url") ?? refuse("privacy-url", `is required: ${PRIVACY_URL_REQUIRED}`),
       locale: attr.locale(),
     };
   });

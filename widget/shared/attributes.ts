@@ -3,6 +3,7 @@
  * element can render before zod loads: each rule is held to the zod schema it stands for by a
  * property test (widget/readers.test.ts).
  */
+import { textUpTo, webUrl } from "../../contract/element-rules";
 import { isPositiveAmount } from "../../contract/money";
 import {
   KEYWORD_EXPECTED,
@@ -10,7 +11,7 @@ import {
   SHORTCODE_EXPECTED,
   SHORTCODE_PATTERN,
 } from "../../contract/patterns";
-import { codePoints, oneOf as isOneOf, pattern, type Check } from "./checks";
+import { oneOf as isOneOf, pattern, type Check } from "./checks";
 import { resolveProxyUrl } from "./proxy-url";
 import { chooseLocale, type Locale } from "../i18n";
 
@@ -40,14 +41,7 @@ const as = (check: Check, expected: string): Rule => [
 /** A value the pattern matches (zod: `z.string().check(z.regex(pattern))`). */
 export const matching = (regexp: RegExp, expected: string): Rule => as(pattern(regexp), expected);
 /** Trimmed text of 1 to `max` characters (zod: `z.string().check(z.trim(), z.minLength(1), z.maxLength(max))`). */
-export const text = (max: number, expected = `1 to ${max} characters`): Rule => [
-  (value) => {
-    const trimmed = value.trim();
-    const length = codePoints(trimmed);
-    return length >= 1 && length <= max ? trimmed : undefined;
-  },
-  expected,
-];
+export const text = (max: number, expected = `1 to ${max} characters`): Rule => [textUpTo(max), expected];
 /** One of these values (zod: `z.enum(values)`). */
 export const oneOf = (values: readonly string[], expected: string): Rule => as(isOneOf(values), expected);
 /** A positive amount (contract/money-schemas.ts's PositiveAmountSchema). */
@@ -96,13 +90,7 @@ export function readAttributes<P>(
   attr.url = (name) => {
     const value = get(name)?.trim();
     if (!value) return undefined;
-    try {
-      const url = new URL(value, location.href);
-      if (/^https?:$/.test(url.protocol)) return url.href;
-    } catch {
-      // Refused below, as every other value that is not a web address.
-    }
-    return refuse(name, "must be an http or https URL");
+    return webUrl(value, location.href)?.href ?? refuse(name, "must be an http or https URL");
   };
   attr.proxy = () => resolveProxyUrl(get("proxy")) ?? refuse("proxy", "must be an http or https URL");
   attr.locale = () => chooseLocale({ getAttribute: get });

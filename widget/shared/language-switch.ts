@@ -6,6 +6,8 @@ export interface LanguageSwitchProps {
   host: HTMLElement;
   locale: Locale;
   label: string;
+  /** The languages offered where the element's own `locales` is not the whole word (a saved form's). */
+  locales?: string | null;
 }
 
 /**
@@ -18,8 +20,11 @@ export interface LanguageSwitchProps {
 /** A language givekit speaks: one with a name (the list is this chunk's, not every English form's). */
 const isLocale = (tag: string): tag is Locale => Object.hasOwn(LOCALE_NAMES, tag);
 
-export function languageSwitch(h: typeof createElement, { host, locale, label }: LanguageSwitchProps) {
-  const allowed = (host.getAttribute("locales") ?? "")
+export function languageSwitch(
+  h: typeof createElement,
+  { host, locale, label, locales }: LanguageSwitchProps,
+) {
+  const allowed = (locales ?? host.getAttribute("locales") ?? "")
     .split(",")
     .map((tag) => tag.trim())
     .filter(isLocale);

@@ -7,7 +7,14 @@
  * <givekit-goal>.
  */
 import type { LiveMessage, WallEntry, WallResponse } from "../../contract/api";
-import { ANONYMOUS, WALL_LIMIT_MAX } from "../../contract/gala";
+import {
+  WALL_AMOUNTS,
+  WALL_AMOUNTS_EXPECTED,
+  WALL_LIMIT_EXPECTED,
+  WALL_LIMIT_MAX,
+  wholeNumber,
+} from "../../contract/element-rules";
+import { ANONYMOUS } from "../../contract/gala";
 import { toCents } from "../../contract/money";
 import {
   KEYWORD_EXPECTED,
@@ -46,12 +53,11 @@ export function readWallAttributes(get: (name: string) => string | null): WallPr
   if (!SHORTCODE_PATTERN.test(shortcode)) return `the "shortcode" attribute must be ${SHORTCODE_EXPECTED}.`;
   if (!KEYWORD_PATTERN.test(keyword)) return `the "keyword" attribute must be ${KEYWORD_EXPECTED}.`;
   const limitText = get("limit");
-  const limit = limitText === null ? DEFAULT_LIMIT : Number(limitText);
-  if (!Number.isInteger(limit) || limit < 1 || limit > WALL_LIMIT_MAX)
-    return `the "limit" attribute must be a whole number from 1 to ${WALL_LIMIT_MAX}.`;
+  const limit = limitText === null ? DEFAULT_LIMIT : wholeNumber(limitText, 1, WALL_LIMIT_MAX);
+  if (limit === null) return `the "limit" attribute must be ${WALL_LIMIT_EXPECTED}.`;
   const amounts = get("amounts");
-  if (amounts !== null && amounts !== "hidden" && amounts !== "shown")
-    return 'the "amounts" attribute must be "hidden" or "shown".';
+  if (amounts !== null && !(WALL_AMOUNTS as readonly string[]).includes(amounts))
+    return `the "amounts" attribute must be ${WALL_AMOUNTS_EXPECTED}.`;
   const proxyUrl = resolveProxyUrl(get("proxy"));
   if (!proxyUrl) return 'the "proxy" attribute must be an http or https URL.';
   const base = `${proxyUrl}/v1/campaigns/${shortcode}/${encodeURIComponent(keyword)}`;

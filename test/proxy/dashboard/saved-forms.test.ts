@@ -234,6 +234,90 @@ describe("saving a form in the dashboard", () => {
     expect(page.form).toMatchObject({ version: 3, attributes: { amounts: "25,50" } });
   });
 
+  it("previews any of the six elements with its own attributes written on it, and saves only a donate form", async () => {
+    const { app, store, staff, send } = await proxy();
+    const cookie = await staff("events desk");
+    const preview = (query: string) =>
+      app.request(`/dashboard/forms/preview?${query}`, { headers: { Cookie: cookie } });
+    const page = await preview(
+      new URLSearchParams({
+        element: "optin",
+        shortcode: "71777",
+        keyword: "HOPE",
+        "program-name": 'Hope "Alerts"',
+        "terms-url": "https://hope.example/sms-terms",
+        "privacy-url": "https://hope.example/privacy",
+        amounts: "50,100",
+        form: "year-end",
+      }).toString(),
+    );
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    // The opt-in with its own attributes only: a form's amounts and a saved form's name are not its.
+    expect(html).toContain(
+      '<givekit-optin shortcode="71777" keyword="HOPE" program-name="Hope &quot;Alerts&quot;" terms-url="https://hope.example/sms-terms" privacy-url="https://hope.example/privacy"></givekit-optin>',
+    );
+    expect(html).not.toContain("givekit-donate");
+    expect(page.headers.get("content-security-policy")).toMatch(/frame-ancestors 'self'/);
+    // A preview reads its campaign and sends nothing: it may ask this proxy, at the origin its
+    // Host names (a front's, behind a reverse proxy), for the campaign's reads only, and no frame.
+    const directives = async (host: string) =>
+      (
+        await app.request("/dashboard/forms/preview?element=optin&shortcode=71777&keyword=HOPE", {
+          headers: { Cookie: cookie, Host: host },
+        })
+      ).headers
+        .get("content-security-policy")!
+        .split("; ")
+        .filter((directive) => /^(default|connect|frame)-src /.test(directive));
+    expect(await directives("Give.Hope.example")).toEqual([
+      "default-src 'none'",
+      "connect-src give.hope.example/v1/campaigns give.hope.example/v1/campaigns/",
+    ]);
+    expect(await directives("127.0.0.1:8787")).toContain(
+      "connect-src 127.0.0.1:8787/v1/campaigns 127.0.0.1:8787/v1/campaigns/",
+    );
+    // A Host no CSP source can name (an IPv6 literal, or one that would add a source) leaves it nothing to ask.
+    for (const host of ["[::1]:8787", "give.hope.example; connect-src *"])
+      expect(await directives(host)).toEqual(["default-src 'none'", "connect-src 'none'"]);
+    const wall = await (
+      await preview("element=wall&shortcode=71777&keyword=HOPE&limit=8&amounts=hidden")
+    ).text();
+    expect(wall).toContain(
+      '<givekit-wall shortcode="71777" keyword="HOPE" limit="8" amounts="hidden"></givekit-wall>',
+    );
+    expect(await problem(await preview("element=script&shortcode=71777&keyword=HOPE"))).toMatchObject({
+      status: 400,
+      errors: {
+        element: [expect.stringMatching(/^Must be one of donate, button, optin, goal, wall, leaderboard/)],
+      },
+    });
+
+    const optin = {
+      ...design({
+        "program-name": "Hope Alerts",
+        "terms-url": "https://hope.example/sms-terms",
+        "privacy-url": "https://hope.example/privacy",
+      }),
+      element: "optin",
+    };
+    const refused = await problem(
+      await send("PUT", "/dashboard/forms/alerts", cookie, { design: optin, after: 0 }),
+    );
+    expect(refused).toMatchObject({
+      status: 400,
+      code: "validation_failed",
+      errors: {
+        element: [
+          expect.stringMatching(
+            /^a <givekit-optin> design is not saved: only <givekit-donate> reads a saved form/,
+          ),
+        ],
+      },
+    });
+    expect(await store.savedForm("alerts")).toBeNull();
+  });
+
   it("a revoked session saves nothing", async () => {
     const { app, store, staff, send } = await proxy();
     const dana = await staff("Dana Reyes");

@@ -1,9 +1,13 @@
 import { computed, signal } from "@preact/signals-core";
 import {
   checkDesign,
+  FORM_ATTRIBUTES,
+  SAVED_FORM_ELEMENTS,
   THEME_DEFAULTS,
+  THEME_PROPERTIES,
   type DesignProblem,
   type FormDesign,
+  type FormElement,
   type FormTheme,
   type SavedFormVersion,
 } from "../../../contract/saved-forms";
@@ -49,6 +53,33 @@ export function prefillLink(
   }
 }
 
+/** A value as an attribute writes it, between double quotes. */
+const quoted = (value: string) =>
+  `"${value.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;")}"`;
+
+/**
+ * The element to paste: a donate design by its saved form's name (the proxy serves the rest);
+ * any other with its attributes written out, in the order REFERENCE.md lists them, and its theme
+ * as the custom properties of its `style`.
+ */
+export function elementSnippet(design: FormDesign, name: string): string {
+  const tag = `givekit-${design.element}`;
+  let attributes = ` shortcode=${quoted(design.shortcode)} keyword=${quoted(design.keyword)}`;
+  if (SAVED_FORM_ELEMENTS.includes(design.element)) attributes += ` form=${quoted(name)}`;
+  else {
+    for (const key of FORM_ATTRIBUTES[design.element]) {
+      const value = design.attributes[key];
+      if (value !== undefined) attributes += key === "data-layer" ? ` ${key}` : ` ${key}=${quoted(value)}`;
+    }
+    const style = Object.entries(THEME_PROPERTIES)
+      .filter(([key]) => design.theme[key as keyof FormTheme] !== undefined)
+      .map(([key, property]) => `${property}: ${design.theme[key as keyof FormTheme]}`)
+      .join("; ");
+    if (style) attributes += ` style=${quoted(style)}`;
+  }
+  return `<${tag}${attributes}></${tag}>`;
+}
+
 /**
  * The designer's state and actions, as signals: the design being made, its problems as the
  * element and the proxy would find them (contract/saved-forms.ts checkDesign), the snippet, and
@@ -69,7 +100,15 @@ export function createDesignerModel(
   const first = setup.campaigns[0];
   const name = signal("year-end");
   const campaign = signal(first ? `${first.shortcode}/${first.keyword}` : "");
-  const attributes = signal<Record<string, string>>({});
+  const element = signal<FormElement>("donate");
+  /** Each element's attributes, kept apart (a wall's `amounts` is not a form's) and kept while another is shown. */
+  const values = signal<Partial<Record<FormElement, Record<string, string>>>>({});
+  const attributes = computed(() => values.value[element.value] ?? {});
+  const setAttributes = (next: Record<string, string>) => {
+    values.value = { ...values.peek(), [element.peek()]: next };
+  };
+  /** Whether this element's design is saved (a donate form), or only given as its snippet. */
+  const savable = computed(() => SAVED_FORM_ELEMENTS.includes(element.value));
   const theme = signal<FormTheme>({});
   /** The version the design was opened from (0: a new form); a save says it, so a later one by someone else is told. */
   const after = signal(0);
@@ -83,7 +122,7 @@ export function createDesignerModel(
   );
   const design = computed<FormDesign>(() => {
     const [shortcode = "", keyword = ""] = campaign.value.split("/");
-    return { element: "donate", shortcode, keyword, attributes: attributes.value, theme: theme.value };
+    return { element: element.value, shortcode, keyword, attributes: attributes.value, theme: theme.value };
   });
   const problems = computed<DesignProblem[]>(() =>
     checkDesign(design.value, { campaign: chosen.value, allowedOrigins: setup.allowed_origins }),
@@ -94,20 +133,27 @@ export function createDesignerModel(
     for (const { field, message } of problems.value) (by[field] ??= []).push(message);
     return by;
   });
-  const snippet = computed(() => {
-    const { shortcode, keyword } = design.value;
-    return `<script src="${proxyOrigin}/widget.js" async></script>\n<givekit-donate shortcode="${shortcode}" keyword="${keyword}" form="${name.value}"></givekit-donate>`;
-  });
+  const snippet = computed(
+    () =>
+      `<script src="${proxyOrigin}/widget.js" async></script>\n${elementSnippet(design.value, name.value)}`,
+  );
   /** The preview page's address: the design as the element's attributes, the theme beside them. */
   const previewUrl = computed(() => {
-    const query = new URLSearchParams({ shortcode: design.value.shortcode, keyword: design.value.keyword });
+    const query = new URLSearchParams({
+      element: element.value,
+      shortcode: design.value.shortcode,
+      keyword: design.value.keyword,
+    });
     for (const [key, value] of Object.entries(attributes.value)) query.set(key, value);
     for (const [key, value] of Object.entries(theme.value))
       if (key !== "background") query.set(`theme.${key}`, value);
     return `/dashboard/forms/preview?${query}`;
   });
+  /** The prefill link, for the elements that open a donate form. */
   const link = computed(() =>
-    prefillLink(pageUrl.value, attributes.value["default-amount"], attributes.value["default-frequency"]),
+    element.value === "donate" || element.value === "button"
+      ? prefillLink(pageUrl.value, attributes.value["default-amount"], attributes.value["default-frequency"])
+      : null,
   );
   /** The colours the checks use where the theme says nothing. */
   const colour = (key: "accent" | "text" | "background") => theme.value[key] ?? THEME_DEFAULTS[key];
@@ -117,7 +163,8 @@ export function createDesignerModel(
     if (res.ok) {
       const saved = answer as unknown as SavedFormVersion;
       after.value = saved.version;
-      attributes.value = saved.design.attributes;
+      element.value = saved.design.element;
+      setAttributes(saved.design.attributes);
       theme.value = saved.design.theme;
       status.value = { kind: "saved", version: saved.version };
       await loadHistory();
@@ -144,7 +191,9 @@ export function createDesignerModel(
     campaigns: setup.campaigns.map((c) => `${c.shortcode}/${c.keyword}`),
     name,
     campaign,
+    element,
     attributes,
+    savable,
     theme,
     after,
     status,
@@ -159,12 +208,12 @@ export function createDesignerModel(
     previewUrl,
     link,
     colour,
-    /** Sets (or, empty, removes) one attribute. */
-    setAttribute(key: string, value: string) {
-      const next = { ...attributes.value };
-      if (value === "") delete next[key];
+    /** Sets one attribute, or (null, or empty unless `keepEmpty`: an attribute whose presence says something) removes it. */
+    setAttribute(key: string, value: string | null, keepEmpty = false) {
+      const next = { ...attributes.peek() };
+      if (value === null || (value === "" && !keepEmpty)) delete next[key];
       else next[key] = value;
-      attributes.value = next;
+      setAttributes(next);
     },
     setTheme(key: keyof FormTheme, value: string) {
       const next = { ...theme.value };
@@ -176,7 +225,8 @@ export function createDesignerModel(
     async open(version: SavedFormVersion) {
       name.value = version.name;
       campaign.value = `${version.design.shortcode}/${version.design.keyword}`;
-      attributes.value = version.design.attributes;
+      element.value = version.design.element;
+      setAttributes(version.design.attributes);
       theme.value = version.design.theme;
       after.value = version.version;
       status.value = { kind: "idle" };

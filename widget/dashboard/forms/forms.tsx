@@ -1,11 +1,11 @@
 /**
  * The form designer's script (/dashboard/forms): loads the setup, then draws the designer
  * (Designer.tsx) from its model (designer-model.ts). On the preview page it frames
- * (/dashboard/forms/preview) it only lays the design's theme on the element: the proxy wrote the
+ * (/dashboard/forms/preview) it only lays the design's theme on the element (any of the six): the proxy wrote the
  * element's attributes, and a style set through the CSSOM needs no inline style.
  */
 import { render } from "preact";
-import { THEME_PROPERTIES } from "../../../contract/saved-forms";
+import { FORM_ELEMENTS, THEME_PROPERTIES, type FormElement } from "../../../contract/saved-forms";
 import { createDesignerModel, type Setup } from "./designer-model";
 import { Designer } from "./Designer";
 import { designerWords, languageOf } from "../i18n";
@@ -15,11 +15,30 @@ import "./forms.css";
 
 function themePreview() {
   const query = new URLSearchParams(location.search);
-  const element = document.querySelector<HTMLElement>("givekit-donate");
+  const chosen = (query.get("element") ?? "donate") as FormElement;
+  if (!FORM_ELEMENTS.includes(chosen)) return;
+  const element = document.querySelector<HTMLElement>(`givekit-${chosen}`);
   for (const [key, property] of Object.entries(THEME_PROPERTIES)) {
     const value = query.get(`theme.${key}`);
     if (value) element?.style.setProperty(property, value);
   }
+  sayWhenNothingIsSent(query.get("lang") === "es" ? "es" : "en");
+}
+
+/**
+ * The preview's CSP (proxy/dashboard/forms.ts) lets its element read its campaign only: a sign-up
+ * or a gift is stopped in the browser. Said under the element, once, so staff see why.
+ */
+function sayWhenNothingIsSent(lang: "en" | "es") {
+  document.addEventListener("securitypolicyviolation", (event) => {
+    if (event.effectiveDirective !== "connect-src" || document.getElementById("not-sent")) return;
+    const note = document.createElement("p");
+    note.id = "not-sent";
+    note.className = "gk-note";
+    note.setAttribute("role", "status");
+    note.textContent = designerWords(lang).previewSentNothing;
+    document.body.append(note);
+  });
 }
 
 async function start() {

@@ -1,3 +1,16 @@
+import {
+  FIELD_ENTRY,
+  HEADING_MAX,
+  MONTHLY_PROMPT_EXPECTED,
+  monthlyPromptOf,
+  OPTIONAL_FIELDS,
+  PRESETS_MAX,
+  PRESETS_OVER,
+  PROGRAM_NAME_MAX,
+  SMS_NEEDS_DISCLOSURE,
+  type MonthlyPrompt,
+} from "../../../contract/element-rules";
+import { DONATE_ATTRIBUTES } from "../../../contract/donate-attributes";
 import { FULL_NAME_LOCALES } from "../../../contract/locale-traits";
 import { isPositiveAmount, toCents } from "../../../contract/money";
 import {
@@ -10,7 +23,6 @@ import {
   TARGET_TEXT_MAX,
 } from "../../../contract/patterns";
 import type { Locale } from "../../i18n";
-import { DONATE_ATTRIBUTES } from "./attribute-names";
 import { codePoints } from "../../shared/checks";
 import {
   KEYWORD,
@@ -40,19 +52,11 @@ export interface DonateTarget {
 }
 
 /**
- * The fields a nonprofit may turn on with `fields`; name, e-mail and card are always asked, the
- * name as first and last unless `full-name` asks one field (sent as `full_name`).
+ * The fields a nonprofit may turn on with `fields` (the contract's, which designs are checked with
+ * too); name, e-mail and card are always asked, the name as first and last unless `full-name` asks
+ * one field (sent as `full_name`).
  */
-export const OPTIONAL_FIELDS = [
-  "full-name",
-  "phone",
-  "address",
-  "memo",
-  "dedication",
-  "pledge-wall",
-  "sms",
-  "anonymous",
-] as const;
+export { OPTIONAL_FIELDS };
 export type OptionalField = (typeof OPTIONAL_FIELDS)[number];
 /** Each field turned on: true when the donor must fill it in (check boxes never must). */
 export type DonateFields = Partial<Record<OptionalField, boolean>>;
@@ -64,17 +68,10 @@ export const asksFor = (on: DonateFields, field: OptionalField) =>
 export { COVER_FEE_MODES, LAYOUTS };
 export type CoverFeeMode = (typeof COVER_FEE_MODES)[number];
 
-/**
- * `monthly-prompt`: after a one-time amount is chosen, an offer to give monthly instead, of a
- * share of that amount (`monthly-prompt="30%"`; a third when the attribute is empty) or of a set
- * amount (`monthly-prompt="20"`). Either way rounded up to a whole unit.
- */
-export type MonthlyPrompt = { share: number } | { cents: number };
-export const MONTHLY_PROMPT_SHARE = 100 / 3;
-const MONTHLY_PROMPT_VALUE = /^(?:(\d{1,2}(?:\.\d+)?)%|(\d+(?:\.\d{1,2})?))?$/;
+// `monthly-prompt`'s rule is the contract's (contract/element-rules.ts), which designs are checked with too.
+export type { MonthlyPrompt };
 
 export type Layout = (typeof LAYOUTS)[number];
-const FIELD_ENTRY = new RegExp(`^(${OPTIONAL_FIELDS.join("|")})(:required)?$`);
 
 /**
  * The `fields` attribute: a comma list of OPTIONAL_FIELDS, each optionally `:required` (a check
@@ -106,9 +103,7 @@ function smsNeedsItsDisclosure(
   privacyUrl: string | null,
 ): DonateFields {
   if (!("sms" in fields) || (programName && termsUrl && privacyUrl)) return fields;
-  warn(
-    'fields="sms" needs program-name, terms-url and privacy-url (its disclosure names them); the SMS box is left out',
-  );
+  warn(SMS_NEEDS_DISCLOSURE);
   const { sms: _sms, ...rest } = fields;
   return rest;
 }
@@ -125,7 +120,7 @@ export interface Presets {
 
 /**
  * A presets attribute (`amounts`, `monthly-amounts`): "25:A week of meals,50,100:A month of
- * shelter", at most MAX_PRESETS. An entry that is not an amount (or whose description is too
+ * shelter", at most PRESETS_MAX. An entry that is not an amount (or whose description is too
  * long) is dropped with a `[givekit]` line and the rest kept; with none left, `fallback`.
  *
  * @example
@@ -146,8 +141,8 @@ export function readPresets(name: string, value: string | null, fallback: string
       continue;
     }
     if (presets.amounts.includes(cents)) continue;
-    if (presets.amounts.length === MAX_PRESETS) {
-      warn(`"${name}" lists more than ${MAX_PRESETS}; the rest are left out`);
+    if (presets.amounts.length === PRESETS_MAX) {
+      warn(`"${name}" ${PRESETS_OVER}`);
       break;
     }
     presets.amounts.push(cents);
@@ -174,6 +169,8 @@ export interface DonateProps {
   fundraiser: string | null;
   team: string | null;
   locale: Locale;
+  /** The languages the donor may switch between (`locales="en,es,vi"`, the element's or its saved form's), as written. */
+  locales: string | null;
   heading: string | null;
   programName: string | null;
   termsUrl: string | null;
@@ -193,24 +190,18 @@ export interface DonateProps {
 
 export const DEFAULT_AMOUNTS = "25,50,100,250";
 export const DEFAULT_FREQUENCIES = "once,monthly";
-const MAX_PRESETS = 8;
-const HEADING_MAX = 120;
-const PROGRAM_NAME_MAX = 100;
 
 const ID = matching(PEER_ID_PATTERN, "an id of letters, digits, - and _");
 export const LAYOUT = oneOf(LAYOUTS, '"steps" or "single"');
 export const FREQUENCY = oneOf(FREQUENCIES, '"once", "monthly", "quarterly" or "annually"');
 const COVER_FEE = oneOf(COVER_FEE_MODES, '"off", "optional", "preselected" or "required"');
 
-/** `monthly-prompt`'s rule; a value that is none is named and the invitation left off. */
+/** `monthly-prompt` as its rule reads it; a value that is none is named and the invitation left off. */
 function readMonthlyPrompt(value: string | null): MonthlyPrompt | null {
   if (value === null) return null;
-  const [matched, share, amount] = MONTHLY_PROMPT_VALUE.exec(value.trim()) ?? [];
-  if (matched === undefined || (share && Number(share) <= 0) || (amount && !isPositiveAmount(amount))) {
-    warn(`"monthly-prompt" must be empty, a share such as "30%" or an amount such as "20"; it is left off`);
-    return null;
-  }
-  return amount ? { cents: toCents(amount) } : { share: share ? Number(share) : MONTHLY_PROMPT_SHARE };
+  const prompt = monthlyPromptOf(value);
+  if (!prompt) warn(`"monthly-prompt" must be ${MONTHLY_PROMPT_EXPECTED}; it is left off`);
+  return prompt;
 }
 
 export { DONATE_ATTRIBUTES };
@@ -273,6 +264,7 @@ export function readDonateAttributes(get: (name: string) => string | null): Attr
       fundraiser: attr("fundraiser", ID) ?? null,
       team: attr("team", ID) ?? null,
       locale,
+      locales: get("locales"),
       heading: attr("heading", text(HEADING_MAX)) ?? null,
       programName,
       termsUrl,

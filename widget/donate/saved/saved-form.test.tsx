@@ -63,6 +63,20 @@ describe('<givekit-donate form="…">', () => {
     expect(shadow.queryByRole("button", { name: "Next" })).toBeNull();
   });
 
+  it("a saved form's languages to switch between (locales) give the donor the switch, as the attribute does", async () => {
+    stubProxy({ campaign: savedAnswer(1, { locales: "en,fr,ko" }) });
+    const { element, shadow } = place();
+    const language = await shadow.findByRole("combobox", { name: "Language" });
+    expect([...(language as HTMLSelectElement).options].map((option) => option.textContent)).toEqual([
+      "English",
+      "Français",
+      "한국어",
+    ]);
+    fireEvent.change(language, { target: { value: "fr" } });
+    expect(await shadow.findByRole("button", { name: "Suivant" })).toBeTruthy();
+    expect(element.getAttribute("locale")).toBe("fr");
+  });
+
   it("a saved form that does not exist: the polite note, and a [givekit] line naming it", async () => {
     stubProxy({ campaign: problem(404, "form_not_found") });
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
