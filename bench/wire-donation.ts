@@ -36,9 +36,12 @@ export const WIRE_BUDGET_BYTES = 40 * 1024;
  * Brotli moves the figure ±0.05 KB with that version's characters alone. Later still 41,677 B (one
  * draw; the medians of scripts/size.ts 17 B less): what only the later steps read came with them,
  * out of the first step's chunk (0.22 KB), at about the same bytes in all. Then 41,871 B with
- * saved forms (issue 55, on purpose: scripts/size.ts). The test fails past this, a regression.
+ * saved forms (issue 55, on purpose: scripts/size.ts). Then 42,045 B (on purpose): a held card
+ * comes back when the breaker's Retry-After says (issue 51), and the designer's six elements
+ * give the donate form its `locales` from a saved form (issue 55). The test fails past this, a
+ * regression.
  */
-export const WIRE_GUARD_BYTES = 42_010;
+export const WIRE_GUARD_BYTES = 42_190;
 
 export interface WireTransfer {
   method: string;
