@@ -15,6 +15,22 @@ import type { createGiftModel } from "../../widget/donate/gift/gift";
 
 export const PROXY = "https://give.example.org";
 
+/**
+ * A donate element's language switch offering English, French and Korean (`locales="en,fr,ko"`),
+ * French chosen: the form speaks French and the element's `locale` says so.
+ */
+export async function expectSwitchToFrench(element: HTMLElement, shadow: ReturnType<typeof within>) {
+  const language = await shadow.findByRole("combobox", { name: "Language" });
+  expect([...(language as HTMLSelectElement).options].map((option) => option.textContent)).toEqual([
+    "English",
+    "Français",
+    "한국어",
+  ]);
+  fireEvent.change(language, { target: { value: "fr" } });
+  expect(await shadow.findByRole("button", { name: "Suivant" })).toBeTruthy();
+  expect(element.getAttribute("locale")).toBe("fr");
+}
+
 export const HOPE: Campaign = {
   shortcode: "71777",
   keyword: "HOPE",

@@ -1,7 +1,13 @@
 import { fireEvent, waitFor, within } from "@testing-library/preact";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { defineDonateElement } from "./element";
-import { problem, stubProxy, success, useFakeCardFrame } from "../../test/helpers/donate-harness";
+import {
+  problem,
+  stubProxy,
+  success,
+  expectSwitchToFrench,
+  useFakeCardFrame,
+} from "../../test/helpers/donate-harness";
 
 const frame = useFakeCardFrame();
 
@@ -103,15 +109,7 @@ describe("<givekit-donate>", () => {
     );
     fireEvent.click(await shadow.findByRole("radio", { name: "Other" }));
     fireEvent.input(shadow.getByRole("textbox", { name: "Other amount" }), { target: { value: "42" } });
-    const language = await shadow.findByRole("combobox", { name: "Language" });
-    expect([...(language as HTMLSelectElement).options].map((option) => option.textContent)).toEqual([
-      "English",
-      "Français",
-      "한국어",
-    ]);
-    fireEvent.change(language, { target: { value: "fr" } });
-    expect(await shadow.findByRole("button", { name: "Suivant" })).toBeTruthy();
-    expect(element.getAttribute("locale")).toBe("fr");
+    await expectSwitchToFrench(element, shadow);
     expect((shadow.getByRole("textbox", { name: "Autre montant" }) as HTMLInputElement).value).toBe("42");
     expect(shadow.getByRole("combobox", { name: "Langue" })).toBeTruthy();
   });

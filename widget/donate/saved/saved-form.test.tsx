@@ -1,7 +1,13 @@
 import { fireEvent, waitFor, within } from "@testing-library/preact";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { defineDonateElement } from "../element";
-import { HOPE, problem, stubProxy, useFakeCardFrame } from "../../../test/helpers/donate-harness";
+import {
+  HOPE,
+  problem,
+  stubProxy,
+  expectSwitchToFrench,
+  useFakeCardFrame,
+} from "../../../test/helpers/donate-harness";
 import { FORM_REFRESH_MS } from "./follow";
 import { rest } from "../rest";
 
@@ -66,15 +72,7 @@ describe('<givekit-donate form="…">', () => {
   it("a saved form's languages to switch between (locales) give the donor the switch, as the attribute does", async () => {
     stubProxy({ campaign: savedAnswer(1, { locales: "en,fr,ko" }) });
     const { element, shadow } = place();
-    const language = await shadow.findByRole("combobox", { name: "Language" });
-    expect([...(language as HTMLSelectElement).options].map((option) => option.textContent)).toEqual([
-      "English",
-      "Français",
-      "한국어",
-    ]);
-    fireEvent.change(language, { target: { value: "fr" } });
-    expect(await shadow.findByRole("button", { name: "Suivant" })).toBeTruthy();
-    expect(element.getAttribute("locale")).toBe("fr");
+    await expectSwitchToFrench(element, shadow);
   });
 
   it("a saved form that does not exist: the polite note, and a [givekit] line naming it", async () => {
