@@ -98,6 +98,22 @@ describe("a circuit breaker", () => {
     expect(await admit(breaker, scopes)).toMatchObject({ through: false, retryAfter: "18" });
   });
 
+  it("cards in flight that spend a venue's budget of tokenizations hold each newcomer once; come back, it passes while they are still in flight", async () => {
+    const { breaker } = breakerWith({ clientTokens: 2 });
+    const venue = breakerScopes("198.51.100.31", "71777/HOPE");
+    // Two guests' tokens made, their gifts not yet charged (a slow night: still in flight).
+    for (const card of ["guest-1", "guest-2"]) {
+      expect(await admit(breaker, venue, false, card)).toMatchObject({ through: true });
+      await breaker.countToken(venue);
+    }
+    const held = await admit(breaker, venue, false, "guest-3");
+    expect(held).toMatchObject({ through: false, code: "rate_limited" });
+    vi.advanceTimersByTime(COME_BACK_AFTER_MS);
+    // Nothing answered meanwhile: the guest who came back passes all the same, a card that did not is held.
+    expect(await admit(breaker, venue, false, "guest-3")).toMatchObject({ through: true });
+    expect(await admit(breaker, venue, false, "guest-4")).toMatchObject({ through: false });
+  });
+
   it("the card that opens a client's breaker is held a moment, as every card there is, and passes when it comes back", async () => {
     const { breaker, opened } = breakerWith({ clientTokens: 2 });
     const venue = breakerScopes("198.51.100.30", "71777/HOPE");

@@ -332,7 +332,10 @@ export function createBreaker(
      * made its token); then through every scope's breaker (a probe when one is open and its time is
      * over). A client's first card to a campaign in the window passes that campaign's open
      * breaker and its budget of declines, not its budget of tokenizations (a giving day's donors
-     * give once each; a tester's addresses come again). A card tokenized again is counted once. A BIN's cards in flight count as declines to come. The card that would pass a
+     * give once each; a tester's addresses come again); a card that came back after its hold at a
+     * client's or campaign's open breaker passes both its budgets there (a crowd's own cards in
+     * flight spend the budget of tokenizations on a slow night; the cards that came back are
+     * bounded by their declines, the challenge by the budget). A card tokenized again is counted once. A BIN's cards in flight count as declines to come. The card that would pass a
      * budget opens that scope's breaker and waits (429 rate_limited, Retry-After), its
      * reservation given back. `human`: the request passed Turnstile; `allowed`: its client is in a
      * venue let through (its own breaker passed; its BIN's and campaign's still hold).
@@ -366,6 +369,7 @@ export function createBreaker(
       try {
         const probe: BreakerScope[] = [];
         const passed: BreakerScope[] = [];
+        const returnedAt: BreakerScope[] = [];
         for (const scope of scopes) {
           at = scope;
           const free = options.human || passesAllowed(scope, options);
@@ -379,6 +383,7 @@ export function createBreaker(
               (isOpen && (await comesBackAt(scope, backOf(options))) === "returned")
             ) {
               passed.push(scope);
+              if (isOpen) returnedAt.push(scope);
               cameBack ||= isOpen;
               continue;
             }
@@ -401,7 +406,7 @@ export function createBreaker(
               ? declined! + inFlight > allowance(budget.declines, charged!)
                 ? { why: "declines and cards in flight", figure: declined! + inFlight - 1 }
                 : null
-              : pending! + 1 > allowance(budget.tokens, charged!)
+              : !returnedAt.includes(scope) && pending! + 1 > allowance(budget.tokens, charged!)
                 ? { why: "tokenizations", figure: pending! }
                 : !passed.includes(scope) && declined! >= allowance(budget.declines, charged!)
                   ? { why: "declines", figure: declined! }
