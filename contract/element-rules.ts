@@ -80,6 +80,28 @@ export const FIELD_ENTRY = /* @__PURE__ */ new RegExp(`^(${OPTIONAL_FIELDS.join(
 /** The most preset amounts a donate form shows (`amounts`, `monthly-amounts`), told as the form tells it. */
 export const PRESETS_MAX = 8;
 export const PRESETS_OVER = `lists more than ${PRESETS_MAX}; the rest are left out`;
+/** How long a preset's description may be ("25:A week of meals"), in characters. */
+export const PRESET_LABEL_MAX = 80;
+const PRESET_ENTRY = /^([^:]*?)\s*(?::\s*(.*))?$/s;
+export const PRESET_EXPECTED = `an amount (with a description of at most ${PRESET_LABEL_MAX} characters)`;
+/**
+ * One entry of a presets attribute (`amounts`, `monthly-amounts`): its amount in cents and what it
+ * does where the nonprofit says, or null when it is not an amount or its description is empty or
+ * too long.
+ *
+ * @example
+ * presetEntry(" 25 : A week of meals") // { cents: 2500, label: "A week of meals" }
+ */
+export function presetEntry(entry: string): { cents: number; label?: string } | null {
+  const [, amount = "", label] = PRESET_ENTRY.exec(entry.trim()) ?? [];
+  const said = label?.trim();
+  if (
+    !isPositiveAmount(amount) ||
+    (said !== undefined && (said === "" || codePoints(said) > PRESET_LABEL_MAX))
+  )
+    return null;
+  return { cents: toCents(amount), ...(said ? { label: said } : {}) };
+}
 /** The longest heading a donate form takes (`heading`), in characters. */
 export const HEADING_MAX = 120;
 /** What an address attribute must be (`terms-url`, `success-url`, `donate-url`…). */

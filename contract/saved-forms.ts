@@ -18,6 +18,8 @@ import {
   MONTHLY_PROMPT_EXPECTED,
   monthlyPromptOf,
   FIELD_ENTRY,
+  PRESET_EXPECTED,
+  presetEntry,
   PRESETS_MAX,
   PRESETS_OVER,
   PRIVACY_URL_REQUIRED,
@@ -184,13 +186,13 @@ export interface DesignContext {
   allowedOrigins: readonly string[];
 }
 
-/** An amounts list ("50:A week of meals,100"): its amounts in cents, or the entry that is not one. */
+/** An amounts list ("50:A week of meals,100"): its amounts in cents, or the entry that is not one (presetEntry). */
 export function readAmountList(value: string): { cents: number[] } | { bad: string } {
   const cents: number[] = [];
   for (const entry of value.split(",")) {
-    const amount = entry.split(":")[0]!.trim();
-    if (!isPositiveAmount(amount)) return { bad: entry.trim() || "(empty)" };
-    cents.push(toCents(amount));
+    const preset = presetEntry(entry);
+    if (!preset) return { bad: entry.trim() || "(empty)" };
+    cents.push(preset.cents);
   }
   return { cents };
 }
@@ -275,7 +277,7 @@ function checkGift(attrs: Record<string, string>, context: DesignContext, add: A
     if (value === undefined) return null;
     const read = readAmountList(value);
     if ("bad" in read) {
-      add(name, `"${read.bad.slice(0, 40)}" is not an amount such as 50 or 50.00`);
+      add(name, `"${read.bad.slice(0, 40)}" is not ${PRESET_EXPECTED}, such as 50 or "50:A week of meals"`);
       return null;
     }
     if (read.cents.some((c) => c < min || c > max))

@@ -4,6 +4,7 @@
 // designer's `must be …`).
 import * as fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
+import { PRESET_EXPECTED } from "../../../contract/element-rules";
 import { checkDesign, type FormElement } from "../../../contract/saved-forms";
 import { readDonateAttributes } from "../../donate/base/attributes";
 import { readGoalAttributes } from "../../goal/element";
@@ -103,6 +104,50 @@ describe("the designer and the element apply one rule to each attribute", () => 
         const line = `[givekit] <givekit-donate>: ${name === "fields" ? "" : `"${name}" `}${designer}.`;
         expect(warned.mock.calls.map(([said]) => said)).toContain(line);
       }
+    } finally {
+      warned.mockRestore();
+    }
+  });
+
+  it("a preset and what it does (`amounts`): the designer refuses the entry the form leaves out, in the same words", () => {
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const entry = fc
+      .tuple(
+        fc.constantFrom("25", "10.50", "0", "abc", ""),
+        fc.constantFrom(
+          undefined,
+          "",
+          " ",
+          "A week of meals",
+          "x".repeat(80),
+          "x".repeat(81),
+          "🍲".repeat(80),
+          "🍲".repeat(81),
+        ),
+      )
+      .map(([amount, does]) => (does === undefined ? amount : `${amount}:${does}`));
+    try {
+      fc.assert(
+        fc.property(entry, (value) => {
+          warned.mockClear();
+          const amounts = `50,${value}`;
+          const designer = designerSays("donate", { amounts }, "amounts");
+          const all: Record<string, string> = { proxy: "https://give.example.org", ...CAMPAIGN, amounts };
+          expect(readDonateAttributes((attribute) => all[attribute] ?? null).ok).toBe(true);
+          const said = warned.mock.calls
+            .map(([line]) => String(line))
+            .find((line) => line.includes('in "amounts"'));
+          // An empty entry ("50,") the form passes over in silence; the designer, which writes the list, names it.
+          const silent = value.trim() === "";
+          expect(designer === undefined, `${value}: designer ${designer}, form ${said}`).toBe(
+            said === undefined && !silent,
+          );
+          if (said)
+            expect(said).toContain(`"${value.trim().slice(0, 40)}" in "amounts" is not ${PRESET_EXPECTED}`);
+          if (designer) expect(designer).toContain(`is not ${PRESET_EXPECTED}`);
+        }),
+        { numRuns: 200 },
+      );
     } finally {
       warned.mockRestore();
     }

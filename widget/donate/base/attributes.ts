@@ -4,6 +4,8 @@ import {
   MONTHLY_PROMPT_EXPECTED,
   monthlyPromptOf,
   OPTIONAL_FIELDS,
+  PRESET_EXPECTED,
+  presetEntry,
   PRESETS_MAX,
   PRESETS_OVER,
   PROGRAM_NAME_MAX,
@@ -12,7 +14,7 @@ import {
 } from "../../../contract/element-rules";
 import { DONATE_ATTRIBUTES } from "../../../contract/donate-attributes";
 import { FULL_NAME_LOCALES } from "../../../contract/locale-traits";
-import { isPositiveAmount, toCents } from "../../../contract/money";
+import { toCents } from "../../../contract/money";
 import {
   CHANNEL_TAG_EXPECTED,
   CHANNEL_TAG_PATTERN,
@@ -23,7 +25,6 @@ import {
   TARGET_TEXT_MAX,
 } from "../../../contract/patterns";
 import type { Locale } from "../../i18n";
-import { codePoints } from "../../shared/checks";
 import {
   KEYWORD,
   matching,
@@ -108,10 +109,6 @@ function smsNeedsItsDisclosure(
   return rest;
 }
 
-/** How long a preset's description may be ("25:A week of meals"), in characters. */
-const PRESET_LABEL_MAX = 80;
-const PRESET_ENTRY = /^([^:]*?)\s*(?::\s*(.*))?$/s;
-
 /** Preset amounts in cents, and what each does where the nonprofit says ("25:A week of meals"). */
 export interface Presets {
   amounts: number[];
@@ -130,23 +127,20 @@ export interface Presets {
 export function readPresets(name: string, value: string | null, fallback: string): Presets {
   const presets: Presets = { amounts: [], labels: {} };
   for (const entry of (value ?? fallback).split(",")) {
-    const [, amount = "", label] = PRESET_ENTRY.exec(entry.trim()) ?? [];
-    const cents = isPositiveAmount(amount) ? toCents(amount) : null;
-    const said = label?.trim();
-    if (cents === null || (said !== undefined && (said === "" || codePoints(said) > PRESET_LABEL_MAX))) {
+    const preset = presetEntry(entry);
+    if (!preset) {
       if (entry.trim())
-        warn(
-          `"${entry.trim().slice(0, 40)}" in "${name}" is not an amount (with a description of at most ${PRESET_LABEL_MAX} characters); it is left out`,
-        );
+        warn(`"${entry.trim().slice(0, 40)}" in "${name}" is not ${PRESET_EXPECTED}; it is left out`);
       continue;
     }
+    const { cents, label } = preset;
     if (presets.amounts.includes(cents)) continue;
     if (presets.amounts.length === PRESETS_MAX) {
       warn(`"${name}" ${PRESETS_OVER}`);
       break;
     }
     presets.amounts.push(cents);
-    if (said) presets.labels[cents] = said;
+    if (label) presets.labels[cents] = label;
   }
   return presets.amounts.length > 0 || value === null ? presets : readPresets(name, null, fallback);
 }
