@@ -282,6 +282,31 @@ describe("a circuit breaker", () => {
     expect(await admit(breaker, another, false, "card-c")).toMatchObject({ through: true });
   });
 
+  it("a guest's charge whose token was made before the venue's breaker opened is held once, and passes when the same form sends it again; a stockpile's that never comes back waits", async () => {
+    const { breaker } = breakerWith();
+    const venue = breakerScopes("203.0.113.82", "71777/HOPE");
+    // The guest's token is made while the venue's breakers are closed…
+    expect(await admit(breaker, venue, false, "guest-card")).toMatchObject({ through: true });
+    await breaker.countToken(venue, "guest-card");
+    // …then a tester beside the guest spends the venue's budget of declines before the gift is sent.
+    for (let i = 0; i < 3; i++) await breaker.refusedDead(venue);
+    const charge = (card: string, form: string) =>
+      breaker.admitCharge(venue, { human: false, probe: [], card, form }).catch((error: unknown) => error);
+    expect(await charge("guest-card", "guest-form")).toMatchObject({
+      code: "rate_limited",
+      headers: { "Retry-After": "2" },
+    });
+    expect(await charge("stockpiled-card", "tester-form")).toMatchObject({ code: "rate_limited" });
+    vi.advanceTimersByTime(COME_BACK_AFTER_MS);
+    // The guest's gift, sent again from the same form, passes and counts with the cards that came back.
+    expect(await charge("guest-card", "guest-form")).toEqual({ probe: [], returned: true });
+    // A token without its card and form (none was noted) waits out the breaker's 30 s, as before.
+    await expect(breaker.admitCharge(venue, { human: false, probe: [] })).rejects.toMatchObject({
+      code: "rate_limited",
+      headers: { "Retry-After": "29" },
+    });
+  });
+
   it("at a venue's open client breaker, lets each guest's card through when it comes back, never a tester's that moves on; a dead card that comes back closes that way", async () => {
     const { breaker } = breakerWith();
     const venue = breakerScopes("203.0.113.82", "71777/HOPE");

@@ -506,19 +506,40 @@ export function createBreaker(
     /**
      * Before a donation's charge with a token made earlier (a stockpile's): waits at an open
      * breaker unless its card is that breaker's probe, or a new probe, or `human`, or it passed
-     * that breaker as a newcomer when its token was made.
+     * that breaker as a newcomer when its token was made. At a client's or campaign's breaker that
+     * opened after its token was made, the charge is held once as a card is (`card`, `form`: its
+     * token's), and passes when the same form sends it again while the cards that came back
+     * there are seldom declined (`returned`: its outcome counts with theirs); a stockpile's
+     * script, held, does not come back.
      */
     async admitCharge(
       scopes: BreakerScope[],
-      options: { human: boolean; allowed?: boolean; probe: BreakerScope[]; passed?: BreakerScope[] },
-    ) {
+      options: {
+        human: boolean;
+        allowed?: boolean;
+        probe: BreakerScope[];
+        passed?: BreakerScope[];
+        card?: string;
+        form?: string;
+      },
+    ): Promise<{ probe: BreakerScope[]; returned?: true }> {
       const probe = [...options.probe];
+      let returned = false;
       for (const scope of scopes) {
         if (probe.includes(scope) || options.passed?.includes(scope)) continue;
-        if ((await gate(scope, options.human || passesAllowed(scope, options))) === "probe")
-          probe.push(scope);
+        const free = options.human || passesAllowed(scope, options);
+        if (
+          !free &&
+          kindOf(scope) !== "bin" &&
+          (await openOf(scope)) !== null &&
+          (await comesBackAt(scope, backOf(options))) === "returned"
+        ) {
+          returned = true;
+          continue;
+        }
+        if ((await gate(scope, free)) === "probe") probe.push(scope);
       }
-      return { probe };
+      return { probe, ...(returned ? { returned: true as const } : {}) };
     },
 
     /**

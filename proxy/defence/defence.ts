@@ -243,15 +243,22 @@ export function createDefence(
     const admitted = await admission.admitDonation(request);
     const facts = admitted.minted;
     try {
-      const { probe } = await breaker.admitCharge(breakerScopes(request.ip, request.campaign, facts?.bin), {
-        human: facts?.human ?? false,
-        allowed: await allowances.has(request.ip),
-        probe: (facts?.probe ?? []) as ReturnType<typeof breakerScopes>,
-        passed: (facts?.passed ?? []) as ReturnType<typeof breakerScopes>,
-      });
-      // A stockpiled token taken as a probe now: its outcome closes or reopens that breaker.
-      if (facts && probe.length > (facts.probe?.length ?? 0))
-        await guarded("remembering a probe", () => minted.remember(request.token, { ...facts, probe }));
+      const { probe, returned } = await breaker.admitCharge(
+        breakerScopes(request.ip, request.campaign, facts?.bin),
+        {
+          human: facts?.human ?? false,
+          allowed: await allowances.has(request.ip),
+          probe: (facts?.probe ?? []) as ReturnType<typeof breakerScopes>,
+          passed: (facts?.passed ?? []) as ReturnType<typeof breakerScopes>,
+          ...(facts ? { card: facts.card, ...(facts.session ? { form: facts.session } : {}) } : {}),
+        },
+      );
+      // A stockpiled token taken as a probe now, or a charge that came back through an open
+      // breaker: its outcome closes or reopens that breaker, or counts with the cards that came back.
+      if (facts && (probe.length > (facts.probe?.length ?? 0) || (returned && !facts.returned)))
+        await guarded("remembering a probe", () =>
+          minted.remember(request.token, { ...facts, probe, ...(returned ? { returned } : {}) }),
+        );
       return admitted;
     } catch (error) {
       if (isWaiting(error) && verifier && turnstile)
