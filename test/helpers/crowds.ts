@@ -137,8 +137,16 @@ export interface ScenarioFigures {
   wallS: number;
   /** People elsewhere during a scenario that has them (the griefer's): their good cards and how many were charged. */
   elsewhere?: { goodCards: number; charged: number };
-  /** What open circuit breakers added to the people's time, in seconds: median and 95th percentile. */
+  /**
+   * What open circuit breakers added to the people's time, in seconds: median and 95th percentile
+   * of each person's waits as the breakers' Retry-After told them (the widget waits just that).
+   */
   waitS?: { median: number; p95: number };
+  /**
+   * How late this test process's own timers woke those people after their waits (its event loop
+   * busy with every crowd's clients and their proofs of work): the harness's, not the breakers'.
+   */
+  lateS?: { median: number; p95: number };
   /** A tester's live cards confirmed (charged), and the CPU seconds it paid solving challenges per card that reached the upstream. */
   botLiveCharged?: number;
   botCpuSPerCharge?: number;
@@ -275,15 +283,15 @@ async function give(
   who: Sender,
   token?: string,
   tally?: SolveTally,
-  waited?: { ms: number },
+  waited?: Waited,
 ): Promise<Answer> {
   // A person's widget waits through an open circuit breaker and tries again by itself; a patient
   // tester comes back once, after the first wait, and moves on if held again; a bot moves on.
   const patient = (send: () => Promise<Answer>) =>
     who === "person"
-      ? throughBreakers(send, waited ?? { ms: 0 })
+      ? throughBreakers(send, waited ?? { ms: 0, lateMs: 0 })
       : who === "patient"
-        ? throughBreakers(send, { ms: 0 }, BREAKER_FIRST_RETRY_MS)
+        ? throughBreakers(send, { ms: 0, lateMs: 0 }, BREAKER_FIRST_RETRY_MS)
         : send();
   for (let round = 0; ; round++) {
     if (!token) {
@@ -352,12 +360,13 @@ async function donate(
 /**
  * Sends again, as the widget does (widget/donate/outcome/attempt.ts), while an open circuit
  * breaker holds the card (429 rate_limited): after the answer's Retry-After (breakerWait: 2 to
- * 15 s), for `patienceMs` (BREAKER_PATIENCE_MS) at most; adds the time waited to `waited`. The
- * same request each time (the same Idempotency-Key for a donation): nothing can be charged twice.
+ * 15 s), for `patienceMs` (BREAKER_PATIENCE_MS) at most; adds each wait to `waited`, and how
+ * late this process's timer woke it apart. The same request each time (the same Idempotency-Key
+ * for a donation): nothing can be charged twice.
  */
 async function throughBreakers(
   send: () => Promise<Answer>,
-  waited: { ms: number },
+  waited: Waited,
   patienceMs = BREAKER_PATIENCE_MS,
 ): Promise<Answer> {
   for (let waitedMs = 0; ;) {
@@ -368,7 +377,8 @@ async function throughBreakers(
     // Added to what the card's tokenization waited before its donation did.
     const slept = Date.now();
     await sleep(wait);
-    waited.ms += Date.now() - slept;
+    waited.ms += wait;
+    waited.lateMs += Math.max(0, Date.now() - slept - wait);
   }
 }
 
@@ -408,12 +418,17 @@ function people(
   });
 }
 
-/** Every person's time waited at open circuit breakers, in ms, by the scenario that ran them. */
-const waitsOf = new WeakMap<Person[], number[]>();
+/** A person's waits at open circuit breakers, in ms: as told, and how late the test's timers ended them. */
+interface Waited {
+  ms: number;
+  lateMs: number;
+}
+/** Every person's waits at open circuit breakers, by the scenario that ran them. */
+const waitsOf = new WeakMap<Person[], Waited[]>();
 
 async function runPeople(stack: CrowdStack, crowd: Person[]): Promise<Record<string, number>> {
   const refused: Record<string, number> = {};
-  const waits: number[] = [];
+  const waits: Waited[] = [];
   waitsOf.set(crowd, waits);
   const began = Date.now();
   await Promise.all(
@@ -431,7 +446,7 @@ async function runPeople(stack: CrowdStack, crowd: Person[]): Promise<Record<str
       await sleep(Math.max(opened + person.formMs, minted + MIN_FORM_MS + 200) - Date.now());
       const why = await (async () => {
         if (!formSession) return "no_form_session";
-        const waited = { ms: 0 };
+        const waited = { ms: 0, lateMs: 0 };
         const gift = await give(
           stack,
           { number: person.card, formSession, ip: person.ip, amount: person.amount },
@@ -440,7 +455,7 @@ async function runPeople(stack: CrowdStack, crowd: Person[]): Promise<Record<str
           undefined,
           waited,
         );
-        waits.push(waited.ms);
+        waits.push(waited);
         return gift.status === 200 ? null : (gift.code ?? String(gift.status));
       })();
       if (why && !person.card.endsWith("0002")) refused[why] = (refused[why] ?? 0) + 1;
@@ -742,7 +757,12 @@ function percentiles(waits: number[]): { median: number; p95: number } {
 export async function runScenario(name: ScenarioName, stack: CrowdStack): Promise<ScenarioFigures> {
   const began = Date.now();
   const figures = async (crowd: Person[], refused: Record<string, number>, charged: number) => ({
-    ...(waitsOf.has(crowd) ? { waitS: percentiles(waitsOf.get(crowd)!) } : {}),
+    ...(waitsOf.has(crowd)
+      ? {
+          waitS: percentiles(waitsOf.get(crowd)!.map((waited) => waited.ms)),
+          lateS: percentiles(waitsOf.get(crowd)!.map((waited) => waited.lateMs)),
+        }
+      : {}),
     scenario: name,
     goodCards: crowd.filter((person) => !person.card.endsWith("0002")).length,
     charged,
@@ -1089,8 +1109,11 @@ export function describeFigures(label: string, figures: ScenarioFigures): string
       : figures.goodCards > 0 && figures.botDonations > 0
         ? `; ${figures.botDonations} tester charges and ${figures.botTokenizations} tokenizations reached the upstream`
         : "";
+  const late = figures.lateS
+    ? ` (the test's timers late: median ${figures.lateS.median} s, p95 ${figures.lateS.p95} s)`
+    : "";
   const waited = figures.waitS
-    ? `; waited at breakers: median ${figures.waitS.median} s, p95 ${figures.waitS.p95} s`
+    ? `; waited at breakers: median ${figures.waitS.median} s, p95 ${figures.waitS.p95} s${late}`
     : "";
   return figures.goodCards > 0
     ? `${label} ${figures.scenario}: ${figures.charged} of ${figures.goodCards} good cards charged once${refused ? ` (refused: ${refused})` : ""}${elsewhere}${tester}${waited} in ${figures.wallS} s${defence}${opened}`
