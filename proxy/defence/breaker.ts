@@ -524,7 +524,7 @@ export function createBreaker(
       },
     ): Promise<{ probe: BreakerScope[]; returned?: true }> {
       const probe = [...options.probe];
-      let returned = false;
+      let cameBack = false;
       for (const scope of scopes) {
         if (probe.includes(scope) || options.passed?.includes(scope)) continue;
         const free = options.human || passesAllowed(scope, options);
@@ -534,12 +534,12 @@ export function createBreaker(
           (await openOf(scope)) !== null &&
           (await comesBackAt(scope, backOf(options))) === "returned"
         ) {
-          returned = true;
+          cameBack = true;
           continue;
         }
         if ((await gate(scope, free)) === "probe") probe.push(scope);
       }
-      return { probe, ...(returned ? { returned: true as const } : {}) };
+      return { probe, ...(cameBack ? { returned: true as const } : {}) };
     },
 
     /**
