@@ -335,7 +335,8 @@ export function createBreaker(
      * give once each; a tester's addresses come again); a card that came back after its hold at a
      * client's or campaign's open breaker passes both its budgets there (a crowd's own cards in
      * flight spend the budget of tokenizations on a slow night; the cards that came back are
-     * bounded by their declines, the challenge by the budget). A card tokenized again is counted once. A BIN's cards in flight count as declines to come. The card that would pass a
+     * bounded by their declines, the challenge by the budget). A card tokenized again is counted
+     * once. A BIN's cards in flight count as declines to come. The card that would pass a
      * budget opens that scope's breaker and waits (429 rate_limited, Retry-After), its
      * reservation given back. `human`: the request passed Turnstile; `allowed`: its client is in a
      * venue let through (its own breaker passed; its BIN's and campaign's still hold).
@@ -528,16 +529,15 @@ export function createBreaker(
       for (const scope of scopes) {
         if (probe.includes(scope) || options.passed?.includes(scope)) continue;
         const free = options.human || passesAllowed(scope, options);
-        if (
-          !free &&
-          kindOf(scope) !== "bin" &&
-          (await openOf(scope)) !== null &&
-          (await comesBackAt(scope, backOf(options))) === "returned"
-        ) {
+        try {
+          if ((await gate(scope, free)) === "probe") probe.push(scope);
+        } catch (error) {
+          // Held at a client's or campaign's open breaker: once, a moment (comesBackAt throws that
+          // hold), then through when it comes back; else it waits for the breaker as before.
+          if (!isWaiting(error) || free || kindOf(scope) === "bin") throw error;
+          if ((await comesBackAt(scope, backOf(options))) !== "returned") throw error;
           cameBack = true;
-          continue;
         }
-        if ((await gate(scope, free)) === "probe") probe.push(scope);
       }
       return { probe, ...(cameBack ? { returned: true as const } : {}) };
     },

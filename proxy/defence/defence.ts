@@ -256,7 +256,7 @@ export function createDefence(
       // A stockpiled token taken as a probe now, or a charge that came back through an open
       // breaker: its outcome closes or reopens that breaker, or counts with the cards that came back.
       if (facts && (probe.length > (facts.probe?.length ?? 0) || (returned && !facts.returned)))
-        await guarded("remembering a probe", () =>
+        await guarded("remembering a probe or a return", () =>
           minted.remember(request.token, { ...facts, probe, ...(returned ? { returned } : {}) }),
         );
       return admitted;
