@@ -147,6 +147,8 @@ export interface ScenarioFigures {
    * busy with every crowd's clients and their proofs of work): the harness's, not the breakers'.
    */
   lateS?: { median: number; p95: number };
+  /** Requests sent again after their connection closed before any answer (see CLOSED_UNANSWERED). */
+  sentAgain?: number;
   /** A tester's live cards confirmed (charged), and the CPU seconds it paid solving challenges per card that reached the upstream. */
   botLiveCharged?: number;
   botCpuSPerCharge?: number;
@@ -169,6 +171,18 @@ interface Answer {
 }
 
 let turn = 0;
+
+/**
+ * A request's connection closed under it before any answer came: a kept-alive connection the
+ * proxy had closed while this process, busy with every crowd's clients and proofs of work, had not
+ * yet read the close. A browser sends such a request again on a new connection by itself, and so
+ * does this (a donation with its same Idempotency-Key, so nothing can be charged twice); how often
+ * is counted per stack and printed with the figures.
+ */
+const CLOSED_UNANSWERED = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
+const SEND_AGAIN_AT_MOST = 2;
+const sentAgain = new WeakMap<CrowdStack, number>();
+
 async function post(
   stack: CrowdStack,
   path: string,
@@ -177,22 +191,28 @@ async function post(
   headers = {},
 ): Promise<Answer> {
   const url = stack.proxyUrls[turn++ % stack.proxyUrls.length]!;
-  try {
-    const response = await fetch(url + path, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-Forwarded-For": ip, ...headers },
-      body: JSON.stringify(body),
-    });
-    const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-    return {
-      status: response.status,
-      code: typeof json.code === "string" ? json.code : undefined,
-      json,
-      retryAfterS: readRetryAfter(response),
-    };
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return { status: 0, code: `network_error:${cause?.code ?? cause?.message ?? String(error)}`, json: {} };
+  for (let again = 0; ; again++) {
+    try {
+      const response = await fetch(url + path, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Forwarded-For": ip, ...headers },
+        body: JSON.stringify(body),
+      });
+      const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+      return {
+        status: response.status,
+        code: typeof json.code === "string" ? json.code : undefined,
+        json,
+        retryAfterS: readRetryAfter(response),
+      };
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      if (cause?.code && CLOSED_UNANSWERED.has(cause.code) && again < SEND_AGAIN_AT_MOST) {
+        sentAgain.set(stack, (sentAgain.get(stack) ?? 0) + 1);
+        continue;
+      }
+      return { status: 0, code: `network_error:${cause?.code ?? cause?.message ?? String(error)}`, json: {} };
+    }
   }
 }
 
@@ -776,6 +796,7 @@ export async function runScenario(name: ScenarioName, stack: CrowdStack): Promis
       .filter((line) => line.event === "breaker_open")
       .map((line) => `${String(line.scope).replace(/^client:.*/, "client")} ${String(line.why)}`),
     wallS: Math.round((Date.now() - began) / 1000),
+    sentAgain: sentAgain.get(stack) ?? 0,
   });
   switch (name) {
     case "gala":
@@ -1115,7 +1136,10 @@ export function describeFigures(label: string, figures: ScenarioFigures): string
   const waited = figures.waitS
     ? `; waited at breakers: median ${figures.waitS.median} s, p95 ${figures.waitS.p95} s${late}`
     : "";
+  const resent = figures.sentAgain
+    ? `; ${figures.sentAgain} requests sent again after their connection closed unanswered`
+    : "";
   return figures.goodCards > 0
-    ? `${label} ${figures.scenario}: ${figures.charged} of ${figures.goodCards} good cards charged once${refused ? ` (refused: ${refused})` : ""}${elsewhere}${tester}${waited} in ${figures.wallS} s${defence}${opened}`
-    : `${label} ${figures.scenario}: ${figures.botDonations} bot donations and ${figures.botTokenizations} card tokenizations reached the upstream${tester} in ${figures.wallS} s${defence}${opened}`;
+    ? `${label} ${figures.scenario}: ${figures.charged} of ${figures.goodCards} good cards charged once${refused ? ` (refused: ${refused})` : ""}${elsewhere}${tester}${waited}${resent} in ${figures.wallS} s${defence}${opened}`
+    : `${label} ${figures.scenario}: ${figures.botDonations} bot donations and ${figures.botTokenizations} card tokenizations reached the upstream${tester}${resent} in ${figures.wallS} s${defence}${opened}`;
 }
